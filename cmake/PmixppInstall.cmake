@@ -1,0 +1,1 @@
+# Install rules, pkg-config file and the CMake package (owned by the SDK work).

@@ -1,0 +1,1 @@
+// Placeholder so the object library has a source until the component core lands.

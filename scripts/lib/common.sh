@@ -1,0 +1,44 @@
+# Shared by scripts/demo.sh and scripts/test.sh: install what is missing from
+# Debian, then configure and build. Sourced, not run.
+set -euo pipefail
+
+PMIXPP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PMIXPP_BUILD=${PMIXPP_BUILD:-"$PMIXPP_ROOT/build"}
+
+# Build and test dependencies, all from Debian 12. libpmix-dev (OpenPMIx) is
+# here only so the ABI test can compare our headers with the reference ones.
+PMIXPP_PACKAGES=(
+  build-essential cmake pkg-config
+  libltdl-dev libevent-dev libhwloc-dev libssl-dev zlib1g-dev
+  libmunge-dev munge libcriterion-dev
+  libpmix-dev binutils python3
+)
+
+pmixpp_log() { printf '[pmixpp] %s\n' "$*"; }
+
+pmixpp_install_packages() {
+  local missing=()
+  local pkg
+  for pkg in "${PMIXPP_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    return 0
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    pmixpp_log "missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})"
+    exit 1
+  fi
+  pmixpp_log "installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
+}
+
+pmixpp_build() {
+  local werror=OFF
+  [ "${CI:-}" = "true" ] && werror=ON
+  cmake -S "$PMIXPP_ROOT" -B "$PMIXPP_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPMIXPP_WERROR="${PMIXPP_WERROR:-$werror}" >/dev/null
+  cmake --build "$PMIXPP_BUILD" -j"$(nproc)"
+}

@@ -1,0 +1,1 @@
+namespace pmixpp { [[maybe_unused]] static int roles_placeholder; }
