@@ -1,0 +1,58 @@
+/*
+ * pnet framework interface: network preconditioning ("instant on").
+ *
+ * A pnet component prepares jobs before their processes exist: a head node
+ * asks every active component for what a job needs (tokens, envars, endpoint
+ * tables) at setup_application; each compute node prepares its local fabric at
+ * setup_local_support, adjusts each child's environment at setup_fork, and
+ * cleans up as children, applications and namespaces end. All active pnet
+ * components are called, in priority order.
+ */
+#ifndef PMIXPP_PNET_H
+#define PMIXPP_PNET_H
+
+#include <pmixpp/component.h>
+#include <pmix_common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMIXPP_PNET_API_MAJOR 1
+#define PMIXPP_PNET_API_MINOR 0
+
+/* Completion callback for the asynchronous hooks. */
+typedef void (*pmixpp_pnet_done_fn)(pmix_status_t status, void *cbdata);
+
+typedef struct pmixpp_pnet_module {
+    size_t struct_size; /* sizeof(pmixpp_pnet_module_t) as compiled */
+
+    /* Head node: add what the job needs to `ilist` (a PMIx_Info_list_start()
+     * handle): PMIX_SET_ENVAR / PMIX_UNSET_ENVAR entries and job-level info.
+     * Return PMIX_OPERATION_SUCCEEDED when done synchronously, PMIX_SUCCESS when
+     * `done` will be called later (e.g. after asking a remote token service),
+     * or an error. */
+    pmix_status_t (*setup_application)(const char *nspace, const pmix_info_t info[], size_t ninfo,
+                                       void *ilist, pmixpp_pnet_done_fn done, void *cbdata);
+
+    /* Compute node, before any local process of the job is forked. Same return
+     * convention as setup_application. */
+    pmix_status_t (*setup_local_support)(const char *nspace, const pmix_info_t info[], size_t ninfo,
+                                         pmixpp_pnet_done_fn done, void *cbdata);
+
+    /* Per child, just before fork/exec: edit the child's environment
+     * (a NULL-terminated, malloc'ed argv-style array). */
+    pmix_status_t (*setup_fork)(const pmix_proc_t *proc, char ***env);
+
+    /* Cleanup, each called exactly once: a local child ended; the last local
+     * child of an application ended; the namespace was deregistered. */
+    void (*child_finalized)(const pmix_proc_t *proc);
+    void (*local_app_finalized)(const char *nspace, uint32_t appnum);
+    void (*deregister_nspace)(const char *nspace);
+} pmixpp_pnet_module_t;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PMIXPP_PNET_H */
