@@ -6,7 +6,7 @@
 function(pmixpp_add_criterion_test)
   cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;ENV;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
-  target_link_libraries(${T_NAME} PRIVATE PkgConfig::CRITERION pmixpp_warnings ${T_LIBS})
+  target_link_libraries(${T_NAME} PRIVATE PkgConfig::CRITERION pmixpp_test_warnings ${T_LIBS})
   target_include_directories(${T_NAME} PRIVATE
     "${PROJECT_SOURCE_DIR}/include" "${PROJECT_SOURCE_DIR}/src" "${PROJECT_SOURCE_DIR}/tests")
   set_target_properties(${T_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests/bin")

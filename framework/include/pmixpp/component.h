@@ -64,6 +64,10 @@ typedef struct pmixpp_param_desc {
     const char *help;          /* one line shown by pmixpp_info */
 } pmixpp_param_desc_t;
 
+/* Declared ahead: the services below take the descriptor defined after them
+ * (a C compiler otherwise scopes the tag to each parameter list). */
+struct pmixpp_component;
+
 /* Core services offered to components. */
 typedef struct pmixpp_services {
     size_t struct_size;
@@ -120,9 +124,16 @@ typedef struct pmixpp_component {
 
 typedef const pmixpp_component_t *(*pmixpp_component_entry_fn)(void);
 
-/* Declares the entry function of component <name> in framework <fw>. */
+/* Declares the entry function of component <name> in framework <fw>, with C
+ * linkage also when the component is written in C++ (the loader looks the
+ * symbol up by its plain name). */
+#ifdef __cplusplus
+#define PMIXPP_COMPONENT_LINKAGE extern "C"
+#else
+#define PMIXPP_COMPONENT_LINKAGE
+#endif
 #define PMIXPP_COMPONENT_ENTRY(fw, name) \
-    PMIXPP_COMPONENT_EXPORT const pmixpp_component_t *pmixpp_##fw##_##name##_component(void)
+    PMIXPP_COMPONENT_LINKAGE PMIXPP_COMPONENT_EXPORT const pmixpp_component_t *pmixpp_##fw##_##name##_component(void)
 
 #ifdef __cplusplus
 }
