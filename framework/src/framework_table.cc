@@ -1,0 +1,46 @@
+#include "framework_table.h"
+
+#include <pmixpp/gds.h>
+#include <pmixpp/pnet.h>
+#include <pmixpp/psec.h>
+#include <pmixpp/ptl.h>
+
+#include <array>
+#include <cstddef>
+
+namespace pmixpp::framework {
+namespace {
+
+// Alphabetical, so listings and messages come out in a stable order.
+constexpr std::array<FrameworkInfo, 4> frameworks{{
+    {"gds", true, false, PMIXPP_GDS_API_MAJOR, PMIXPP_GDS_API_MINOR,
+     offsetof(pmixpp_gds_module_t, reserved), "generalized data store"},
+    {"pnet", true, false, PMIXPP_PNET_API_MAJOR, PMIXPP_PNET_API_MINOR,
+     sizeof(pmixpp_pnet_module_t), "network preconditioning"},
+    {"psec", true, false, PMIXPP_PSEC_API_MAJOR, PMIXPP_PSEC_API_MINOR,
+     offsetof(pmixpp_psec_module_t, reserved), "peer authentication"},
+    {"ptl", true, true, PMIXPP_PTL_API_MAJOR, PMIXPP_PTL_API_MINOR,
+     offsetof(pmixpp_ptl_module_t, reserved), "transport to the server"},
+}};
+
+} // namespace
+
+std::span<const FrameworkInfo> all_frameworks() { return frameworks; }
+
+const FrameworkInfo *find_framework(std::string_view name) {
+    for (const auto &framework : frameworks) {
+        if (framework.name == name) return &framework;
+    }
+    return nullptr;
+}
+
+std::string framework_names() {
+    std::string names;
+    for (const auto &framework : frameworks) {
+        if (!names.empty()) names += ", ";
+        names += framework.name;
+    }
+    return names;
+}
+
+} // namespace pmixpp::framework

@@ -1,1 +1,0 @@
-// Placeholder so the object library has a source until the component core lands.

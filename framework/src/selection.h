@@ -1,0 +1,46 @@
+// What the rest of the library calls to get its components: the modules of a
+// framework, selected once (lazily, thread-safe) and kept until close/finalize.
+#ifndef PMIXPP_FRAMEWORK_SELECTION_H
+#define PMIXPP_FRAMEWORK_SELECTION_H
+
+#include <pmix_common.h>
+#include <pmixpp/component.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pmixpp::framework {
+
+struct SelectedModule {
+    std::string component;                   // e.g. "hash"
+    int priority;                            // effective priority
+    const void *module;                      // the framework's module table (size-prefixed)
+    const pmixpp_component_t *descriptor;
+};
+
+// All usable components of `framework` ("pnet", "gds", "ptl", "psec") in
+// priority order (highest first, then by name). An empty list is a success.
+// Errors: PMIX_ERR_BAD_PARAM (unknown framework, malformed include/exclude),
+// PMIX_ERR_NOT_FOUND (an explicitly included component is unusable),
+// PMIX_ERR_INIT (a component's query was fatal), PMIX_ERR_NOMEM.
+pmix_status_t select(std::string_view framework, std::vector<SelectedModule> *modules_p);
+
+// The single best component (single-select use, e.g. ptl in a client). The
+// others are closed and unloaded. PMIX_ERR_NOT_FOUND when none is usable.
+pmix_status_t select_best(std::string_view framework, SelectedModule *module_p);
+
+// Closes and unloads the components of one framework; a later select()
+// selects again (re-reading the environment and param files).
+void close(std::string_view framework);
+
+// Closes every framework, unloads everything, forgets parameters.
+void finalize();
+
+// The progress engine's libevent base, handed to components through
+// services->event_base(). NULL until the progress engine runs.
+void set_event_base(void *event_base);
+
+} // namespace pmixpp::framework
+
+#endif

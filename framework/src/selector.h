@@ -1,0 +1,49 @@
+// The one generic selector for every framework: discover, filter by
+// include/exclude, load and check, register_params, open, query, order by
+// priority. Knows frameworks only through FrameworkInfo.
+#ifndef PMIXPP_FRAMEWORK_SELECTOR_H
+#define PMIXPP_FRAMEWORK_SELECTOR_H
+
+#include "framework_table.h"
+#include "inventory.h"
+#include "repository.h"
+
+#include <pmix_common.h>
+
+#include <string>
+#include <vector>
+
+namespace pmixpp::framework {
+
+struct ComponentState {
+    Candidate candidate;
+    std::string version;   // kept after unloading, for reports
+    int priority = 0;
+    const void *module = nullptr;
+    bool opened = false;   // open succeeded: close() is owed
+    bool selected = false;
+    std::string reason;    // why not selected, "" if selected
+};
+
+struct FrameworkSelection {
+    const FrameworkInfo *framework = nullptr;
+    std::vector<ComponentState> components; // every candidate, in discovery order
+    std::vector<std::size_t> order;         // indices of the selected, best first
+};
+
+// Runs the selection of `framework` under the current settings. On error,
+// everything opened is closed and unloaded again (the reasons stay recorded
+// in *selection_p for reports).
+pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *selection_p);
+
+// Keeps only the best selected component; closes and unloads the others.
+void keep_only_best(FrameworkSelection *selection);
+
+// Calls close() of every opened component and unloads everything.
+void close_selection(FrameworkSelection *selection);
+
+FrameworkReport make_report(const FrameworkSelection &selection);
+
+} // namespace pmixpp::framework
+
+#endif

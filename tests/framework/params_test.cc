@@ -1,0 +1,174 @@
+// Parameters: precedence environment > user file > system file > default, the
+// services table's typed accessors, file syntax, and the inventory reports.
+#include "fake_components.h"
+#include "stderr_capture.h"
+
+#include "framework/src/inventory.h"
+#include "framework/src/selection.h"
+
+#include <criterion/criterion.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sys/stat.h>
+
+using namespace pmixpp;
+using pmixpp::tests::FakeConfig;
+
+namespace {
+
+std::string make_temp_dir() {
+    char path[] = "/tmp/pmixpp-params-XXXXXX";
+    cr_assert_not_null(mkdtemp(path));
+    return path;
+}
+
+// System file in <sys>/pmixpp-mca-params.conf, user file in <home>/.pmix/mca-params.conf.
+struct ParamFiles {
+    std::string system_dir = make_temp_dir();
+    std::string home = make_temp_dir();
+    std::string system_file = system_dir + "/pmixpp-mca-params.conf";
+    std::string user_file = home + "/.pmix/mca-params.conf";
+
+    ParamFiles(const std::string &system_text, const std::string &user_text) {
+        std::ofstream(system_file) << system_text;
+        mkdir((home + "/.pmix").c_str(), 0700);
+        std::ofstream(user_file) << user_text;
+        setenv("PMIXPP_SYSCONFDIR", system_dir.c_str(), 1);
+        setenv("HOME", home.c_str(), 1);
+    }
+};
+
+const framework::ParamReport *find_param(const framework::FrameworkReport &report, const std::string &name) {
+    for (const auto &param : report.params) {
+        if (param.name == name) return &param;
+    }
+    return nullptr;
+}
+
+const framework::FrameworkReport *find_framework(const std::vector<framework::FrameworkReport> &reports,
+                                                 const std::string &name) {
+    for (const auto &report : reports) {
+        if (report.name == name) return &report;
+    }
+    return nullptr;
+}
+
+void select_gds() {
+    std::vector<framework::SelectedModule> modules;
+    cr_assert_eq(framework::select("gds", &modules), PMIX_SUCCESS);
+}
+
+} // namespace
+
+Test(params, environment_over_user_over_system_over_default) {
+    ParamFiles files("# site defaults\n"
+                     "gds_a_color = green\n"
+                     "gds_a_depth = 7\n"
+                     "gds_a_fast = true\n",
+                     "gds_a_color = blue\n"
+                     "  gds_a_depth=8  \n");
+    setenv("PMIX_MCA_gds_a_color", "black", 1);
+    tests::add_fake(0, FakeConfig{"gds", "a", 10, PMIXPP_QUERY_AVAILABLE, 0, -1, true});
+    select_gds();
+    const auto &record = tests::fake_record(0);
+    cr_assert_str_eq(record.color.c_str(), "black");
+    cr_assert_eq(record.depth, 8);
+    cr_assert_eq(record.fast, 1);
+    framework::finalize();
+
+    std::vector<framework::FrameworkReport> reports;
+    cr_assert_eq(framework::inventory(&reports), PMIX_SUCCESS);
+    const auto *gds = find_framework(reports, "gds");
+    cr_assert_not_null(gds);
+    const auto *color = find_param(*gds, "PMIX_MCA_gds_a_color");
+    const auto *depth = find_param(*gds, "PMIX_MCA_gds_a_depth");
+    const auto *fast = find_param(*gds, "PMIX_MCA_gds_a_fast");
+    const auto *priority = find_param(*gds, "PMIX_MCA_gds_a_priority");
+    cr_assert(color && depth && fast && priority);
+    cr_assert_str_eq(color->source.c_str(), "environment");
+    const std::string user_source = "user file " + files.user_file;
+    const std::string system_source = "system file " + files.system_file;
+    cr_assert_str_eq(depth->source.c_str(), user_source.c_str());
+    cr_assert_str_eq(depth->value.c_str(), "8");
+    cr_assert_str_eq(fast->source.c_str(), system_source.c_str());
+    cr_assert_str_eq(priority->source.c_str(), "default");
+    cr_assert_str_eq(priority->value.c_str(), "10");
+    cr_assert_str_eq(color->help.c_str(), "a string");
+}
+
+Test(params, defaults_and_typed_accessors) {
+    tests::add_fake(0, FakeConfig{"gds", "a", 10, PMIXPP_QUERY_AVAILABLE, 0, -1, true});
+    select_gds();
+    const auto &record = tests::fake_record(0);
+    cr_assert_str_eq(record.color.c_str(), "red");
+    cr_assert_eq(record.depth, 3);
+    cr_assert_eq(record.fast, 0);
+}
+
+Test(params, invalid_int_falls_back_to_default_with_warning) {
+    setenv("PMIX_MCA_gds_a_depth", "deep", 1);
+    tests::add_fake(0, FakeConfig{"gds", "a", 10, PMIXPP_QUERY_AVAILABLE, 0, -1, true});
+    tests::StderrCapture capture;
+    select_gds();
+    const std::string text = capture.stop();
+    cr_assert_eq(tests::fake_record(0).depth, 3);
+    cr_assert(text.find("PMIX_MCA_gds_a_depth=deep (from environment) is not a valid integer") !=
+                  std::string::npos,
+              "got: %s", text.c_str());
+}
+
+Test(params, file_include_list_and_malformed_line) {
+    ParamFiles files("gds = ^b\nthis line has no equals sign\n", "");
+    tests::add_fake(0, FakeConfig{"gds", "a", 10});
+    tests::add_fake(1, FakeConfig{"gds", "b", 20});
+    tests::StderrCapture capture;
+    std::vector<framework::SelectedModule> modules;
+    cr_assert_eq(framework::select("gds", &modules), PMIX_SUCCESS);
+    cr_assert_str_eq(tests::joined(tests::names_of(modules)).c_str(), "a");
+    const std::string text = capture.stop();
+    cr_assert(text.find(files.system_file + ":2: ignored line") != std::string::npos, "got: %s", text.c_str());
+}
+
+Test(params, inventory_reports_and_closes_everything) {
+    setenv("PMIX_MCA_gds", "^b", 1);
+    setenv("PMIX_MCA_gsd", "x", 1);
+    tests::add_fake(0, FakeConfig{"gds", "a", 10});
+    tests::add_fake(1, FakeConfig{"gds", "b", 20});
+    tests::add_fake(2, FakeConfig{"gds", "c", 30, PMIXPP_QUERY_DECLINE});
+    tests::add_fake(3, FakeConfig{"ptl", "p", 40});
+    std::vector<framework::FrameworkReport> reports;
+    tests::StderrCapture capture;
+    cr_assert_eq(framework::inventory(&reports), PMIX_SUCCESS);
+    capture.stop();
+    cr_assert_eq(reports.size(), 4u);
+    const auto *gds = find_framework(reports, "gds");
+    cr_assert_not_null(gds);
+    cr_assert(gds->multi_select);
+    cr_assert_eq(gds->selected.size(), 1u);
+    cr_assert_str_eq(gds->selected[0].c_str(), "a");
+    cr_assert_eq(gds->components.size(), 3u);
+    for (const auto &component : gds->components) {
+        if (component.name == "a") {
+            cr_assert(component.selected);
+            cr_assert_str_eq(component.reason.c_str(), "");
+            cr_assert_str_eq(component.version.c_str(), "9.8.7");
+            cr_assert_eq(component.priority, 10);
+        } else if (component.name == "b") {
+            cr_assert_not(component.selected);
+            cr_assert_str_eq(component.reason.c_str(), "excluded by PMIX_MCA_gds=^b");
+        } else {
+            cr_assert_str_eq(component.reason.c_str(), "declined");
+        }
+    }
+    cr_assert_not_null(find_param(*gds, "PMIX_MCA_gds"));
+    cr_assert_str_eq(find_param(*gds, "PMIX_MCA_gds")->value.c_str(), "^b");
+    cr_assert_not_null(find_param(*gds, "PMIX_MCA_gds_verbose"));
+    // Nothing stays open after an inventory.
+    for (int i : {0, 2, 3}) {
+        cr_assert_eq(tests::fake_record(i).opens, tests::fake_record(i).closes, "fake %d", i);
+    }
+    const auto lines = framework::warnings();
+    cr_assert_eq(lines.size(), 1u);
+    cr_assert(lines[0].find("PMIX_MCA_gsd=x") != std::string::npos, "got: %s", lines[0].c_str());
+}
