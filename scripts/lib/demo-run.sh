@@ -1,5 +1,41 @@
 #!/usr/bin/env bash
+# The demo: pmixpp_info on the build tree, then the installed SDK at work —
+# install into a temporary prefix, build the out-of-tree vendor component
+# (share/examples/pnet-vendor) against it, and show the installed pmixpp_info
+# loading and selecting it from the vendor's own directory.
 set -euo pipefail
 PMIXPP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PMIXPP_BUILD=${PMIXPP_BUILD:-"$PMIXPP_ROOT/build"}
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "pmixpp_info (build tree)"
 "$PMIXPP_BUILD/bin/pmixpp_info"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pmixpp-demo.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix="$work/prefix"
+vendor_build="$work/pnet-vendor"
+
+step "install into a temporary prefix"
+cmake --install "$PMIXPP_BUILD" --prefix "$prefix" >"$work/install.log" 2>&1 \
+  || { cat "$work/install.log"; exit 1; }
+(cd "$prefix" && ls -d bin/pmixpp_info lib/libpmix.so* lib/pkgconfig/pmix.pc lib/cmake/pmixpp include/pmixpp)
+
+step "build the vendor component out of tree (find_package(pmixpp) + pmixpp_add_component)"
+{
+  cmake -S "$PMIXPP_ROOT/share/examples/pnet-vendor" -B "$vendor_build" -DCMAKE_PREFIX_PATH="$prefix" \
+    && cmake --build "$vendor_build"
+} >"$work/vendor.log" 2>&1 || { cat "$work/vendor.log"; exit 1; }
+ls "$vendor_build"/*.so
+
+# Only the pnet block of the report, to keep the output short.
+pnet_block() { sed -n '/^framework pnet/,/^$/p'; }
+
+step "installed pmixpp_info with PMIX_MCA_mca_base_component_path=<vendor build dir>"
+PMIX_MCA_mca_base_component_path="$vendor_build" PMIX_MCA_pnet_vendor_key=site-key-42 \
+  env -u LD_LIBRARY_PATH "$prefix/bin/pmixpp_info" | pnet_block
+
+step "same, with PMIX_MCA_pnet=^vendor"
+PMIX_MCA_mca_base_component_path="$vendor_build" PMIX_MCA_pnet='^vendor' \
+  env -u LD_LIBRARY_PATH "$prefix/bin/pmixpp_info" | pnet_block

@@ -1,0 +1,83 @@
+// pmixpp_info's text report: one block per framework, then the warnings.
+#include "report.h"
+
+#include <algorithm>
+#include <string>
+
+namespace pmixpp::info {
+namespace {
+
+std::string join(const std::vector<std::string> &items, const char *separator)
+{
+    std::string joined;
+    for (const auto &item : items) {
+        if (!joined.empty()) {
+            joined += separator;
+        }
+        joined += item;
+    }
+    return joined;
+}
+
+std::string padded(const std::string &text, size_t width)
+{
+    return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
+void append_components(std::string &out, const framework::FrameworkReport &fw)
+{
+    if (fw.components.empty()) {
+        out += "  components: none found\n";
+        return;
+    }
+    size_t name_width = 0;
+    for (const auto &component : fw.components) {
+        name_width = std::max(name_width, component.name.size());
+    }
+    out += "  components:\n";
+    for (const auto &component : fw.components) {
+        // Excluded components are never opened, so their version is unknown.
+        const std::string version = component.version.empty() ? "-" : component.version;
+        const std::string reason = component.reason.empty() ? "-" : component.reason;
+        out += "    " + padded(component.name, name_width) + "  " + padded(version, 8) + "  priority " +
+               padded(std::to_string(component.priority), 4) + "  ";
+        out += component.selected ? "selected" : "not selected: " + reason;
+        out += "\n      " + component.path + "\n";
+    }
+}
+
+void append_params(std::string &out, const framework::FrameworkReport &fw)
+{
+    if (fw.params.empty()) {
+        return;
+    }
+    out += "  params:\n";
+    for (const auto &param : fw.params) {
+        out += "    " + param.name + " = \"" + param.value + "\"  (" + param.source + ")\n";
+        if (!param.help.empty()) {
+            out += "      " + param.help + "\n";
+        }
+    }
+}
+
+} // namespace
+
+std::string render_text(const Inventory &inventory)
+{
+    std::string out = "pmixpp " PMIXPP_INFO_VERSION " (libpmix ABI of PMIx " PMIXPP_INFO_PMIX_VERSION ")\n";
+    for (const auto &fw : inventory.frameworks) {
+        out += "\nframework " + fw.name + (fw.multi_select ? " (multi-select)\n" : " (single-select)\n");
+        out += "  selected: " + (fw.selected.empty() ? std::string("none") : join(fw.selected, ", ")) + "\n";
+        append_components(out, fw);
+        append_params(out, fw);
+    }
+    if (!inventory.warnings.empty()) {
+        out += "\nwarnings:\n";
+        for (const auto &line : inventory.warnings) {
+            out += "  " + line + "\n";
+        }
+    }
+    return out;
+}
+
+} // namespace pmixpp::info

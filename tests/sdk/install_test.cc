@@ -1,0 +1,182 @@
+// The installed SDK, used the way outsiders use it: `cmake --install` into a
+// temporary prefix, then (a) a vendor component built out of tree with
+// find_package(pmixpp) is loaded and selected by the installed pmixpp_info,
+// (b) a C program builds with `pkg-config pmix`, (c) a CMake consumer links
+// pmixpp::pmix. LD_LIBRARY_PATH is cleared so only the installed RUNPATHs
+// (or the consumer's own choice) decide which libpmix is found.
+#include "json_mini.h"
+#include "shell.h"
+
+#include <criterion/criterion.h>
+
+// Criterion's Test() macro expands to a C-style cast.
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+
+#include <filesystem>
+#include <string>
+
+using namespace pmixpp::tests;
+
+namespace {
+
+std::string work_dir; // per test; each Criterion test runs in its own process
+
+void make_prefix()
+{
+    work_dir = make_work_dir("sdk");
+}
+
+void drop_prefix()
+{
+    remove_tree(work_dir);
+}
+
+std::string prefix() { return work_dir + "/prefix"; }
+std::string log(const char *step) { return work_dir + "/" + step + ".log"; }
+std::string cmake() { return shell_quote(env_or_empty("PMIXPP_CMAKE")); }
+
+void install_or_fail()
+{
+    cr_assert_not(work_dir.empty(), "cannot create a work directory under $PMIXPP_SDK_WORK_DIR");
+    cr_assert(install_pmixpp(prefix(), log("install")), "cmake --install of the build tree failed");
+}
+
+// Configures and builds the CMake project in `source` against the prefix.
+void build_project(const std::string &source, const std::string &build)
+{
+    const std::string configure = cmake() + " -S " + shell_quote(source) + " -B " + shell_quote(build) +
+                                  " -DCMAKE_PREFIX_PATH=" + shell_quote(prefix()) +
+                                  " -DCMAKE_C_COMPILER=" + shell_quote(env_or_empty("PMIXPP_CC")) +
+                                  " -DCMAKE_CXX_COMPILER=" + shell_quote(env_or_empty("PMIXPP_CXX"));
+    cr_assert(run_logged(configure, build + ".configure.log"), "configuring %s failed", source.c_str());
+    cr_assert(run_logged(cmake() + " --build " + shell_quote(build), build + ".build.log"),
+              "building %s failed", source.c_str());
+}
+
+// pmixpp_info --json from the prefix, with extra environment settings.
+JsonValue installed_info(const std::string &env)
+{
+    std::string out;
+    const std::string command = "env -u LD_LIBRARY_PATH " + env + " " + shell_quote(prefix() + "/bin/pmixpp_info") + " --json";
+    cr_assert(run_capture(command, log("info"), &out), "pmixpp_info --json failed");
+    JsonValue doc;
+    std::string error;
+    cr_assert(json_parse(out, &doc, &error), "pmixpp_info --json is not valid JSON (%s):\n%s", error.c_str(), out.c_str());
+    return doc;
+}
+
+const JsonValue *framework_named(const JsonValue &doc, const std::string &name)
+{
+    const JsonValue *frameworks = doc.member("frameworks");
+    cr_assert(frameworks && frameworks->kind == JsonValue::Kind::array, "no \"frameworks\" array");
+    for (const auto &fw : frameworks->array) {
+        const JsonValue *fw_name = fw.member("name");
+        if (fw_name && fw_name->string == name) {
+            return &fw;
+        }
+    }
+    return nullptr;
+}
+
+const JsonValue *component_named(const JsonValue &fw, const std::string &name)
+{
+    const JsonValue *components = fw.member("components");
+    cr_assert(components && components->kind == JsonValue::Kind::array, "no \"components\" array");
+    for (const auto &component : components->array) {
+        const JsonValue *c_name = component.member("name");
+        if (c_name && c_name->string == name) {
+            return &component;
+        }
+    }
+    return nullptr;
+}
+
+bool selected_contains(const JsonValue &fw, const std::string &name)
+{
+    const JsonValue *selected = fw.member("selected");
+    cr_assert(selected && selected->kind == JsonValue::Kind::array, "no \"selected\" array");
+    for (const auto &entry : selected->array) {
+        if (entry.string == name) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool same_file(const std::string &a, const std::string &b)
+{
+    std::error_code ignored;
+    return std::filesystem::equivalent(a, b, ignored);
+}
+
+} // namespace
+
+TestSuite(sdk_install, .init = make_prefix, .fini = drop_prefix, .timeout = 280);
+
+Test(sdk_install, vendor_component_is_loaded_and_selected)
+{
+    install_or_fail();
+    cr_assert(std::filesystem::is_regular_file(prefix() + "/include/pmixpp/component.hpp"));
+    cr_assert_not(std::filesystem::exists(prefix() + "/include/pmixpp/inventory.h"), "framework/src leaked into the SDK");
+
+    const std::string vendor_build = work_dir + "/vendor-build";
+    build_project(env_or_empty("PMIXPP_SOURCE_DIR") + "/share/examples/pnet-vendor", vendor_build);
+    const std::string vendor_so = vendor_build + "/pmixpp_pnet_vendor.so";
+    cr_assert(std::filesystem::is_regular_file(vendor_so), "%s was not built", vendor_so.c_str());
+
+    const std::string path_env = "PMIX_MCA_mca_base_component_path=" + shell_quote(vendor_build);
+    const JsonValue doc = installed_info(path_env);
+    const JsonValue *pnet = framework_named(doc, "pnet");
+    cr_assert_not_null(pnet, "pmixpp_info lists no pnet framework");
+    const JsonValue *vendor = component_named(*pnet, "vendor");
+    cr_assert_not_null(vendor, "pnet lists no vendor component");
+    cr_assert(same_file(vendor->member("path")->string, vendor_so), "vendor path is '%s', expected %s",
+              vendor->member("path")->string.c_str(), vendor_so.c_str());
+    cr_assert_str_eq(vendor->member("version")->string.c_str(), "1.0.0");
+    cr_assert(vendor->member("selected")->boolean, "vendor not selected: %s", vendor->member("reason")->string.c_str());
+    cr_assert(selected_contains(*pnet, "vendor"), "vendor missing from pnet's selected list");
+
+    const JsonValue excluded_doc = installed_info(path_env + " PMIX_MCA_pnet=^vendor");
+    const JsonValue *pnet_excluded = framework_named(excluded_doc, "pnet");
+    cr_assert_not_null(pnet_excluded);
+    cr_assert_not(selected_contains(*pnet_excluded, "vendor"), "PMIX_MCA_pnet=^vendor did not exclude vendor");
+    const JsonValue *vendor_excluded = component_named(*pnet_excluded, "vendor");
+    if (vendor_excluded != nullptr) {
+        cr_assert_not(vendor_excluded->member("selected")->boolean);
+        cr_assert_neq(vendor_excluded->member("reason")->string, "", "an excluded component says why");
+    }
+}
+
+Test(sdk_install, pkg_config_program_builds_and_runs)
+{
+    install_or_fail();
+    const std::string pc_env = "PKG_CONFIG_PATH=" + shell_quote(prefix() + "/lib/pkgconfig") + " PKG_CONFIG_LIBDIR=";
+    std::string modversion;
+    cr_assert(run_capture(pc_env + " " + shell_quote(env_or_empty("PMIXPP_PKG_CONFIG")) + " --modversion pmix",
+                          log("modversion"), &modversion));
+    cr_assert_str_eq(modversion.c_str(), "4.2.2\n");
+
+    const std::string program = work_dir + "/print_version";
+    const std::string compile = shell_quote(env_or_empty("PMIXPP_CC")) + " " +
+                                shell_quote(env_or_empty("PMIXPP_SOURCE_DIR") + "/tests/sdk/consumer/print_version.c") +
+                                " -o " + shell_quote(program) + " $(" + pc_env + " " +
+                                shell_quote(env_or_empty("PMIXPP_PKG_CONFIG")) + " --cflags --libs pmix)";
+    cr_assert(run_logged(compile, log("compile")), "compiling with pkg-config pmix failed");
+
+    std::string version;
+    cr_assert(run_capture("env LD_LIBRARY_PATH=" + shell_quote(prefix() + "/lib") + " " + shell_quote(program),
+                          log("run"), &version));
+    cr_assert(version.size() > 1 && version[0] > '2', "PMIx_Get_version() printed '%s'", version.c_str());
+}
+
+Test(sdk_install, cmake_consumer_builds_and_runs)
+{
+    install_or_fail();
+    const std::string build = work_dir + "/consumer-build";
+    build_project(env_or_empty("PMIXPP_SOURCE_DIR") + "/tests/sdk/consumer", build);
+
+    std::string version;
+    cr_assert(run_capture("env -u LD_LIBRARY_PATH " + shell_quote(build + "/print_version"), log("run"), &version),
+              "the consumer built with pmixpp::pmix does not run");
+    cr_assert(version.size() > 1 && version[0] > '2', "PMIx_Get_version() printed '%s'", version.c_str());
+}
