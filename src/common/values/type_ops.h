@@ -36,6 +36,13 @@ pmix_status_t copy_data_array(pmix_data_array_t *dest, const pmix_data_array_t *
 
 // Address of the member of val->data that holds a value of val->type, and the
 // number of bytes it occupies (0 for PMIX_UNDEF / unknown types).
+// Precisely (d1's implementation): the address of ONE ELEMENT of val->type in
+// the array layout above, with *size_p = element_size(val->type):
+//   - types held inline (scalars, char*, byte objects, pmix_envar_t, and the
+//     void* of PMIX_POINTER): &val->data;
+//   - types held by pointer (pmix_proc_t*, pmix_data_array_t*, pmix_nspace_t*,
+//     pmix_regattr_t* in data.ptr, ...): the pointee, nullptr (size 0) if unset;
+//   - array-only types (PMIX_INFO, PMIX_VALUE, PMIX_APP, ...): nullptr, 0.
 void *value_payload(pmix_value_t *val, size_t *size_p);
 
 }  // namespace pmixpp::values
