@@ -1,0 +1,245 @@
+// Every public entry point that is still a stub answers
+// PMIX_ERR_NOT_SUPPORTED (void ones do nothing, PMIx_Initialized says no).
+// The table below and docs/api-coverage.md must agree: an issue that
+// implements a function removes it from kStatusStubs (or kVoidStubs), marks
+// it "implemented" in the doc, and adds real tests of its own.
+#include <cstdio>
+#include <iterator>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <pmix_server.h>
+#include <pmix_tool.h>
+
+#include "api/api_test_support.h"
+
+using namespace pmixpp::api_test;
+
+namespace {
+
+struct StubCall {
+    const char *name;
+    pmix_status_t (*call)();
+};
+
+#define STUB(fn, ...) StubCall{#fn, [] { return fn(__VA_ARGS__); }}
+
+const StubCall kStatusStubs[] = {
+    // client: life cycle and data exchange (issue 3)
+    STUB(PMIx_Init, nullptr, nullptr, 0),
+    STUB(PMIx_Finalize, nullptr, 0),
+    STUB(PMIx_Abort, 1, nullptr, nullptr, 0),
+    STUB(PMIx_Put, PMIX_LOCAL, nullptr, nullptr),
+    STUB(PMIx_Commit),
+    STUB(PMIx_Fence, nullptr, 0, nullptr, 0),
+    STUB(PMIx_Fence_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Get, nullptr, nullptr, nullptr, 0, nullptr),
+    STUB(PMIx_Get_nb, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Store_internal, nullptr, nullptr, nullptr),
+    STUB(PMIx_Resolve_peers, nullptr, nullptr, nullptr, nullptr),
+    STUB(PMIx_Resolve_nodes, nullptr, nullptr),
+    STUB(PMIx_Connect, nullptr, 0, nullptr, 0),
+    STUB(PMIx_Connect_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Disconnect, nullptr, 0, nullptr, 0),
+    STUB(PMIx_Disconnect_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    // client: events, queries, monitoring, credentials, groups (issue 3)
+    STUB(PMIx_Register_event_handler, nullptr, 0, nullptr, 0, nullptr, nullptr, nullptr),
+    STUB(PMIx_Deregister_event_handler, 0, nullptr, nullptr),
+    STUB(PMIx_Notify_event, PMIX_ERROR, nullptr, PMIX_RANGE_LOCAL, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Query_info, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Query_info_nb, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Log, nullptr, 0, nullptr, 0),
+    STUB(PMIx_Log_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Process_monitor, nullptr, PMIX_SUCCESS, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Process_monitor_nb, nullptr, PMIX_SUCCESS, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Get_credential, nullptr, 0, nullptr),
+    STUB(PMIx_Get_credential_nb, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Validate_credential, nullptr, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Validate_credential_nb, nullptr, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Group_construct, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Group_construct_nb, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Group_invite, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Group_invite_nb, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Group_join, nullptr, nullptr, PMIX_GROUP_ACCEPT, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Group_join_nb, nullptr, nullptr, PMIX_GROUP_ACCEPT, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Group_leave, nullptr, nullptr, 0),
+    STUB(PMIx_Group_leave_nb, nullptr, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Group_destruct, nullptr, nullptr, 0),
+    STUB(PMIx_Group_destruct_nb, nullptr, nullptr, 0, nullptr, nullptr),
+    // client: topology and locality (issue 3)
+    STUB(PMIx_Compute_distances, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Compute_distances_nb, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Load_topology, nullptr),
+    STUB(PMIx_Parse_cpuset_string, nullptr, nullptr),
+    STUB(PMIx_Get_cpuset, nullptr, PMIX_CPUBIND_PROCESS),
+    STUB(PMIx_Get_relative_locality, nullptr, nullptr, nullptr),
+    // client: job control and cleanup (issue 4)
+    STUB(PMIx_Job_control, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Job_control_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    // client: fabric (issue 6)
+    STUB(PMIx_Fabric_register, nullptr, nullptr, 0),
+    STUB(PMIx_Fabric_register_nb, nullptr, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Fabric_update, nullptr),
+    STUB(PMIx_Fabric_update_nb, nullptr, nullptr, nullptr),
+    STUB(PMIx_Fabric_deregister, nullptr),
+    STUB(PMIx_Fabric_deregister_nb, nullptr, nullptr, nullptr),
+    // client: publish, spawn, allocation (issue 7)
+    STUB(PMIx_Publish, nullptr, 0),
+    STUB(PMIx_Publish_nb, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Lookup, nullptr, 0, nullptr, 0),
+    STUB(PMIx_Lookup_nb, nullptr, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Unpublish, nullptr, nullptr, 0),
+    STUB(PMIx_Unpublish_nb, nullptr, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Spawn, nullptr, 0, nullptr, 0, nullptr),
+    STUB(PMIx_Spawn_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Allocation_request, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_Allocation_request_nb, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
+    // server (issue 3)
+    STUB(PMIx_server_init, nullptr, nullptr, 0),
+    STUB(PMIx_server_finalize),
+    STUB(PMIx_generate_regex, nullptr, nullptr),
+    STUB(PMIx_generate_ppn, nullptr, nullptr),
+    STUB(PMIx_server_register_nspace, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_server_register_client, nullptr, 0, 0, nullptr, nullptr, nullptr),
+    STUB(PMIx_server_setup_fork, nullptr, nullptr),
+    STUB(PMIx_server_dmodex_request, nullptr, nullptr, nullptr),
+    STUB(PMIx_server_generate_locality_string, nullptr, nullptr),
+    STUB(PMIx_server_generate_cpuset_string, nullptr, nullptr),
+    STUB(PMIx_server_define_process_set, nullptr, 0, nullptr),
+    STUB(PMIx_server_delete_process_set, nullptr),
+    STUB(PMIx_server_register_resources, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_server_deregister_resources, nullptr, 0, nullptr, nullptr),
+    // server: application setup and inventory (issue 6)
+    STUB(PMIx_server_setup_application, nullptr, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_server_setup_local_support, nullptr, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_server_collect_inventory, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_server_deliver_inventory, nullptr, 0, nullptr, 0, nullptr, nullptr),
+    // tools, rendezvous and forwarded I/O (issue 4)
+    STUB(PMIx_server_IOF_deliver, nullptr, PMIX_FWD_STDOUT_CHANNEL, nullptr, nullptr, 0,
+         nullptr, nullptr),
+    STUB(PMIx_tool_init, nullptr, nullptr, 0),
+    STUB(PMIx_tool_finalize),
+    STUB(PMIx_tool_connect_to_server, nullptr, nullptr, 0),
+    STUB(PMIx_tool_attach_to_server, nullptr, nullptr, nullptr, 0),
+    STUB(PMIx_tool_disconnect, nullptr),
+    STUB(PMIx_tool_get_servers, nullptr, nullptr),
+    STUB(PMIx_tool_set_server, nullptr, nullptr, 0),
+    STUB(PMIx_IOF_pull, nullptr, 0, nullptr, 0, PMIX_FWD_STDOUT_CHANNEL, nullptr, nullptr,
+         nullptr),
+    STUB(PMIx_IOF_deregister, 0, nullptr, 0, nullptr, nullptr),
+    STUB(PMIx_IOF_push, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr),
+};
+
+// Stubs without a status to return; checked one by one below.
+const char *const kVoidStubs[] = {
+    "PMIx_Initialized",
+    "PMIx_Progress",
+    "PMIx_server_deregister_nspace",
+    "PMIx_server_deregister_client",
+};
+
+int g_callback_calls = 0;
+
+void count_callback(pmix_status_t, void *)
+{
+    ++g_callback_calls;
+}
+
+std::string trimmed(const std::string &cell)
+{
+    const char *blanks = " \t`";
+    auto first = cell.find_first_not_of(blanks);
+    if (first == std::string::npos) {
+        return "";
+    }
+    return cell.substr(first, cell.find_last_not_of(blanks) - first + 1);
+}
+
+// Rows "| `PMIx_name` | header | status | issue |" of docs/api-coverage.md,
+// as name -> status.
+std::map<std::string, std::string> coverage_rows()
+{
+    std::ifstream doc(source_path("docs/api-coverage.md"));
+    cr_assert(doc.good(), "cannot read docs/api-coverage.md");
+    std::map<std::string, std::string> rows;
+    std::string line;
+    while (std::getline(doc, line)) {
+        std::istringstream cells(line);
+        std::string empty, name, header, status;
+        std::getline(cells, empty, '|');
+        std::getline(cells, name, '|');
+        std::getline(cells, header, '|');
+        std::getline(cells, status, '|');
+        name = trimmed(name);
+        if (name.rfind("PMIx_", 0) == 0) {
+            cr_expect(rows.count(name) == 0, "%s listed twice", name.c_str());
+            rows[name] = trimmed(status);
+        }
+    }
+    return rows;
+}
+
+} // namespace
+
+Test(api_stubs, status_stubs_return_not_supported)
+{
+    for (const auto &stub : kStatusStubs) {
+        pmix_status_t rc = stub.call();
+        cr_expect_eq(rc, PMIX_ERR_NOT_SUPPORTED, "%s returned %d, expected %d", stub.name, rc,
+                     PMIX_ERR_NOT_SUPPORTED);
+    }
+}
+
+Test(api_stubs, initialized_is_false)
+{
+    cr_expect_eq(PMIx_Initialized(), 0);
+}
+
+Test(api_stubs, void_stubs_do_nothing)
+{
+    pmix_nspace_t nspace = "pmixpp.test";
+    pmix_proc_t proc{};
+    std::snprintf(proc.nspace, sizeof proc.nspace, "%s", nspace);
+    PMIx_Progress();
+    PMIx_server_deregister_nspace(nspace, count_callback, nullptr);
+    PMIx_server_deregister_client(&proc, count_callback, nullptr);
+    cr_expect_eq(g_callback_calls, 0, "a no-op stub invoked its callback");
+}
+
+Test(api_stubs, coverage_doc_lists_every_export_once)
+{
+    auto rows = coverage_rows();
+    std::set<std::string> listed;
+    for (const auto &[name, status] : rows) {
+        listed.insert(name);
+    }
+    auto expected = lines_of(source_path("tests/api/expected-exports.txt"));
+    cr_expect(difference(expected, listed).empty(), "docs/api-coverage.md lacks%s",
+              joined(difference(expected, listed)).c_str());
+    cr_expect(difference(listed, expected).empty(), "docs/api-coverage.md has extra%s",
+              joined(difference(listed, expected)).c_str());
+}
+
+Test(api_stubs, coverage_doc_marks_exactly_these_stubs_not_supported)
+{
+    std::set<std::string> stubs(std::begin(kVoidStubs), std::end(kVoidStubs));
+    for (const auto &stub : kStatusStubs) {
+        stubs.insert(stub.name);
+    }
+    std::set<std::string> documented;
+    for (const auto &[name, status] : coverage_rows()) {
+        if (status.rfind("PMIX_ERR_NOT_SUPPORTED", 0) == 0) {
+            documented.insert(name);
+        } else {
+            cr_expect(status.rfind("implemented", 0) == 0, "%s has status '%s'", name.c_str(),
+                      status.c_str());
+        }
+    }
+    cr_expect(difference(stubs, documented).empty(),
+              "tested as stubs but not PMIX_ERR_NOT_SUPPORTED in the doc:%s",
+              joined(difference(stubs, documented)).c_str());
+    cr_expect(difference(documented, stubs).empty(),
+              "PMIX_ERR_NOT_SUPPORTED in the doc but not tested as stubs:%s",
+              joined(difference(documented, stubs)).c_str());
+}
