@@ -1,1 +1,0 @@
-namespace pmixpp { [[maybe_unused]] static int common_placeholder; }
