@@ -9,6 +9,9 @@
 #   lib/cmake/pmixpp/                                  find_package(pmixpp): targets
 #                                                      pmixpp::pmix, pmixpp::sdk and
 #                                                      pmixpp_add_component()
+#   etc/pmixpp-mca-params.conf                         site settings; not installed,
+#                                                      written by the site, found at
+#                                                      run time next to lib/ and bin/
 #
 # Everything installed is relocatable: binaries use $ORIGIN RUNPATHs and the
 # package files locate the prefix from their own path, so a tree installed

@@ -1,15 +1,13 @@
 #include "param_sources.h"
 
+#include "install_layout.h"
+
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 extern "C" char **environ;
-
-#ifndef PMIXPP_DEFAULT_SYSCONFDIR
-#define PMIXPP_DEFAULT_SYSCONFDIR "/etc"
-#endif
 
 namespace pmixpp::framework {
 namespace {
@@ -85,9 +83,10 @@ std::string describe_source(const Setting &setting) {
 
 SourceLocations default_source_locations() {
     SourceLocations locations;
+    // PMIXPP_SYSCONFDIR lets tests point away from the real installation.
     const char *sysconfdir = std::getenv("PMIXPP_SYSCONFDIR");
-    locations.system_file = std::string(sysconfdir != nullptr ? sysconfdir : PMIXPP_DEFAULT_SYSCONFDIR) +
-                            "/" + std::string(param_file_name);
+    locations.system_file = sysconfdir != nullptr ? std::string(sysconfdir) + "/" + std::string(param_file_name)
+                                                  : system_param_file();
     const char *home = std::getenv("HOME");
     if (home != nullptr && *home != '\0') locations.user_file = std::string(home) + "/.pmix/mca-params.conf";
     return locations;

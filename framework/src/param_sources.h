@@ -1,6 +1,6 @@
 // Where parameter values come from: the environment (PMIX_MCA_<name>), the
 // user file ~/.pmix/mca-params.conf and the system file
-// <sysconfdir>/pmixpp-mca-params.conf. Precedence: environment > user file >
+// <prefix>/etc/pmixpp-mca-params.conf. Precedence: environment > user file >
 // system file > the parameter's default.
 #ifndef PMIXPP_FRAMEWORK_PARAM_SOURCES_H
 #define PMIXPP_FRAMEWORK_PARAM_SOURCES_H
@@ -35,7 +35,9 @@ struct SourceLocations {
     std::string user_file;   // empty: no user file
 };
 
-// PMIXPP_SYSCONFDIR (internal, for tests) or the configured sysconfdir; $HOME.
+// System file: $PMIXPP_SYSCONFDIR/pmixpp-mca-params.conf (internal, for tests)
+// or <prefix>/etc/... of the installation the core was loaded from (see
+// install_layout.h). User file: $HOME/.pmix/mca-params.conf.
 SourceLocations default_source_locations();
 
 // Parses one param file's text. Malformed lines are reported through `warn_line`

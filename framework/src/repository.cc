@@ -2,39 +2,21 @@
 
 #include "descriptor_check.h"
 #include "diagnostics.h"
+#include "install_layout.h"
 #include "param_store.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
 #include <ltdl.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <mutex>
-
-#ifndef PMIXPP_LIBDIR_NAME
-#define PMIXPP_LIBDIR_NAME "lib"
-#endif
-#ifndef PMIXPP_COMPONENT_SUBDIR
-#define PMIXPP_COMPONENT_SUBDIR "pmixpp"
-#endif
 
 namespace pmixpp::framework {
 namespace {
 
 constinit std::mutex linked_in_mutex;
 std::vector<const pmixpp_component_t *> *linked_in = nullptr; // test hook only
-
-bool is_directory(const std::string &path) {
-    struct stat info{};
-    return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
-}
-
-std::string parent_directory(const std::string &path) {
-    const auto slash = path.rfind('/');
-    if (slash == std::string::npos) return ".";
-    return slash == 0 ? "/" : path.substr(0, slash);
-}
 
 // Component names in file names of this framework, sorted for a stable order.
 std::vector<std::string> component_names_in(const std::string &directory, const FrameworkInfo &framework) {
@@ -64,22 +46,27 @@ std::string last_ltdl_error() {
     return text != nullptr ? text : "unknown libltdl error";
 }
 
-// libltdl reports most dlopen failures as "file not found", hiding the
-// reason (undefined symbol, wrong ELF class, not an ELF file). Asking the
-// system loader again for the same file gives the real text; it fails the
-// same way, so no constructor of the file runs.
-std::string system_loader_error(const std::string &path, const std::string &ltdl_error) {
-    void *handle = ::dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
-    if (handle != nullptr) {
-        ::dlclose(handle);
-        return ltdl_error;
-    }
+// The system loader's message without the leading "<path>: ", which the
+// rejection line names already.
+std::string loader_error_without_path(const std::string &path) {
     const char *text = ::dlerror();
-    if (text == nullptr) return ltdl_error;
-    // The rejection line names the path already.
+    if (text == nullptr) return "unknown dlopen error";
     std::string_view reason(text);
     if (reason.starts_with(path + ": ")) reason.remove_prefix(path.size() + 2);
     return std::string(reason);
+}
+
+// libltdl binds functions lazily, so a component calling a function that no
+// library defines would load fine and kill the process at the first call.
+// Resolving everything once with RTLD_NOW turns that into a rejection at
+// load time, with the system loader's own text ("undefined symbol: <name>",
+// wrong ELF class, not an ELF file) that libltdl would hide behind "file not
+// found". The caller closes this handle once libltdl holds the object, which
+// then stays fully relocated.
+void *preflight_open(const std::string &path, std::string *error_p) {
+    void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) *error_p = loader_error_without_path(path);
+    return handle;
 }
 
 lt_dlhandle open_local(const std::string &path, std::string *error_p) {
@@ -92,9 +79,26 @@ lt_dlhandle open_local(const std::string &path, std::string *error_p) {
     // nothing of theirs may bind to the application's or to OpenPMIx's.
     lt_dladvise_local(&advise);
     lt_dlhandle handle = lt_dlopenadvise(path.c_str(), advise);
-    if (handle == nullptr) *error_p = system_loader_error(path, last_ltdl_error());
+    if (handle == nullptr) *error_p = last_ltdl_error();
     lt_dladvise_destroy(&advise);
     return handle;
+}
+
+// Opens `path` fully resolved, in local scope; NULL with the reason otherwise.
+lt_dlhandle open_resolved(const std::string &path, std::string *error_p) {
+    void *preflight = preflight_open(path, error_p);
+    if (preflight == nullptr) return nullptr;
+    lt_dlhandle handle = open_local(path, error_p);
+    ::dlclose(preflight);
+    return handle;
+}
+
+// Each directory once, canonical, so reports show real paths (not
+// bin/../lib/pmixpp) and a directory listed twice is not searched twice.
+void add_directory(std::vector<std::string> *directories, std::string_view entry) {
+    std::string directory = canonical_or_same(std::string(entry));
+    if (std::ranges::find(*directories, directory) != directories->end()) return;
+    directories->push_back(std::move(directory));
 }
 
 } // namespace
@@ -106,29 +110,12 @@ std::vector<std::string> component_directories() {
         while (!rest.empty()) {
             const auto colon = rest.find(':');
             const std::string_view entry = rest.substr(0, colon);
-            if (!entry.empty()) directories.emplace_back(entry);
+            if (!entry.empty()) add_directory(&directories, entry);
             rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
         }
     }
-    directories.push_back(default_component_directory());
+    add_directory(&directories, default_component_directory());
     return directories;
-}
-
-std::string default_component_directory() {
-    Dl_info info{};
-    if (::dladdr(reinterpret_cast<const void *>(&default_component_directory), &info) == 0 ||
-        info.dli_fname == nullptr) {
-        return PMIXPP_COMPONENT_SUBDIR;
-    }
-    const std::string object_path = info.dli_fname;
-    const std::string directory = parent_directory(object_path);
-    const std::string file = object_path.substr(object_path.rfind('/') + 1);
-    if (file.find(".so") != std::string::npos) return directory + "/" PMIXPP_COMPONENT_SUBDIR;
-    // A program with the core linked in (pmixpp_info): its libdir sibling,
-    // installed layout first, then the build tree's lib/.
-    const std::string installed = directory + "/../" PMIXPP_LIBDIR_NAME "/" PMIXPP_COMPONENT_SUBDIR;
-    if (is_directory(installed)) return installed;
-    return directory + "/../lib/" PMIXPP_COMPONENT_SUBDIR;
 }
 
 std::vector<Candidate> discover(const FrameworkInfo &framework,
@@ -168,7 +155,7 @@ void load(const FrameworkInfo &framework, Candidate *candidate) {
         return;
     }
     std::string error;
-    lt_dlhandle handle = open_local(candidate->path, &error);
+    lt_dlhandle handle = open_resolved(candidate->path, &error);
     if (handle == nullptr) {
         candidate->rejection = "cannot load: " + error;
         lt_dlexit();

@@ -23,12 +23,9 @@ struct Candidate {
     std::string rejection;                          // why it could not be loaded, "" if loaded
 };
 
-// PMIX_MCA_mca_base_component_path entries first, then the default directory.
+// PMIX_MCA_mca_base_component_path entries first, then the default directory
+// (install_layout.h); canonical, each once.
 std::vector<std::string> component_directories();
-
-// <directory of the object containing the core>/pmixpp; for a program linking
-// the core directly, <bindir>/../<libdir>/pmixpp.
-std::string default_component_directory();
 
 // Linked-in components of `framework` (test hook) then files in `directories`;
 // a name found again later is shadowed by the first one.

@@ -4,6 +4,7 @@
 #include "framework_table.h"
 #include "inventory.h"
 #include "param_store.h"
+#include "repository.h"
 #include "selector.h"
 #include "services.h"
 #include "setting_names.h"
@@ -16,6 +17,7 @@ namespace {
 
 struct CoreState {
     bool settings_loaded = false;
+    SourceLocations param_files;                                 // as read by the last load
     std::map<std::string, FrameworkSelection, std::less<>> live; // successful selections
 };
 
@@ -24,6 +26,36 @@ struct CoreState {
 // host's back (finalize() does that explicitly).
 constinit std::mutex core_mutex;
 CoreState *core = nullptr;
+
+// Component hooks run with core_mutex held. A hook that calls back into the
+// core on the same thread would wait forever for the mutex it holds itself,
+// so each entry point first checks this flag (set only by the holder).
+constinit thread_local bool this_thread_holds_core = false;
+
+class CoreLock {
+  public:
+    CoreLock() : lock_(core_mutex) { this_thread_holds_core = true; }
+    ~CoreLock() { this_thread_holds_core = false; }
+    CoreLock(const CoreLock &) = delete;
+    CoreLock &operator=(const CoreLock &) = delete;
+
+  private:
+    std::lock_guard<std::mutex> lock_;
+};
+
+// True (after one line saying so) when `call` comes from a component hook.
+bool called_from_component_hook(std::string_view call) {
+    if (!this_thread_holds_core) return false;
+    warn(std::string(call) + " was called from a component hook while the component core is selecting or "
+         "closing components; refused (PMIX_ERR_NOT_SUPPORTED): component hooks must not call back into the "
+         "component core");
+    return true;
+}
+
+void declare_core_params() {
+    param_store().declare({std::string(core_param_group), "mca_base_component_path", PMIXPP_PARAM_STRING, "",
+                           "Directories searched for components before the default one (':'-separated)"});
+}
 
 CoreState &core_state() {
     if (core == nullptr) core = new CoreState;
@@ -34,9 +66,11 @@ CoreState &core_state() {
 // must stay valid while any of them is open.
 void load_settings_once(CoreState &state) {
     if (state.settings_loaded) return;
-    SettingMap settings = load_settings(default_source_locations(), [](const std::string &line) { warn(line); });
+    state.param_files = default_source_locations();
+    SettingMap settings = load_settings(state.param_files, [](const std::string &line) { warn(line); });
     warn_unknown_frameworks(settings);
     param_store().reset(std::move(settings));
+    declare_core_params();
     state.settings_loaded = true;
 }
 
@@ -74,7 +108,8 @@ FrameworkReport report_and_close_temporary(const FrameworkInfo &framework) {
 pmix_status_t select(std::string_view framework, std::vector<SelectedModule> *modules_p) {
     if (modules_p == nullptr) return PMIX_ERR_BAD_PARAM;
     try {
-        std::lock_guard lock(core_mutex);
+        if (called_from_component_hook("select(\"" + std::string(framework) + "\")")) return PMIX_ERR_NOT_SUPPORTED;
+        CoreLock lock;
         FrameworkSelection *selection = nullptr;
         const pmix_status_t rc = live_selection(framework, &selection);
         if (rc != PMIX_SUCCESS) return rc;
@@ -90,7 +125,10 @@ pmix_status_t select(std::string_view framework, std::vector<SelectedModule> *mo
 pmix_status_t select_best(std::string_view framework, SelectedModule *module_p) {
     if (module_p == nullptr) return PMIX_ERR_BAD_PARAM;
     try {
-        std::lock_guard lock(core_mutex);
+        if (called_from_component_hook("select_best(\"" + std::string(framework) + "\")")) {
+            return PMIX_ERR_NOT_SUPPORTED;
+        }
+        CoreLock lock;
         FrameworkSelection *selection = nullptr;
         const pmix_status_t rc = live_selection(framework, &selection);
         if (rc != PMIX_SUCCESS) return rc;
@@ -107,7 +145,8 @@ pmix_status_t select_best(std::string_view framework, SelectedModule *module_p) 
 }
 
 void close(std::string_view framework) {
-    std::lock_guard lock(core_mutex);
+    if (called_from_component_hook("close")) return;
+    CoreLock lock;
     if (core == nullptr) return;
     const auto found = core->live.find(framework);
     if (found == core->live.end()) return;
@@ -116,7 +155,8 @@ void close(std::string_view framework) {
 }
 
 void finalize() {
-    std::lock_guard lock(core_mutex);
+    if (called_from_component_hook("finalize")) return;
+    CoreLock lock;
     if (core == nullptr) return;
     for (auto &[name, selection] : core->live) close_selection(&selection);
     core->live.clear();
@@ -129,7 +169,8 @@ void set_event_base(void *event_base) { set_services_event_base(event_base); }
 pmix_status_t inventory(std::vector<FrameworkReport> *reports_p) {
     if (reports_p == nullptr) return PMIX_ERR_BAD_PARAM;
     try {
-        std::lock_guard lock(core_mutex);
+        if (called_from_component_hook("inventory")) return PMIX_ERR_NOT_SUPPORTED;
+        CoreLock lock;
         clear_recorded_lines();
         CoreState &state = core_state();
         // Re-read the environment unless live components still use the values.
@@ -142,6 +183,25 @@ pmix_status_t inventory(std::vector<FrameworkReport> *reports_p) {
                                                        : report_and_close_temporary(framework));
         }
         *reports_p = std::move(reports);
+        return PMIX_SUCCESS;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t core_inventory(CoreReport *report_p) {
+    if (report_p == nullptr) return PMIX_ERR_BAD_PARAM;
+    try {
+        if (called_from_component_hook("core_inventory")) return PMIX_ERR_NOT_SUPPORTED;
+        CoreLock lock;
+        CoreState &state = core_state();
+        load_settings_once(state);
+        CoreReport report;
+        report.params = param_store().report(core_param_group);
+        report.component_directories = component_directories();
+        report.system_param_file = state.param_files.system_file;
+        report.user_param_file = state.param_files.user_file;
+        *report_p = std::move(report);
         return PMIX_SUCCESS;
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;

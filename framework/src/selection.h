@@ -23,7 +23,9 @@ struct SelectedModule {
 // priority order (highest first, then by name). An empty list is a success.
 // Errors: PMIX_ERR_BAD_PARAM (unknown framework, malformed include/exclude),
 // PMIX_ERR_NOT_FOUND (an explicitly included component is unusable),
-// PMIX_ERR_INIT (a component's query was fatal), PMIX_ERR_NOMEM.
+// PMIX_ERR_INIT (a component's query was fatal), PMIX_ERR_NOMEM,
+// PMIX_ERR_NOT_SUPPORTED (called from a component hook: the core is busy on
+// this very thread; the same refusal applies to every function here).
 pmix_status_t select(std::string_view framework, std::vector<SelectedModule> *modules_p);
 
 // The single best component (single-select use, e.g. ptl in a client). The

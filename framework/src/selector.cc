@@ -28,16 +28,34 @@ void declare_core_params(const std::string &framework) {
                            "Verbosity of selection and component traces (0: quiet)"});
 }
 
-std::string priority_key(const Run &run, const std::string &component) {
-    return run.name + "_" + component + "_priority";
+std::string priority_key(std::string_view framework, const std::string &component) {
+    return std::string(framework) + "_" + component + "_priority";
 }
 
-// The user's override wins over whatever the component computed.
-int effective_priority(const Run &run, const ComponentState &state, int queried) {
-    const auto setting = param_store().setting(priority_key(run, state.candidate.name));
+// The user's override (PMIX_MCA_<fw>_<name>_priority) wins over whatever the
+// component computed.
+int overridden_priority(std::string_view framework, const std::string &component, int computed) {
+    const auto setting = param_store().setting(priority_key(framework, component));
     long long override_value = 0;
     if (setting && parse_int(setting->value, &override_value)) return static_cast<int>(override_value);
-    return queried;
+    return computed;
+}
+
+int effective_priority(const Run &run, const ComponentState &state, int queried) {
+    return overridden_priority(run.name, state.candidate.name, queried);
+}
+
+// A component left out by PMIX_MCA_<fw> is never opened, but reports still
+// show its version and priority: load it, read the descriptor, unload. Quiet
+// on failure, since a broken component is a good reason to exclude it.
+void describe_filtered(const FrameworkInfo &framework, const ComponentState &state, ComponentReport *report) {
+    Candidate candidate = state.candidate;
+    load(framework, &candidate);
+    if (candidate.rejection.empty() && candidate.descriptor != nullptr) {
+        if (candidate.descriptor->version != nullptr) report->version = candidate.descriptor->version;
+        report->priority = overridden_priority(framework.name, candidate.name, candidate.descriptor->default_priority);
+    }
+    unload(&candidate);
 }
 
 bool load_candidate(const Run &run, ComponentState *state) {
@@ -50,7 +68,7 @@ bool load_candidate(const Run &run, ComponentState *state) {
     }
     param_store().add_component(candidate.descriptor, run.name, candidate.name);
     if (candidate.descriptor->version != nullptr) state->version = candidate.descriptor->version;
-    param_store().declare({run.name, priority_key(run, candidate.name), PMIXPP_PARAM_INT,
+    param_store().declare({run.name, priority_key(run.name, candidate.name), PMIXPP_PARAM_INT,
                            std::to_string(candidate.descriptor->default_priority),
                            "Selection priority of " + run.name + "/" + candidate.name + " (higher wins)"});
     state->priority = effective_priority(run, *state, candidate.descriptor->default_priority);
@@ -199,12 +217,15 @@ pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *
     std::vector<std::string> discovered_names;
     for (auto &candidate : discover(framework, component_directories())) {
         discovered_names.push_back(candidate.name);
-        selection.components.push_back(ComponentState{std::move(candidate), {}, 0, nullptr, false, false, {}});
+        ComponentState state;
+        state.candidate = std::move(candidate);
+        selection.components.push_back(std::move(state));
     }
     warn_unknown_components(run.name, param_store().settings(), discovered_names);
 
     for (auto &state : selection.components) {
         if (!run.filter.admits(state.candidate.name)) {
+            state.filtered = true;
             state.reason = filtered_reason(run);
             continue;
         }
@@ -252,10 +273,10 @@ FrameworkReport make_report(const FrameworkSelection &selection) {
     for (const auto index : selection.order) report.selected.push_back(selection.components[index].candidate.name);
     for (const auto &state : selection.components) {
         const bool selected = std::ranges::find(report.selected, state.candidate.name) != report.selected.end();
-        report.components.push_back(ComponentReport{
-            state.candidate.name,
-            state.version,
-            state.priority, state.candidate.path, selected, selected ? std::string() : state.reason});
+        ComponentReport component{state.candidate.name, state.version, state.priority, state.candidate.path,
+                                  selected, selected ? std::string() : state.reason};
+        if (state.filtered) describe_filtered(*selection.framework, state, &component);
+        report.components.push_back(std::move(component));
     }
     report.params = param_store().report(report.name);
     return report;

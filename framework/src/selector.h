@@ -22,6 +22,7 @@ struct ComponentState {
     const void *module = nullptr;
     bool opened = false;   // open succeeded: close() is owed
     bool selected = false;
+    bool filtered = false; // left out by PMIX_MCA_<fw>: never loaded for use
     std::string reason;    // why not selected, "" if selected
 };
 
@@ -42,6 +43,8 @@ void keep_only_best(FrameworkSelection *selection);
 // Calls close() of every opened component and unloads everything.
 void close_selection(FrameworkSelection *selection);
 
+// Briefly loads the components PMIX_MCA_<fw> left out, to show their
+// descriptor's version and priority (no hook is called).
 FrameworkReport make_report(const FrameworkSelection &selection);
 
 } // namespace pmixpp::framework

@@ -36,6 +36,10 @@ template <int N> int fake_open(const pmixpp_services_t *services) {
         services->log(&descriptors[N], PMIXPP_LOG_TRACE, "trace from %s", configs[N].name);
         services->log(&descriptors[N], PMIXPP_LOG_INFO, "info from %s", configs[N].name);
     }
+    if (configs[N].reenters_select) {
+        std::vector<framework::SelectedModule> nested;
+        records[N].reentry_rc = framework::select(configs[N].framework, &nested);
+    }
     return configs[N].open_rc;
 }
 

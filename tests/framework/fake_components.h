@@ -21,6 +21,7 @@ struct FakeConfig {
     int query_priority = -1;     // >= 0: query reports this priority
     bool registers_params = false; // color (string "red"), depth (int 3), fast (bool false)
     bool logs_trace = false;       // open logs one trace and one info line
+    bool reenters_select = false;  // open calls framework::select() of its own framework
 };
 
 struct FakeRecord {
@@ -31,6 +32,7 @@ struct FakeRecord {
     std::string color; // values seen by query through the services table
     long long depth = -1;
     int fast = -1;
+    pmix_status_t reentry_rc = PMIX_SUCCESS; // what the nested select() returned
 };
 
 inline constexpr int max_fakes = 8;

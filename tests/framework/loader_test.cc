@@ -3,10 +3,12 @@
 // two good pnet components (alpha 10, beta 30) are still selected.
 #include "stderr_capture.h"
 
+#include "framework/src/inventory.h"
 #include "framework/src/selection.h"
 
 #include <criterion/criterion.h>
 
+#include <climits>
 #include <cstdlib>
 
 using namespace pmixpp;
@@ -44,6 +46,23 @@ void expect_one_rejection(const std::string &fixture, const std::string &reason)
     cr_assert(line.find(reason) != std::string::npos, "no reason \"%s\" in: %s", reason.c_str(), line.c_str());
 }
 
+std::string real_path(const std::string &path) {
+    char resolved[PATH_MAX];
+    cr_assert_not_null(realpath(path.c_str(), resolved), "%s does not exist", path.c_str());
+    return resolved;
+}
+
+const framework::ComponentReport *pnet_component(const std::vector<framework::FrameworkReport> &reports,
+                                                 const std::string &name) {
+    for (const auto &report : reports) {
+        if (report.name != "pnet") continue;
+        for (const auto &component : report.components) {
+            if (component.name == name) return &component;
+        }
+    }
+    return nullptr;
+}
+
 } // namespace
 
 Test(loader, good_components_in_priority_order) {
@@ -63,6 +82,11 @@ Test(loader, good_components_in_priority_order) {
 
 Test(loader, undefined_symbol_is_a_dlopen_error) {
     expect_one_rejection("undefsym", "pmixpp_fixture_symbol_defined_nowhere");
+}
+
+// Lazy binding would accept this file and crash the process at open.
+Test(loader, undefined_function_is_rejected_at_load) {
+    expect_one_rejection("undeffn", "undefined symbol: pmixpp_fixture_function_defined_nowhere");
 }
 
 Test(loader, text_file_is_not_a_library) { expect_one_rejection("garbage", "cannot load: "); }
@@ -131,7 +155,7 @@ Test(loader, included_rejected_component_is_an_error) {
 
 Test(loader, all_bad_fixtures_at_once_do_not_stop_the_process) {
     std::string path;
-    for (const char *dir : {"undefsym", "garbage", "noentry", "abimajor", "smallsize", "wrongfw", "fwmajor",
+    for (const char *dir : {"undefsym", "undeffn", "garbage", "noentry", "abimajor", "smallsize", "wrongfw", "fwmajor",
                             "fwminor", "openfail", "querydecline"}) {
         path += fixture_root + "/" + dir + ":";
     }
@@ -139,7 +163,55 @@ Test(loader, all_bad_fixtures_at_once_do_not_stop_the_process) {
     tests::StderrCapture capture;
     std::vector<framework::SelectedModule> modules;
     cr_assert_eq(framework::select("pnet", &modules), PMIX_SUCCESS);
-    cr_assert_eq(capture.lines().size(), 9u);
+    cr_assert_eq(capture.lines().size(), 10u);
     cr_assert_eq(modules.size(), 2u);
     framework::finalize();
+}
+
+Test(loader, component_paths_are_canonical_and_searched_once) {
+    const std::string good = real_path(fixture_root + "/good");
+    const std::string winding = fixture_root + "/good/../good";
+    setenv("PMIX_MCA_mca_base_component_path", (winding + ":" + good + ":" + winding + "/").c_str(), 1);
+    setenv("PMIX_MCA_pnet_verbose", "1", 1); // would trace "found earlier" for a second search
+    tests::StderrCapture capture;
+    std::vector<framework::FrameworkReport> reports;
+    cr_assert_eq(framework::inventory(&reports), PMIX_SUCCESS);
+    framework::CoreReport core;
+    cr_assert_eq(framework::core_inventory(&core), PMIX_SUCCESS);
+    const std::string text = capture.stop();
+    const auto *alpha = pnet_component(reports, "alpha");
+    cr_assert_not_null(alpha);
+    const std::string expected = good + "/pmixpp_pnet_alpha.so";
+    cr_assert_str_eq(alpha->path.c_str(), expected.c_str());
+    cr_assert_eq(core.component_directories.size(), 2u, "the fixture directory and the default one");
+    cr_assert_str_eq(core.component_directories[0].c_str(), good.c_str());
+    cr_assert(core.component_directories[1].find("/../") == std::string::npos, "got %s",
+              core.component_directories[1].c_str());
+    cr_assert(text.find("found earlier") == std::string::npos, "got: %s", text.c_str());
+}
+
+Test(loader, excluded_component_still_shows_its_descriptor) {
+    setenv("PMIX_MCA_mca_base_component_path", (fixture_root + "/good").c_str(), 1);
+    setenv("PMIX_MCA_pnet", "^alpha", 1);
+    std::vector<framework::FrameworkReport> reports;
+    cr_assert_eq(framework::inventory(&reports), PMIX_SUCCESS);
+    const auto *alpha = pnet_component(reports, "alpha");
+    cr_assert_not_null(alpha);
+    cr_assert_not(alpha->selected);
+    cr_assert_str_eq(alpha->version.c_str(), "0.0.1");
+    cr_assert_eq(alpha->priority, 10);
+    cr_assert_str_eq(alpha->reason.c_str(), "excluded by PMIX_MCA_pnet=^alpha");
+}
+
+Test(loader, excluding_a_broken_component_silences_it) {
+    setenv("PMIX_MCA_mca_base_component_path", (fixture_root + "/undeffn:" + fixture_root + "/good").c_str(), 1);
+    setenv("PMIX_MCA_pnet", "^undeffn", 1);
+    tests::StderrCapture capture;
+    std::vector<framework::FrameworkReport> reports;
+    cr_assert_eq(framework::inventory(&reports), PMIX_SUCCESS);
+    cr_assert_str_eq(capture.stop().c_str(), "");
+    const auto *broken = pnet_component(reports, "undeffn");
+    cr_assert_not_null(broken);
+    cr_assert_str_eq(broken->version.c_str(), "", "its descriptor cannot be read");
+    cr_assert_str_eq(broken->reason.c_str(), "excluded by PMIX_MCA_pnet=^undeffn");
 }

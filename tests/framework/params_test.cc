@@ -8,6 +8,7 @@
 
 #include <criterion/criterion.h>
 
+#include <climits>
 #include <cstdlib>
 #include <fstream>
 #include <sys/stat.h>
@@ -157,6 +158,10 @@ Test(params, inventory_reports_and_closes_everything) {
         } else if (component.name == "b") {
             cr_assert_not(component.selected);
             cr_assert_str_eq(component.reason.c_str(), "excluded by PMIX_MCA_gds=^b");
+            // Read from the descriptor, without any hook.
+            cr_assert_str_eq(component.version.c_str(), "9.8.7");
+            cr_assert_eq(component.priority, 20);
+            cr_assert_eq(tests::fake_record(1).registers + tests::fake_record(1).opens, 0);
         } else {
             cr_assert_str_eq(component.reason.c_str(), "declined");
         }
@@ -171,4 +176,42 @@ Test(params, inventory_reports_and_closes_everything) {
     const auto lines = framework::warnings();
     cr_assert_eq(lines.size(), 1u);
     cr_assert(lines[0].find("PMIX_MCA_gsd=x") != std::string::npos, "got: %s", lines[0].c_str());
+}
+
+Test(params, core_report_shows_component_path_and_files) {
+    ParamFiles files("mca_base_component_path = /from/system/file\n", "");
+    const std::string extra = make_temp_dir();
+    setenv("PMIX_MCA_mca_base_component_path", (extra + ":/no/such/dir").c_str(), 1);
+    framework::CoreReport core;
+    cr_assert_eq(framework::core_inventory(&core), PMIX_SUCCESS);
+    cr_assert_eq(core.params.size(), 1u);
+    cr_assert_str_eq(core.params[0].name.c_str(), "PMIX_MCA_mca_base_component_path");
+    cr_assert(core.params[0].value == extra + ":/no/such/dir", "got %s", core.params[0].value.c_str());
+    cr_assert_str_eq(core.params[0].source.c_str(), "environment");
+    cr_assert_eq(core.component_directories.size(), 3u);
+    cr_assert_str_eq(core.component_directories[0].c_str(), extra.c_str());
+    cr_assert_str_eq(core.component_directories[1].c_str(), "/no/such/dir");
+    cr_assert_str_eq(core.system_param_file.c_str(), files.system_file.c_str());
+    cr_assert_str_eq(core.user_param_file.c_str(), files.user_file.c_str());
+    framework::finalize();
+
+    unsetenv("PMIX_MCA_mca_base_component_path");
+    cr_assert_eq(framework::core_inventory(&core), PMIX_SUCCESS);
+    const std::string system_source = "system file " + files.system_file;
+    cr_assert_str_eq(core.params[0].source.c_str(), system_source.c_str());
+}
+
+// Without the test override, the system file belongs to the installation the
+// core was loaded from: this program is <dir>/bin/<test>, so <dir>/etc.
+Test(params, system_file_is_found_from_the_core_location) {
+    unsetenv("PMIXPP_SYSCONFDIR");
+    char exe[PATH_MAX];
+    cr_assert_not_null(realpath("/proc/self/exe", exe));
+    std::string prefix = exe;
+    prefix.resize(prefix.rfind('/'));
+    prefix.resize(prefix.rfind('/'));
+    framework::CoreReport core;
+    cr_assert_eq(framework::core_inventory(&core), PMIX_SUCCESS);
+    const std::string expected = prefix + "/etc/pmixpp-mca-params.conf";
+    cr_assert_str_eq(core.system_param_file.c_str(), expected.c_str());
 }

@@ -270,3 +270,21 @@ Test(selection, verbose_shows_component_trace) {
     const std::string text = capture.stop();
     cr_assert(text.find("pmixpp: gds/a: trace: trace from a") != std::string::npos, "got: %s", text.c_str());
 }
+
+// The hook runs under the core's lock; a nested select() must be refused, not
+// wait forever (the timeout only turns a regression into a failure).
+Test(selection, hook_calling_select_is_refused, .timeout = 60) {
+    FakeConfig config{"gds", "a", 10};
+    config.reenters_select = true;
+    tests::add_fake(0, config);
+    tests::add_fake(1, FakeConfig{"gds", "b", 20});
+    tests::StderrCapture capture;
+    cr_assert_str_eq(selected_gds().c_str(), "b,a", "the outer selection goes on");
+    const std::string text = capture.stop();
+    cr_assert_eq(tests::fake_record(0).reentry_rc, PMIX_ERR_NOT_SUPPORTED);
+    cr_assert(text.find("pmixpp: select(\"gds\") was called from a component hook") != std::string::npos,
+              "got: %s", text.c_str());
+    // The refusal leaves the core usable: the flag is per thread and per call.
+    framework::finalize();
+    cr_assert_str_eq(selected_gds().c_str(), "b,a");
+}

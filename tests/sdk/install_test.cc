@@ -13,6 +13,7 @@
 #pragma GCC diagnostic ignored "-Wold-style-cast"
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 using namespace pmixpp::tests;
@@ -57,7 +58,10 @@ void build_project(const std::string &source, const std::string &build)
 JsonValue installed_info(const std::string &env)
 {
     std::string out;
-    const std::string command = "env -u LD_LIBRARY_PATH " + env + " " + shell_quote(prefix() + "/bin/pmixpp_info") + " --json";
+    // HOME points into the work dir so no user param file of the person
+    // running the tests can change the outcome.
+    const std::string command = "env -u LD_LIBRARY_PATH -u PMIXPP_SYSCONFDIR HOME=" + shell_quote(work_dir) + " " +
+                                env + " " + shell_quote(prefix() + "/bin/pmixpp_info") + " --json";
     cr_assert(run_capture(command, log("info"), &out), "pmixpp_info --json failed");
     JsonValue doc;
     std::string error;
@@ -109,6 +113,29 @@ bool same_file(const std::string &a, const std::string &b)
     return std::filesystem::equivalent(a, b, ignored);
 }
 
+const JsonValue *param_named(const JsonValue &fw, const std::string &name)
+{
+    const JsonValue *params = fw.member("params");
+    cr_assert(params && params->kind == JsonValue::Kind::array, "no \"params\" array");
+    for (const auto &param : params->array) {
+        const JsonValue *p_name = param.member("name");
+        if (p_name && p_name->string == name) {
+            return &param;
+        }
+    }
+    return nullptr;
+}
+
+// The out-of-tree example vendor component, built against the prefix.
+std::string build_vendor_component()
+{
+    const std::string vendor_build = work_dir + "/vendor-build";
+    build_project(env_or_empty("PMIXPP_SOURCE_DIR") + "/share/examples/pnet-vendor", vendor_build);
+    const std::string vendor_so = vendor_build + "/pmixpp_pnet_vendor.so";
+    cr_assert(std::filesystem::is_regular_file(vendor_so), "%s was not built", vendor_so.c_str());
+    return vendor_so;
+}
+
 } // namespace
 
 TestSuite(sdk_install, .init = make_prefix, .fini = drop_prefix, .timeout = 280);
@@ -119,12 +146,8 @@ Test(sdk_install, vendor_component_is_loaded_and_selected)
     cr_assert(std::filesystem::is_regular_file(prefix() + "/include/pmixpp/component.hpp"));
     cr_assert_not(std::filesystem::exists(prefix() + "/include/pmixpp/inventory.h"), "framework/src leaked into the SDK");
 
-    const std::string vendor_build = work_dir + "/vendor-build";
-    build_project(env_or_empty("PMIXPP_SOURCE_DIR") + "/share/examples/pnet-vendor", vendor_build);
-    const std::string vendor_so = vendor_build + "/pmixpp_pnet_vendor.so";
-    cr_assert(std::filesystem::is_regular_file(vendor_so), "%s was not built", vendor_so.c_str());
-
-    const std::string path_env = "PMIX_MCA_mca_base_component_path=" + shell_quote(vendor_build);
+    const std::string vendor_so = build_vendor_component();
+    const std::string path_env = "PMIX_MCA_mca_base_component_path=" + shell_quote(work_dir + "/vendor-build");
     const JsonValue doc = installed_info(path_env);
     const JsonValue *pnet = framework_named(doc, "pnet");
     cr_assert_not_null(pnet, "pmixpp_info lists no pnet framework");
@@ -141,10 +164,45 @@ Test(sdk_install, vendor_component_is_loaded_and_selected)
     cr_assert_not_null(pnet_excluded);
     cr_assert_not(selected_contains(*pnet_excluded, "vendor"), "PMIX_MCA_pnet=^vendor did not exclude vendor");
     const JsonValue *vendor_excluded = component_named(*pnet_excluded, "vendor");
-    if (vendor_excluded != nullptr) {
-        cr_assert_not(vendor_excluded->member("selected")->boolean);
-        cr_assert_neq(vendor_excluded->member("reason")->string, "", "an excluded component says why");
-    }
+    cr_assert_not_null(vendor_excluded, "an excluded component is still listed");
+    cr_assert_not(vendor_excluded->member("selected")->boolean);
+    cr_assert(vendor_excluded->member("reason")->string == "excluded by PMIX_MCA_pnet=^vendor", "reason '%s'",
+              vendor_excluded->member("reason")->string.c_str());
+    // Read from its descriptor although it was never opened.
+    cr_assert(vendor_excluded->member("version")->string == "1.0.0");
+    cr_assert_eq(vendor_excluded->member("priority")->number, 20);
+}
+
+// The system param file belongs to the prefix the tree was installed to with
+// `cmake --install --prefix`, not to the prefix configured at build time.
+Test(sdk_install, system_param_file_of_the_installed_prefix)
+{
+    install_or_fail();
+    build_vendor_component();
+    const std::string system_file = prefix() + "/etc/pmixpp-mca-params.conf";
+    std::filesystem::create_directories(prefix() + "/etc");
+    std::ofstream(system_file) << "# site policy\npnet = ^vendor\n";
+
+    const JsonValue doc =
+        installed_info("PMIX_MCA_mca_base_component_path=" + shell_quote(work_dir + "/vendor-build"));
+    const JsonValue *files = doc.member("core") ? doc.member("core")->member("param_files") : nullptr;
+    cr_assert_not_null(files, "no core.param_files in pmixpp_info --json");
+    cr_assert(same_file(files->member("system")->string, system_file), "system file is '%s', expected %s",
+              files->member("system")->string.c_str(), system_file.c_str());
+
+    const JsonValue *pnet = framework_named(doc, "pnet");
+    cr_assert_not_null(pnet);
+    const JsonValue *vendor = component_named(*pnet, "vendor");
+    cr_assert_not_null(vendor);
+    cr_assert_not(vendor->member("selected")->boolean, "pnet = ^vendor in %s was not applied", system_file.c_str());
+    cr_assert(vendor->member("reason")->string == "excluded by PMIX_MCA_pnet=^vendor", "reason '%s'",
+              vendor->member("reason")->string.c_str());
+    const JsonValue *filter = param_named(*pnet, "PMIX_MCA_pnet");
+    cr_assert_not_null(filter);
+    const std::string source = filter->member("source")->string;
+    const std::string kind = "system file ";
+    cr_assert(source.starts_with(kind) && same_file(source.substr(kind.size()), system_file), "source '%s'",
+              source.c_str());
 }
 
 Test(sdk_install, pkg_config_program_builds_and_runs)

@@ -13,7 +13,8 @@ const char usage_text[] =
     "Usage: pmixpp_info [--json] [--help] [--version]\n"
     "\n"
     "Shows what the pmixpp component core finds and selects under the current\n"
-    "environment: frameworks, components (version, priority, file, selected or\n"
+    "environment: the core's parameters, component directories and param files;\n"
+    "frameworks, components (version, priority, file, selected or\n"
     "why not), parameters with value and source, and warnings.\n"
     "\n"
     "  --json     print the same as one JSON object\n"
@@ -55,8 +56,11 @@ bool parse_options(int argc, char **argv, Options *options_p)
 int run(const Options &options)
 {
     pmixpp::info::Inventory inventory;
-    const pmix_status_t rc = pmixpp::framework::inventory(&inventory.frameworks);
+    pmix_status_t rc = pmixpp::framework::inventory(&inventory.frameworks);
     inventory.warnings = pmixpp::framework::warnings();
+    if (rc == PMIX_SUCCESS) {
+        rc = pmixpp::framework::core_inventory(&inventory.core);
+    }
     if (rc != PMIX_SUCCESS) {
         std::fprintf(stderr, "pmixpp_info: component selection failed (PMIx status %d)\n", static_cast<int>(rc));
         for (const auto &line : inventory.warnings) {

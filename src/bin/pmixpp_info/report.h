@@ -10,6 +10,7 @@
 namespace pmixpp::info {
 
 struct Inventory {
+    framework::CoreReport core;
     std::vector<framework::FrameworkReport> frameworks;
     std::vector<std::string> warnings;
 };

@@ -1,5 +1,8 @@
 // pmixpp_info --json: one object,
 //   { "version", "pmix_version",
+//     "core": { "params": [ { "name", "value", "source", "help" } ],
+//               "component_directories": [ paths, in search order ],
+//               "param_files": { "system", "user" } },
 //     "frameworks": [ { "name", "multi_select", "selected": [names in order],
 //                       "components": [ { "name", "version", "priority", "path",
 //                                         "selected", "reason" } ],
@@ -10,6 +13,15 @@
 
 namespace pmixpp::info {
 namespace {
+
+void write_strings(JsonWriter &json, const std::vector<std::string> &items)
+{
+    json.begin_array();
+    for (const auto &item : items) {
+        json.string(item);
+    }
+    json.end_array();
+}
 
 void write_component(JsonWriter &json, const framework::ComponentReport &component)
 {
@@ -39,11 +51,7 @@ void write_framework(JsonWriter &json, const framework::FrameworkReport &fw)
     json.member("name", fw.name);
     json.member("multi_select", fw.multi_select);
     json.key("selected");
-    json.begin_array();
-    for (const auto &name : fw.selected) {
-        json.string(name);
-    }
-    json.end_array();
+    write_strings(json, fw.selected);
     json.key("components");
     json.begin_array();
     for (const auto &component : fw.components) {
@@ -59,6 +67,25 @@ void write_framework(JsonWriter &json, const framework::FrameworkReport &fw)
     json.end_object();
 }
 
+void write_core(JsonWriter &json, const framework::CoreReport &core)
+{
+    json.begin_object();
+    json.key("params");
+    json.begin_array();
+    for (const auto &param : core.params) {
+        write_param(json, param);
+    }
+    json.end_array();
+    json.key("component_directories");
+    write_strings(json, core.component_directories);
+    json.key("param_files");
+    json.begin_object();
+    json.member("system", core.system_param_file);
+    json.member("user", core.user_param_file);
+    json.end_object();
+    json.end_object();
+}
+
 } // namespace
 
 std::string render_json(const Inventory &inventory)
@@ -68,6 +95,8 @@ std::string render_json(const Inventory &inventory)
     json.begin_object();
     json.member("version", PMIXPP_INFO_VERSION);
     json.member("pmix_version", PMIXPP_INFO_PMIX_VERSION);
+    json.key("core");
+    write_core(json, inventory.core);
     json.key("frameworks");
     json.begin_array();
     for (const auto &fw : inventory.frameworks) {
@@ -75,11 +104,7 @@ std::string render_json(const Inventory &inventory)
     }
     json.end_array();
     json.key("warnings");
-    json.begin_array();
-    for (const auto &line : inventory.warnings) {
-        json.string(line);
-    }
-    json.end_array();
+    write_strings(json, inventory.warnings);
     json.end_object();
     out += '\n';
     return out;
