@@ -18,9 +18,9 @@ constexpr std::array<FrameworkInfo, 4> frameworks{{
     {"pnet", true, false, PMIXPP_PNET_API_MAJOR, PMIXPP_PNET_API_MINOR,
      sizeof(pmixpp_pnet_module_t), "network preconditioning"},
     {"psec", true, false, PMIXPP_PSEC_API_MAJOR, PMIXPP_PSEC_API_MINOR,
-     offsetof(pmixpp_psec_module_t, reserved), "peer authentication"},
+     sizeof(pmixpp_psec_module_t), "peer authentication"},
     {"ptl", true, true, PMIXPP_PTL_API_MAJOR, PMIXPP_PTL_API_MINOR,
-     offsetof(pmixpp_ptl_module_t, reserved), "transport to the server"},
+     sizeof(pmixpp_ptl_module_t), "transport to the server"},
 }};
 
 } // namespace

@@ -1,16 +1,15 @@
 /*
- * psec framework interface: authentication of a connecting peer (native
- * credentials, munge). Ordered list; a peer uses the first one it shares
- * with the server.
- *
- * Version 1.0 is the minimal table: the operations are appended (never
- * inserted) as the framework is designed, and the core calls an operation
- * only when a component's struct_size shows the table contains it.
+ * psec framework interface: security. A client's psec module makes a
+ * credential that goes into the connection handshake; the server's module of
+ * the same name turns that credential, together with what the kernel reported
+ * about the connection, into the uid/gid the server then checks against what
+ * the host registered. Never trust what a peer merely claims.
  */
 #ifndef PMIXPP_PSEC_H
 #define PMIXPP_PSEC_H
 
 #include <pmixpp/component.h>
+#include <pmixpp/peer.h>
 #include <pmix_common.h>
 
 #ifdef __cplusplus
@@ -22,10 +21,18 @@ extern "C" {
 
 typedef struct pmixpp_psec_module {
     size_t struct_size; /* sizeof(pmixpp_psec_module_t) as compiled */
-    const char *name;   /* module name as shown in traces, usually the component name */
+    const char *name;
 
-    /* Room for the operations of this interface version; must be NULL. */
-    void *reserved[16];
+    /* Client: a credential proving who this process is. cred_p->bytes is
+     * malloc'ed (may be NULL with size 0 when the kernel is the proof). */
+    pmix_status_t (*create_credential)(pmix_byte_object_t *cred_p);
+
+    /* Server: who sent this credential over a connection the kernel
+     * described as `kernel`. PMIX_ERR_INVALID_CRED when it cannot be
+     * established (forged, replayed, expired, or nothing to go on). */
+    pmix_status_t (*validate_credential)(const pmixpp_peer_identity_t *kernel,
+                                         const pmix_byte_object_t *cred,
+                                         uid_t *uid_p, gid_t *gid_p);
 } pmixpp_psec_module_t;
 
 #ifdef __cplusplus

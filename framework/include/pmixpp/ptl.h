@@ -1,16 +1,18 @@
 /*
- * ptl framework interface: the transport between clients, tools and their
- * server (Unix sockets, TCP). A server listens with every usable component,
- * in priority order; a client connects with the best one.
+ * ptl framework interface: transports. A ptl component knows how to listen
+ * for, accept and open stream connections of one kind (Unix sockets, TCP) and
+ * how to learn from the kernel who is at the other end. Everything after the
+ * connection exists (framing, handshake, messages) is the core's, so a new
+ * transport is only these few operations.
  *
- * Version 1.0 is the minimal table: the operations are appended (never
- * inserted) as the framework is designed, and the core calls an operation
- * only when a component's struct_size shows the table contains it.
+ * A server listens on every selected transport; a client connects with the
+ * highest-priority one that handles one of the URIs its server offers.
  */
 #ifndef PMIXPP_PTL_H
 #define PMIXPP_PTL_H
 
 #include <pmixpp/component.h>
+#include <pmixpp/peer.h>
 #include <pmix_common.h>
 
 #ifdef __cplusplus
@@ -20,12 +22,43 @@ extern "C" {
 #define PMIXPP_PTL_API_MAJOR 1
 #define PMIXPP_PTL_API_MINOR 0
 
+#define PMIXPP_PTL_URI_MAX 512
+
+/* One listening socket opened by a component. */
+typedef struct pmixpp_ptl_listener {
+    size_t struct_size;
+    int fd;                        /* listening, non-blocking, close-on-exec */
+    char uri[PMIXPP_PTL_URI_MAX];  /* how a client reaches it, e.g. "usock:/tmp/x/pmix.sock"
+                                      or "tcp4://127.0.0.1:40123" */
+    void *state;                   /* the component's own; handed back to close_listener */
+} pmixpp_ptl_listener_t;
+
 typedef struct pmixpp_ptl_module {
     size_t struct_size; /* sizeof(pmixpp_ptl_module_t) as compiled */
-    const char *name;   /* module name as shown in traces, usually the component name */
+    const char *name;
 
-    /* Room for the operations of this interface version; must be NULL. */
-    void *reserved[16];
+    /* Server: open this transport's listeners as the PMIx_server_init info
+     * asks (PMIX_SERVER_TMPDIR, PMIX_SOCKET_MODE, PMIX_USOCK_DISABLE,
+     * PMIX_TCP_* ...). Fills up to `max` entries of `listeners`, sets *n_p.
+     * PMIX_ERR_NOT_AVAILABLE when the info disables this transport. */
+    pmix_status_t (*listen)(const pmix_info_t info[], size_t ninfo,
+                            pmixpp_ptl_listener_t listeners[], size_t max, size_t *n_p);
+
+    /* Server: close the socket and remove anything listen created (socket file). */
+    void (*close_listener)(pmixpp_ptl_listener_t *listener);
+
+    /* Server: accept one pending connection: a connected, non-blocking,
+     * close-on-exec fd and what the kernel says about the peer.
+     * PMIX_ERR_WOULD_BLOCK when nothing is pending. */
+    pmix_status_t (*accept)(const pmixpp_ptl_listener_t *listener, int *fd_p,
+                            pmixpp_peer_identity_t *peer_p);
+
+    /* Client: 1 if this transport can reach `uri`. */
+    int (*handles_uri)(const char *uri);
+
+    /* Client: connect to `uri` within timeout_ms (0: a default); on success a
+     * connected, blocking, close-on-exec fd. */
+    pmix_status_t (*connect)(const char *uri, int timeout_ms, int *fd_p);
 } pmixpp_ptl_module_t;
 
 #ifdef __cplusplus
