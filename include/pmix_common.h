@@ -14,8 +14,9 @@
  *   5. Constants newer than 4.2               (generated blocks)
  *   6. Structures
  *   7. Callback types
- *   8. Library functions that header macros and converters rely on
- *   9. Inline helpers (argv, environment, bounded strings)
+ *   8. Library functions that macros of this header rely on
+ *   9. Inline helpers (argv, environment, bounded strings), also under the
+ *      names OpenPMIx 4.2 gives them (pmix_argv_split, pmix_strncpy, ...)
  *  10. Macros: keys, namespaces, procs, values, info, and the other structures
  *
  * Blocks between @generated-begin and @generated-end markers are rewritten by
@@ -1622,8 +1623,12 @@ typedef void (*pmix_device_dist_cbfunc_t)(pmix_status_t status,
                                           void *release_cbdata);
 
 /* ======================================================================== */
-/* 8. Library functions that header macros and converters rely on           */
-/*    (pmix.h declares them too; the declarations are identical)            */
+/* 8. Library functions that macros of this header rely on                  */
+/*    pmix.h declares them as well (identically): they are repeated here so */
+/*    that a program including only pmix_common.h can use                   */
+/*    PMIX_DATA_BUFFER_LOAD/UNLOAD and PMIX_TOPOLOGY_DESTRUCT. Everything    */
+/*    else, the *_string converters included, is declared where OpenPMIx    */
+/*    declares it: in pmix.h.                                                */
 /* ======================================================================== */
 
 PMIX_EXPORT pmix_status_t PMIx_Data_load(pmix_data_buffer_t *buffer,
@@ -1631,29 +1636,6 @@ PMIX_EXPORT pmix_status_t PMIx_Data_load(pmix_data_buffer_t *buffer,
 PMIX_EXPORT pmix_status_t PMIx_Data_unload(pmix_data_buffer_t *buffer,
                                            pmix_byte_object_t *payload);
 PMIX_EXPORT void PMIx_Topology_destruct(pmix_topology_t *topo);
-PMIX_EXPORT void PMIx_Cpuset_destruct(pmix_cpuset_t *cpuset);
-PMIX_EXPORT pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t error,
-                                                  const pmix_info_t directives[], size_t ndirs,
-                                                  pmix_info_cbfunc_t cbfunc, void *cbdata);
-
-/* Printable names of constants; the char* results are malloc'ed */
-PMIX_EXPORT const char* PMIx_Error_string(pmix_status_t status);
-PMIX_EXPORT const char* PMIx_Proc_state_string(pmix_proc_state_t state);
-PMIX_EXPORT const char* PMIx_Scope_string(pmix_scope_t scope);
-PMIX_EXPORT const char* PMIx_Persistence_string(pmix_persistence_t persist);
-PMIX_EXPORT const char* PMIx_Data_range_string(pmix_data_range_t range);
-PMIX_EXPORT char* PMIx_Info_directives_string(pmix_info_directives_t directives);
-PMIX_EXPORT const char* PMIx_Data_type_string(pmix_data_type_t type);
-PMIX_EXPORT const char* PMIx_Alloc_directive_string(pmix_alloc_directive_t directive);
-PMIX_EXPORT const char* PMIx_IOF_channel_string(pmix_iof_channel_t channel);
-PMIX_EXPORT const char* PMIx_Job_state_string(pmix_job_state_t state);
-PMIX_EXPORT const char* PMIx_Get_attribute_string(const char *attribute);
-PMIX_EXPORT const char* PMIx_Get_attribute_name(const char *attrstring);
-PMIX_EXPORT const char* PMIx_Link_state_string(pmix_link_state_t state);
-PMIX_EXPORT const char* PMIx_Device_type_string(pmix_device_type_t type);
-PMIX_EXPORT const char* PMIx_Value_comparison_string(pmix_value_cmp_t cmp);
-PMIX_EXPORT char* PMIx_Value_string(const pmix_value_t *value);
-PMIX_EXPORT char* PMIx_Info_string(const pmix_info_t *info);
 
 /* Value, info and info-list functions, and retired interfaces */
 #include <pmix_deprecated.h>
@@ -2393,6 +2375,142 @@ static inline void pmixpp_multicluster_parse(const char *source, char *cluster, 
     }
     nspace[j] = '\0';
 }
+
+/* ---- the same helpers under the names OpenPMIx 4.2 gives them ----
+ * OpenPMIx's pmix_common.h defines these as static inline functions, and
+ * programs written against it call them directly (its examples split strings
+ * with pmix_argv_split, for instance). Being static inline, they are compiled
+ * into the caller and never exported by libpmix.so.2. Their behaviour is
+ * OpenPMIx's: in particular the *_free functions below destruct the n
+ * elements but leave the array itself to the caller (the PMIX_*_FREE macros
+ * free it). */
+
+static inline void *pmix_malloc(size_t n)
+{
+    return malloc(n);
+}
+
+static inline void pmix_free(void *m)
+{
+    free(m);
+}
+
+static inline void *pmix_calloc(size_t n, size_t m)
+{
+    return calloc(n, m);
+}
+
+/* dest has room for len + 1 characters */
+static inline void pmix_strncpy(char *dest, const char *src, size_t len)
+{
+    pmixpp_bounded_copy(dest, src, len);
+}
+
+/* Both lengths stop one past the maximum, so an overlong key or namespace
+ * shows as longer than allowed instead of being read without bound. */
+static inline size_t pmix_keylen(const char *src)
+{
+    return pmixpp_bounded_len(src, PMIX_MAX_KEYLEN + 1);
+}
+
+static inline size_t pmix_nslen(const char *src)
+{
+    return pmixpp_bounded_len(src, PMIX_MAX_NSLEN + 1);
+}
+
+static inline int pmix_argv_count(char **argv)
+{
+    return pmixpp_argv_count(argv);
+}
+
+static inline pmix_status_t pmix_argv_append_nosize(char ***argv, const char *arg)
+{
+    if (NULL == argv || NULL == arg) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return pmixpp_argv_append(argv, arg);
+}
+
+static inline pmix_status_t pmix_argv_prepend_nosize(char ***argv, const char *arg)
+{
+    if (NULL == argv || NULL == arg) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return pmixpp_argv_prepend(argv, arg);
+}
+
+static inline pmix_status_t pmix_argv_append_unique_nosize(char ***argv, const char *arg)
+{
+    if (NULL == argv || NULL == arg) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return pmixpp_argv_append_unique(argv, arg);
+}
+
+static inline void pmix_argv_free(char **argv)
+{
+    pmixpp_argv_free(argv);
+}
+
+static inline char **pmix_argv_split_inter(const char *src_string, int delimiter,
+                                           bool include_empty)
+{
+    return pmixpp_argv_split(src_string, delimiter, include_empty);
+}
+
+static inline char **pmix_argv_split_with_empty(const char *src_string, int delimiter)
+{
+    return pmixpp_argv_split(src_string, delimiter, true);
+}
+
+static inline char **pmix_argv_split(const char *src_string, int delimiter)
+{
+    return pmixpp_argv_split(src_string, delimiter, false);
+}
+
+static inline char *pmix_argv_join(char **argv, int delimiter)
+{
+    return pmixpp_argv_join(argv, delimiter);
+}
+
+static inline char **pmix_argv_copy(char **argv)
+{
+    return pmixpp_argv_copy(argv);
+}
+
+static inline pmix_status_t pmix_setenv(const char *name, const char *value, bool overwrite,
+                                        char ***env)
+{
+    return pmixpp_setenv(name, value, overwrite, env);
+}
+
+static inline pmix_boolean_t pmix_check_true(const pmix_value_t *value)
+{
+    return pmixpp_check_true(value);
+}
+
+static inline void pmixpp_pdata_destruct(pmix_pdata_t *p)
+{
+    PMIx_Value_destruct(&p->value);
+}
+
+/* Defines `void name(type *array, size_t n)`, which destructs the n elements
+ * of array (NULL allowed) and leaves the array itself to the caller. */
+#define PMIXPP_DEFINE_ELEMENTS_DESTRUCT(name, type, destruct_one)    \
+    static inline void name(type *array, size_t n)                   \
+    {                                                                \
+        size_t i;                                                    \
+        for (i = 0; NULL != array && i < n; ++i) {                   \
+            destruct_one(&array[i]);                                 \
+        }                                                            \
+    }
+
+PMIXPP_DEFINE_ELEMENTS_DESTRUCT(pmix_proc_stats_free, pmix_proc_stats_t, pmixpp_proc_stats_destruct)
+PMIXPP_DEFINE_ELEMENTS_DESTRUCT(pmix_disk_stats_free, pmix_disk_stats_t, pmixpp_disk_stats_destruct)
+PMIXPP_DEFINE_ELEMENTS_DESTRUCT(pmix_net_stats_free, pmix_net_stats_t, pmixpp_net_stats_destruct)
+PMIXPP_DEFINE_ELEMENTS_DESTRUCT(pmix_node_stats_free, pmix_node_stats_t, pmixpp_node_stats_destruct)
+PMIXPP_DEFINE_ELEMENTS_DESTRUCT(pmix_app_free, pmix_app_t, pmixpp_app_destruct)
+PMIXPP_DEFINE_ELEMENTS_DESTRUCT(pmix_pdata_free, pmix_pdata_t, pmixpp_pdata_destruct)
 
 /* ======================================================================== */
 /* 10. Macros of the standard                                               */

@@ -14,7 +14,7 @@ namespace {
 // Alphabetical, so listings and messages come out in a stable order.
 constexpr std::array<FrameworkInfo, 4> frameworks{{
     {"gds", true, false, PMIXPP_GDS_API_MAJOR, PMIXPP_GDS_API_MINOR,
-     offsetof(pmixpp_gds_module_t, reserved), "generalized data store"},
+     sizeof(pmixpp_gds_module_t), "generalized data store"},
     {"pnet", true, false, PMIXPP_PNET_API_MAJOR, PMIXPP_PNET_API_MINOR,
      sizeof(pmixpp_pnet_module_t), "network preconditioning"},
     {"psec", true, false, PMIXPP_PSEC_API_MAJOR, PMIXPP_PSEC_API_MINOR,

@@ -98,8 +98,6 @@ const StubCall kStatusStubs[] = {
     // server (issue 3)
     STUB(PMIx_server_init, nullptr, nullptr, 0),
     STUB(PMIx_server_finalize),
-    STUB(PMIx_generate_regex, nullptr, nullptr),
-    STUB(PMIx_generate_ppn, nullptr, nullptr),
     STUB(PMIx_server_register_nspace, nullptr, 0, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_server_register_client, nullptr, 0, 0, nullptr, nullptr, nullptr),
     STUB(PMIx_server_setup_fork, nullptr, nullptr),

@@ -2,7 +2,10 @@
 
 #include "framework/src/testing.h"
 
+#include <pmixpp/gds.h>
 #include <pmixpp/pnet.h>
+#include <pmixpp/psec.h>
+#include <pmixpp/ptl.h>
 
 #include <array>
 #include <utility>
@@ -13,8 +16,16 @@ namespace {
 std::array<FakeConfig, max_fakes> configs;
 std::array<FakeRecord, max_fakes> records;
 std::array<pmixpp_component_t, max_fakes> descriptors;
-// Long enough for every framework's minimum module size.
-std::array<pmixpp_pnet_module_t, max_fakes> modules;
+// Storage for any framework's module table: a fake may be registered under
+// any framework, and the core rejects a table shorter than that framework's.
+union AnyModule {
+    size_t struct_size;
+    pmixpp_pnet_module_t pnet;
+    pmixpp_gds_module_t gds;
+    pmixpp_ptl_module_t ptl;
+    pmixpp_psec_module_t psec;
+};
+std::array<AnyModule, max_fakes> modules;
 
 template <int N> int fake_register_params(const pmixpp_services_t *services) {
     ++records[N].registers;
@@ -76,8 +87,8 @@ template <std::size_t... N> void fill_hooks_for(std::size_t index, std::index_se
 const pmixpp_component_t *add_fake(int index, const FakeConfig &config) {
     configs[index] = config;
     records[index] = FakeRecord{};
-    modules[index] = pmixpp_pnet_module_t{};
-    modules[index].struct_size = sizeof(pmixpp_pnet_module_t);
+    modules[index] = AnyModule{};
+    modules[index].struct_size = sizeof(AnyModule);
     pmixpp_component_t &descriptor = descriptors[index];
     descriptor = pmixpp_component_t{};
     descriptor.struct_size = sizeof(pmixpp_component_t);

@@ -7,6 +7,8 @@
 #include <iterator>
 #include <string_view>
 
+#include <pmix.h>  // declares PMIx_Get_attribute_string/name, defined here
+
 namespace pmixpp::values {
 namespace {
 

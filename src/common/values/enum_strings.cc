@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include <pmix_common.h>
+#include <pmix.h>  // declares the public converters defined here
 
 #include "common/values/named_values.h"
 #include "common/values/type_table.h"

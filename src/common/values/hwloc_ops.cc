@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <pmix.h>  // declares PMIx_Cpuset_destruct, defined here
+
 #include "common/values/element_ops.h"
 #include "common/values/memory_helpers.h"
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include <pmix_common.h>
+#include <pmix.h>  // declares the public converters defined here
 
 namespace pmixpp::values {
 namespace {

@@ -1,0 +1,253 @@
+#include "common/runtime/engine_loop.h"
+
+#include <event2/event.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "common/runtime/log.h"
+
+namespace pmixpp::runtime {
+
+void run_guarded(const std::function<void()> &fn, const char *what)
+{
+    try {
+        fn();
+    } catch (const std::exception &e) {
+        log_warning("runtime", std::string(what) + " threw: " + e.what() +
+                                   " (this is a bug in pmixpp; the work was abandoned)");
+    } catch (...) {
+        log_warning("runtime", std::string(what) +
+                                   " threw an unknown exception (this is a bug in pmixpp)");
+    }
+}
+
+std::shared_ptr<EngineLoop> EngineLoop::create(struct event_base *base, bool owns_base)
+{
+    auto loop = std::make_shared<EngineLoop>();
+    loop->base = base;
+    loop->owns_base = owns_base;
+    loop->driver = std::this_thread::get_id();
+    // An eventfd rather than event_active(): writing it is safe from any
+    // thread even when a host's base was created without libevent locking.
+    loop->wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (loop->wake_fd_ < 0) {
+        log_warning("runtime", std::string("cannot create the progress engine's eventfd: ") +
+                                   std::strerror(errno) + " (raise the open-file limit)");
+        return nullptr;
+    }
+    loop->wake_event_ = event_new(base, loop->wake_fd_, EV_READ | EV_PERSIST, on_wake, loop.get());
+    if (loop->wake_event_ == nullptr || event_add(loop->wake_event_, nullptr) != 0) {
+        log_warning("runtime", "cannot register the progress engine's wake-up event with libevent");
+        return nullptr;
+    }
+    return loop;
+}
+
+EngineLoop::~EngineLoop()
+{
+    for (auto &entry : timers_) {
+        event_free(entry.second->ev);
+        entry.second->ev = nullptr;
+    }
+    if (wake_event_ != nullptr) {
+        event_free(wake_event_);
+    }
+    if (wake_fd_ >= 0) {
+        ::close(wake_fd_);
+    }
+    if (owns_base && base != nullptr) {
+        event_base_free(base);
+    }
+}
+
+pmix_status_t EngineLoop::post(std::function<void()> fn)
+{
+    std::lock_guard lock(mutex_);
+    if (shut_down_ || (!accepting_ && !on_loop_thread())) {
+        return PMIX_ERR_INIT;
+    }
+    queue_.push_back(std::move(fn));
+    if (!wake_pending_) {
+        wake_pending_ = true;
+        uint64_t one = 1;
+        ssize_t ignored = ::write(wake_fd_, &one, sizeof one);  // cannot fail short of overflow
+        (void)ignored;
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t EngineLoop::start_thread()
+{
+    try {
+        thread_ = std::thread([self = shared_from_this()] {
+            self->driver = std::this_thread::get_id();
+            if (event_base_dispatch(self->base) < 0) {
+                log_warning("runtime", "the progress thread's libevent loop failed");
+            }
+        });
+        // Before acquire() returns: until then the acquiring thread must not
+        // look like the progress thread.
+        driver = thread_.get_id();
+    } catch (const std::exception &e) {
+        log_warning("runtime", std::string("cannot start the progress thread: ") + e.what() +
+                                   " (check the process's thread limit)");
+        return PMIX_ERR_OUT_OF_RESOURCE;
+    }
+    return PMIX_SUCCESS;
+}
+
+void EngineLoop::stop()
+{
+    {
+        std::lock_guard lock(mutex_);
+        if (stop_requested_) {
+            return;
+        }
+        accepting_ = false;
+        stop_requested_ = true;
+        uint64_t one = 1;
+        ssize_t ignored = ::write(wake_fd_, &one, sizeof one);
+        (void)ignored;
+        wake_pending_ = true;
+    }
+    if (!owns_base) {
+        // The host drives its base and called us on that thread: finish here.
+        driver = std::this_thread::get_id();
+        drain();
+        return;
+    }
+    if (on_loop_thread()) {
+        // Released from work running on the loop: it ends once that work
+        // returns; the thread keeps the loop alive until then.
+        thread_.detach();
+        return;
+    }
+    thread_.join();
+}
+
+void EngineLoop::on_wake(int fd, short, void *arg)
+{
+    auto *loop = static_cast<EngineLoop *>(arg);
+    uint64_t count = 0;
+    ssize_t ignored = ::read(fd, &count, sizeof count);
+    (void)ignored;
+    if (!loop->owns_base) {
+        loop->driver = std::this_thread::get_id();
+    }
+    loop->drain();
+}
+
+void EngineLoop::drain()
+{
+    for (;;) {
+        std::deque<std::function<void()>> batch;
+        bool stopping = false;
+        {
+            std::lock_guard lock(mutex_);
+            if (shut_down_) {
+                return;
+            }
+            batch.swap(queue_);
+            wake_pending_ = false;
+            stopping = stop_requested_;
+        }
+        if (batch.empty()) {
+            if (stopping) {
+                shutdown_on_loop();
+            }
+            return;
+        }
+        for (auto &fn : batch) {
+            run_guarded(fn, "work posted to the progress engine");
+        }
+        // One batch per wake-up keeps sockets and timers served under a flood
+        // of posts; work posted meanwhile re-armed the eventfd. While stopping
+        // keep going until nothing is left.
+        std::lock_guard lock(mutex_);
+        if (!stop_requested_) {
+            return;
+        }
+    }
+}
+
+void EngineLoop::shutdown_on_loop()
+{
+    {
+        std::lock_guard lock(mutex_);
+        shut_down_ = true;
+    }
+    for (auto &entry : timers_) {
+        entry.second->state.store(TimerState::kCancelled);
+        event_free(entry.second->ev);
+        entry.second->ev = nullptr;
+        entry.second->fn = nullptr;
+    }
+    timers_.clear();
+    event_free(wake_event_);
+    wake_event_ = nullptr;
+    if (owns_base) {
+        event_base_loopbreak(base);
+    }
+}
+
+void EngineLoop::schedule_timer(const std::shared_ptr<TimerState> &timer)
+{
+    if (shut_down_ || timer->state.load() != TimerState::kPending) {
+        return;
+    }
+    timer->ev = evtimer_new(base, on_timer, timer.get());
+    if (timer->ev == nullptr) {
+        log_warning("runtime", "libevent could not create a timer (out of memory?)");
+        return;
+    }
+    auto ms = timer->delay.count();
+    struct timeval tv = {static_cast<time_t>(ms / 1000), static_cast<suseconds_t>((ms % 1000) * 1000)};
+    timers_[timer.get()] = timer;
+    evtimer_add(timer->ev, &tv);
+}
+
+void EngineLoop::drop_timer(const std::shared_ptr<TimerState> &timer)
+{
+    auto it = timers_.find(timer.get());
+    if (it == timers_.end()) {
+        return;
+    }
+    event_free(timer->ev);
+    timer->ev = nullptr;
+    timer->fn = nullptr;
+    timers_.erase(it);
+}
+
+void EngineLoop::on_timer(int, short, void *arg)
+{
+    auto *raw = static_cast<TimerState *>(arg);
+    auto loop = raw->loop.lock();
+    if (!loop) {
+        return;
+    }
+    auto it = loop->timers_.find(raw);
+    if (it == loop->timers_.end()) {
+        return;
+    }
+    std::shared_ptr<TimerState> timer = std::move(it->second);
+    loop->timers_.erase(it);
+    event_free(timer->ev);
+    timer->ev = nullptr;
+    if (!loop->owns_base) {
+        loop->driver = std::this_thread::get_id();
+    }
+    int expected = TimerState::kPending;
+    if (timer->state.compare_exchange_strong(expected, TimerState::kFired)) {
+        run_guarded(timer->fn, "a progress engine timer");
+    }
+    timer->fn = nullptr;  // release what the callback captured
+}
+
+}  // namespace pmixpp::runtime

@@ -1,0 +1,146 @@
+// Connection: the thread-safe public face. The I/O itself is in
+// connection_io.cc and runs on the progress thread.
+#include "common/wire/connection.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <new>
+#include <utility>
+
+#include "common/wire/connection_impl.h"
+
+namespace pmixpp::wire {
+
+namespace {
+
+// Runs fn now when already on the progress thread, so that work done from a
+// handler keeps its order; else hands it over.
+pmix_status_t run_on_progress(runtime::ProgressEngine &engine, std::function<void()> fn)
+{
+    if (engine.on_progress_thread()) {
+        fn();
+        return PMIX_SUCCESS;
+    }
+    return engine.post(std::move(fn));
+}
+
+}  // namespace
+
+Connection::Connection(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Connection::~Connection()
+{
+    if (impl_->fd >= 0) {
+        ::close(impl_->fd);
+    }
+}
+
+std::shared_ptr<Connection> Connection::create(runtime::ProgressEngine &engine, int fd,
+                                               FrameLimits limits)
+{
+    int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) {
+        (void)::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    }
+    std::shared_ptr<Connection> conn(new Connection(std::make_unique<Impl>(engine, fd, limits)));
+    conn->impl_->weak_self = conn;
+    return conn;
+}
+
+void Connection::set_message_handler(MessageHandler handler)
+{
+    impl_->on_message = std::move(handler);
+}
+
+void Connection::set_close_handler(CloseHandler handler)
+{
+    impl_->on_close = std::move(handler);
+}
+
+void Connection::set_description(std::string description)
+{
+    impl_->description = std::move(description);
+}
+
+void Connection::set_idle_timeout(std::chrono::milliseconds timeout)
+{
+    impl_->idle_timeout = timeout;
+}
+
+pmix_status_t Connection::start()
+{
+    try {
+        return run_on_progress(impl_->engine, [self = shared_from_this()] {
+            self->impl_->register_events(self);
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t Connection::send(FrameKind kind, uint32_t tag, std::span<const uint8_t> payload)
+{
+    if (!impl_->accepting_sends.load()) {
+        return PMIX_ERR_LOST_CONNECTION;
+    }
+    if (payload.size() > impl_->limits.max_payload) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    std::vector<uint8_t> bytes;
+    pmix_status_t status = encode_frame(kind, tag, payload, &bytes);
+    if (status != PMIX_SUCCESS) {
+        return status;
+    }
+    return send_encoded(std::move(bytes));
+}
+
+pmix_status_t Connection::send_encoded(std::vector<uint8_t> frame_bytes)
+{
+    if (!impl_->accepting_sends.load()) {
+        return PMIX_ERR_LOST_CONNECTION;
+    }
+    try {
+        auto bytes = std::make_shared<std::vector<uint8_t>>(std::move(frame_bytes));
+        return run_on_progress(impl_->engine, [self = shared_from_this(), bytes] {
+            self->impl_->enqueue(std::move(*bytes));
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+void Connection::close(pmix_status_t reason_status, std::string reason)
+{
+    impl_->accepting_sends = false;
+    auto job = [self = shared_from_this(), reason_status, reason] {
+        self->impl_->finish_close(reason_status, reason, false);
+    };
+    if (run_on_progress(impl_->engine, job) != PMIX_SUCCESS) {
+        // No engine: nothing can be registered with it, so close right here.
+        job();
+    }
+}
+
+void Connection::close_when_sent(pmix_status_t reason_status, std::string reason)
+{
+    impl_->accepting_sends = false;
+    auto job = [self = shared_from_this(), reason_status, reason] {
+        self->impl_->begin_close_when_sent(reason_status, reason);
+    };
+    if (run_on_progress(impl_->engine, job) != PMIX_SUCCESS) {
+        impl_->finish_close(reason_status, reason, false);
+    }
+}
+
+bool Connection::is_open() const
+{
+    return impl_->accepting_sends.load();
+}
+
+const std::string &Connection::description() const
+{
+    return impl_->description;
+}
+
+}  // namespace pmixpp::wire

@@ -1,0 +1,77 @@
+// Private state of a Connection. Everything but `accepting_sends` is touched
+// only on the progress thread.
+#ifndef PMIXPP_COMMON_WIRE_CONNECTION_IMPL_H
+#define PMIXPP_COMMON_WIRE_CONNECTION_IMPL_H
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/wire/connection.h"
+
+struct event;
+
+namespace pmixpp::wire {
+
+struct Connection::Impl {
+    Impl(runtime::ProgressEngine &engine_in, int fd_in, FrameLimits limits_in)
+        : engine(engine_in), fd(fd_in), limits(limits_in)
+    {
+    }
+
+    // connection_io.cc: the progress-thread side.
+    void register_events(std::shared_ptr<Connection> owner);
+    void enqueue(std::vector<uint8_t> bytes);
+    void finish_close(pmix_status_t status, const std::string &reason, bool log_it);
+    void begin_close_when_sent(pmix_status_t status, std::string reason);
+    void arm_idle_timer();
+
+    runtime::ProgressEngine &engine;
+    int fd;
+    FrameLimits limits;
+    std::atomic<bool> accepting_sends{true};
+
+    MessageHandler on_message;
+    CloseHandler on_close;
+    std::string description = "connection";
+    std::chrono::milliseconds idle_timeout{0};
+    runtime::Timer idle_timer;
+
+    bool started = false;
+    bool closed = false;
+    std::shared_ptr<Connection> self;  // keeps an open connection alive
+    std::weak_ptr<Connection> weak_self;
+    struct event *read_event = nullptr;
+    struct event *write_event = nullptr;
+
+    // Frame being read.
+    HeaderBytes header_bytes{};
+    size_t header_got = 0;
+    bool in_payload = false;
+    Frame incoming;
+    size_t payload_got = 0;
+
+    // Frames waiting to be written; the first one is partly written.
+    std::deque<std::vector<uint8_t>> outgoing;
+    size_t outgoing_offset = 0;
+    bool close_after_send = false;
+    pmix_status_t pending_close_status = PMIX_SUCCESS;
+    std::string pending_close_reason;
+
+private:
+    static void on_readable(int fd, short what, void *arg);
+    static void on_writable(int fd, short what, void *arg);
+    void read_some();
+    void write_some();
+    enum class ReadStep { progress, would_block, closed };
+    ReadStep read_header();
+    ReadStep read_payload();
+    ReadStep handle_read_result(ssize_t n);
+    void deliver_frame();
+};
+
+}  // namespace pmixpp::wire
+
+#endif

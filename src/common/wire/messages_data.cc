@@ -1,0 +1,164 @@
+// Data exchange: commit, fence, get, and the modex blob a fence collects.
+#include "common/wire/messages.h"
+#include "common/wire/messages_fields.h"
+
+namespace pmixpp::wire {
+
+using namespace fields;
+
+namespace {
+
+// Leads every modex record so the layout of a record can evolve.
+constexpr uint8_t kModexRecordV1 = 1;
+
+}  // namespace
+
+pmix_status_t encode(const CommitRequest &msg, Packer &p)
+{
+    return chain([&] { return put_command(p, Command::Commit); },
+                 [&] { return put_array(p, msg.local); },
+                 [&] { return put_array(p, msg.remote); },
+                 [&] { return put_array(p, msg.global); });
+}
+
+pmix_status_t decode(Unpacker &u, CommitRequest *msg_p)
+{
+    return decode_into(msg_p, [&](CommitRequest &msg) {
+        return chain([&] { return expect_command(u, Command::Commit); },
+                     [&] { return get_array(u, &msg.local); },
+                     [&] { return get_array(u, &msg.remote); },
+                     [&] { return get_array(u, &msg.global); });
+    });
+}
+
+pmix_status_t encode(const FenceRequest &msg, Packer &p)
+{
+    return chain([&] { return put_command(p, Command::Fence); },
+                 [&] { return put_procs(p, msg.procs); },
+                 [&] { return put_array(p, msg.directives); });
+}
+
+pmix_status_t decode(Unpacker &u, FenceRequest *msg_p)
+{
+    return decode_into(msg_p, [&](FenceRequest &msg) {
+        return chain([&] { return expect_command(u, Command::Fence); },
+                     [&] { return get_procs(u, &msg.procs); },
+                     [&] { return get_array(u, &msg.directives); });
+    });
+}
+
+pmix_status_t encode(const FenceReply &msg, Packer &p)
+{
+    return chain([&] { return put_status(p, msg.status); },
+                 [&] { return put_blob(p, msg.data); });
+}
+
+pmix_status_t decode(Unpacker &u, FenceReply *msg_p)
+{
+    return decode_into(msg_p, [&](FenceReply &msg) {
+        return chain([&] { return get_status(u, &msg.status); },
+                     [&] { return get_blob(u, &msg.data); });
+    });
+}
+
+pmix_status_t encode(const GetRequest &msg, Packer &p)
+{
+    return chain([&] { return put_command(p, Command::Get); },
+                 [&] { return put_proc(p, msg.proc); },
+                 [&] { return put_text(p, msg.key, PMIX_MAX_KEYLEN); },
+                 [&] { return put_array(p, msg.directives); });
+}
+
+pmix_status_t decode(Unpacker &u, GetRequest *msg_p)
+{
+    return decode_into(msg_p, [&](GetRequest &msg) {
+        return chain([&] { return expect_command(u, Command::Get); },
+                     [&] { return get_proc(u, &msg.proc); },
+                     [&] { return get_text(u, PMIX_MAX_KEYLEN, &msg.key); },
+                     [&] { return get_array(u, &msg.directives); });
+    });
+}
+
+pmix_status_t encode(const GetReply &msg, Packer &p)
+{
+    return chain([&] { return put_status(p, msg.status); },
+                 [&] { return put_array(p, msg.data); });
+}
+
+pmix_status_t decode(Unpacker &u, GetReply *msg_p)
+{
+    return decode_into(msg_p, [&](GetReply &msg) {
+        return chain([&] { return get_status(u, &msg.status); },
+                     [&] { return get_array(u, &msg.data); });
+    });
+}
+
+// ---------------------------------------------------------------- modex blob
+
+pmix_status_t append_modex(const std::vector<ProcData> &procs, Bytes *blob_p)
+{
+    if (blob_p == nullptr) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    pmix_data_buffer_t buf{};
+    Packer packer(&buf);
+    pmix_status_t rc = PMIX_SUCCESS;
+    for (size_t i = 0; rc == PMIX_SUCCESS && i < procs.size(); ++i) {
+        rc = chain([&] { return packer.put_u8(kModexRecordV1); },
+                   [&] { return put_proc(packer, procs[i].proc); },
+                   [&] { return put_array(packer, procs[i].info); });
+    }
+    if (rc == PMIX_SUCCESS && buf.bytes_used != 0) {
+        try {
+            const auto *first = reinterpret_cast<const uint8_t *>(buf.base_ptr);
+            blob_p->insert(blob_p->end(), first, first + buf.bytes_used);
+        } catch (const std::bad_alloc &) {
+            rc = PMIX_ERR_NOMEM;
+        }
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    return rc;
+}
+
+pmix_status_t encode_modex(const std::vector<ProcData> &procs, Bytes *blob_p)
+{
+    if (blob_p == nullptr) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    Bytes blob;
+    pmix_status_t rc = append_modex(procs, &blob);
+    if (rc == PMIX_SUCCESS) {
+        *blob_p = std::move(blob);
+    }
+    return rc;
+}
+
+pmix_status_t decode_modex(const void *blob, size_t size, std::vector<ProcData> *procs_p)
+{
+    if ((blob == nullptr && size != 0) || procs_p == nullptr) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    pmix_data_buffer_t view = borrow_bytes(blob, size);
+    Unpacker unpacker(&view);
+    std::vector<ProcData> procs;
+    pmix_status_t rc = PMIX_SUCCESS;
+    while (rc == PMIX_SUCCESS && unpacker.remaining() != 0) {
+        ProcData record;
+        rc = chain([&] { return expect_code8(unpacker, kModexRecordV1); },
+                   [&] { return get_proc(unpacker, &record.proc); },
+                   [&] { return get_array(unpacker, &record.info); });
+        if (rc == PMIX_SUCCESS) {
+            try {
+                procs.push_back(std::move(record));
+            } catch (const std::bad_alloc &) {
+                rc = PMIX_ERR_NOMEM;
+            }
+        }
+    }
+    if (rc == PMIX_SUCCESS) {
+        *procs_p = std::move(procs);
+    }
+    return rc;
+}
+
+}  // namespace pmixpp::wire

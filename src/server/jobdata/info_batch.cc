@@ -1,0 +1,83 @@
+// InfoBatch (see info_batch.h).
+#include "server/jobdata/info_batch.h"
+
+#include "common/values/value_ops.h"
+#include "server/jobdata/attribute_kinds.h"
+
+#include <cstring>
+
+namespace pmixpp::jobdata {
+
+pmix_info_t &InfoBatch::append(const char *key, bool owned)
+{
+    pmix_info_t &info = infos_.emplace_back();
+    std::memset(&info, 0, sizeof info);
+    values::load_key(info.key, key);
+    owned_.push_back(owned);
+    return info;
+}
+
+void InfoBatch::add_u32(const char *key, uint32_t value)
+{
+    pmix_info_t &info = append(key, true);
+    info.value.type = PMIX_UINT32;
+    info.value.data.uint32 = value;
+}
+
+void InfoBatch::add_rank(const char *key, pmix_rank_t value)
+{
+    pmix_info_t &info = append(key, true);
+    info.value.type = PMIX_PROC_RANK;
+    info.value.data.rank = value;
+}
+
+void InfoBatch::add_u16(const char *key, uint16_t value)
+{
+    pmix_info_t &info = append(key, true);
+    info.value.type = PMIX_UINT16;
+    info.value.data.uint16 = value;
+}
+
+void InfoBatch::add_string(const char *key, const std::string &value)
+{
+    // The batch keeps the text until the next put (the store copies it).
+    strings_.push_back(value);
+    pmix_info_t &info = append(key, false);
+    info.value.type = PMIX_STRING;
+    info.value.data.string = strings_.back().data();
+}
+
+void InfoBatch::add_given(const pmix_info_t &given)
+{
+    pmix_info_t &info = append(given.key, false);
+    info.flags = given.flags;
+    pmix_value_t scratch{};
+    info.value = *normalized(given.key, given.value, &scratch);
+}
+
+void InfoBatch::add_given(const std::vector<const pmix_info_t *> &infos)
+{
+    for (const pmix_info_t *info : infos) add_given(*info);
+}
+
+pmix_status_t InfoBatch::put(const store::Store &store, const char *nspace, store::Level level, uint32_t id)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (!infos_.empty()) rc = store.put(nspace, level, id, infos_.data(), infos_.size());
+    clear();
+    return rc;
+}
+
+void InfoBatch::clear()
+{
+    // Only scalars are owned today, so nothing needs releasing; keep the
+    // ownership bit so an owned heap value added later is not leaked.
+    for (std::size_t i = 0; i < infos_.size(); ++i) {
+        if (owned_[i]) values::value_destruct(&infos_[i].value);
+    }
+    infos_.clear();
+    owned_.clear();
+    strings_.clear();
+}
+
+} // namespace pmixpp::jobdata

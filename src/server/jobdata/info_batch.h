@@ -1,0 +1,48 @@
+// A reusable array of pmix_info_t for one store call: derived values are
+// owned copies, the host's values are borrowed (never released here). The
+// store copies what it is given, so a batch is cleared after each put.
+#ifndef PMIXPP_SERVER_JOBDATA_INFO_BATCH_H
+#define PMIXPP_SERVER_JOBDATA_INFO_BATCH_H
+
+#include "common/store/store.h"
+
+#include <pmix_common.h>
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace pmixpp::jobdata {
+
+class InfoBatch {
+public:
+    InfoBatch() = default;
+    InfoBatch(const InfoBatch &) = delete;
+    InfoBatch &operator=(const InfoBatch &) = delete;
+    ~InfoBatch() { clear(); }
+
+    void add_u32(const char *key, uint32_t value);
+    void add_rank(const char *key, pmix_rank_t value);
+    void add_u16(const char *key, uint16_t value);
+    void add_string(const char *key, const std::string &value);
+    // The host's entry, normalized to the attribute's declared type.
+    void add_given(const pmix_info_t &info);
+    void add_given(const std::vector<const pmix_info_t *> &infos);
+
+    bool empty() const { return infos_.empty(); }
+    // Stores everything at (nspace, level, id) and clears the batch.
+    pmix_status_t put(const store::Store &store, const char *nspace, store::Level level, uint32_t id);
+    void clear();
+
+private:
+    pmix_info_t &append(const char *key, bool owned);
+
+    std::vector<pmix_info_t> infos_;
+    std::vector<bool> owned_;
+    std::deque<std::string> strings_; // stable addresses for add_string
+};
+
+} // namespace pmixpp::jobdata
+
+#endif

@@ -1,0 +1,271 @@
+// gds conformance: every gds component must pass this suite (CMake runs it
+// once per component, PMIXPP_GDS_UNDER_TEST naming it).
+#include "gds_fixture.h"
+
+#include <criterion/criterion.h>
+
+#include <atomic>
+#include <cstring>
+#include <thread>
+
+using namespace gds_test;
+using pmixpp::store::InfoArray;
+using pmixpp::store::Store;
+using pmixpp::store::ValuePtr;
+
+namespace {
+
+constexpr const char *kNs = "conf.job";
+
+void fill_all_levels(const Store &store, const char *nspace)
+{
+    const struct {
+        pmixpp_gds_level_t level;
+        uint32_t id;
+    } places[] = {{PMIXPP_GDS_LEVEL_SESSION, 7}, {PMIXPP_GDS_LEVEL_JOB, 0}, {PMIXPP_GDS_LEVEL_APP, 1},
+                  {PMIXPP_GDS_LEVEL_NODE, 3},    {PMIXPP_GDS_LEVEL_PROC, 5}};
+    for (const auto &p : places) {
+        InfoList infos;
+        infos.add_u32("test.level", static_cast<uint32_t>(p.level));
+        infos.add_u32("test.id", p.id);
+        infos.add_string("test.text", "hello");
+        cr_assert_eq(store.put(nspace, p.level, p.id, infos.data(), infos.size()), PMIX_SUCCESS);
+    }
+}
+
+} // namespace
+
+Test(gds, stores_and_fetches_every_level)
+{
+    auto store = new_store();
+    fill_all_levels(*store, kNs);
+    cr_assert_eq(fetch_u32(*store, kNs, PMIXPP_GDS_LEVEL_SESSION, 7, "test.id"), 7u);
+    cr_assert_eq(fetch_u32(*store, kNs, PMIXPP_GDS_LEVEL_JOB, PMIX_RANK_WILDCARD, "test.level"),
+                 static_cast<uint32_t>(PMIXPP_GDS_LEVEL_JOB));
+    cr_assert_eq(fetch_u32(*store, kNs, PMIXPP_GDS_LEVEL_APP, 1, "test.id"), 1u);
+    cr_assert_eq(fetch_u32(*store, kNs, PMIXPP_GDS_LEVEL_NODE, 3, "test.id"), 3u);
+    cr_assert_eq(fetch_u32(*store, kNs, PMIXPP_GDS_LEVEL_PROC, 5, "test.id"), 5u);
+    cr_assert_eq(fetch_string(*store, kNs, PMIXPP_GDS_LEVEL_PROC, 5, "test.text"), "hello");
+    // Levels are separate: same id, other level, nothing there.
+    ValuePtr value;
+    cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_PROC, 3, "test.id", &value), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_NODE, 5, "test.id", &value), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_PROC, 5, "test.absent", &value), PMIX_ERR_NOT_FOUND);
+}
+
+Test(gds, a_key_stored_again_is_replaced)
+{
+    auto store = new_store();
+    InfoList first;
+    first.add_u32("k", 1);
+    InfoList second;
+    second.add_u32("k", 2);
+    cr_assert_eq(store->put(kNs, PMIXPP_GDS_LEVEL_PROC, 0, first.data(), 1), PMIX_SUCCESS);
+    cr_assert_eq(store->put(kNs, PMIXPP_GDS_LEVEL_PROC, 0, second.data(), 1), PMIX_SUCCESS);
+    cr_assert_eq(fetch_u32(*store, kNs, PMIXPP_GDS_LEVEL_PROC, 0, "k"), 2u);
+    InfoArray all;
+    cr_assert_eq(store->fetch_all(kNs, PMIXPP_GDS_LEVEL_PROC, 0, &all), PMIX_SUCCESS);
+    cr_assert_eq(all.size(), 1u);
+}
+
+Test(gds, fetch_all_returns_every_key_of_one_place)
+{
+    auto store = new_store();
+    fill_all_levels(*store, kNs);
+    InfoArray all;
+    cr_assert_eq(store->fetch_all(kNs, PMIXPP_GDS_LEVEL_NODE, 3, &all), PMIX_SUCCESS);
+    cr_assert_eq(all.size(), 3u);
+    bool seen_text = false;
+    for (const pmix_info_t &info : all) {
+        if (std::strcmp(info.key, "test.text") == 0) {
+            seen_text = info.value.type == PMIX_STRING && std::strcmp(info.value.data.string, "hello") == 0;
+        }
+    }
+    cr_assert(seen_text);
+    cr_assert_eq(store->fetch_all(kNs, PMIXPP_GDS_LEVEL_NODE, 4, &all), PMIX_ERR_NOT_FOUND);
+}
+
+Test(gds, modex_scopes_decide_who_sees_a_key)
+{
+    auto store = new_store();
+    InfoList local, remote, global;
+    local.add_u32("m.local", 1);
+    remote.add_u32("m.remote", 2);
+    global.add_bytes("m.global", "abc", 3);
+    cr_assert_eq(store->put_modex(kNs, 4, PMIX_LOCAL, local.data(), 1), PMIX_SUCCESS);
+    cr_assert_eq(store->put_modex(kNs, 4, PMIX_REMOTE, remote.data(), 1), PMIX_SUCCESS);
+    cr_assert_eq(store->put_modex(kNs, 4, PMIX_GLOBAL, global.data(), 1), PMIX_SUCCESS);
+    ValuePtr value;
+    cr_assert_eq(store->fetch_modex(kNs, 4, PMIX_LOCAL, "m.local", &value), PMIX_SUCCESS);
+    cr_assert_eq(store->fetch_modex(kNs, 4, PMIX_REMOTE, "m.local", &value), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->fetch_modex(kNs, 4, PMIX_LOCAL, "m.remote", &value), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->fetch_modex(kNs, 4, PMIX_REMOTE, "m.global", &value), PMIX_SUCCESS);
+    cr_assert_eq(value->type, PMIX_BYTE_OBJECT);
+    cr_assert_eq(value->data.bo.size, 3u);
+    cr_assert_eq(std::memcmp(value->data.bo.bytes, "abc", 3), 0);
+    InfoArray all;
+    cr_assert_eq(store->fetch_modex_all(kNs, 4, PMIX_REMOTE, &all), PMIX_SUCCESS);
+    cr_assert_eq(all.size(), 2u);
+    cr_assert_eq(store->fetch_modex_all(kNs, 4, PMIX_GLOBAL, &all), PMIX_SUCCESS);
+    cr_assert_eq(all.size(), 3u);
+    // Modex data is kept apart from registered data.
+    cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_PROC, 4, "m.global", &value), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->put_modex(kNs, 4, PMIX_SCOPE_UNDEF, global.data(), 1), PMIX_ERR_BAD_PARAM);
+}
+
+Test(gds, hostnames_and_aliases_find_their_node)
+{
+    auto store = new_store();
+    InfoList node;
+    node.add_string(PMIX_HOSTNAME, "n017");
+    node.add_string(PMIX_HOSTNAME_ALIASES, "n017.cluster,10.0.0.17");
+    cr_assert_eq(store->put(kNs, PMIXPP_GDS_LEVEL_NODE, 17, node.data(), node.size()), PMIX_SUCCESS);
+    uint32_t nodeid = 0;
+    cr_assert_eq(store->lookup_node(kNs, "n017", &nodeid), PMIX_SUCCESS);
+    cr_assert_eq(nodeid, 17u);
+    cr_assert_eq(store->lookup_node(kNs, "10.0.0.17", &nodeid), PMIX_SUCCESS);
+    cr_assert_eq(nodeid, 17u);
+    cr_assert_eq(store->lookup_node(kNs, "n018", &nodeid), PMIX_ERR_NOT_FOUND);
+}
+
+Test(gds, unknown_nspace_is_not_found)
+{
+    auto store = new_store();
+    ValuePtr value;
+    InfoArray all;
+    pmix_byte_object_t blob{};
+    uint32_t nodeid = 0;
+    cr_assert_eq(store->fetch("nobody", PMIXPP_GDS_LEVEL_JOB, 0, PMIX_JOB_SIZE, &value), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->fetch_all("nobody", PMIXPP_GDS_LEVEL_JOB, 0, &all), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->fetch_modex("nobody", 0, PMIX_GLOBAL, "x", &value), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->lookup_node("nobody", "n0", &nodeid), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->remove_nspace("nobody"), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->export_nspace("nobody", &blob), PMIX_ERR_NOT_FOUND);
+    cr_assert_not(store->has_nspace("nobody"));
+}
+
+Test(gds, bad_arguments_are_refused)
+{
+    auto store = new_store();
+    InfoList infos;
+    infos.add_u32("k", 1);
+    std::string long_ns(PMIX_MAX_NSLEN + 1, 'x');
+    cr_assert_eq(store->put("", PMIXPP_GDS_LEVEL_JOB, 0, infos.data(), 1), PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(store->put(long_ns.c_str(), PMIXPP_GDS_LEVEL_JOB, 0, infos.data(), 1), PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(store->put(kNs, static_cast<pmixpp_gds_level_t>(9), 0, infos.data(), 1), PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(store->put(kNs, PMIXPP_GDS_LEVEL_JOB, 0, nullptr, 1), PMIX_ERR_BAD_PARAM);
+    ValuePtr value;
+    cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_JOB, 0, nullptr, &value), PMIX_ERR_BAD_PARAM);
+}
+
+Test(gds, remove_nspace_forgets_everything_of_it)
+{
+    auto store = new_store();
+    fill_all_levels(*store, kNs);
+    fill_all_levels(*store, "other.job");
+    InfoList m;
+    m.add_u32("m", 1);
+    cr_assert_eq(store->put_modex(kNs, 0, PMIX_GLOBAL, m.data(), 1), PMIX_SUCCESS);
+    cr_assert_eq(store->remove_nspace(kNs), PMIX_SUCCESS);
+    cr_assert_not(store->has_nspace(kNs));
+    ValuePtr value;
+    cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_JOB, 0, "test.id", &value), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->fetch_modex(kNs, 0, PMIX_GLOBAL, "m", &value), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(fetch_u32(*store, "other.job", PMIXPP_GDS_LEVEL_PROC, 5, "test.id"), 5u);
+}
+
+Test(gds, export_then_import_rebuilds_the_registered_data)
+{
+    auto server = new_store();
+    fill_all_levels(*server, kNs);
+    InfoList node;
+    node.add_string(PMIX_HOSTNAME, "alpha");
+    cr_assert_eq(server->put(kNs, PMIXPP_GDS_LEVEL_NODE, 3, node.data(), 1), PMIX_SUCCESS);
+    InfoList m;
+    m.add_u32("m", 1);
+    cr_assert_eq(server->put_modex(kNs, 0, PMIX_GLOBAL, m.data(), 1), PMIX_SUCCESS);
+    pmix_byte_object_t blob{};
+    cr_assert_eq(server->export_nspace(kNs, &blob), PMIX_SUCCESS);
+    cr_assert_gt(blob.size, 0u);
+
+    auto client = new_store();
+    cr_assert_eq(client->import_nspace(kNs, blob), PMIX_SUCCESS);
+    cr_assert_eq(fetch_u32(*client, kNs, PMIXPP_GDS_LEVEL_SESSION, 7, "test.id"), 7u);
+    cr_assert_eq(fetch_u32(*client, kNs, PMIXPP_GDS_LEVEL_APP, 1, "test.id"), 1u);
+    cr_assert_eq(fetch_string(*client, kNs, PMIXPP_GDS_LEVEL_PROC, 5, "test.text"), "hello");
+    uint32_t nodeid = 0;
+    cr_assert_eq(client->lookup_node(kNs, "alpha", &nodeid), PMIX_SUCCESS);
+    cr_assert_eq(nodeid, 3u);
+    ValuePtr value;
+    cr_assert_eq(client->fetch_modex(kNs, 0, PMIX_GLOBAL, "m", &value), PMIX_ERR_NOT_FOUND,
+                 "modex data must not travel with the job data");
+    // The object is for one namespace only.
+    cr_assert_neq(client->import_nspace("another", blob), PMIX_SUCCESS);
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+}
+
+Test(gds, a_malformed_import_changes_nothing)
+{
+    auto server = new_store();
+    fill_all_levels(*server, kNs);
+    pmix_byte_object_t blob{};
+    cr_assert_eq(server->export_nspace(kNs, &blob), PMIX_SUCCESS);
+    auto client = new_store();
+    for (size_t cut = 1; cut < blob.size; cut += 7) {
+        pmix_byte_object_t truncated{blob.bytes, cut};
+        cr_assert_neq(client->import_nspace(kNs, truncated), PMIX_SUCCESS, "cut at %zu accepted", cut);
+    }
+    char garbage[64];
+    std::memset(garbage, 0x5a, sizeof garbage);
+    pmix_byte_object_t junk{garbage, sizeof garbage};
+    cr_assert_neq(client->import_nspace(kNs, junk), PMIX_SUCCESS);
+    cr_assert_not(client->has_nspace(kNs));
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+}
+
+Test(gds, stores_keep_apart)
+{
+    auto a = new_store();
+    auto b = new_store();
+    fill_all_levels(*a, kNs);
+    cr_assert(a->has_nspace(kNs));
+    cr_assert_not(b->has_nspace(kNs));
+}
+
+// Readers fetch while a writer keeps storing: every fetch sees a whole value.
+Test(gds, fetch_is_safe_while_another_thread_stores)
+{
+    auto store = new_store();
+    InfoList seed;
+    seed.add_string("shared", "v0");
+    cr_assert_eq(store->put(kNs, PMIXPP_GDS_LEVEL_JOB, 0, seed.data(), 1), PMIX_SUCCESS);
+    constexpr int kRounds = 20000;
+    std::atomic<bool> done{false};
+    std::atomic<int> bad{0};
+    std::thread writer([&] {
+        for (int i = 0; i < kRounds; ++i) {
+            InfoList infos;
+            infos.add_string("shared", (i % 2) ? "value-odd" : "value-even");
+            infos.add_u32("counter", static_cast<uint32_t>(i));
+            if (store->put(kNs, PMIXPP_GDS_LEVEL_JOB, 0, infos.data(), infos.size()) != PMIX_SUCCESS) ++bad;
+            if (store->put(kNs, PMIXPP_GDS_LEVEL_PROC, static_cast<uint32_t>(i % 64), infos.data(), 1) != PMIX_SUCCESS) ++bad;
+        }
+        done = true;
+    });
+    int reads = 0;
+    while (!done || reads < 1000) {
+        ValuePtr value;
+        if (store->fetch(kNs, PMIXPP_GDS_LEVEL_JOB, 0, "shared", &value) != PMIX_SUCCESS) {
+            ++bad;
+        } else if (value->type != PMIX_STRING || (std::strcmp(value->data.string, "v0") != 0 &&
+                                                   std::strcmp(value->data.string, "value-odd") != 0 &&
+                                                   std::strcmp(value->data.string, "value-even") != 0)) {
+            ++bad;
+        }
+        ++reads;
+        if (reads > 10 * kRounds && done) break;
+    }
+    writer.join();
+    cr_assert_eq(bad.load(), 0);
+    cr_assert_eq(fetch_u32(*store, kNs, PMIXPP_GDS_LEVEL_JOB, 0, "counter"), static_cast<uint32_t>(kRounds - 1));
+}

@@ -1,0 +1,263 @@
+// Every message survives encode -> decode with its fields intact.
+#include <cstring>
+
+#include "wire/samples.h"
+
+using namespace wire_test;
+
+namespace {
+
+void expect_info_matches(const InfoArray &got, const char *tag)
+{
+    InfoArray want = sample_info(tag);
+    cr_assert_eq(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+        cr_expect_str_eq(got[i].key, want[i].key);
+        cr_expect_eq(PMIx_Value_compare(const_cast<pmix_value_t *>(&got[i].value),
+                                        const_cast<pmix_value_t *>(&want[i].value)),
+                     PMIX_EQUAL, "value of %s differs", want[i].key);
+    }
+}
+
+bool same_proc(const pmix_proc_t &a, const pmix_proc_t &b)
+{
+    return std::strcmp(a.nspace, b.nspace) == 0 && a.rank == b.rank;
+}
+
+template <typename Message> Message roundtrip(const Message &msg)
+{
+    expect_stable_roundtrip(msg);
+    Message back;
+    cr_assert_eq(decode_bytes(encoded(msg), &back), PMIX_SUCCESS);
+    return back;
+}
+
+}  // namespace
+
+Test(wire_roundtrip, hello)
+{
+    Hello back = roundtrip(sample_hello());
+    cr_expect_eq(back.min_version, kMinProtocolVersion);
+    cr_expect_eq(back.max_version, kMaxProtocolVersion);
+    cr_expect(back.peer_type == PeerType::Client);
+    cr_expect(back.nspace == "job-1");
+    cr_expect_eq(back.rank, 3u);
+    cr_expect_eq(back.pid, 4242);
+    cr_expect(back.psec_module == "munge");
+    cr_expect(back.credential == sample_hello().credential);
+    cr_expect(back.gds_modules == (std::vector<std::string>{"shmem", "hash"}));
+    cr_expect(back.ptl_module == "usock");
+    cr_expect(back.library_version == "pmixpp 4.2.2");
+    expect_info_matches(back.info, "hello");
+}
+
+Test(wire_roundtrip, hello_of_a_tool_without_identity)
+{
+    Hello tool;
+    tool.peer_type = PeerType::Tool;
+    tool.psec_module = "native";
+    Hello back = roundtrip(tool);
+    cr_expect(back.peer_type == PeerType::Tool);
+    cr_expect(back.nspace.empty());
+    cr_expect_eq(back.rank, PMIX_RANK_UNDEF);
+    cr_expect(back.credential.empty());
+    cr_expect(back.gds_modules.empty());
+    cr_expect(back.info.empty());
+}
+
+Test(wire_roundtrip, welcome)
+{
+    Welcome back = roundtrip(sample_welcome());
+    cr_expect_eq(back.version, 1);
+    cr_expect_eq(back.status, PMIX_SUCCESS);
+    cr_expect(back.gds_module == "hash");
+    cr_expect(back.server_nspace == "server-ns");
+    cr_expect_eq(back.server_rank, 0u);
+    cr_expect(back.peer_nspace == "job-1");
+    cr_expect_eq(back.peer_rank, 3u);
+    cr_expect(back.job_data == sample_welcome().job_data);
+    expect_info_matches(back.info, "welcome");
+}
+
+Test(wire_roundtrip, refuse)
+{
+    Refuse back = roundtrip(sample_refuse());
+    cr_expect_eq(back.status, PMIX_ERR_INVALID_CRED);
+    cr_expect(back.reason == sample_refuse().reason);
+}
+
+Test(wire_roundtrip, commit)
+{
+    CommitRequest back = roundtrip(sample_commit());
+    expect_info_matches(back.local, "local");
+    expect_info_matches(back.remote, "remote");
+    expect_info_matches(back.global, "global");
+}
+
+Test(wire_roundtrip, empty_commit)
+{
+    CommitRequest back = roundtrip(CommitRequest{});
+    cr_expect(back.local.empty() && back.remote.empty() && back.global.empty());
+}
+
+Test(wire_roundtrip, fence_and_reply)
+{
+    FenceRequest back = roundtrip(sample_fence());
+    cr_assert_eq(back.procs.size(), 2u);
+    cr_expect(same_proc(back.procs[1], make_proc("job-1", PMIX_RANK_WILDCARD)));
+    expect_info_matches(back.directives, "fence");
+
+    FenceReply reply = roundtrip(sample_fence_reply());
+    cr_expect_eq(reply.status, PMIX_SUCCESS);
+    std::vector<ProcData> procs;
+    cr_assert_eq(decode_modex(reply.data.data(), reply.data.size(), &procs), PMIX_SUCCESS);
+    cr_expect_eq(procs.size(), 3u);
+}
+
+Test(wire_roundtrip, get_and_reply)
+{
+    GetRequest back = roundtrip(sample_get());
+    cr_expect(same_proc(back.proc, make_proc("job-1", 2)));
+    cr_expect(back.key == "opal.puri");
+    expect_info_matches(back.directives, "get");
+
+    GetReply reply = roundtrip(sample_get_reply());
+    expect_info_matches(reply.data, "reply");
+}
+
+Test(wire_roundtrip, abort_and_finalize)
+{
+    AbortRequest back = roundtrip(sample_abort());
+    cr_expect_eq(back.status, PMIX_ERR_TIMEOUT);
+    cr_expect(back.message == "rank 2 gave up");
+    cr_assert_eq(back.procs.size(), 1u);
+    cr_expect(same_proc(back.procs[0], make_proc("job-1", 1)));
+
+    FinalizeRequest fin = roundtrip(sample_finalize());
+    expect_info_matches(fin.directives, "finalize");
+    roundtrip(FinalizeRequest{});
+}
+
+Test(wire_roundtrip, event_registration)
+{
+    RegisterEventsRequest back = roundtrip(sample_register_events());
+    cr_expect(back.codes == sample_register_events().codes);
+    expect_info_matches(back.info, "register");
+
+    RegisterEventsReply reply = roundtrip(sample_register_events_reply());
+    cr_expect_eq(reply.reference, 17u);
+
+    DeregisterEventsRequest dereg = roundtrip(sample_deregister_events());
+    cr_expect_eq(dereg.reference, 0x0102030405060708ull);
+}
+
+Test(wire_roundtrip, events_both_directions)
+{
+    Event back = roundtrip(sample_event());
+    cr_expect_eq(back.status, PMIX_ERR_PROC_ABORTED);
+    cr_expect(same_proc(back.source, make_proc("job-1", 5)));
+    cr_expect_eq(back.range, PMIX_RANGE_NAMESPACE);
+    expect_info_matches(back.info, "event");
+
+    NotifyEventRequest req = roundtrip(sample_notify_event());
+    cr_expect_eq(req.event.range, PMIX_RANGE_NAMESPACE);
+    expect_info_matches(req.event.info, "event");
+}
+
+Test(wire_roundtrip, query_and_reply)
+{
+    QueryRequest back = roundtrip(sample_query());
+    cr_assert_eq(back.queries.size(), 2u);
+    cr_expect_str_eq(back.queries[0].keys[0], PMIX_QUERY_NAMESPACES);
+    cr_expect_null(back.queries[0].keys[1]);
+    cr_expect_str_eq(back.queries[1].keys[1], PMIX_QUERY_NUM_PSETS);
+    cr_expect_eq(back.queries[1].nqual, 3u);
+
+    QueryReply reply = roundtrip(sample_query_reply());
+    cr_expect_eq(reply.status, PMIX_ERR_PARTIAL_SUCCESS);
+    expect_info_matches(reply.results, "query");
+}
+
+Test(wire_roundtrip, status_reply)
+{
+    StatusReply back = roundtrip(sample_status_reply());
+    cr_expect_eq(back.status, PMIX_ERR_NOT_FOUND);
+}
+
+Test(wire_roundtrip, modex_blob)
+{
+    Bytes blob;
+    cr_assert_eq(encode_modex(sample_modex(), &blob), PMIX_SUCCESS);
+    std::vector<ProcData> back;
+    cr_assert_eq(decode_modex(blob.data(), blob.size(), &back), PMIX_SUCCESS);
+    cr_assert_eq(back.size(), 3u);
+    for (size_t i = 0; i < back.size(); ++i) {
+        cr_expect(same_proc(back[i].proc, make_proc("job-1", static_cast<pmix_rank_t>(i))));
+    }
+    expect_info_matches(back[0].info, "modex0");
+    cr_expect(back[1].info.empty());
+    expect_info_matches(back[2].info, "modex2");
+}
+
+Test(wire_roundtrip, concatenated_modex_blobs_are_one_blob)
+{
+    // What a host's fence hands back: each server's contribution, back to back.
+    Bytes blob;
+    cr_assert_eq(encode_modex(sample_modex(), &blob), PMIX_SUCCESS);
+    cr_assert_eq(append_modex(sample_modex(), &blob), PMIX_SUCCESS);
+    std::vector<ProcData> back;
+    cr_assert_eq(decode_modex(blob.data(), blob.size(), &back), PMIX_SUCCESS);
+    cr_expect_eq(back.size(), 6u);
+    expect_info_matches(back[5].info, "modex2");
+
+    std::vector<ProcData> none;
+    cr_expect_eq(decode_modex(nullptr, 0, &none), PMIX_SUCCESS);
+    cr_expect(none.empty());
+}
+
+Test(wire_roundtrip, payload_appends_after_existing_content_and_is_consumed)
+{
+    pmix_data_buffer_t buf{};
+    cr_assert_eq(encode_payload(sample_refuse(), &buf), PMIX_SUCCESS);
+    size_t first = buf.bytes_used;
+    Refuse back;
+    cr_assert_eq(decode_payload(&buf, &back), PMIX_SUCCESS);
+    cr_expect_eq(static_cast<size_t>(buf.unpack_ptr - buf.base_ptr), first);
+    cr_expect(back.reason == sample_refuse().reason);
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+}
+
+Test(wire_roundtrip, peeks_name_the_payload)
+{
+    Command cmd{};
+    cr_assert_eq(peek_command(encoded(sample_fence()), &cmd), PMIX_SUCCESS);
+    cr_expect(cmd == Command::Fence);
+    cr_expect_str_eq(command_name(cmd), "fence");
+
+    HandshakeMessage hs{};
+    cr_assert_eq(peek_handshake(encoded(sample_welcome()), &hs), PMIX_SUCCESS);
+    cr_expect(hs == HandshakeMessage::Welcome);
+
+    Notification note{};
+    cr_assert_eq(peek_notification(encoded(sample_event()), &note), PMIX_SUCCESS);
+    cr_expect(note == Notification::Event);
+
+    pmix_status_t status = PMIX_SUCCESS;
+    cr_assert_eq(peek_reply_status(encoded(sample_query_reply()), &status), PMIX_SUCCESS);
+    cr_expect_eq(status, PMIX_ERR_PARTIAL_SUCCESS);
+}
+
+Test(wire_roundtrip, version_negotiation)
+{
+    Hello hello;
+    uint16_t version = 0;
+    cr_expect_eq(negotiate_version(hello, &version), PMIX_SUCCESS);
+    cr_expect_eq(version, kMaxProtocolVersion);
+    hello.max_version = 9;  // a newer peer that still speaks ours
+    cr_expect_eq(negotiate_version(hello, &version), PMIX_SUCCESS);
+    cr_expect_eq(version, kMaxProtocolVersion);
+    hello.min_version = kMaxProtocolVersion + 1;  // a peer too new for us
+    version = 0;
+    cr_expect_eq(negotiate_version(hello, &version), PMIX_ERR_NOT_SUPPORTED);
+    cr_expect_eq(version, 0);
+}
