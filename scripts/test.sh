@@ -3,5 +3,6 @@
 source "$(dirname "$0")/lib/common.sh"
 pmixpp_install_packages
 pmixpp_build
+source "$(dirname "$0")/lib/munge.sh"; pmixpp_ensure_munged; export PMIXPP_REQUIRE_MUNGE=1
 cd "$PMIXPP_BUILD"
 ctest --output-on-failure -j"$(nproc)" "$@"
