@@ -28,7 +28,18 @@ struct Codec {
     size_t min_wire;      // fewest bytes one encoded element can take (>= 1)
     PackFn pack;
     UnpackFn unpack;
+    // Wire bytes when an element is one plain little-endian integer (any
+    // signedness, bool included); 0 for everything else. Two types with the
+    // same nonzero width are wire aliases (see wire_aliases).
+    size_t integer_width = 0;
 };
+
+// True when a group packed as `packed` may be unpacked as `wanted`: the same
+// type, or two integer-like types of one wire width (PMIX_INT and
+// PMIX_INT32, PMIX_PROC_RANK and PMIX_UINT32, PMIX_SCOPE and PMIX_UINT8...).
+// OpenPMIx accepts these because its buffers carry no type tags; we keep
+// the tag and allow exactly the pairs whose bytes mean the same number.
+bool wire_aliases(pmix_data_type_t packed, const Codec &wanted);
 
 // The codec for a type, or nullptr when the type cannot be packed.
 const Codec *find_codec(pmix_data_type_t type);
@@ -51,7 +62,8 @@ pmix_status_t unpack_array(Unpacker &u, void **array_p, size_t *n_p, pmix_data_t
 // A whole group: type tag, count, elements.
 pmix_status_t pack_group(Packer &p, const void *src, size_t n, pmix_data_type_t type);
 // Reads one group of at most *n_inout elements into caller storage at dest.
-// Fails with PMIX_ERR_PACK_MISMATCH on a different tag and with
+// Fails with PMIX_ERR_PACK_MISMATCH on a tag that is not a wire alias of
+// type (see wire_aliases) and with
 // PMIX_ERR_UNPACK_INADEQUATE_SPACE when the group is larger than *n_inout;
 // dest is written only on success.
 pmix_status_t unpack_group(Unpacker &u, void *dest, size_t *n_inout, pmix_data_type_t type);

@@ -23,7 +23,9 @@ ValueHolding value_holding(pmix_data_type_t type)
 
 pmix_status_t pack_value_payload(Packer &p, const pmix_value_t &v)
 {
-    if (v.type == PMIX_UNDEF) {
+    // An address means nothing in another process: a pointer travels as its
+    // type tag alone and arrives as NULL (what OpenPMIx's receivers see too).
+    if (v.type == PMIX_UNDEF || v.type == PMIX_POINTER) {
         return PMIX_SUCCESS;
     }
     if (find_codec(v.type) == nullptr) {
@@ -77,6 +79,11 @@ pmix_status_t unpack_value(Unpacker &u, void *element)
     if (rc != PMIX_SUCCESS || type == PMIX_UNDEF) {
         return rc;
     }
+    if (type == PMIX_POINTER) {  // tag only, see pack_value_payload
+        v->type = PMIX_POINTER;
+        v->data.ptr = nullptr;
+        return PMIX_SUCCESS;
+    }
     if (find_codec(type) == nullptr) {
         return no_codec_status(type);
     }
@@ -102,9 +109,14 @@ pmix_status_t pack_info(Packer &p, const void *element)
 pmix_status_t unpack_info(Unpacker &u, void *element)
 {
     auto *info = static_cast<pmix_info_t *>(element);
-    return chain([&] { return get_key(u, info->key); },
-                 [&] { return u.get_u32(&info->flags); },
-                 [&] { return unpack_value(u, &info->value); });
+    pmix_status_t rc = chain([&] { return get_key(u, info->key); },
+                             [&] { return u.get_u32(&info->flags); },
+                             [&] { return unpack_value(u, &info->value); });
+    // The sender's "persistent" (someone else frees the data) described the
+    // sender's memory. What was just unpacked belongs to the receiver, and
+    // PMIX_INFO_DESTRUCT must free it, so the flag never survives the wire.
+    info->flags &= ~static_cast<pmix_info_directives_t>(PMIX_INFO_PERSISTENT);
+    return rc;
 }
 
 pmix_status_t pack_pdata(Packer &p, const void *element)

@@ -115,11 +115,12 @@ pmix_status_t unpack_byte_object(Unpacker &u, void *element)
 
 template <typename T> constexpr Codec integer_codec(pmix_data_type_t type)
 {
-    return Codec{type, sizeof(T), sizeof(T), pack_integer<T>, unpack_integer<T>};
+    return Codec{type, sizeof(T), sizeof(T), pack_integer<T>, unpack_integer<T>, sizeof(T)};
 }
 
 constexpr Codec kScalarCodecs[] = {
-    {PMIX_BOOL, sizeof(bool), 1, pack_bool, unpack_bool},
+    // One byte, 0 or 1: a uint8 on the wire (unpacking 2..255 as bool fails).
+    {PMIX_BOOL, sizeof(bool), 1, pack_bool, unpack_bool, 1},
     integer_codec<uint8_t>(PMIX_BYTE),
     {PMIX_STRING, sizeof(char *), 4, pack_string, unpack_string},
     integer_codec<size_t>(PMIX_SIZE),

@@ -62,6 +62,16 @@ pmix_status_t no_codec_status(pmix_data_type_t type)
     }
 }
 
+bool wire_aliases(pmix_data_type_t packed, const Codec &wanted)
+{
+    if (packed == wanted.type) {
+        return true;
+    }
+    const Codec *packed_codec = find_codec(packed);
+    return packed_codec != nullptr && packed_codec->integer_width != 0 &&
+           packed_codec->integer_width == wanted.integer_width;
+}
+
 pmix_status_t pack_elements(Packer &p, const void *src, size_t n, pmix_data_type_t type)
 {
     const Codec *codec = find_codec(type);
@@ -70,10 +80,6 @@ pmix_status_t pack_elements(Packer &p, const void *src, size_t n, pmix_data_type
     }
     if (n != 0 && src == nullptr) {
         return PMIX_ERR_BAD_PARAM;
-    }
-    DepthGuard guard(p);
-    if (guard.too_deep()) {
-        return PMIX_ERR_PACK_FAILURE;
     }
     const auto *bytes = static_cast<const char *>(src);
     for (size_t i = 0; i < n; ++i) {
@@ -157,7 +163,8 @@ pmix_status_t unpack_group(Unpacker &u, void *dest, size_t *n_inout, pmix_data_t
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
-    if (tag != type) {
+    // The requested type's codec decodes an alias: same bytes, its own layout.
+    if (!wire_aliases(tag, *codec)) {
         return PMIX_ERR_PACK_MISMATCH;
     }
     size_t n;

@@ -21,18 +21,36 @@ pmix_status_t PMIx_Data_pack(const pmix_proc_t *target, pmix_data_buffer_t *buff
     return pmixpp::buffer::pack(buffer, src, static_cast<size_t>(num_vals), type);
 }
 
+// Unpacks the next packed group (one PMIx_Data_pack call) into dest, which
+// has room for *max_num_values elements; on success *max_num_values is the
+// number unpacked.
+//
+// On any failure *max_num_values is set to 0 (as OpenPMIx does, e.g. for an
+// empty buffer), dest is left untouched and owns nothing, and the buffer's
+// unpack position does not move. In particular, unlike OpenPMIx, a group
+// larger than *max_num_values fails with PMIX_ERR_UNPACK_INADEQUATE_SPACE
+// WITHOUT consuming anything (hence 0), so the caller can retry with more
+// room; OpenPMIx unpacks the first *max_num_values elements, loses the rest
+// and leaves the count as it was.
+//
+// A group packed as another integer type of the same width (PMIX_INT and
+// PMIX_INT32, PMIX_SIZE and PMIX_UINT64, PMIX_SCOPE and PMIX_UINT8, ...)
+// unpacks; any other type difference is PMIX_ERR_PACK_MISMATCH.
+// docs/wire-format.md describes the encoding and the other differences.
 pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source, pmix_data_buffer_t *buffer,
                                void *dest, int32_t *max_num_values, pmix_data_type_t type)
 {
     (void)source;
-    if (max_num_values == nullptr || *max_num_values <= 0) {
+    if (max_num_values == nullptr) {
         return PMIX_ERR_BAD_PARAM;
     }
-    size_t n = static_cast<size_t>(*max_num_values);
-    pmix_status_t rc = pmixpp::buffer::unpack(buffer, dest, &n, type);
-    if (rc == PMIX_SUCCESS) {
-        *max_num_values = static_cast<int32_t>(n);
+    pmix_status_t rc = PMIX_ERR_BAD_PARAM;
+    size_t n = 0;
+    if (*max_num_values > 0) {
+        n = static_cast<size_t>(*max_num_values);
+        rc = pmixpp::buffer::unpack(buffer, dest, &n, type);
     }
+    *max_num_values = rc == PMIX_SUCCESS ? static_cast<int32_t>(n) : 0;
     return rc;
 }
 

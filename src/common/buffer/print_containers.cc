@@ -5,7 +5,6 @@
 #include <pmix.h>
 
 #include "common/buffer/print_format.h"
-#include "common/buffer/wire.h"
 #include "common/values/type_ops.h"
 #include "common/values/type_table.h"
 
@@ -152,13 +151,9 @@ void format_element(Printer &pr, const void *element, pmix_data_type_t type)
         pr.out += format_text("<unprintable type %u>", type);
         return;
     }
-    if (pr.depth >= kMaxNestingDepth) {
-        pr.out += "...";
-        return;
-    }
-    ++pr.depth;
+    // No depth bound: whatever nests here was built by the caller or came
+    // through unpack, which bounds hostile nesting (kMaxUnpackDepth).
     format(pr, element);
-    --pr.depth;
 }
 
 void format_value(Printer &pr, const pmix_value_t &value)

@@ -10,11 +10,10 @@
 
 namespace pmixpp::buffer {
 
-// Where the text goes and how deep we are (containers nest, bounded).
+// Where the text goes and the indentation of the current container.
 struct Printer {
     std::string out;
     std::string indent;
-    unsigned depth = 0;
 
     void line_break() { out += '\n'; out += indent; }
 };

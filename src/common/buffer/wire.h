@@ -24,8 +24,14 @@
 
 namespace pmixpp::buffer {
 
-// Bound on nested data arrays / values so hostile input cannot exhaust the stack.
-inline constexpr unsigned kMaxNestingDepth = 64;
+// Bound on how deeply containers (values, infos, data arrays, apps, queries)
+// may nest in data being UNPACKED, so a hostile peer cannot exhaust the
+// stack. Packing, copying and printing data we were handed have no bound:
+// the caller built that nesting and owns it. See docs/wire-format.md for
+// the stack each level costs.
+inline constexpr unsigned kMaxUnpackDepth = 1024;
+// Former name, kept for source compatibility.
+inline constexpr unsigned kMaxNestingDepth = kMaxUnpackDepth;
 
 // Encoded length of a NULL string (a real string of length n is encoded as n + 1).
 inline constexpr uint32_t kNullString = 0;
@@ -56,7 +62,6 @@ class Packer {
 
     // Undo everything appended since construction.
     void rollback();
-    unsigned depth = 0;
 
   private:
     pmix_status_t put_le(uint64_t v, unsigned width);
@@ -97,6 +102,7 @@ class Unpacker {
 
     // Make the reads so far permanent in the caller's buffer.
     void commit();
+    // Containers entered so far (see kMaxUnpackDepth).
     unsigned depth = 0;
 
   private:
@@ -107,14 +113,14 @@ class Unpacker {
     bool valid_ = false;
 };
 
-// Scope guard for recursion through nested arrays and values.
+// Scope guard for recursion through nested arrays and values while unpacking.
 template <typename Walker> class DepthGuard {
   public:
     explicit DepthGuard(Walker &w) : w_(w) { ++w_.depth; }
     ~DepthGuard() { --w_.depth; }
     DepthGuard(const DepthGuard &) = delete;
     DepthGuard &operator=(const DepthGuard &) = delete;
-    bool too_deep() const { return w_.depth > kMaxNestingDepth; }
+    bool too_deep() const { return w_.depth > kMaxUnpackDepth; }
 
   private:
     Walker &w_;

@@ -141,7 +141,13 @@ pmix_status_t unload_allocated(const pmix_value_t *val, const TypeTraits &traits
         return PMIX_SUCCESS;
     }
     if (ops::copy_byte_object == traits.copy) {
-        // Byte-object types: the bytes themselves are handed out.
+        // Byte-object types (BYTE_OBJECT, COMPRESSED_STRING,
+        // COMPRESSED_BYTE_OBJECT, REGEX): the caller gets a malloc'd COPY of
+        // the bytes, to free() independently of val. OpenPMIx 4.2 hands back
+        // val's own bytes pointer instead, so there the value must stay alive
+        // and the result must not be freed separately; a copy is safe under
+        // both usages (at worst a leak for code written against OpenPMIx),
+        // never a double free. Listed in docs/wire-format.md "Differences".
         pmix_byte_object_t copy{nullptr, 0};
         pmix_status_t rc = copy_element(&copy, &val->data.bo, PMIX_BYTE_OBJECT);
         if (PMIX_SUCCESS != rc) {
