@@ -7,7 +7,7 @@
 // prefers the Unix socket.
 #include "tcp.h"
 
-#include "../usock/ptl_shared.hpp"
+#include "../shared/ptl_shared.hpp"
 
 namespace {
 

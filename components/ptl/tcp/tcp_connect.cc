@@ -1,7 +1,7 @@
 // Client side of ptl/tcp.
 #include "tcp.h"
 
-#include "../usock/ptl_shared.hpp"
+#include "../shared/ptl_shared.hpp"
 
 #include <pmix.h>
 

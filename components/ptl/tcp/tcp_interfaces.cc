@@ -3,7 +3,7 @@
 // interface name ("lo") or by network ("10.0.0.0/8", "fd00::/8").
 #include "tcp.h"
 
-#include "../usock/ptl_shared.hpp"
+#include "../shared/ptl_shared.hpp"
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>

@@ -1,7 +1,7 @@
 // Server side of ptl/tcp: one listening socket per selected address.
 #include "tcp.h"
 
-#include "../usock/ptl_shared.hpp"
+#include "../shared/ptl_shared.hpp"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>

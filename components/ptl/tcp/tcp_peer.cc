@@ -5,7 +5,7 @@
 // another host stays unknown, and psec must ask it for a credential.
 #include "tcp.h"
 
-#include "../usock/ptl_shared.hpp"
+#include "../shared/ptl_shared.hpp"
 
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>

@@ -3,7 +3,7 @@
 // is the more specific one.
 #include "tcp.h"
 
-#include "../usock/ptl_shared.hpp"
+#include "../shared/ptl_shared.hpp"
 
 #include <new>
 

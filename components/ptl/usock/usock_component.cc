@@ -6,7 +6,7 @@
 // peer the kernel identifies without a /proc search.
 #include "usock.h"
 
-#include "ptl_shared.hpp"
+#include "../shared/ptl_shared.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Client side of ptl/usock.
 #include "usock.h"
 
-#include "ptl_shared.hpp"
+#include "../shared/ptl_shared.hpp"
 
 #include <pmix.h>
 

@@ -3,7 +3,7 @@
 // and the kernel's word (SO_PEERCRED) on every accepted peer.
 #include "usock.h"
 
-#include "ptl_shared.hpp"
+#include "../shared/ptl_shared.hpp"
 
 #include <pmix_common.h>
 
