@@ -1,14 +1,16 @@
-// Server life cycle: listener, rendezvous, host module. Issue 3
-// (server/client core) fills these in.
+// Server life cycle: PMIx_server_init / PMIx_server_finalize (the work is in
+// core/lifecycle.cc).
 #include <pmix_server.h>
 
-pmix_status_t PMIx_server_init(pmix_server_module_t * /*module*/, pmix_info_t /*info*/[],
-                               size_t /*ninfo*/)
+#include "server/core/lifecycle.h"
+
+pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[], size_t ninfo)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
+    return pmixpp::server::start_server(module, info, ninfo);
 }
 
 pmix_status_t PMIx_server_finalize(void)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    return pmixpp::server::stop_server();
 }

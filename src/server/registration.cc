@@ -1,32 +1,170 @@
-// Registration of namespaces and local clients, and their fork
-// environment. Issue 3 (server/client core) fills these in.
+// Registration of namespaces and local clients, and their fork environment.
+//
+// register_nspace and register_client complete at once and return
+// PMIX_OPERATION_SUCCEEDED (their callbacks are never called); the void
+// deregistrations call their callback later, never before returning.
 #include <pmix_server.h>
 
-pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t /*nspace*/, int /*nlocalprocs*/,
-                                          pmix_info_t /*info*/[], size_t /*ninfo*/,
+#include "common/runtime/log.h"
+#include "server/core/fork_env.h"
+#include "server/core/peer_lifecycle.h"
+#include "server/core/server.h"
+#include "server/jobdata/registration.h"
+#include "server/requests/requests.h"
+
+#include <cstring>
+#include <new>
+#include <string>
+
+using namespace pmixpp::server;
+
+namespace {
+
+bool valid_nspace(const char *nspace)
+{
+    return nspace != nullptr && nspace[0] != '\0' && strnlen(nspace, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
+}
+
+std::string nspace_string(const char *nspace)
+{
+    return std::string(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
+}
+
+void post_callback(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t status)
+{
+    if (cbfunc == nullptr) return;
+    Server *server = current();
+    if (server == nullptr || server->engine.post([=] { cbfunc(status, cbdata); }) != PMIX_SUCCESS) {
+        // No progress thread to defer to: the call has returned by the time
+        // a caller could observe this only when it is the caller itself.
+        cbfunc(status, cbdata);
+    }
+}
+
+pmix_status_t register_nspace(Server &server, const std::string &name, int nlocalprocs,
+                              const pmix_info_t info[], size_t ninfo)
+{
+    Namespace *existing = server.find_namespace(name);
+    if (existing != nullptr && existing->registered) {
+        // A re-registration replaces the job data (OpenPMIx accepts it too).
+        pmixpp::jobdata::deregister_nspace(name.c_str(), *server.store);
+    }
+    pmixpp::jobdata::Options options;
+    options.local_hostname = server.config.hostname;
+    options.topology = server.topology;
+    pmixpp::jobdata::JobSummary summary;
+    std::string error;
+    const pmix_status_t rc = pmixpp::jobdata::register_nspace(
+        name.c_str(), nlocalprocs, info, ninfo, options, *server.store, &summary, &error);
+    if (rc != PMIX_OPERATION_SUCCEEDED && rc != PMIX_SUCCESS) {
+        pmixpp::runtime::log_warning("server", "cannot register nspace " + name + ": " + error +
+                                                   " (" + PMIx_Error_string(rc) + ")");
+        return rc;
+    }
+    Namespace &ns = server.namespace_entry(name);
+    ns.registered = true;
+    ns.nlocalprocs = nlocalprocs;
+    ns.summary = std::move(summary);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+void deregister_nspace(Server &server, const std::string &name)
+{
+    if (server.find_namespace(name) == nullptr) return;
+    disconnect_clients(server, name);
+    server.waiters.fail_nspace(name, PMIX_ERR_NOT_FOUND);
+    server.namespaces.erase(name);
+    // Job data and modex data alike.
+    server.store->remove_nspace(name.c_str());
+}
+
+}  // namespace
+
+pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocalprocs,
+                                          pmix_info_t info[], size_t ninfo,
                                           pmix_op_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    if (!valid_nspace(nspace) || (info == nullptr && ninfo > 0) || nlocalprocs < 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    try {
+        const std::string name = nspace_string(nspace);
+        return with_server([&](Server &server) {
+            return register_nspace(server, name, nlocalprocs, info, ninfo);
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }
 
-void PMIx_server_deregister_nspace(const pmix_nspace_t /*nspace*/,
-                                   pmix_op_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
+void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
+    if (!valid_nspace(nspace)) return post_callback(cbfunc, cbdata, PMIX_ERR_BAD_PARAM);
+    pmix_status_t rc = PMIX_ERR_NOMEM;
+    try {
+        const std::string name = nspace_string(nspace);
+        rc = with_server([&](Server &server) {
+            deregister_nspace(server, name);
+            return PMIX_SUCCESS;
+        });
+    } catch (const std::bad_alloc &) {
+    }
+    post_callback(cbfunc, cbdata, rc);
 }
 
-pmix_status_t PMIx_server_register_client(const pmix_proc_t * /*proc*/, uid_t /*uid*/,
-                                          gid_t /*gid*/, void * /*server_object*/,
-                                          pmix_op_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
+pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, uid_t uid, gid_t gid,
+                                          void *server_object, pmix_op_cbfunc_t /*cbfunc*/,
+                                          void * /*cbdata*/)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    if (proc == nullptr || !valid_nspace(proc->nspace) || proc->rank == PMIX_RANK_WILDCARD ||
+        proc->rank == PMIX_RANK_UNDEF || proc->rank == PMIX_RANK_INVALID) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    try {
+        const std::string name = nspace_string(proc->nspace);
+        return with_server([&](Server &server) {
+            ClientRecord &client = server.namespace_entry(name).clients[proc->rank];
+            client.uid = uid;
+            client.gid = gid;
+            client.server_object = server_object;
+            return PMIX_OPERATION_SUCCEEDED;
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }
 
-void PMIx_server_deregister_client(const pmix_proc_t * /*proc*/, pmix_op_cbfunc_t /*cbfunc*/,
-                                   void * /*cbdata*/)
+void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
+    if (proc == nullptr || !valid_nspace(proc->nspace)) {
+        return post_callback(cbfunc, cbdata, PMIX_ERR_BAD_PARAM);
+    }
+    const pmix_proc_t target = *proc;
+    const pmix_status_t rc = with_server([&](Server &server) {
+        Namespace *ns = server.find_namespace(target.nspace);
+        if (ns == nullptr || ns->clients.erase(target.rank) == 0) return PMIX_ERR_NOT_FOUND;
+        disconnect_client(server, target);
+        return PMIX_SUCCESS;
+    });
+    post_callback(cbfunc, cbdata, rc);
 }
 
-pmix_status_t PMIx_server_setup_fork(const pmix_proc_t * /*proc*/, char *** /*env*/)
+pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    if (proc == nullptr || env == nullptr || !valid_nspace(proc->nspace)) return PMIX_ERR_BAD_PARAM;
+    try {
+        EnvList list;
+        const pmix_status_t rc = with_server([&](Server &server) {
+            list = fork_environment(server, *proc);
+            return PMIX_SUCCESS;
+        });
+        if (rc != PMIX_SUCCESS) return rc;
+        for (const auto &[name, value] : list) {
+            const pmix_status_t set = env_set(env, name, value);
+            if (set != PMIX_SUCCESS) return set;
+        }
+        return PMIX_SUCCESS;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }

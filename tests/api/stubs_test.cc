@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <pmix_server.h>
 #include <pmix_tool.h>
@@ -27,28 +28,11 @@ struct StubCall {
 
 const StubCall kStatusStubs[] = {
     // client: life cycle and data exchange (issue 3)
-    STUB(PMIx_Init, nullptr, nullptr, 0),
-    STUB(PMIx_Finalize, nullptr, 0),
-    STUB(PMIx_Abort, 1, nullptr, nullptr, 0),
-    STUB(PMIx_Put, PMIX_LOCAL, nullptr, nullptr),
-    STUB(PMIx_Commit),
-    STUB(PMIx_Fence, nullptr, 0, nullptr, 0),
-    STUB(PMIx_Fence_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Get, nullptr, nullptr, nullptr, 0, nullptr),
-    STUB(PMIx_Get_nb, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Store_internal, nullptr, nullptr, nullptr),
-    STUB(PMIx_Resolve_peers, nullptr, nullptr, nullptr, nullptr),
-    STUB(PMIx_Resolve_nodes, nullptr, nullptr),
     STUB(PMIx_Connect, nullptr, 0, nullptr, 0),
     STUB(PMIx_Connect_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Disconnect, nullptr, 0, nullptr, 0),
     STUB(PMIx_Disconnect_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
     // client: events, queries, monitoring, credentials, groups (issue 3)
-    STUB(PMIx_Register_event_handler, nullptr, 0, nullptr, 0, nullptr, nullptr, nullptr),
-    STUB(PMIx_Deregister_event_handler, 0, nullptr, nullptr),
-    STUB(PMIx_Notify_event, PMIX_ERROR, nullptr, PMIX_RANGE_LOCAL, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Query_info, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Query_info_nb, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Log, nullptr, 0, nullptr, 0),
     STUB(PMIx_Log_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Process_monitor, nullptr, PMIX_SUCCESS, nullptr, 0, nullptr, nullptr),
@@ -96,16 +80,6 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_Allocation_request, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Allocation_request_nb, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
     // server (issue 3)
-    STUB(PMIx_server_init, nullptr, nullptr, 0),
-    STUB(PMIx_server_finalize),
-    STUB(PMIx_server_register_nspace, nullptr, 0, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_server_register_client, nullptr, 0, 0, nullptr, nullptr, nullptr),
-    STUB(PMIx_server_setup_fork, nullptr, nullptr),
-    STUB(PMIx_server_dmodex_request, nullptr, nullptr, nullptr),
-    STUB(PMIx_server_generate_locality_string, nullptr, nullptr),
-    STUB(PMIx_server_generate_cpuset_string, nullptr, nullptr),
-    STUB(PMIx_server_define_process_set, nullptr, 0, nullptr),
-    STUB(PMIx_server_delete_process_set, nullptr),
     STUB(PMIx_server_register_resources, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_server_deregister_resources, nullptr, 0, nullptr, nullptr),
     // server: application setup and inventory (issue 6)
@@ -114,8 +88,6 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_server_collect_inventory, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_server_deliver_inventory, nullptr, 0, nullptr, 0, nullptr, nullptr),
     // tools, rendezvous and forwarded I/O (issue 4)
-    STUB(PMIx_server_IOF_deliver, nullptr, PMIX_FWD_STDOUT_CHANNEL, nullptr, nullptr, 0,
-         nullptr, nullptr),
     STUB(PMIx_tool_init, nullptr, nullptr, 0),
     STUB(PMIx_tool_finalize),
     STUB(PMIx_tool_connect_to_server, nullptr, nullptr, 0),
@@ -129,20 +101,11 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_IOF_push, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr),
 };
 
-// Stubs without a status to return; checked one by one below.
-const char *const kVoidStubs[] = {
-    "PMIx_Initialized",
-    "PMIx_Progress",
-    "PMIx_server_deregister_nspace",
-    "PMIx_server_deregister_client",
-};
+// Stubs without a status to return; checked one by one below (none left:
+// the server's void deregistrations are implemented, issue 3).
+const std::vector<const char *> kVoidStubs = {};
 
 int g_callback_calls = 0;
-
-void count_callback(pmix_status_t, void *)
-{
-    ++g_callback_calls;
-}
 
 std::string trimmed(const std::string &cell)
 {
@@ -200,8 +163,6 @@ Test(api_stubs, void_stubs_do_nothing)
     pmix_proc_t proc{};
     std::snprintf(proc.nspace, sizeof proc.nspace, "%s", nspace);
     PMIx_Progress();
-    PMIx_server_deregister_nspace(nspace, count_callback, nullptr);
-    PMIx_server_deregister_client(&proc, count_callback, nullptr);
     cr_expect_eq(g_callback_calls, 0, "a no-op stub invoked its callback");
 }
 

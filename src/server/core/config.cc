@@ -1,0 +1,132 @@
+#include "server/core/config.h"
+
+#include "server/core/info_read.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include <unistd.h>
+
+namespace pmixpp::server {
+
+std::string fallback_tmpdir()
+{
+    for (const char *variable : {"TMPDIR", "TEMP", "TMP"}) {
+        const char *value = std::getenv(variable);
+        if (value != nullptr && *value != '\0') return value;
+    }
+    return "/tmp";
+}
+
+std::string local_hostname()
+{
+    char host[256] = {};
+    if (gethostname(host, sizeof(host) - 1) != 0 || host[0] == '\0') return "localhost";
+    return host;
+}
+
+namespace {
+
+struct FlagAttribute {
+    const char *key;
+    bool Config::*field;
+};
+
+constexpr FlagAttribute kFlags[] = {
+    {PMIX_SERVER_SHARE_TOPOLOGY, &Config::share_topology},
+    {PMIX_SINGLE_LISTENER, &Config::single_listener},
+    {PMIX_SERVER_TOOL_SUPPORT, &Config::tool_support},
+    {PMIX_SERVER_SYSTEM_SUPPORT, &Config::system_support},
+    {PMIX_SERVER_SESSION_SUPPORT, &Config::session_support},
+    {PMIX_SERVER_GATEWAY, &Config::gateway},
+    {PMIX_SERVER_SCHEDULER, &Config::scheduler},
+    {PMIX_SERVER_ENABLE_MONITORING, &Config::monitoring},
+};
+
+struct StringAttribute {
+    const char *key;
+    std::string Config::*field;
+};
+
+constexpr StringAttribute kStrings[] = {
+    {PMIX_SERVER_NSPACE, &Config::nspace},
+    {PMIX_HOSTNAME, &Config::hostname},
+    {PMIX_SERVER_TMPDIR, &Config::server_tmpdir},
+    {PMIX_SYSTEM_TMPDIR, &Config::system_tmpdir},
+};
+
+pmix_status_t bad(const char *key, const char *expected, std::string *error_p)
+{
+    if (error_p != nullptr) *error_p = std::string(key) + " must be " + expected;
+    return PMIX_ERR_BAD_PARAM;
+}
+
+pmix_status_t read_pointers(const pmix_info_t info[], std::size_t ninfo, Config &config,
+                            std::string *error_p)
+{
+    void *pointer = nullptr;
+    if (const pmix_info_t *item = find_info(info, ninfo, PMIX_EVENT_BASE)) {
+        if (read_pointer(item->value, &pointer) != PMIX_SUCCESS) {
+            return bad(PMIX_EVENT_BASE, "a pointer", error_p);
+        }
+        config.event_base = static_cast<struct event_base *>(pointer);
+    }
+    if (const pmix_info_t *item = find_info(info, ninfo, PMIX_TOPOLOGY2)) {
+        if (item->value.type == PMIX_TOPO) {
+            config.topology = item->value.data.topo;
+        } else if (read_pointer(item->value, &pointer) == PMIX_SUCCESS) {
+            config.topology = static_cast<pmix_topology_t *>(pointer);
+        } else {
+            return bad(PMIX_TOPOLOGY2, "a pmix_topology_t pointer", error_p);
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+void apply_defaults(Config &config)
+{
+    if (config.hostname.empty()) config.hostname = local_hostname();
+    if (config.nspace.empty()) {
+        config.nspace = "pmixpp-server-" + config.hostname + "-" + std::to_string(getpid());
+        // Long host names must not push the default past the nspace limit.
+        if (config.nspace.size() > PMIX_MAX_NSLEN) config.nspace.resize(PMIX_MAX_NSLEN);
+    }
+    if (config.server_tmpdir.empty()) config.server_tmpdir = fallback_tmpdir();
+    if (config.system_tmpdir.empty()) config.system_tmpdir = fallback_tmpdir();
+}
+
+}  // namespace
+
+pmix_status_t parse_config(const pmix_info_t info[], std::size_t ninfo, Config *config_p,
+                           std::string *error_p)
+{
+    if (info == nullptr && ninfo > 0) return bad("info", "non-NULL when ninfo > 0", error_p);
+    Config config;
+    for (const auto &flag : kFlags) {
+        const pmix_info_t *item = find_info(info, ninfo, flag.key);
+        if (item != nullptr && read_bool(item->value, &(config.*flag.field)) != PMIX_SUCCESS) {
+            return bad(flag.key, "a bool", error_p);
+        }
+    }
+    for (const auto &text : kStrings) {
+        const pmix_info_t *item = find_info(info, ninfo, text.key);
+        if (item != nullptr && read_string(item->value, &(config.*text.field)) != PMIX_SUCCESS) {
+            return bad(text.key, "a string", error_p);
+        }
+    }
+    if (config.nspace.size() > PMIX_MAX_NSLEN) {
+        return bad(PMIX_SERVER_NSPACE, "at most 255 characters", error_p);
+    }
+    if (const pmix_info_t *item = find_info(info, ninfo, PMIX_SERVER_RANK)) {
+        if (read_rank(item->value, &config.rank) != PMIX_SUCCESS) {
+            return bad(PMIX_SERVER_RANK, "a pmix_rank_t", error_p);
+        }
+    }
+    const pmix_status_t rc = read_pointers(info, ninfo, config, error_p);
+    if (rc != PMIX_SUCCESS) return rc;
+    apply_defaults(config);
+    *config_p = std::move(config);
+    return PMIX_SUCCESS;
+}
+
+}  // namespace pmixpp::server

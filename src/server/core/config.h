@@ -1,0 +1,44 @@
+// What PMIx_server_init's info asks for, checked and with defaults applied.
+#ifndef PMIXPP_SERVER_CORE_CONFIG_H
+#define PMIXPP_SERVER_CORE_CONFIG_H
+
+#include <pmix_common.h>
+
+#include <cstddef>
+#include <string>
+
+struct event_base;
+
+namespace pmixpp::server {
+
+struct Config {
+    std::string nspace;                       // PMIX_SERVER_NSPACE or "pmixpp-server-<host>-<pid>"
+    pmix_rank_t rank = 0;                     // PMIX_SERVER_RANK
+    std::string hostname;                     // PMIX_HOSTNAME or gethostname()
+    std::string server_tmpdir;                // PMIX_SERVER_TMPDIR or TMPDIR/TEMP/TMP or /tmp
+    std::string system_tmpdir;                // PMIX_SYSTEM_TMPDIR or the same fallback
+    struct event_base *event_base = nullptr;  // PMIX_EVENT_BASE
+    pmix_topology_t *topology = nullptr;      // PMIX_TOPOLOGY2 (the host's, not ours)
+    bool share_topology = false;              // PMIX_SERVER_SHARE_TOPOLOGY
+    bool single_listener = false;             // PMIX_SINGLE_LISTENER
+    // Recorded for issue 4 (tools, system/session servers, rendezvous files).
+    bool tool_support = false;                // PMIX_SERVER_TOOL_SUPPORT
+    bool system_support = false;              // PMIX_SERVER_SYSTEM_SUPPORT
+    bool session_support = false;             // PMIX_SERVER_SESSION_SUPPORT
+    bool gateway = false;                     // PMIX_SERVER_GATEWAY
+    bool scheduler = false;                   // PMIX_SERVER_SCHEDULER
+    bool monitoring = false;                  // PMIX_SERVER_ENABLE_MONITORING
+};
+
+// PMIX_ERR_BAD_PARAM (with *error_p naming the attribute) for a value of the
+// wrong type or an nspace longer than PMIX_MAX_NSLEN.
+pmix_status_t parse_config(const pmix_info_t info[], std::size_t ninfo, Config *config_p,
+                           std::string *error_p);
+
+// TMPDIR, TEMP, TMP, then /tmp.
+std::string fallback_tmpdir();
+std::string local_hostname();
+
+}  // namespace pmixpp::server
+
+#endif

@@ -1,0 +1,26 @@
+// The server side of the handshake: Hello in, Welcome or Refuse out.
+//
+// Checks, in order (each failure is a Refuse with the status in brackets, a
+// log line "pmixpp: server: refused <peer>: <reason>" and the close of that
+// connection only): a decodable Hello [UNPACK_FAILURE], a common protocol
+// version [NOT_SUPPORTED], a client peer type [NOT_SUPPORTED: tools come
+// with issue 4], a psec module of ours by the Hello's name [NOT_SUPPORTED],
+// the credential and the kernel's identity [INVALID_CRED], a registered
+// nspace and rank [NOT_FOUND], the uid/gid given to register_client
+// [INVALID_CRED], a rank not connected already [INVALID_CRED], a common gds
+// module [NOT_SUPPORTED], and the host's client_connected2/client_connected
+// (called with no callback, as OpenPMIx 4.2 does: PMIX_SUCCESS or
+// PMIX_OPERATION_SUCCEEDED accept, anything else refuses with that status).
+#ifndef PMIXPP_SERVER_CORE_HANDSHAKE_H
+#define PMIXPP_SERVER_CORE_HANDSHAKE_H
+
+#include "common/wire/frame.h"
+#include "server/core/server.h"
+
+namespace pmixpp::server {
+
+void handle_hello(Server &server, Peer &peer, const wire::Frame &frame);
+
+}  // namespace pmixpp::server
+
+#endif

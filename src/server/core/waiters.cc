@@ -1,0 +1,70 @@
+#include "server/core/waiters.h"
+
+#include <vector>
+
+namespace pmixpp::server {
+
+CommitWaiters::CommitWaiters(runtime::ProgressEngine &engine)
+    : engine_(engine), alive_(std::make_shared<bool>(true))
+{
+}
+
+CommitWaiters::~CommitWaiters()
+{
+    *alive_ = false;
+    fail_all(PMIX_ERR_LOST_CONNECTION);
+}
+
+void CommitWaiters::add(const std::string &nspace, pmix_rank_t rank,
+                        std::chrono::milliseconds timeout, Callback callback)
+{
+    const uint64_t id = next_id_++;
+    Entry &entry = entries_[id];
+    entry.nspace = nspace;
+    entry.rank = rank;
+    entry.callback = std::move(callback);
+    if (timeout.count() > 0) {
+        std::weak_ptr<bool> alive = alive_;
+        entry.timer = engine_.add_timer(timeout, [this, alive, id] {
+            if (alive.lock()) finish(id, PMIX_ERR_TIMEOUT);
+        });
+    }
+}
+
+void CommitWaiters::finish(uint64_t id, pmix_status_t status)
+{
+    auto found = entries_.find(id);
+    if (found == entries_.end()) return;
+    Entry entry = std::move(found->second);
+    entries_.erase(found);
+    entry.timer.cancel();
+    if (entry.callback) entry.callback(status);
+}
+
+template <typename Match> void CommitWaiters::finish_matching(Match match, pmix_status_t status)
+{
+    // Collected first: a callback may add new waiters.
+    std::vector<uint64_t> ids;
+    for (const auto &[id, entry] : entries_) {
+        if (match(entry)) ids.push_back(id);
+    }
+    for (uint64_t id : ids) finish(id, status);
+}
+
+void CommitWaiters::committed(const std::string &nspace, pmix_rank_t rank)
+{
+    finish_matching([&](const Entry &e) { return e.rank == rank && e.nspace == nspace; },
+                    PMIX_SUCCESS);
+}
+
+void CommitWaiters::fail_nspace(const std::string &nspace, pmix_status_t status)
+{
+    finish_matching([&](const Entry &e) { return e.nspace == nspace; }, status);
+}
+
+void CommitWaiters::fail_all(pmix_status_t status)
+{
+    finish_matching([](const Entry &) { return true; }, status);
+}
+
+}  // namespace pmixpp::server

@@ -1,0 +1,57 @@
+#include "server/requests/dispatch.h"
+
+#include "server/core/connections.h"
+#include "server/requests/requests.h"
+
+namespace pmixpp::server {
+
+namespace {
+
+template <typename Request>
+using Handler = void (*)(Server &, Peer &, uint32_t, Request &);
+
+template <typename Request>
+void decode_and_run(Server &server, Peer &peer, const wire::Frame &frame, wire::Command command,
+                    Handler<Request> handler)
+{
+    Request request;
+    const pmix_status_t rc = wire::decode_payload(frame.payload, &request);
+    if (rc != PMIX_SUCCESS) {
+        drop_peer(peer, rc, std::string("malformed ") + wire::command_name(command) +
+                                " request: " + PMIx_Error_string(rc));
+        return;
+    }
+    handler(server, peer, frame.header.tag, request);
+}
+
+}  // namespace
+
+void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
+{
+    wire::Command command{};
+    if (wire::peek_command(frame.payload, &command) != PMIX_SUCCESS) {
+        drop_peer(peer, PMIX_ERR_UNPACK_FAILURE, "a request too short to name its command");
+        return;
+    }
+    using wire::Command;
+    switch (command) {
+    case Command::Commit: return decode_and_run(server, peer, frame, command, handle_commit);
+    case Command::Fence: return decode_and_run(server, peer, frame, command, handle_fence);
+    case Command::Get: return decode_and_run(server, peer, frame, command, handle_get);
+    case Command::Abort: return decode_and_run(server, peer, frame, command, handle_abort);
+    case Command::Finalize: return decode_and_run(server, peer, frame, command, handle_finalize);
+    case Command::RegisterEvents:
+        return decode_and_run(server, peer, frame, command, handle_register_events);
+    case Command::DeregisterEvents:
+        return decode_and_run(server, peer, frame, command, handle_deregister_events);
+    case Command::NotifyEvent:
+        return decode_and_run(server, peer, frame, command, handle_notify_event);
+    case Command::Query: return decode_and_run(server, peer, frame, command, handle_query);
+    default:
+        // Reserved for later issues, or unknown: the client gets a clear answer.
+        reply_status(server, peer.id, frame.header.tag, PMIX_ERR_NOT_SUPPORTED);
+        return;
+    }
+}
+
+}  // namespace pmixpp::server

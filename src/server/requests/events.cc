@@ -1,0 +1,126 @@
+// Event registrations of clients and the events they raise.
+//
+// A client's PMIx_Register_event_handler tells the server which codes to
+// forward to it (none listed: all). An event a client raises goes to every
+// other connected local client in its range that registered for the code,
+// and up to the host's notify_event when the range reaches beyond this node
+// (namespace of a job with procs elsewhere, session, global, RM, custom).
+// The raiser handles its own registrations itself, so it is left out.
+#include "server/core/connections.h"
+#include "server/core/info_read.h"
+#include "server/requests/requests.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pmixpp::server {
+
+namespace {
+
+bool proc_matches(const pmix_proc_t &wanted, const pmix_proc_t &proc)
+{
+    return std::strncmp(wanted.nspace, proc.nspace, PMIX_MAX_NSLEN) == 0 &&
+           (wanted.rank == PMIX_RANK_WILDCARD || wanted.rank == proc.rank);
+}
+
+bool in_custom_range(const wire::Event &event, const pmix_proc_t &proc)
+{
+    const pmix_info_t *item = find_info(event.info.data(), event.info.size(), PMIX_EVENT_CUSTOM_RANGE);
+    if (item == nullptr) return false;
+    const pmix_value_t &value = item->value;
+    if (value.type == PMIX_PROC && value.data.proc != nullptr) {
+        return proc_matches(*value.data.proc, proc);
+    }
+    if (value.type != PMIX_DATA_ARRAY || value.data.darray == nullptr ||
+        value.data.darray->type != PMIX_PROC || value.data.darray->array == nullptr) {
+        return false;
+    }
+    const auto *procs = static_cast<const pmix_proc_t *>(value.data.darray->array);
+    for (std::size_t i = 0; i < value.data.darray->size; ++i) {
+        if (proc_matches(procs[i], proc)) return true;
+    }
+    return false;
+}
+
+bool in_range(const wire::Event &event, const pmix_proc_t &proc)
+{
+    switch (event.range) {
+    case PMIX_RANGE_PROC_LOCAL: return proc_matches(event.source, proc);
+    case PMIX_RANGE_NAMESPACE:
+        return std::strncmp(event.source.nspace, proc.nspace, PMIX_MAX_NSLEN) == 0;
+    case PMIX_RANGE_CUSTOM: return in_custom_range(event, proc);
+    case PMIX_RANGE_RM: return false;  // for the host only
+    default: return true;              // local, session, global, undefined
+    }
+}
+
+bool reaches_beyond_node(Server &server, const wire::Event &event)
+{
+    switch (event.range) {
+    case PMIX_RANGE_PROC_LOCAL:
+    case PMIX_RANGE_LOCAL: return false;
+    case PMIX_RANGE_NAMESPACE: {
+        const Namespace *ns = server.find_namespace(event.source.nspace);
+        return ns == nullptr || !ns->all_local();
+    }
+    default: return true;
+    }
+}
+
+void tell_host(Server &server, wire::Event &event)
+{
+    const auto upcall = server.host.slots().notify_event;
+    if (upcall == nullptr || !reaches_beyond_node(server, event)) return;
+    auto held = std::make_shared<wire::Event>(std::move(event));
+    host::start_op(
+        [&](pmix_op_cbfunc_t cbfunc, void *cbdata) {
+            return upcall(held->status, &held->source, held->range, held->info.data(),
+                          held->info.size(), cbfunc, cbdata);
+        },
+        [held](pmix_status_t) {});
+}
+
+}  // namespace
+
+void deliver_local_event(Server &server, const wire::Event &event, PeerId exclude)
+{
+    for (auto &[id, peer] : server.peers) {
+        if (id == exclude || peer->state != PeerState::connected) continue;
+        if (!in_range(event, peer->proc) || !peer->wants(event.status)) continue;
+        send_message(*peer, wire::FrameKind::notify, wire::kNoTag, event);
+    }
+}
+
+void handle_register_events(Server &server, Peer &peer, uint32_t tag,
+                            wire::RegisterEventsRequest &request)
+{
+    EventRegistration registration;
+    registration.reference = server.next_event_reference++;
+    registration.codes = std::move(request.codes);
+    peer.events.push_back(std::move(registration));
+    reply_to(server, peer.id, tag, wire::RegisterEventsReply{PMIX_SUCCESS, peer.events.back().reference});
+}
+
+void handle_deregister_events(Server &server, Peer &peer, uint32_t tag,
+                              wire::DeregisterEventsRequest &request)
+{
+    auto &events = peer.events;
+    auto found = std::find_if(events.begin(), events.end(), [&](const EventRegistration &r) {
+        return r.reference == request.reference;
+    });
+    if (found == events.end()) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_FOUND);
+    events.erase(found);
+    reply_status(server, peer.id, tag, PMIX_SUCCESS);
+}
+
+void handle_notify_event(Server &server, Peer &peer, uint32_t tag, wire::NotifyEventRequest &request)
+{
+    wire::Event &event = request.event;
+    // The connection says who raised it, whatever the message claims.
+    event.source = peer.proc;
+    deliver_local_event(server, event, peer.id);
+    tell_host(server, event);
+    reply_status(server, peer.id, tag, PMIX_SUCCESS);
+}
+
+}  // namespace pmixpp::server

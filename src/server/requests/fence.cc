@@ -1,0 +1,239 @@
+// PMIx_Fence: local collective tracking. Participants are counted per
+// participant set; once every LOCAL participant has arrived the host's
+// fence_nb gets the local contribution (a modex blob, when data is
+// collected) and the merged directives, once. Without a host fence_nb the
+// fence completes here when no participant lives on another node, and
+// fails with PMIX_ERR_NOT_SUPPORTED otherwise. The host's blob is stored
+// (other nodes' data) and, with PMIX_COLLECT_DATA, handed to every local
+// participant. PMIX_TIMEOUT fails the fence with PMIX_ERR_TIMEOUT.
+//
+// A participant that disconnects before the host was called fails the
+// fence for the others with PMIX_ERR_LOST_CONNECTION (it can never
+// complete); after the host was called the fence goes on without it.
+#include "server/core/connections.h"
+#include "server/core/info_read.h"
+#include "server/requests/requests.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <new>
+
+namespace pmixpp::server {
+
+namespace {
+
+bool proc_less(const pmix_proc_t &a, const pmix_proc_t &b)
+{
+    const int order = std::strncmp(a.nspace, b.nspace, PMIX_MAX_NSLEN);
+    return order != 0 ? order < 0 : a.rank < b.rank;
+}
+
+std::string signature_of(const std::vector<pmix_proc_t> &procs)
+{
+    std::string signature;
+    for (const auto &proc : procs) signature += proc_name(proc) + ",";
+    return signature;
+}
+
+// The local participants of procs, and whether every participant is local.
+void local_participants(Server &server, const std::vector<pmix_proc_t> &procs,
+                        std::set<std::string> *local_p, bool *all_local_p)
+{
+    bool all_local = true;
+    for (const auto &proc : procs) {
+        Namespace *ns = server.find_namespace(proc.nspace);
+        if (ns == nullptr || !ns->registered) {
+            all_local = false;
+            continue;
+        }
+        if (proc.rank == PMIX_RANK_WILDCARD) {
+            for (pmix_rank_t rank : ns->summary.local_ranks) {
+                local_p->insert(proc_name(make_proc(ns->name, rank)));
+            }
+            all_local = all_local && ns->all_local();
+        } else if (ns->is_local(proc.rank)) {
+            local_p->insert(proc_name(proc));
+        } else {
+            all_local = false;
+        }
+    }
+    *all_local_p = all_local;
+}
+
+void merge_directives(Collective &collective, wire::InfoArray &directives)
+{
+    if (directive_flag(directives.data(), directives.size(), PMIX_COLLECT_DATA)) {
+        collective.collect = true;
+    }
+    if (collective.directives.empty()) collective.directives = std::move(directives);
+}
+
+}  // namespace
+
+pmix_status_t store_remote_blob(Server &server, const wire::Bytes &blob)
+{
+    if (blob.empty()) return PMIX_SUCCESS;
+    std::vector<wire::ProcData> records;
+    pmix_status_t rc = wire::decode_modex(blob.data(), blob.size(), &records);
+    if (rc != PMIX_SUCCESS) return rc;
+    for (const auto &record : records) {
+        Namespace *ns = server.find_namespace(record.proc.nspace);
+        if (ns != nullptr && ns->is_local(record.proc.rank)) continue;
+        rc = server.store->put_modex(record.proc.nspace, record.proc.rank, PMIX_REMOTE,
+                                     record.info.data(), record.info.size());
+        if (rc != PMIX_SUCCESS) return rc;
+        if (ns != nullptr) ns->remote_data.insert(record.proc.rank);
+    }
+    return PMIX_SUCCESS;
+}
+
+namespace {
+
+void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Bytes &blob)
+{
+    Collective *collective = server.fences.find(id);
+    if (collective == nullptr) return;  // timed out or failed already
+    collective->timer.cancel();
+    if (status == PMIX_SUCCESS) status = store_remote_blob(server, blob);
+    wire::FenceReply reply;
+    reply.status = status;
+    if (status == PMIX_SUCCESS && collective->collect) reply.data = blob;
+    const std::vector<FenceParticipant> participants = std::move(collective->arrived);
+    server.fences.erase(id);
+    for (const auto &participant : participants) {
+        reply_to(server, participant.peer, participant.tag, reply);
+    }
+}
+
+struct HostFenceCall {
+    uint64_t id;
+};
+
+void host_fence_done(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
+                     pmix_release_cbfunc_t release, void *release_cbdata)
+{
+    auto *call = static_cast<HostFenceCall *>(cbdata);
+    const uint64_t id = call == nullptr ? 0 : call->id;
+    delete call;
+    wire::Bytes blob;
+    try {
+        if (data != nullptr && ndata > 0) blob.assign(data, data + ndata);
+    } catch (const std::bad_alloc &) {
+        status = PMIX_ERR_NOMEM;
+    }
+    if (release != nullptr) release(release_cbdata);
+    post_to_server([id, status, blob = std::move(blob)](Server &server) {
+        complete(server, id, status, blob);
+    });
+}
+
+pmix_status_t local_blob(Server &server, const Collective &collective, pmix_scope_t scope,
+                         wire::Bytes *blob_p)
+{
+    std::vector<wire::ProcData> records;
+    for (const auto &participant : collective.arrived) {
+        wire::ProcData data;
+        const pmix_status_t rc = proc_modex(server, participant.proc, scope, &data);
+        if (rc != PMIX_SUCCESS) return rc;
+        records.push_back(std::move(data));
+    }
+    return wire::encode_modex(records, blob_p);
+}
+
+void call_host(Server &server, Collective &collective)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (collective.collect) rc = local_blob(server, collective, PMIX_REMOTE, &collective.local_blob);
+    if (rc != PMIX_SUCCESS) return complete(server, collective.id, rc, {});
+    collective.host_called = true;
+    auto *call = new (std::nothrow) HostFenceCall{collective.id};
+    if (call == nullptr) return complete(server, collective.id, PMIX_ERR_NOMEM, {});
+    const uint64_t id = collective.id;
+    auto *data = reinterpret_cast<char *>(collective.local_blob.data());
+    rc = server.host.slots().fence_nb(collective.procs.data(), collective.procs.size(),
+                                      collective.directives.data(), collective.directives.size(),
+                                      data, collective.local_blob.size(), host_fence_done, call);
+    if (rc == PMIX_SUCCESS) return;
+    delete call;
+    // OPERATION_SUCCEEDED: the host completed it at once, with no data.
+    complete(server, id, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc, {});
+}
+
+void launch(Server &server, Collective &collective)
+{
+    if (server.host.slots().fence_nb != nullptr) return call_host(server, collective);
+    if (!collective.all_local) {
+        return complete(server, collective.id, PMIX_ERR_NOT_SUPPORTED, {});
+    }
+    wire::Bytes blob;
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (collective.collect) rc = local_blob(server, collective, PMIX_LOCAL, &blob);
+    complete(server, collective.id, rc, blob);
+}
+
+void arm_timeout(Server &server, Collective &collective)
+{
+    const auto seconds = directive_timeout(collective.directives.data(), collective.directives.size());
+    if (!seconds) return;
+    const uint64_t id = collective.id;
+    collective.timer = server.engine.add_timer(std::chrono::seconds(*seconds), [id] {
+        if (Server *now = current()) complete(*now, id, PMIX_ERR_TIMEOUT, {});
+    });
+}
+
+std::vector<pmix_proc_t> participant_set(const Peer &peer, const wire::FenceRequest &request)
+{
+    std::vector<pmix_proc_t> procs = request.procs;
+    if (procs.empty()) procs.push_back(make_proc(peer.proc.nspace, PMIX_RANK_WILDCARD));
+    std::sort(procs.begin(), procs.end(), proc_less);
+    procs.erase(std::unique(procs.begin(), procs.end(), same_proc), procs.end());
+    return procs;
+}
+
+}  // namespace
+
+void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &request)
+{
+    std::vector<pmix_proc_t> procs = participant_set(peer, request);
+    std::set<std::string> local;
+    bool all_local = false;
+    local_participants(server, procs, &local, &all_local);
+    if (local.count(proc_name(peer.proc)) == 0) {
+        return reply_to(server, peer.id, tag, wire::FenceReply{PMIX_ERR_BAD_PARAM, {}});
+    }
+    const std::string signature = signature_of(procs);
+    Collective *collective = server.fences.find_open(signature, peer.proc);
+    const bool created = collective == nullptr;
+    if (created) {
+        collective = &server.fences.create(signature);
+        collective->procs = std::move(procs);
+        collective->expected = std::move(local);
+        collective->all_local = all_local;
+    }
+    collective->arrived.push_back(FenceParticipant{peer.id, tag, peer.proc});
+    merge_directives(*collective, request.directives);
+    if (created) arm_timeout(server, *collective);
+    if (collective->complete()) launch(server, *collective);
+}
+
+void fence_peer_lost(Server &server, const Peer &peer)
+{
+    const std::string name = proc_name(peer.proc);
+    for (uint64_t id : server.fences.ids()) {
+        Collective *collective = server.fences.find(id);
+        if (collective == nullptr || collective->expected.count(name) == 0) continue;
+        auto &arrived = collective->arrived;
+        arrived.erase(std::remove_if(arrived.begin(), arrived.end(),
+                                     [&](const FenceParticipant &p) { return p.peer == peer.id; }),
+                      arrived.end());
+        if (!collective->host_called) complete(server, id, PMIX_ERR_LOST_CONNECTION, {});
+    }
+}
+
+void fail_all_fences(Server &server, pmix_status_t status)
+{
+    for (uint64_t id : server.fences.ids()) complete(server, id, status, {});
+}
+
+}  // namespace pmixpp::server

@@ -1,0 +1,230 @@
+// PMIx_Get that the client could not answer from its own copy of the job
+// data: registered data and modex data from the store, resolved the way a
+// client would (common/store/resolver.h).
+//
+// When the key is not there yet:
+//  - a local target that has not committed: wait for its commit (unless
+//    PMIX_IMMEDIATE), at most PMIX_TIMEOUT seconds;
+//  - a remote target whose data has not arrived: ask the host's
+//    direct_modex (PMIX_ERR_NOT_SUPPORTED when the host has none);
+//  - otherwise PMIX_ERR_NOT_FOUND.
+// An empty key asks for all the target's data (the client caches it).
+#include "common/store/resolver.h"
+#include "common/values/value_ops.h"
+#include "server/core/connections.h"
+#include "server/core/info_read.h"
+#include "server/requests/requests.h"
+
+#include <chrono>
+#include <memory>
+#include <new>
+
+namespace pmixpp::server {
+
+namespace {
+
+struct PendingGet {
+    PeerId peer = kNoPeer;
+    uint32_t tag = 0;
+    pmix_proc_t requester{};
+    wire::GetRequest request;
+    bool answered = false;
+    runtime::Timer timer;
+};
+using PendingGetPtr = std::shared_ptr<PendingGet>;
+
+bool is_rank(pmix_rank_t rank)
+{
+    return rank != PMIX_RANK_WILDCARD && rank != PMIX_RANK_UNDEF && rank != PMIX_RANK_INVALID;
+}
+
+bool target_is_local(Server &server, const pmix_proc_t &target)
+{
+    const Namespace *ns = server.find_namespace(target.nspace);
+    return ns != nullptr && ns->registered && is_rank(target.rank) && ns->is_local(target.rank);
+}
+
+pmix_status_t one_key(Server &server, const PendingGet &get, wire::GetReply *reply_p)
+{
+    const wire::GetRequest &request = get.request;
+    store::GetRequest lookup;
+    lookup.target = &request.proc;
+    lookup.key = request.key.c_str();
+    lookup.qualifiers = request.directives.data();
+    lookup.nqualifiers = request.directives.size();
+    lookup.self = &get.requester;
+    lookup.modex_visibility = target_is_local(server, request.proc) ? PMIX_LOCAL : PMIX_REMOTE;
+    store::ValuePtr value;
+    pmix_status_t rc = store::get(*server.store, lookup, &value);
+    if (rc != PMIX_SUCCESS) return rc;
+    wire::GetReply reply;
+    if ((rc = reply.data.allocate(1)) != PMIX_SUCCESS) return rc;
+    values::load_key(reply.data[0].key, request.key.c_str());
+    if ((rc = values::value_xfer(&reply.data[0].value, value.get())) != PMIX_SUCCESS) return rc;
+    *reply_p = std::move(reply);
+    return PMIX_SUCCESS;
+}
+
+// Everything of the target: job level for a wildcard, else its modex data
+// (required: without it the data is not there yet) and its proc level.
+pmix_status_t everything(Server &server, const PendingGet &get, wire::GetReply *reply_p)
+{
+    const pmix_proc_t &target = get.request.proc;
+    const char *nspace = target.nspace;
+    store::InfoArray job, proc, modex;
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (!is_rank(target.rank)) {
+        rc = server.store->fetch_all(nspace, PMIXPP_GDS_LEVEL_JOB, 0, &job);
+    } else {
+        const pmix_scope_t scope = target_is_local(server, target) ? PMIX_LOCAL : PMIX_REMOTE;
+        rc = server.store->fetch_modex_all(nspace, target.rank, scope, &modex);
+        if (rc == PMIX_SUCCESS) {
+            const pmix_status_t level = server.store->fetch_all(nspace, PMIXPP_GDS_LEVEL_PROC,
+                                                                target.rank, &proc);
+            if (level != PMIX_SUCCESS && level != PMIX_ERR_NOT_FOUND) rc = level;
+        }
+    }
+    if (rc != PMIX_SUCCESS) return rc;
+    wire::GetReply reply;
+    const std::size_t total = job.size() + proc.size() + modex.size();
+    if ((rc = reply.data.allocate(total)) != PMIX_SUCCESS) return rc;
+    std::size_t next = 0;
+    for (const store::InfoArray *part : {&job, &proc, &modex}) {
+        for (const pmix_info_t &item : *part) {
+            if ((rc = values::info_xfer(&reply.data[next++], &item)) != PMIX_SUCCESS) return rc;
+        }
+    }
+    *reply_p = std::move(reply);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t lookup(Server &server, const PendingGet &get, wire::GetReply *reply_p)
+{
+    return get.request.key.empty() ? everything(server, get, reply_p) : one_key(server, get, reply_p);
+}
+
+void answer(Server &server, PendingGet &get, wire::GetReply reply)
+{
+    if (get.answered) return;
+    get.answered = true;
+    get.timer.cancel();
+    reply_to(server, get.peer, get.tag, reply);
+}
+
+void answer_status(Server &server, PendingGet &get, pmix_status_t status)
+{
+    wire::GetReply reply;
+    reply.status = status;
+    answer(server, get, std::move(reply));
+}
+
+void retry(Server &server, const PendingGetPtr &get)
+{
+    wire::GetReply reply;
+    const pmix_status_t rc = lookup(server, *get, &reply);
+    if (rc != PMIX_SUCCESS) return answer_status(server, *get, rc);
+    answer(server, *get, std::move(reply));
+}
+
+std::chrono::milliseconds timeout_of(const PendingGet &get)
+{
+    const auto &directives = get.request.directives;
+    const auto seconds = directive_timeout(directives.data(), directives.size());
+    return seconds ? std::chrono::milliseconds(*seconds * 1000ull) : std::chrono::milliseconds{0};
+}
+
+void wait_for_commit(Server &server, const PendingGetPtr &get)
+{
+    const pmix_proc_t &target = get->request.proc;
+    server.waiters.add(target.nspace, target.rank, timeout_of(*get), [get](pmix_status_t status) {
+        Server *now = current();
+        if (now == nullptr) return;
+        if (status != PMIX_SUCCESS) return answer_status(*now, *get, status);
+        retry(*now, get);
+    });
+}
+
+struct HostModexCall {
+    PendingGetPtr get;
+};
+
+void host_modex_done(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
+                     pmix_release_cbfunc_t release, void *release_cbdata)
+{
+    std::unique_ptr<HostModexCall> call(static_cast<HostModexCall *>(cbdata));
+    wire::Bytes blob;
+    try {
+        if (data != nullptr && ndata > 0) blob.assign(data, data + ndata);
+    } catch (const std::bad_alloc &) {
+        status = PMIX_ERR_NOMEM;
+    }
+    if (release != nullptr) release(release_cbdata);
+    if (call == nullptr) return;
+    post_to_server([get = std::move(call->get), status, blob = std::move(blob)](Server &server) {
+        if (get->answered) return;
+        const pmix_status_t rc = status == PMIX_SUCCESS ? store_remote_blob(server, blob) : status;
+        if (rc != PMIX_SUCCESS) return answer_status(server, *get, rc);
+        retry(server, get);
+    });
+}
+
+void ask_host(Server &server, const PendingGetPtr &get)
+{
+    const auto upcall = server.host.slots().direct_modex;
+    if (upcall == nullptr) return answer_status(server, *get, PMIX_ERR_NOT_SUPPORTED);
+    auto *call = new (std::nothrow) HostModexCall{get};
+    if (call == nullptr) return answer_status(server, *get, PMIX_ERR_NOMEM);
+    const auto timeout = timeout_of(*get);
+    if (timeout.count() > 0) {
+        get->timer = server.engine.add_timer(timeout, [get] {
+            if (Server *now = current()) answer_status(*now, *get, PMIX_ERR_TIMEOUT);
+        });
+    }
+    const auto &directives = get->request.directives;
+    const pmix_status_t rc = upcall(&get->request.proc, directives.data(), directives.size(),
+                                    host_modex_done, call);
+    if (rc == PMIX_SUCCESS) return;
+    delete call;
+    if (rc == PMIX_OPERATION_SUCCEEDED) return retry(server, get);
+    answer_status(server, *get, rc);
+}
+
+void when_missing(Server &server, const PendingGetPtr &get)
+{
+    const pmix_proc_t &target = get->request.proc;
+    Namespace *ns = server.find_namespace(target.nspace);
+    const auto &directives = get->request.directives;
+    const bool immediate = directive_flag(directives.data(), directives.size(), PMIX_IMMEDIATE);
+    if (!is_rank(target.rank) || immediate) return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
+    if (ns != nullptr && ns->registered && target.rank >= ns->summary.job_size) {
+        return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
+    }
+    if (target_is_local(server, target)) {
+        if (ns->committed.count(target.rank) != 0) {
+            return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
+        }
+        return wait_for_commit(server, get);
+    }
+    if (ns != nullptr && ns->remote_data.count(target.rank) != 0) {
+        return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
+    }
+    ask_host(server, get);
+}
+
+}  // namespace
+
+void handle_get(Server &server, Peer &peer, uint32_t tag, wire::GetRequest &request)
+{
+    auto get = std::make_shared<PendingGet>();
+    get->peer = peer.id;
+    get->tag = tag;
+    get->requester = peer.proc;
+    get->request = std::move(request);
+    wire::GetReply reply;
+    const pmix_status_t rc = lookup(server, *get, &reply);
+    if (rc == PMIX_SUCCESS) return answer(server, *get, std::move(reply));
+    if (rc != PMIX_ERR_NOT_FOUND) return answer_status(server, *get, rc);
+    when_missing(server, get);
+}
+
+}  // namespace pmixpp::server

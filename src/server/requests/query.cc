@@ -1,0 +1,157 @@
+// PMIx_Query_info for what the server library knows itself: the namespaces
+// it serves (PMIX_QUERY_NAMESPACES) and the process sets the host defined
+// (PMIX_QUERY_NUM_PSETS, PMIX_QUERY_PSET_NAMES). Any other key goes to the
+// host's query upcall. Status: every key answered PMIX_SUCCESS, some
+// PMIX_ERR_PARTIAL_SUCCESS, none PMIX_ERR_NOT_FOUND (PMIX_ERR_NOT_SUPPORTED
+// when there was nobody to ask).
+#include "common/values/value_ops.h"
+#include "server/core/connections.h"
+#include "server/requests/requests.h"
+
+#include <cstring>
+#include <memory>
+#include <new>
+#include <vector>
+
+namespace pmixpp::server {
+
+namespace {
+
+// Info entries being gathered; moved into the reply at the end.
+class Results {
+public:
+    Results() = default;
+    Results(const Results &) = delete;
+    Results &operator=(const Results &) = delete;
+    ~Results()
+    {
+        for (auto &item : items_) values::info_destruct(&item);
+    }
+    void add(const char *key, const void *data, pmix_data_type_t type)
+    {
+        pmix_info_t item{};
+        if (values::info_load(&item, key, data, type) == PMIX_SUCCESS) items_.push_back(item);
+    }
+    void add_copy(const pmix_info_t &source)
+    {
+        pmix_info_t item{};
+        if (values::info_xfer(&item, &source) == PMIX_SUCCESS) items_.push_back(item);
+    }
+    std::size_t size() const { return items_.size(); }
+    pmix_status_t move_into(wire::InfoArray *array_p)
+    {
+        const pmix_status_t rc = array_p->allocate(items_.size());
+        if (rc != PMIX_SUCCESS) return rc;
+        // Ownership of each value moves with its bytes.
+        if (!items_.empty()) std::memcpy(array_p->data(), items_.data(), items_.size() * sizeof(pmix_info_t));
+        items_.clear();
+        return PMIX_SUCCESS;
+    }
+
+private:
+    std::vector<pmix_info_t> items_;
+};
+
+std::string joined_namespaces(const Server &server)
+{
+    std::string names;
+    for (const auto &[name, ns] : server.namespaces) {
+        if (ns.registered) names += (names.empty() ? "" : ",") + name;
+    }
+    return names;
+}
+
+std::string joined_psets(const Server &server)
+{
+    std::string names;
+    for (const auto &[name, members] : server.psets) names += (names.empty() ? "" : ",") + name;
+    return names;
+}
+
+// False when the key is not one the library answers.
+bool answer_locally(const Server &server, const char *key, Results &results)
+{
+    if (std::strcmp(key, PMIX_QUERY_NAMESPACES) == 0) {
+        const std::string names = joined_namespaces(server);
+        results.add(key, names.c_str(), PMIX_STRING);
+    } else if (std::strcmp(key, PMIX_QUERY_NUM_PSETS) == 0) {
+        const std::size_t count = server.psets.size();
+        results.add(key, &count, PMIX_SIZE);
+    } else if (std::strcmp(key, PMIX_QUERY_PSET_NAMES) == 0) {
+        const std::string names = joined_psets(server);
+        results.add(key, names.c_str(), PMIX_STRING);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+struct PendingQuery {
+    PeerId peer = kNoPeer;
+    uint32_t tag = 0;
+    wire::QueryRequest request;
+    Results results;
+    std::size_t local_answers = 0;
+};
+
+void finish(Server &server, PendingQuery &query, pmix_status_t status)
+{
+    wire::QueryReply reply;
+    if (query.local_answers > 0 && status != PMIX_SUCCESS) status = PMIX_ERR_PARTIAL_SUCCESS;
+    if (query.results.size() == 0 && status == PMIX_SUCCESS) status = PMIX_ERR_NOT_FOUND;
+    reply.status = status;
+    const pmix_status_t rc = query.results.move_into(&reply.results);
+    if (rc != PMIX_SUCCESS) reply.status = rc;
+    reply_to(server, query.peer, query.tag, reply);
+}
+
+struct HostQueryCall {
+    std::shared_ptr<PendingQuery> query;
+};
+
+void host_query_done(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                     pmix_release_cbfunc_t release, void *release_cbdata)
+{
+    std::unique_ptr<HostQueryCall> call(static_cast<HostQueryCall *>(cbdata));
+    if (call != nullptr && info != nullptr) {
+        for (std::size_t i = 0; i < ninfo; ++i) call->query->results.add_copy(info[i]);
+    }
+    if (release != nullptr) release(release_cbdata);
+    if (call == nullptr) return;
+    post_to_server([query = std::move(call->query), status](Server &server) {
+        finish(server, *query, status);
+    });
+}
+
+}  // namespace
+
+void handle_query(Server &server, Peer &peer, uint32_t tag, wire::QueryRequest &request)
+{
+    auto query = std::make_shared<PendingQuery>();
+    query->peer = peer.id;
+    query->tag = tag;
+    bool unanswered = false;
+    for (const pmix_query_t &item : request.queries) {
+        for (char **key = item.keys; key != nullptr && *key != nullptr; ++key) {
+            if (answer_locally(server, *key, query->results)) {
+                ++query->local_answers;
+            } else {
+                unanswered = true;
+            }
+        }
+    }
+    query->request = std::move(request);
+    const auto upcall = server.host.slots().query;
+    if (!unanswered) return finish(server, *query, PMIX_SUCCESS);
+    if (upcall == nullptr) return finish(server, *query, PMIX_ERR_NOT_SUPPORTED);
+    auto *call = new (std::nothrow) HostQueryCall{query};
+    if (call == nullptr) return finish(server, *query, PMIX_ERR_NOMEM);
+    pmix_proc_t requester = peer.proc;
+    const pmix_status_t rc = upcall(&requester, query->request.queries.data(),
+                                    query->request.queries.size(), host_query_done, call);
+    if (rc == PMIX_SUCCESS) return;
+    delete call;
+    finish(server, *query, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
+}
+
+}  // namespace pmixpp::server

@@ -1,0 +1,49 @@
+// The handlers of client requests (one file each) and the hooks other parts
+// of the server call into them with. Progress thread only. Every handler
+// answers its request exactly once (a StatusReply or its own reply type),
+// now or when the data or the host's callback arrives.
+#ifndef PMIXPP_SERVER_REQUESTS_REQUESTS_H
+#define PMIXPP_SERVER_REQUESTS_REQUESTS_H
+
+#include "common/wire/messages.h"
+#include "server/core/server.h"
+
+#include <cstdint>
+
+namespace pmixpp::server {
+
+void handle_commit(Server &server, Peer &peer, uint32_t tag, wire::CommitRequest &request);
+void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &request);
+void handle_get(Server &server, Peer &peer, uint32_t tag, wire::GetRequest &request);
+void handle_abort(Server &server, Peer &peer, uint32_t tag, wire::AbortRequest &request);
+void handle_finalize(Server &server, Peer &peer, uint32_t tag, wire::FinalizeRequest &request);
+void handle_register_events(Server &server, Peer &peer, uint32_t tag,
+                            wire::RegisterEventsRequest &request);
+void handle_deregister_events(Server &server, Peer &peer, uint32_t tag,
+                              wire::DeregisterEventsRequest &request);
+void handle_notify_event(Server &server, Peer &peer, uint32_t tag,
+                         wire::NotifyEventRequest &request);
+void handle_query(Server &server, Peer &peer, uint32_t tag, wire::QueryRequest &request);
+
+// fence.cc: a participant's connection ended.
+void fence_peer_lost(Server &server, const Peer &peer);
+// fence.cc: fail every open collective (finalize).
+void fail_all_fences(Server &server, pmix_status_t status);
+
+// events.cc: sends event to every connected local client whose range and
+// registrations match, except `exclude`.
+void deliver_local_event(Server &server, const wire::Event &event, PeerId exclude);
+
+// fence.cc: stores a modex blob from the host (fence, direct modex): the
+// records of procs on other nodes, as PMIX_REMOTE data. Records of local
+// procs are skipped: the store has their data with its real scopes.
+pmix_status_t store_remote_blob(Server &server, const wire::Bytes &blob);
+
+// commit.cc: the modex blob of one local proc's data visible to `scope`
+// (PMIX_REMOTE for other nodes, PMIX_LOCAL for peers on this node).
+pmix_status_t proc_modex(const Server &server, const pmix_proc_t &proc, pmix_scope_t scope,
+                         wire::ProcData *data_p);
+
+}  // namespace pmixpp::server
+
+#endif

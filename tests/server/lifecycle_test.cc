@@ -1,0 +1,195 @@
+// PMIx_server_init/finalize, registration calls and setup_fork's environment.
+#include "server/server_fixture.h"
+
+#include "common/values/value_ops.h"
+
+#include <criterion/criterion.h>
+
+#include <hwloc.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <sched.h>
+#include <sys/stat.h>
+
+using namespace server_test;
+using pmixpp::values::info_destruct;
+using pmixpp::values::info_load;
+
+namespace {
+
+std::atomic<int> g_callbacks{0};
+std::atomic<pmix_status_t> g_callback_status{PMIX_ERR_INIT};
+
+void count_callback(pmix_status_t status, void *)
+{
+    g_callback_status = status;
+    ++g_callbacks;
+}
+
+void wait_for_callbacks(int expected)
+{
+    while (g_callbacks.load() < expected) sched_yield();
+}
+
+}  // namespace
+
+Test(server_lifecycle, null_module_init_and_finalize)
+{
+    cr_assert_eq(PMIx_server_init(nullptr, nullptr, 0), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_server_finalize(), PMIX_ERR_INIT, "a second finalize has nothing to stop");
+}
+
+Test(server_lifecycle, calls_before_init_report_init)
+{
+    pmix_proc_t proc{};
+    std::strcpy(proc.nspace, "x");
+    char **env = nullptr;
+    cr_expect_eq(PMIx_server_setup_fork(&proc, &env), PMIX_ERR_INIT);
+    cr_expect_eq(PMIx_server_register_nspace("x", 1, nullptr, 0, nullptr, nullptr), PMIX_ERR_INIT);
+    cr_expect_eq(PMIx_server_register_client(&proc, 0, 0, nullptr, nullptr, nullptr), PMIX_ERR_INIT);
+}
+
+Test(server_lifecycle, wrong_attribute_type_is_bad_param)
+{
+    pmix_info_t info;
+    info_load(&info, PMIX_SERVER_RANK, "seven", PMIX_STRING);
+    cr_expect_eq(PMIx_server_init(nullptr, &info, 1), PMIX_ERR_BAD_PARAM);
+    info_destruct(&info);
+    cr_expect_eq(PMIx_server_init(nullptr, nullptr, 0), PMIX_SUCCESS, "a failed init leaves nothing behind");
+    cr_expect_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+}
+
+Test(server_lifecycle, init_is_reference_counted)
+{
+    cr_assert_eq(PMIx_server_init(nullptr, nullptr, 0), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_server_init(nullptr, nullptr, 0), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    cr_expect_eq(PMIx_server_register_nspace("still", 0, nullptr, 0, nullptr, nullptr),
+                 PMIX_OPERATION_SUCCEEDED, "one finalize of two inits keeps the server");
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+}
+
+Test(server_lifecycle, setup_fork_gives_what_a_client_needs)
+{
+    const std::string tmpdir = make_tmpdir();
+    start_server(tmpdir);
+    auto env = fork_env("job9", 3);
+    cr_expect_eq(env["PMIX_NAMESPACE"], "job9");
+    cr_expect_eq(env["PMIX_RANK"], "3");
+    cr_expect_eq(env["PMIX_SERVER_NSPACE"], "srv");
+    cr_expect_eq(env["PMIX_SERVER_RANK"], "7");
+    for (const char *name : {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3",
+                             "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
+        cr_expect(env[name].rfind("srv.7;usock:" + tmpdir + "/", 0) == 0, "%s=%s", name, env[name].c_str());
+    }
+    cr_expect(env["PMIXPP_SERVER_URIS"].rfind("usock:" + tmpdir + "/", 0) == 0);
+    cr_expect_eq(env["PMIX_SECURITY_MODE"], "native");
+    cr_expect_eq(env["PMIX_GDS_MODULE"], "hash");
+    cr_expect_eq(env["PMIX_PTL_MODULE"], "usock");
+    cr_expect_eq(env["PMIX_SERVER_TMPDIR"], tmpdir);
+    cr_expect_eq(env["PMIX_HOSTNAME"], kHost);
+    cr_expect_eq(env["PMIX_VERSION"], "4.2.2");
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+}
+
+Test(server_lifecycle, setup_fork_replaces_existing_entries)
+{
+    start_server(make_tmpdir());
+    char **env = static_cast<char **>(calloc(3, sizeof(char *)));
+    env[0] = strdup("PATH=/bin");
+    env[1] = strdup("PMIX_RANK=99");
+    pmix_proc_t proc{};
+    std::strcpy(proc.nspace, "job9");
+    proc.rank = 1;
+    cr_assert_eq(PMIx_server_setup_fork(&proc, &env), PMIX_SUCCESS);
+    int ranks = 0;
+    for (char **entry = env; *entry != nullptr; ++entry) {
+        if (std::strncmp(*entry, "PMIX_RANK=", 10) == 0) {
+            ++ranks;
+            cr_expect_str_eq(*entry, "PMIX_RANK=1");
+        }
+    }
+    cr_expect_eq(ranks, 1);
+    cr_expect_str_eq(env[0], "PATH=/bin");
+    for (char **entry = env; *entry != nullptr; ++entry) free(*entry);
+    free(env);
+    PMIx_server_finalize();
+}
+
+Test(server_lifecycle, socket_file_lives_in_tmpdir_until_finalize)
+{
+    const std::string tmpdir = make_tmpdir();
+    start_server(tmpdir);
+    const std::string uri = fork_env("job", 0)["PMIXPP_SERVER_URIS"];
+    const std::string path = uri.substr(6);
+    struct stat info{};
+    cr_assert_eq(stat(path.c_str(), &info), 0, "no socket at %s", path.c_str());
+    cr_expect(S_ISSOCK(info.st_mode));
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    cr_expect_neq(stat(path.c_str(), &info), 0, "finalize must remove %s", path.c_str());
+}
+
+Test(server_lifecycle, usock_disable_leaves_no_listener)
+{
+    pmix_info_t info;
+    const bool disable = true;
+    info_load(&info, PMIX_USOCK_DISABLE, &disable, PMIX_BOOL);
+    cr_assert_eq(PMIx_server_init(nullptr, &info, 1), PMIX_SUCCESS);
+    cr_expect_eq(fork_env("job", 0).count("PMIXPP_SERVER_URIS"), 0u);
+    PMIx_server_finalize();
+}
+
+Test(server_lifecycle, register_and_deregister)
+{
+    start_server(make_tmpdir());
+    register_job("jobA", 2);
+    pmix_proc_t proc{};
+    std::strcpy(proc.nspace, "jobA");
+    proc.rank = 1;
+    PMIx_server_deregister_client(&proc, count_callback, nullptr);
+    wait_for_callbacks(1);
+    cr_expect_eq(g_callback_status.load(), PMIX_SUCCESS);
+    PMIx_server_deregister_client(&proc, count_callback, nullptr);
+    wait_for_callbacks(2);
+    cr_expect_eq(g_callback_status.load(), PMIX_ERR_NOT_FOUND, "a client cannot go twice");
+    PMIx_server_deregister_nspace("jobA", count_callback, nullptr);
+    wait_for_callbacks(3);
+    cr_expect_eq(g_callback_status.load(), PMIX_SUCCESS);
+    cr_expect_eq(PMIx_server_register_nspace(nullptr, 0, nullptr, 0, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
+    PMIx_server_finalize();
+}
+
+Test(server_lifecycle, cpuset_string_is_hwloc_list)
+{
+    pmix_cpuset_t cpuset{};
+    cpuset.source = const_cast<char *>("hwloc");
+    hwloc_bitmap_t bitmap = hwloc_bitmap_alloc();
+    hwloc_bitmap_set_range(bitmap, 0, 1);
+    cpuset.bitmap = bitmap;
+    char *text = nullptr;
+    cr_assert_eq(PMIx_server_generate_cpuset_string(&cpuset, &text), PMIX_SUCCESS);
+    cr_expect_str_eq(text, "hwloc:0-1");
+    free(text);
+    cpuset.source = const_cast<char *>("other");
+    cr_expect_eq(PMIx_server_generate_cpuset_string(&cpuset, &text), PMIX_ERR_NOT_SUPPORTED);
+    hwloc_bitmap_free(bitmap);
+}
+
+Test(server_lifecycle, locality_string_of_the_first_pu)
+{
+    start_server(make_tmpdir());
+    pmix_cpuset_t cpuset{};
+    cpuset.source = const_cast<char *>("hwloc");
+    hwloc_bitmap_t bitmap = hwloc_bitmap_alloc();
+    hwloc_bitmap_set(bitmap, 0);
+    cpuset.bitmap = bitmap;
+    char *text = nullptr;
+    cr_assert_eq(PMIx_server_generate_locality_string(&cpuset, &text), PMIX_SUCCESS);
+    cr_expect(std::strstr(text, "HT0") != nullptr, "locality '%s' names PU 0", text);
+    free(text);
+    hwloc_bitmap_free(bitmap);
+    PMIx_server_finalize();
+}

@@ -1,0 +1,255 @@
+// Requests of connected raw clients: commit/get, fences (local and through
+// a host fence_nb), events, query, abort/finalize, unknown and malformed
+// requests.
+#include "server/server_fixture.h"
+
+#include <criterion/criterion.h>
+
+#include <atomic>
+#include <cstring>
+#include <memory>
+
+using namespace server_test;
+using namespace pmixpp;
+
+namespace {
+
+constexpr pmix_status_t kCustomEvent = PMIX_EXTERNAL_ERR_BASE - 999;
+std::atomic<int> g_host_fences{0};
+
+pmix_status_t echo_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char *data,
+                         size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_host_fences;
+    // As a one-node host would: everybody's data is our own contribution.
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, nullptr, nullptr);
+    return PMIX_SUCCESS;
+}
+
+pmix_server_module_t g_fence_host{};
+
+std::unique_ptr<RawClient> connect_rank(pmix_rank_t rank)
+{
+    auto client = std::make_unique<RawClient>();
+    cr_assert_eq(client->hello(kJob, rank, nullptr), PMIX_SUCCESS);
+    return client;
+}
+
+void commit_string(RawClient &client, const char *key, const char *value)
+{
+    wire::CommitRequest commit;
+    commit.global = one_info(key, value, PMIX_STRING);
+    client.request(1, commit);
+    cr_assert_eq(client.reply<wire::StatusReply>().status, PMIX_SUCCESS);
+}
+
+wire::GetRequest get_of(pmix_rank_t rank, const char *key)
+{
+    wire::GetRequest get;
+    std::strcpy(get.proc.nspace, kJob);
+    get.proc.rank = rank;
+    get.key = key;
+    return get;
+}
+
+void teardown()
+{
+    PMIx_server_finalize();
+}
+
+void two_rank_job()
+{
+    start_server(make_tmpdir());
+    register_job(kJob, 2);
+}
+
+void two_rank_job_with_host_fence()
+{
+    g_fence_host.fence_nb = echo_fence;
+    start_server(make_tmpdir(), &g_fence_host);
+    register_job(kJob, 2);
+}
+
+// Both ranks fence with PMIX_COLLECT_DATA and get a blob holding both.
+void fence_both(RawClient &a, RawClient &b)
+{
+    const bool collect = true;
+    for (RawClient *client : {&a, &b}) {
+        wire::FenceRequest fence;
+        fence.directives = one_info(PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+        client->request(9, fence);
+    }
+    for (RawClient *client : {&a, &b}) {
+        auto reply = client->reply<wire::FenceReply>();
+        cr_assert_eq(reply.status, PMIX_SUCCESS, "fence: %s", PMIx_Error_string(reply.status));
+        std::vector<wire::ProcData> procs;
+        cr_assert_eq(wire::decode_modex(reply.data.data(), reply.data.size(), &procs), PMIX_SUCCESS);
+        cr_expect_eq(procs.size(), 2u, "both ranks' data is collected");
+    }
+}
+
+}  // namespace
+
+TestSuite(server_requests, .fini = teardown);
+
+Test(server_requests, get_returns_committed_data, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    commit_string(*a, "app.key", "hello");
+    b->request(2, get_of(0, "app.key"));
+    auto reply = b->reply<wire::GetReply>();
+    cr_assert_eq(reply.status, PMIX_SUCCESS);
+    cr_assert_eq(reply.data.size(), 1u);
+    cr_expect_str_eq(reply.data[0].value.data.string, "hello");
+}
+
+Test(server_requests, get_waits_for_the_commit, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    b->request(2, get_of(0, "late.key"));
+    commit_string(*a, "late.key", "now");
+    auto reply = b->reply<wire::GetReply>();
+    cr_assert_eq(reply.status, PMIX_SUCCESS);
+    cr_expect_str_eq(reply.data[0].value.data.string, "now");
+}
+
+Test(server_requests, get_after_commit_of_missing_key_is_not_found, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    commit_string(*a, "some.key", "x");
+    b->request(2, get_of(0, "other.key"));
+    cr_expect_eq(b->reply<wire::GetReply>().status, PMIX_ERR_NOT_FOUND);
+}
+
+Test(server_requests, get_of_job_data, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    a->request(2, get_of(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE));
+    auto reply = a->reply<wire::GetReply>();
+    cr_assert_eq(reply.status, PMIX_SUCCESS);
+    cr_expect_eq(reply.data[0].value.data.uint32, 2u);
+}
+
+Test(server_requests, local_fence_without_host_collects_data, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    commit_string(*a, "k", "a");
+    commit_string(*b, "k", "b");
+    fence_both(*a, *b);
+}
+
+Test(server_requests, host_fence_is_called_once, .init = two_rank_job_with_host_fence)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    commit_string(*a, "k", "a");
+    commit_string(*b, "k", "b");
+    fence_both(*a, *b);
+    cr_expect_eq(g_host_fences.load(), 1);
+}
+
+Test(server_requests, lost_participant_fails_the_fence, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    a->request(3, wire::FenceRequest{});
+    b.reset();  // rank 1 dies before fencing
+    cr_expect_eq(a->reply<wire::FenceReply>().status, PMIX_ERR_LOST_CONNECTION);
+}
+
+Test(server_requests, abnormal_exit_is_an_event, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    a->request(4, wire::RegisterEventsRequest{});
+    cr_assert_eq(a->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
+    b.reset();
+    wire::Frame frame;
+    cr_assert_eq(a->receive(&frame), PMIX_SUCCESS);
+    cr_assert_eq(frame.header.kind, wire::FrameKind::notify);
+    wire::Event event;
+    cr_assert_eq(wire::decode_payload(frame.payload, &event), PMIX_SUCCESS);
+    cr_expect_eq(event.status, PMIX_ERR_PROC_TERM_WO_SYNC);
+    cr_expect_eq(event.source.rank, 1u);
+}
+
+Test(server_requests, notify_reaches_registered_peer, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    wire::RegisterEventsRequest registration;
+    registration.codes = {kCustomEvent};
+    b->request(1, registration);
+    cr_assert_eq(b->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
+    wire::NotifyEventRequest notify;
+    notify.event.status = kCustomEvent;
+    notify.event.range = PMIX_RANGE_NAMESPACE;
+    a->request(2, notify);
+    cr_assert_eq(a->reply<wire::StatusReply>().status, PMIX_SUCCESS);
+    wire::Frame frame;
+    cr_assert_eq(b->receive(&frame), PMIX_SUCCESS);
+    wire::Event event;
+    cr_assert_eq(wire::decode_payload(frame.payload, &event), PMIX_SUCCESS);
+    cr_expect_eq(event.status, kCustomEvent);
+    cr_expect_eq(event.source.rank, 0u, "the server names the raiser");
+}
+
+Test(server_requests, query_namespaces, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    wire::QueryRequest query;
+    cr_assert_eq(query.queries.allocate(1), PMIX_SUCCESS);
+    query.queries[0].keys = static_cast<char **>(calloc(2, sizeof(char *)));
+    query.queries[0].keys[0] = strdup(PMIX_QUERY_NAMESPACES);
+    a->request(5, query);
+    auto reply = a->reply<wire::QueryReply>();
+    cr_assert_eq(reply.status, PMIX_SUCCESS);
+    cr_assert_eq(reply.results.size(), 1u);
+    cr_expect_str_eq(reply.results[0].value.data.string, kJob);
+}
+
+Test(server_requests, abort_without_host_is_not_supported, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    a->request(6, wire::AbortRequest{});
+    cr_expect_eq(a->reply<wire::StatusReply>().status, PMIX_ERR_NOT_SUPPORTED);
+}
+
+Test(server_requests, finalize_then_reconnect, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    a->request(7, wire::FinalizeRequest{});
+    cr_expect_eq(a->reply<wire::StatusReply>().status, PMIX_SUCCESS);
+    a.reset();
+    // The rank's slot is free again once its connection is gone.
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+        RawClient again;
+        if (again.hello(kJob, 0, nullptr) == PMIX_SUCCESS) return;
+    }
+    cr_assert_fail("rank 0 could not reconnect after finalizing");
+}
+
+Test(server_requests, reserved_command_is_not_supported, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    const uint8_t publish[] = {20, 0};
+    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 8, publish, kTimeoutMs),
+                 PMIX_SUCCESS);
+    cr_expect_eq(a->reply<wire::StatusReply>().status, PMIX_ERR_NOT_SUPPORTED);
+}
+
+Test(server_requests, malformed_request_closes_only_that_client, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    const uint8_t broken_get[] = {3, 0, 0xff};
+    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 8, broken_get, kTimeoutMs),
+                 PMIX_SUCCESS);
+    wire::Frame frame;
+    cr_expect_neq(a->receive(&frame), PMIX_SUCCESS);
+    commit_string(*b, "still", "here");
+}
