@@ -1,27 +1,227 @@
-// Queries and logging. Issue 3 (server/client core) fills these in.
+// Queries and logging. PMIx_Query_info(_nb) answers from the job data the
+// client holds (any key PMIx_Get could resolve, with PMIX_NSPACE / PMIX_RANK
+// and the other qualifiers) and asks the server for the rest.
 #include <pmix.h>
 
-pmix_status_t PMIx_Query_info(pmix_query_t /*queries*/[], size_t /*nqueries*/,
-                              pmix_info_t ** /*results*/, size_t * /*nresults*/)
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "client/core/local_data.h"
+#include "client/core/requests.h"
+#include "client/core/session.h"
+#include "common/runtime/latch.h"
+#include "common/values/value_ops.h"
+
+using namespace pmixpp;
+
+namespace {
+
+using QueryDone = std::function<void(pmix_status_t status, std::shared_ptr<wire::InfoArray> results)>;
+
+struct Answers {
+    std::vector<std::pair<std::string, store::ValuePtr>> found;
+    wire::QueryArray for_server;  // queries with a key we could not answer
+    bool missing = false;
+};
+
+bool key_is(const pmix_info_t &info, const char *key)
+{
+    return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0;
+}
+
+client::Lookup lookup_for(const client::Session &session, const pmix_query_t &q)
+{
+    client::Lookup l;
+    std::memcpy(l.target.nspace, session.self.nspace, sizeof l.target.nspace);
+    l.target.rank = PMIX_RANK_WILDCARD;
+    for (size_t i = 0; q.qualifiers != nullptr && i < q.nqual; ++i) {
+        const pmix_info_t &item = q.qualifiers[i];
+        if (key_is(item, PMIX_NSPACE) && item.value.type == PMIX_STRING && item.value.data.string != nullptr) {
+            std::strncpy(l.target.nspace, item.value.data.string, PMIX_MAX_NSLEN);
+        } else if (key_is(item, PMIX_RANK) && item.value.type == PMIX_PROC_RANK) {
+            l.target.rank = item.value.data.rank;
+        } else if (key_is(item, PMIX_PROCID) && item.value.type == PMIX_PROC && item.value.data.proc != nullptr) {
+            l.target = *item.value.data.proc;
+        }
+    }
+    l.info = q.qualifiers;
+    l.ninfo = q.nqual;
+    return l;
+}
+
+pmix_status_t answer_locally(const client::Session &session, const pmix_query_t queries[], size_t nqueries,
+                             Answers *answers)
+{
+    std::vector<size_t> unanswered;
+    for (size_t i = 0; i < nqueries; ++i) {
+        const pmix_query_t &q = queries[i];
+        bool refresh = client::flag_of(q.qualifiers, q.nqual, PMIX_QUERY_REFRESH_CACHE);
+        bool complete = !refresh;
+        for (char **key = q.keys; !refresh && key != nullptr && *key != nullptr; ++key) {
+            client::Lookup l = lookup_for(session, q);
+            l.key = *key;
+            store::ValuePtr value;
+            if (client::lookup_local(session, l, &value) == PMIX_SUCCESS) {
+                answers->found.emplace_back(*key, std::move(value));
+            } else {
+                complete = false;
+            }
+        }
+        if (!complete) {
+            answers->missing = true;
+            unanswered.push_back(i);
+        }
+    }
+    pmix_status_t rc = answers->for_server.allocate(unanswered.size());
+    for (size_t i = 0; rc == PMIX_SUCCESS && i < unanswered.size(); ++i) {
+        void *copy = nullptr;
+        rc = values::copy_elements(&copy, &queries[unanswered[i]], 1, PMIX_QUERY);
+        if (rc == PMIX_SUCCESS) {
+            std::memcpy(&answers->for_server[i], copy, sizeof(pmix_query_t));
+            std::free(copy);
+        }
+    }
+    return rc;
+}
+
+// Local answers followed by the server's.
+pmix_status_t merge(const Answers &answers, const wire::InfoArray *remote, wire::InfoArray *out)
+{
+    size_t nremote = remote != nullptr ? remote->size() : 0;
+    pmix_status_t rc = out->allocate(answers.found.size() + nremote);
+    for (size_t i = 0; rc == PMIX_SUCCESS && i < answers.found.size(); ++i) {
+        values::load_key((*out)[i].key, answers.found[i].first.c_str());
+        rc = values::value_xfer(&(*out)[i].value, answers.found[i].second.get());
+    }
+    for (size_t i = 0; rc == PMIX_SUCCESS && i < nremote; ++i) {
+        rc = values::info_xfer(&(*out)[answers.found.size() + i], &(*remote)[i]);
+    }
+    return rc;
+}
+
+pmix_status_t outcome(size_t nresults, bool all_answered)
+{
+    if (nresults == 0) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    return all_answered ? PMIX_SUCCESS : PMIX_QUERY_PARTIAL_SUCCESS;
+}
+
+pmix_status_t start_query(const std::shared_ptr<client::Session> &session, pmix_query_t queries[],
+                          size_t nqueries, QueryDone done)
+{
+    if (queries == nullptr || nqueries == 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    auto answers = std::make_shared<Answers>();
+    pmix_status_t rc = answer_locally(*session, queries, nqueries, answers.get());
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    if (!answers->missing || session->singleton) {
+        auto results = std::make_shared<wire::InfoArray>();
+        rc = merge(*answers, nullptr, results.get());
+        if (rc != PMIX_SUCCESS) {
+            return rc;
+        }
+        pmix_status_t status = outcome(results->size(), !answers->missing);
+        return client::post_callback(*session, [done, status, results] { done(status, results); });
+    }
+    wire::QueryRequest request;
+    request.queries = std::move(answers->for_server);
+    return client::send_message(session, request, std::chrono::milliseconds{0},
+                                [answers, done](pmix_status_t st, const wire::Frame *frame) {
+                                    wire::QueryReply reply;
+                                    pmix_status_t status = client::read_reply(st, frame, &reply);
+                                    auto results = std::make_shared<wire::InfoArray>();
+                                    bool remote_ok = status == PMIX_SUCCESS;
+                                    pmix_status_t merged = merge(*answers, remote_ok ? &reply.results : nullptr,
+                                                                 results.get());
+                                    if (merged != PMIX_SUCCESS) {
+                                        done(merged, results);
+                                        return;
+                                    }
+                                    done(outcome(results->size(), remote_ok), results);
+                                });
+}
+
+void release_results(void *cbdata)
+{
+    delete static_cast<std::shared_ptr<wire::InfoArray> *>(cbdata);
+}
+
+}  // namespace
+
+pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t **results, size_t *nresults)
+{
+    auto session = client::current_session();
+    if (!session) {
+        return PMIX_ERR_INIT;
+    }
+    if (results == nullptr || nresults == nullptr) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    *results = nullptr;
+    *nresults = 0;
+    if (client::check_may_block(*session) != PMIX_SUCCESS) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    try {
+        using ResultLatch = runtime::Latch<std::shared_ptr<wire::InfoArray>>;
+        auto latch = std::make_shared<ResultLatch>();
+        pmix_status_t rc = start_query(session, queries, nqueries,
+                                       [latch](pmix_status_t st, std::shared_ptr<wire::InfoArray> r) {
+                                           latch->complete(st, std::move(r));
+                                       });
+        if (rc != PMIX_SUCCESS) {
+            return rc;
+        }
+        rc = latch->wait();
+        auto found = std::move(latch->payload());
+        if (found && !found->empty()) {
+            *results = found->release(nresults);
+        }
+        return rc;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries, pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    auto session = client::current_session();
+    if (!session) {
+        return PMIX_ERR_INIT;
+    }
+    if (cbfunc == nullptr) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    try {
+        return start_query(session, queries, nqueries,
+                           [cbfunc, cbdata](pmix_status_t st, std::shared_ptr<wire::InfoArray> r) {
+                               auto *keep = new (std::nothrow) std::shared_ptr<wire::InfoArray>(r);
+                               if (keep == nullptr) {
+                                   cbfunc(PMIX_ERR_NOMEM, nullptr, 0, cbdata, nullptr, nullptr);
+                                   return;
+                               }
+                               cbfunc(st, r->data(), r->size(), cbdata, release_results, keep);
+                           });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t PMIx_Log(const pmix_info_t /*data*/[], size_t /*ndata*/, const pmix_info_t /*directives*/[],
+                       size_t /*ndirs*/)
 {
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Query_info_nb(pmix_query_t /*queries*/[], size_t /*nqueries*/,
-                                 pmix_info_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Log(const pmix_info_t /*data*/[], size_t /*ndata*/,
-                       const pmix_info_t /*directives*/[], size_t /*ndirs*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Log_nb(const pmix_info_t /*data*/[], size_t /*ndata*/,
-                          const pmix_info_t /*directives*/[], size_t /*ndirs*/,
-                          pmix_op_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
+pmix_status_t PMIx_Log_nb(const pmix_info_t /*data*/[], size_t /*ndata*/, const pmix_info_t /*directives*/[],
+                          size_t /*ndirs*/, pmix_op_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
 {
     return PMIX_ERR_NOT_SUPPORTED;
 }

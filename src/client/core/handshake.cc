@@ -1,0 +1,272 @@
+#include "client/core/handshake.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include <pmix.h>
+#include <pmixpp/gds.h>
+#include <pmixpp/psec.h>
+#include <pmixpp/ptl.h>
+
+#include "common/runtime/log.h"
+#include "common/wire/connection.h"
+#include "framework/src/selection.h"
+
+namespace pmixpp::client {
+
+namespace {
+
+constexpr int kConnectTimeoutMs = 10000;
+constexpr int kHandshakeTimeoutMs = 30000;
+constexpr const char *kVerbose = "PMIX_MCA_pmix_client_verbose";
+
+template <typename Module>
+const Module *module_table(const framework::SelectedModule &selected, size_t needed_size)
+{
+    const auto *module = static_cast<const Module *>(selected.module);
+    if (module == nullptr || module->struct_size < needed_size) {
+        return nullptr;
+    }
+    return module;
+}
+
+// The selected modules of fw, the ones named in `preferred` first (in that order).
+std::vector<framework::SelectedModule> ordered_modules(std::string_view fw,
+                                                       const std::vector<std::string> &preferred,
+                                                       pmix_status_t *rc_p)
+{
+    std::vector<framework::SelectedModule> selected;
+    *rc_p = framework::select(fw, &selected);
+    std::vector<framework::SelectedModule> ordered;
+    for (const std::string &name : preferred) {
+        for (const auto &m : selected) {
+            if (m.component == name) {
+                ordered.push_back(m);
+            }
+        }
+    }
+    for (const auto &m : selected) {
+        if (std::find(preferred.begin(), preferred.end(), m.component) == preferred.end()) {
+            ordered.push_back(m);
+        }
+    }
+    return ordered;
+}
+
+// Tries the transports by priority, each against the server's URIs in order.
+pmix_status_t connect_transport(const ServerContact &contact, int *fd_p, std::string *ptl_p)
+{
+    std::vector<framework::SelectedModule> transports;
+    pmix_status_t rc = framework::select("ptl", &transports);
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    pmix_status_t last = PMIX_ERR_UNREACH;
+    bool any_handled = false;
+    for (const auto &selected : transports) {
+        const auto *ptl = module_table<pmixpp_ptl_module_t>(
+            selected, offsetof(pmixpp_ptl_module_t, connect) + sizeof(void *));
+        if (ptl == nullptr || ptl->handles_uri == nullptr || ptl->connect == nullptr) {
+            continue;
+        }
+        for (const std::string &uri : contact.uris) {
+            if (ptl->handles_uri(uri.c_str()) != 1) {
+                continue;
+            }
+            any_handled = true;
+            int fd = -1;
+            last = ptl->connect(uri.c_str(), kConnectTimeoutMs, &fd);
+            if (last == PMIX_SUCCESS) {
+                *fd_p = fd;
+                *ptl_p = selected.component;
+                return PMIX_SUCCESS;
+            }
+            runtime::log_trace(kVerbose, "client",
+                               "cannot connect to " + uri + " with ptl/" + selected.component);
+        }
+    }
+    std::string uris;
+    for (const auto &uri : contact.uris) {
+        uris += (uris.empty() ? "" : ";") + uri;
+    }
+    runtime::log_warning("client", any_handled
+        ? "cannot connect to the PMIx server at " + uris + " (is the server still running?)"
+        : "no selected transport handles the server's URIs " + uris +
+              " (check PMIX_MCA_ptl and the installed ptl components)");
+    return last == PMIX_SUCCESS ? PMIX_ERR_UNREACH : last;
+}
+
+// A credential from the psec module the server asked for, else the best one.
+pmix_status_t make_credential(const ServerContact &contact, wire::Hello *hello)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    auto modules = ordered_modules("psec", contact.psec, &rc);
+    if (rc != PMIX_SUCCESS && modules.empty()) {
+        return rc;
+    }
+    for (const auto &selected : modules) {
+        const auto *psec = module_table<pmixpp_psec_module_t>(
+            selected, offsetof(pmixpp_psec_module_t, create_credential) + sizeof(void *));
+        if (psec == nullptr || psec->create_credential == nullptr) {
+            continue;
+        }
+        pmix_byte_object_t cred{};
+        if (psec->create_credential(&cred) != PMIX_SUCCESS) {
+            continue;
+        }
+        const auto *first = reinterpret_cast<const uint8_t *>(cred.bytes);
+        hello->credential.assign(first, first + (cred.bytes == nullptr ? 0 : cred.size));
+        free(cred.bytes);
+        hello->psec_module = selected.component;
+        return PMIX_SUCCESS;
+    }
+    runtime::log_warning("client", "no psec module could make a credential "
+                                   "(check PMIX_SECURITY_MODE and PMIX_MCA_psec)");
+    return PMIX_ERR_INVALID_CRED;
+}
+
+pmix_status_t build_hello(const ServerContact &contact, const std::string &ptl, wire::Hello *hello_p)
+{
+    wire::Hello hello;
+    hello.peer_type = contact.nspace.empty() ? wire::PeerType::Singleton : wire::PeerType::Client;
+    hello.nspace = contact.nspace;
+    hello.rank = contact.rank;
+    hello.pid = static_cast<int32_t>(::getpid());
+    hello.ptl_module = ptl;
+    hello.library_version = PMIx_Get_version();
+    pmix_status_t rc = PMIX_SUCCESS;
+    for (const auto &gds : ordered_modules("gds", contact.gds, &rc)) {
+        if (hello.gds_modules.size() < wire::kMaxGdsModules) {
+            hello.gds_modules.push_back(gds.component);
+        }
+    }
+    rc = make_credential(contact, &hello);
+    if (rc == PMIX_SUCCESS) {
+        *hello_p = std::move(hello);
+    }
+    return rc;
+}
+
+pmix_status_t read_answer(int fd, wire::Welcome *welcome_p)
+{
+    wire::Frame frame;
+    std::string reason;
+    pmix_status_t rc = wire::recv_frame_blocking(fd, wire::FrameLimits::from_environment(),
+                                                 kHandshakeTimeoutMs, &frame, &reason);
+    if (rc != PMIX_SUCCESS) {
+        runtime::log_warning("client", "no answer from the PMIx server to our hello: " + reason +
+                                           " (check the server's log)");
+        return rc;
+    }
+    wire::HandshakeMessage type{};
+    if (frame.header.kind != wire::FrameKind::handshake ||
+        wire::peek_handshake(frame.payload, &type) != PMIX_SUCCESS) {
+        runtime::log_warning("client", "the PMIx server answered our hello with something else "
+                                       "(is it a pmixpp server of a compatible version?)");
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    if (type == wire::HandshakeMessage::Refuse) {
+        wire::Refuse refuse;
+        rc = wire::decode_payload(frame.payload, &refuse);
+        if (rc != PMIX_SUCCESS) {
+            return rc;
+        }
+        runtime::log_warning("client", "the PMIx server refused us: " + refuse.reason +
+                                           " (" + PMIx_Error_string(refuse.status) + ")");
+        return refuse.status == PMIX_SUCCESS ? PMIX_ERR_UNREACH : refuse.status;
+    }
+    wire::Welcome welcome;
+    rc = type == wire::HandshakeMessage::Welcome ? wire::decode_payload(frame.payload, &welcome)
+                                                 : PMIX_ERR_UNPACK_FAILURE;
+    if (rc != PMIX_SUCCESS) {
+        runtime::log_warning("client", "malformed welcome from the PMIx server");
+        return rc;
+    }
+    if (welcome.status != PMIX_SUCCESS) {
+        return welcome.status;
+    }
+    *welcome_p = std::move(welcome);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t import_job_data(const wire::Welcome &welcome, std::unique_ptr<store::Store> *store_p)
+{
+    std::unique_ptr<store::Store> store;
+    pmix_status_t rc = create_store(welcome.gds_module, &store);
+    if (rc != PMIX_SUCCESS || welcome.job_data.empty()) {
+        *store_p = std::move(store);
+        return rc;
+    }
+    pmix_byte_object_t blob{};
+    blob.bytes = reinterpret_cast<char *>(const_cast<uint8_t *>(welcome.job_data.data()));
+    blob.size = welcome.job_data.size();
+    rc = store->import_nspace(welcome.peer_nspace.c_str(), blob);
+    if (rc != PMIX_SUCCESS) {
+        runtime::log_warning("client", std::string("cannot import the job data of ") +
+                                           welcome.peer_nspace + " with gds/" + store->module_name() +
+                                           ": " + PMIx_Error_string(rc));
+        return rc;
+    }
+    *store_p = std::move(store);
+    return PMIX_SUCCESS;
+}
+
+}  // namespace
+
+pmix_status_t create_store(const std::string &name, std::unique_ptr<store::Store> *store_p)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    std::vector<std::string> preferred;
+    if (!name.empty()) {
+        preferred.push_back(name);
+    }
+    for (const auto &selected : ordered_modules("gds", preferred, &rc)) {
+        const auto *gds = static_cast<const pmixpp_gds_module_t *>(selected.module);
+        if (store::Store::create(gds, store_p) == PMIX_SUCCESS) {
+            return PMIX_SUCCESS;
+        }
+    }
+    runtime::log_warning("client", "no usable gds component (check PMIX_MCA_gds and the "
+                                   "installed gds components)");
+    return rc == PMIX_SUCCESS ? PMIX_ERR_NOT_FOUND : rc;
+}
+
+pmix_status_t connect_and_greet(const ServerContact &contact, Greeted *greeted_p)
+{
+    int fd = -1;
+    std::string ptl;
+    pmix_status_t rc = connect_transport(contact, &fd, &ptl);
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    Greeted greeted;
+    wire::Bytes payload;
+    wire::Hello hello;
+    rc = build_hello(contact, ptl, &hello);
+    if (rc == PMIX_SUCCESS) {
+        rc = wire::encode_to_bytes(hello, &payload);
+    }
+    std::string reason;
+    if (rc == PMIX_SUCCESS) {
+        rc = wire::send_frame_blocking(fd, wire::FrameKind::handshake, wire::kNoTag, payload,
+                                       kHandshakeTimeoutMs, &reason);
+    }
+    if (rc == PMIX_SUCCESS) {
+        rc = read_answer(fd, &greeted.welcome);
+    }
+    if (rc == PMIX_SUCCESS) {
+        rc = import_job_data(greeted.welcome, &greeted.store);
+    }
+    if (rc != PMIX_SUCCESS) {
+        ::close(fd);
+        return rc;
+    }
+    greeted.fd = fd;
+    *greeted_p = std::move(greeted);
+    return PMIX_SUCCESS;
+}
+
+}  // namespace pmixpp::client

@@ -1,0 +1,225 @@
+// PMIx_Init / PMIx_Finalize behind the C entry points: reference counting,
+// singleton or connected start, orderly teardown.
+#include <cstdlib>
+#include <cstring>
+#include <shared_mutex>
+
+#include <pmix.h>
+
+#include "client/core/discovery.h"
+#include "client/core/events.h"
+#include "client/core/handshake.h"
+#include "client/core/requests.h"
+#include "client/core/session.h"
+#include "client/core/singleton.h"
+#include "common/runtime/latch.h"
+#include "common/runtime/log.h"
+#include "common/values/value_ops.h"
+#include "framework/src/selection.h"
+
+namespace pmixpp::client {
+
+namespace {
+
+constexpr std::chrono::milliseconds kFinalizeWait{5000};
+
+// Process-wide; allocated once and never destroyed, so no static destructor
+// races a progress thread at exit.
+struct Global {
+    std::mutex lifecycle;      // serializes Init and Finalize
+    std::shared_mutex access;  // guards `session`
+    std::shared_ptr<Session> session;
+    int refcount = 0;
+};
+
+Global &global()
+{
+    static Global *instance = new Global;
+    return *instance;
+}
+
+void load_proc(pmix_proc_t *proc, const char *nspace, pmix_rank_t rank)
+{
+    std::memset(proc, 0, sizeof *proc);
+    std::strncpy(proc->nspace, nspace, PMIX_MAX_NSLEN);
+    proc->rank = rank;
+}
+
+struct event_base *event_base_of(const pmix_info_t info[], size_t ninfo)
+{
+    for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
+        if (std::strncmp(info[i].key, PMIX_EVENT_BASE, PMIX_MAX_KEYLEN) == 0 &&
+            info[i].value.type == PMIX_POINTER) {
+            return static_cast<struct event_base *>(info[i].value.data.ptr);
+        }
+    }
+    return nullptr;
+}
+
+pmix_status_t start_singleton(Session &session)
+{
+    session.singleton = true;
+    std::string nspace = singleton_nspace(session.hostname);
+    load_proc(&session.self, nspace.c_str(), 0);
+    load_proc(&session.server, nspace.c_str(), PMIX_RANK_UNDEF);
+    pmix_status_t rc = create_store("", &session.store);
+    if (rc == PMIX_SUCCESS) {
+        rc = register_singleton(session.self.nspace, session.hostname, *session.store);
+    }
+    return rc;
+}
+
+pmix_status_t start_connected(const std::shared_ptr<Session> &session, const ServerContact &contact)
+{
+    Greeted greeted;
+    pmix_status_t rc = connect_and_greet(contact, &greeted);
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    const wire::Welcome &w = greeted.welcome;
+    load_proc(&session->self, w.peer_nspace.empty() ? contact.nspace.c_str() : w.peer_nspace.c_str(),
+              w.peer_nspace.empty() ? contact.rank : w.peer_rank);
+    load_proc(&session->server, w.server_nspace.empty() ? contact.server_nspace.c_str() : w.server_nspace.c_str(),
+              w.server_nspace.empty() ? contact.server_rank : w.server_rank);
+    session->store = std::move(greeted.store);
+    return attach_connection(session, greeted.fd);
+}
+
+// Undoes a (partial) start. Not on the progress thread.
+void tear_down(const std::shared_ptr<Session> &session)
+{
+    session->finalizing = true;
+    (void)session->engine->run_and_wait([&] {
+        detach_connection(*session);
+        session->tracker.reset();
+        if (session->events) {
+            session->events->clear();
+        }
+    });
+    session->engine->release();
+    if (!session->engine->running()) {
+        framework::set_event_base(nullptr);  // the base is gone with the engine
+    }
+}
+
+// The FinalizeRequest, waited for at most `wait`.
+void say_goodbye(const std::shared_ptr<Session> &session, const pmix_info_t info[], size_t ninfo)
+{
+    wire::FinalizeRequest request;
+    if (info != nullptr && ninfo > 0 && request.directives.assign_copy(info, ninfo) != PMIX_SUCCESS) {
+        return;
+    }
+    auto wait = timeout_of(info, ninfo);
+    if (wait.count() == 0) {
+        wait = kFinalizeWait;
+    }
+    auto done = std::make_shared<runtime::Latch<>>();
+    pmix_status_t rc = send_message(session, request, wait, [done](pmix_status_t st, const wire::Frame *reply) {
+        wire::StatusReply status;
+        done->complete(read_reply(st, reply, &status));
+    });
+    // On the progress thread the reply could never be read: do not wait.
+    if (rc == PMIX_SUCCESS && !session->engine->on_progress_thread()) {
+        (void)done->wait_for(wait);
+    }
+}
+
+}  // namespace
+
+Session::Session() = default;
+Session::~Session() = default;
+
+std::shared_ptr<Session> current_session()
+{
+    Global &g = global();
+    std::shared_lock lock(g.access);
+    return g.session;
+}
+
+bool initialized()
+{
+    return current_session() != nullptr;
+}
+
+bool is_self(const Session &session, const pmix_proc_t &proc)
+{
+    return proc.rank == session.self.rank &&
+           std::strncmp(proc.nspace, session.self.nspace, PMIX_MAX_NSLEN) == 0;
+}
+
+pmix_status_t initialize(const pmix_info_t info[], size_t ninfo, pmix_proc_t *proc_p)
+{
+    Global &g = global();
+    std::lock_guard lifecycle(g.lifecycle);
+    if (g.refcount > 0) {
+        ++g.refcount;
+        if (proc_p != nullptr) {
+            *proc_p = g.session->self;
+        }
+        return PMIX_SUCCESS;
+    }
+    auto &engine = runtime::ProgressEngine::process();
+    pmix_status_t rc = engine.acquire(event_base_of(info, ninfo));
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    framework::set_event_base(engine.base());
+    auto session = std::make_shared<Session>();
+    session->engine = &engine;
+    session->events = std::make_unique<EventRegistry>();
+    const char *host = std::getenv("PMIX_HOSTNAME");
+    session->hostname = (host != nullptr && host[0] != '\0') ? host : local_hostname();
+
+    ServerContact contact;
+    std::string problem;
+    bool has_server = discover_server(&contact, &problem);
+    if (!problem.empty()) {
+        runtime::log_warning("client", problem + " (fix the environment the launcher gave us)");
+    }
+    rc = has_server ? start_connected(session, contact) : start_singleton(*session);
+    if (rc != PMIX_SUCCESS) {
+        tear_down(session);
+        return rc;
+    }
+    {
+        std::unique_lock lock(g.access);
+        g.session = session;
+    }
+    g.refcount = 1;
+    if (proc_p != nullptr) {
+        *proc_p = session->self;
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t finalize(const pmix_info_t info[], size_t ninfo)
+{
+    if (info == nullptr && ninfo > 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    Global &g = global();
+    std::lock_guard lifecycle(g.lifecycle);
+    if (g.refcount == 0) {
+        return PMIX_ERR_INIT;
+    }
+    if (--g.refcount > 0) {
+        return PMIX_SUCCESS;
+    }
+    std::shared_ptr<Session> session = g.session;
+    if (!session->singleton) {
+        if (flag_of(info, ninfo, PMIX_EMBED_BARRIER)) {
+            (void)PMIx_Fence(nullptr, 0, nullptr, 0);
+        }
+        // The server may close right after its reply: that is no loss.
+        session->finalizing = true;
+        say_goodbye(session, info, ninfo);
+    }
+    {
+        std::unique_lock lock(g.access);
+        g.session.reset();
+    }
+    tear_down(session);
+    return PMIX_SUCCESS;
+}
+
+}  // namespace pmixpp::client

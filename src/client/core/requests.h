@@ -1,0 +1,79 @@
+// Talking to the server once connected: requests with a reply callback, the
+// handling of incoming frames and of the connection's end.
+#ifndef PMIXPP_CLIENT_CORE_REQUESTS_H
+#define PMIXPP_CLIENT_CORE_REQUESTS_H
+
+#include <chrono>
+#include <functional>
+#include <memory>
+
+#include <pmix_common.h>
+
+#include "client/core/session.h"
+#include "common/wire/messages.h"
+
+namespace pmixpp::client {
+
+using ReplyHandler = std::function<void(pmix_status_t status, const wire::Frame *reply)>;
+
+// Hands the connected fd to a wire::Connection on the progress thread.
+pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd);
+
+// Closes the connection (no LOST_CONNECTION event: session->finalizing is
+// set) and fails what is still pending. Progress thread.
+void detach_connection(Session &session);
+
+// Sends an encoded REQUEST payload; `handler` then runs once on the progress
+// thread with the reply (PMIX_SUCCESS), or with PMIX_ERR_TIMEOUT /
+// PMIX_ERR_LOST_CONNECTION / PMIX_ERR_UNREACH (no server). timeout 0: none.
+// When this returns an error the handler never runs.
+pmix_status_t send_request(const std::shared_ptr<Session> &session, wire::Bytes payload,
+                           std::chrono::milliseconds timeout, ReplyHandler handler);
+
+template <typename Request>
+pmix_status_t send_message(const std::shared_ptr<Session> &session, const Request &request,
+                           std::chrono::milliseconds timeout, ReplyHandler handler)
+{
+    wire::Bytes payload;
+    pmix_status_t rc = wire::encode_to_bytes(request, &payload);
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    return send_request(session, std::move(payload), timeout, std::move(handler));
+}
+
+// The reply of a request: the transport status, else the decode status, else
+// the reply's own status. *reply_p is filled whenever decoding succeeded.
+template <typename Reply>
+pmix_status_t read_reply(pmix_status_t status, const wire::Frame *frame, Reply *reply_p)
+{
+    if (status != PMIX_SUCCESS) {
+        return status;
+    }
+    if (frame == nullptr) {
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    pmix_status_t rc = wire::decode_payload(frame->payload, reply_p);
+    return rc != PMIX_SUCCESS ? rc : reply_p->status;
+}
+
+// Runs fn on the progress thread later (never inline), for _nb calls that
+// complete locally: their callbacks must not run before the call returns.
+pmix_status_t post_callback(const Session &session, std::function<void()> fn);
+
+// A blocking call made on the progress thread (from a callback, or by a host
+// that drives its own PMIX_EVENT_BASE) would wait for work only that thread
+// can do: PMIX_ERR_WOULD_BLOCK instead of a deadlock, else PMIX_SUCCESS.
+pmix_status_t check_may_block(const Session &session);
+
+// PMIX_TIMEOUT (seconds) from an info array as a tracker timeout, plus
+// `margin` so that the server's own timeout answers first; 0 when absent.
+std::chrono::milliseconds timeout_of(const pmix_info_t info[], size_t ninfo,
+                                     std::chrono::milliseconds margin = std::chrono::milliseconds{0});
+
+// True when info holds `key` as a true bool (a key without a value counts as true).
+bool flag_of(const pmix_info_t info[], size_t ninfo, const char *key);
+
+}  // namespace pmixpp::client
+
+#endif

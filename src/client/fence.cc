@@ -1,0 +1,111 @@
+// PMIx_Fence / PMIx_Fence_nb: the server tracks the collective (locally,
+// then through its host); with PMIX_COLLECT_DATA the reply carries everyone's
+// committed data, which goes into our store so later Gets stay local.
+#include <pmix.h>
+
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "client/core/requests.h"
+#include "client/core/session.h"
+#include "common/runtime/latch.h"
+
+using namespace pmixpp;
+
+namespace {
+
+using FenceDone = std::function<void(pmix_status_t status)>;
+
+void store_modex(const client::Session &session, const wire::Bytes &blob)
+{
+    std::vector<wire::ProcData> procs;
+    if (wire::decode_modex(blob.data(), blob.size(), &procs) != PMIX_SUCCESS) {
+        return;
+    }
+    for (const auto &pd : procs) {
+        // Our own data is already here, with the scopes we put it with.
+        if (client::is_self(session, pd.proc) || pd.info.empty()) {
+            continue;
+        }
+        (void)session.store->put_modex(pd.proc.nspace, pd.proc.rank, PMIX_GLOBAL, pd.info.data(),
+                                       pd.info.size());
+    }
+}
+
+pmix_status_t start_fence(const std::shared_ptr<client::Session> &session, const pmix_proc_t procs[],
+                          size_t nprocs, const pmix_info_t info[], size_t ninfo, FenceDone done)
+{
+    if ((procs == nullptr && nprocs > 0) || (info == nullptr && ninfo > 0)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (session->singleton) {
+        return client::post_callback(*session, [done] { done(PMIX_SUCCESS); });
+    }
+    wire::FenceRequest request;
+    if (procs != nullptr) {
+        request.procs.assign(procs, procs + nprocs);
+    }
+    pmix_status_t rc = request.directives.assign_copy(info, ninfo);
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    auto timeout = client::timeout_of(info, ninfo, std::chrono::milliseconds{1000});
+    return client::send_message(session, request, timeout,
+                                [session, done](pmix_status_t st, const wire::Frame *frame) {
+                                    wire::FenceReply reply;
+                                    pmix_status_t status = client::read_reply(st, frame, &reply);
+                                    if (status == PMIX_SUCCESS && !reply.data.empty()) {
+                                        store_modex(*session, reply.data);
+                                    }
+                                    done(status);
+                                });
+}
+
+}  // namespace
+
+pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo)
+{
+    auto session = client::current_session();
+    if (!session) {
+        return PMIX_ERR_INIT;
+    }
+    if ((procs == nullptr && nprocs > 0) || (info == nullptr && ninfo > 0)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (session->singleton) {
+        return PMIX_SUCCESS;  // nobody else to wait for
+    }
+    if (client::check_may_block(*session) != PMIX_SUCCESS) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    try {
+        auto latch = std::make_shared<runtime::Latch<>>();
+        pmix_status_t rc = start_fence(session, procs, nprocs, info, ninfo,
+                                       [latch](pmix_status_t st) { latch->complete(st); });
+        return rc != PMIX_SUCCESS ? rc : latch->wait();
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
+                            pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    auto session = client::current_session();
+    if (!session) {
+        return PMIX_ERR_INIT;
+    }
+    try {
+        FenceDone done = [cbfunc, cbdata](pmix_status_t st) {
+            if (cbfunc != nullptr) {
+                cbfunc(st, cbdata);
+            }
+        };
+        return start_fence(session, procs, nprocs, info, ninfo, std::move(done));
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
