@@ -90,6 +90,27 @@ pmix_status_t store_remote_blob(Server &server, const wire::Bytes &blob)
 
 namespace {
 
+// What the local participants receive. The host's collective carries each
+// proc's data as REMOTE procs may see it (remote + global scope); a proc on
+// this node must instead see its local peers with local + global scope, so
+// their records are rebuilt from the store, and PMIX_REMOTE keys never reach
+// a peer on the same node.
+pmix_status_t blob_for_local_peers(Server &server, const wire::Bytes &collected,
+                                   wire::Bytes *blob_p)
+{
+    if (collected.empty()) return PMIX_SUCCESS;
+    std::vector<wire::ProcData> records;
+    pmix_status_t rc = wire::decode_modex(collected.data(), collected.size(), &records);
+    if (rc != PMIX_SUCCESS) return rc;
+    for (auto &record : records) {
+        Namespace *ns = server.find_namespace(record.proc.nspace);
+        if (ns == nullptr || !ns->is_local(record.proc.rank)) continue;
+        rc = proc_modex(server, record.proc, PMIX_LOCAL, &record);
+        if (rc != PMIX_SUCCESS) return rc;
+    }
+    return wire::encode_modex(records, blob_p);
+}
+
 void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Bytes &blob)
 {
     Collective *collective = server.fences.find(id);
@@ -97,8 +118,10 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Byt
     collective->timer.cancel();
     if (status == PMIX_SUCCESS) status = store_remote_blob(server, blob);
     wire::FenceReply reply;
+    if (status == PMIX_SUCCESS && collective->collect) {
+        status = blob_for_local_peers(server, blob, &reply.data);
+    }
     reply.status = status;
-    if (status == PMIX_SUCCESS && collective->collect) reply.data = blob;
     const std::vector<FenceParticipant> participants = std::move(collective->arrived);
     server.fences.erase(id);
     for (const auto &participant : participants) {

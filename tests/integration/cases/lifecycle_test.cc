@@ -1,0 +1,133 @@
+// The environment a forked client gets, and the edges of a client's life:
+// abort reaching the host, a client that vanishes without finalizing, and a
+// server that goes away under a blocked client.
+#include "integration/cases/itest_support.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+using namespace pmixpp::itest;
+
+TestSuite(lifecycle, .fini = stop_host, .timeout = 240);
+
+namespace {
+
+std::map<std::string, std::string> as_map(const std::vector<std::string> &env)
+{
+    std::map<std::string, std::string> vars;
+    for (const std::string &entry : env) {
+        const std::size_t equals = entry.find('=');
+        if (equals != std::string::npos) vars[entry.substr(0, equals)] = entry.substr(equals + 1);
+    }
+    return vars;
+}
+
+std::string forced(const char *name)
+{
+    const char *value = std::getenv(name);
+    return value != nullptr ? value : "";
+}
+
+JobLayout register_small_job(const char *nspace, int nprocs)
+{
+    JobSpec spec;
+    spec.nspace = nspace;
+    spec.local_procs = nprocs;
+    JobLayout layout;
+    std::string error;
+    cr_assert_eq(host().register_job(spec, &layout, &error), PMIX_SUCCESS, "%s", error.c_str());
+    return layout;
+}
+
+Launch lifecycle(std::vector<std::string> args)
+{
+    Launch launch;
+    launch.program = client_path("itest_lifecycle");
+    launch.args = std::move(args);
+    return launch;
+}
+
+} // namespace
+
+Test(lifecycle, setup_fork_names_server_transport_and_security)
+{
+    start_host();
+    register_small_job("itest-env", 2);
+    std::vector<std::string> env;
+    cr_assert_eq(host().fork_env("itest-env", 1, {}, &env), PMIX_SUCCESS);
+    auto vars = as_map(env);
+    cr_expect_eq(vars["PMIX_NAMESPACE"], "itest-env");
+    cr_expect_eq(vars["PMIX_RANK"], "1");
+    cr_expect_eq(vars["PMIX_SERVER_TMPDIR"], host().tmpdir());
+    cr_expect_eq(vars["PMIX_HOSTNAME"], host().hostname());
+    cr_expect(!vars["PMIX_VERSION"].empty(), "PMIX_VERSION is missing");
+    cr_expect(!vars["PMIX_GDS_MODULE"].empty(), "PMIX_GDS_MODULE is missing");
+    for (const char *name : {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2",
+                             "PMIX_SERVER_URI21"}) {
+        cr_expect_eq(vars[name].rfind("itest-server.0;", 0), 0u, "%s=%s", name, vars[name].c_str());
+    }
+    const std::string uri = vars["PMIX_SERVER_URI41"].substr(vars["PMIX_SERVER_URI41"].find(';') + 1);
+    cr_expect(vars["PMIXPP_SERVER_URIS"].find(uri) != std::string::npos, "PMIXPP_SERVER_URIS=%s lacks %s",
+              vars["PMIXPP_SERVER_URIS"].c_str(), uri.c_str());
+    // The pair this CTest entry forces is the one the client is told to use.
+    const std::string ptl = forced("PMIX_MCA_ptl");
+    if (ptl == "usock") cr_expect_eq(uri.rfind("usock:", 0), 0u, "usock forced, URI %s", uri.c_str());
+    if (ptl == "tcp") cr_expect_eq(uri.rfind("tcp", 0), 0u, "tcp forced, URI %s", uri.c_str());
+    if (!ptl.empty()) cr_expect_eq(vars["PMIX_PTL_MODULE"], ptl, "PMIX_PTL_MODULE=%s", vars["PMIX_PTL_MODULE"].c_str());
+    const std::string psec = forced("PMIX_MCA_psec");
+    if (!psec.empty()) {
+        cr_expect_eq(vars["PMIX_SECURITY_MODE"], psec, "PMIX_SECURITY_MODE=%s", vars["PMIX_SECURITY_MODE"].c_str());
+    }
+}
+
+Test(lifecycle, abort_reaches_the_host)
+{
+    start_host();
+    const JobLayout layout = register_small_job("itest-abort", 1);
+    std::vector<pid_t> pids;
+    cr_assert_eq(host().spawn_job("itest-abort", layout, lifecycle({"abort"}), &pids), PMIX_SUCCESS);
+    expect_all_ok(host().wait(pids, kJobTimeoutMs), 1);
+    cr_expect_eq(host().counters().aborts.load(), 1, "abort upcalls");
+    cr_expect_eq(host().counters().last_abort_status.load(), 42, "status given to the host's abort");
+}
+
+// A client that dies without PMIx_Finalize must not disturb the next job.
+Test(lifecycle, vanished_client_then_a_new_job)
+{
+    start_host();
+    const JobLayout gone = register_small_job("itest-vanish", 2);
+    std::vector<pid_t> pids;
+    cr_assert_eq(host().spawn_job("itest-vanish", gone, lifecycle({"vanish"}), &pids), PMIX_SUCCESS);
+    for (const ProcResult &result : host().wait(pids, kJobTimeoutMs)) {
+        cr_expect(result.succeeded(), "%s", result.describe().c_str());
+    }
+    cr_expect_eq(host().deregister_job("itest-vanish"), PMIX_SUCCESS);
+    const JobLayout next = register_small_job("itest-after-vanish", 3);
+    cr_assert_eq(host().spawn_job("itest-after-vanish", next, exchange_launch(next, 2 * next.job_size), &pids),
+                 PMIX_SUCCESS);
+    expect_all_ok(host().wait(pids, kJobTimeoutMs), 3);
+}
+
+// Rank 0 of two blocks in a fence that rank 1 never joins; the server goes
+// away: the fence must fail and PMIX_ERR_LOST_CONNECTION must be raised.
+Test(lifecycle, server_gone_fails_pending_calls)
+{
+    start_host();
+    JobSpec spec;
+    spec.nspace = "itest-lost";
+    spec.local_procs = 2;
+    JobLayout layout;
+    std::string error;
+    cr_assert_eq(host().register_job(spec, &layout, &error), PMIX_SUCCESS, "%s", error.c_str());
+    pid_t pid = -1;
+    cr_assert_eq(host().spawn("itest-lost", 0, lifecycle({"lost", host().tmpdir()}), &pid), PMIX_SUCCESS);
+    JobLayout only_rank0 = layout;
+    only_rank0.ranks[only_rank0.local_node] = {0};
+    cr_assert(wait_until_ready(host().tmpdir(), only_rank0, kJobTimeoutMs), "rank 0 never became ready");
+    cr_expect_eq(host().shutdown_server(), PMIX_SUCCESS, "PMIx_server_finalize");
+    const ProcResult result = host().wait({pid}, kJobTimeoutMs).front();
+    cr_log_info("%s", result.describe().c_str());
+    cr_expect(result.succeeded() && result.output.find("rank 0 ok\n") != std::string::npos, "%s",
+              result.describe().c_str());
+}

@@ -1,0 +1,26 @@
+// Pieces shared by the host's source files, not part of its interface.
+#ifndef PMIXPP_TESTS_INTEGRATION_HOST_INTERNAL_H
+#define PMIXPP_TESTS_INTEGRATION_HOST_INTERNAL_H
+
+#include "integration/host/itest_host.h"
+
+#include <condition_variable>
+#include <mutex>
+
+namespace pmixpp::itest {
+
+// One pending pmix_op_cbfunc_t. Heap-allocated: when the wait times out the
+// library may still call back, so the waiter leaves it alive.
+struct OpWait {
+    std::mutex lock;
+    std::condition_variable changed;
+    bool done = false;
+    pmix_status_t status = PMIX_ERROR;
+};
+
+// pmix_op_cbfunc_t that completes an OpWait.
+void op_wait_callback(pmix_status_t status, void *cbdata);
+
+} // namespace pmixpp::itest
+
+#endif
