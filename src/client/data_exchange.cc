@@ -150,7 +150,7 @@ pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc, const char key[], pmi
     }
     const char *nspace = proc->nspace[0] != '\0' ? proc->nspace : session->self.nspace;
     char bounded[PMIX_MAX_NSLEN + 1] = {};
-    std::strncpy(bounded, nspace, PMIX_MAX_NSLEN);
+    std::memcpy(bounded, nspace, strnlen(nspace, PMIX_MAX_NSLEN));  // stays NUL-terminated
     try {
         OwnedInfo item;
         pmix_status_t rc = item.load(key, val);

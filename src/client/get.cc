@@ -39,7 +39,7 @@ pmix_status_t parse(const client::Session &session, const pmix_proc_t *proc, con
         std::memcpy(l.target.nspace, session.self.nspace, sizeof l.target.nspace);
         l.target.rank = proc == nullptr ? PMIX_RANK_WILDCARD : proc->rank;
     } else {
-        std::strncpy(l.target.nspace, proc->nspace, PMIX_MAX_NSLEN);
+        PMIX_LOAD_NSPACE(l.target.nspace, proc->nspace);
         l.target.rank = proc->rank;
     }
     if (key != nullptr) {

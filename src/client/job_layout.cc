@@ -97,7 +97,7 @@ pmix_status_t PMIx_Resolve_peers(const char *nodename, const pmix_nspace_t nspac
             return PMIX_ERR_NOMEM;
         }
         for (size_t i = 0; i < ranks.size(); ++i) {
-            std::strncpy(array[i].nspace, ns, PMIX_MAX_NSLEN);
+            PMIX_LOAD_NSPACE(array[i].nspace, ns);
             array[i].rank = ranks[i];
         }
         *procs = array;

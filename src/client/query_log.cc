@@ -40,7 +40,7 @@ client::Lookup lookup_for(const client::Session &session, const pmix_query_t &q)
     for (size_t i = 0; q.qualifiers != nullptr && i < q.nqual; ++i) {
         const pmix_info_t &item = q.qualifiers[i];
         if (key_is(item, PMIX_NSPACE) && item.value.type == PMIX_STRING && item.value.data.string != nullptr) {
-            std::strncpy(l.target.nspace, item.value.data.string, PMIX_MAX_NSLEN);
+            PMIX_LOAD_NSPACE(l.target.nspace, item.value.data.string);
         } else if (key_is(item, PMIX_RANK) && item.value.type == PMIX_PROC_RANK) {
             l.target.rank = item.value.data.rank;
         } else if (key_is(item, PMIX_PROCID) && item.value.type == PMIX_PROC && item.value.data.proc != nullptr) {

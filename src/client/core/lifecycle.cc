@@ -41,7 +41,7 @@ Global &global()
 void load_proc(pmix_proc_t *proc, const char *nspace, pmix_rank_t rank)
 {
     std::memset(proc, 0, sizeof *proc);
-    std::strncpy(proc->nspace, nspace, PMIX_MAX_NSLEN);
+    PMIX_LOAD_NSPACE(proc->nspace, nspace);
     proc->rank = rank;
 }
 

@@ -36,7 +36,7 @@ bool same_proc(const pmix_proc_t &a, const pmix_proc_t &b)
 pmix_proc_t make_proc(const std::string &nspace, pmix_rank_t rank)
 {
     pmix_proc_t proc{};
-    std::strncpy(proc.nspace, nspace.c_str(), PMIX_MAX_NSLEN);
+    PMIX_LOAD_NSPACE(proc.nspace, nspace.c_str());
     proc.rank = rank;
     return proc;
 }
