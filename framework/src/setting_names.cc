@@ -65,6 +65,9 @@ void warn_unknown_frameworks(const SettingMap &settings) {
         const auto known = [&](std::string_view word) { return names_or_prefixes(key, word); };
         if (std::ranges::any_of(all_frameworks(), [&](const auto &fw) { return known(fw.name); })) continue;
         if (key.starts_with("mca_base_")) continue;
+        // The library's own parameters (PMIX_MCA_pmix_verbose,
+        // PMIX_MCA_pmix_client_finalize_timeout, ...) name no framework.
+        if (key.starts_with("pmix_")) continue;
         if (std::ranges::any_of(openpmix_only_frameworks, known)) continue;
         warn(setting_origin(key, setting) + " names no framework of pmixpp" + case_hint(key) +
              "; valid frameworks: " + framework_names());

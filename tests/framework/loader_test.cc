@@ -70,7 +70,8 @@ Test(loader, good_components_in_priority_order) {
     tests::StderrCapture capture;
     std::vector<framework::SelectedModule> modules;
     cr_assert_eq(framework::select("pnet", &modules), PMIX_SUCCESS);
-    cr_assert_str_eq(capture.stop().c_str(), "");
+    const std::string output = capture.stop();
+    cr_assert_str_eq(output.c_str(), "");
     cr_assert_eq(modules.size(), 2u);
     cr_assert_str_eq(modules[0].component.c_str(), "beta");
     cr_assert_eq(modules[0].priority, 30);
@@ -209,7 +210,8 @@ Test(loader, excluding_a_broken_component_silences_it) {
     tests::StderrCapture capture;
     std::vector<framework::FrameworkReport> reports;
     cr_assert_eq(framework::inventory(&reports), PMIX_SUCCESS);
-    cr_assert_str_eq(capture.stop().c_str(), "");
+    const std::string output = capture.stop();
+    cr_assert_str_eq(output.c_str(), "");
     const auto *broken = pnet_component(reports, "undeffn");
     cr_assert_not_null(broken);
     cr_assert_str_eq(broken->version.c_str(), "", "its descriptor cannot be read");

@@ -126,7 +126,8 @@ Test(params, file_include_list_and_malformed_line) {
     tests::StderrCapture capture;
     std::vector<framework::SelectedModule> modules;
     cr_assert_eq(framework::select("gds", &modules), PMIX_SUCCESS);
-    cr_assert_str_eq(tests::joined(tests::names_of(modules)).c_str(), "a");
+    const std::string names = tests::joined(tests::names_of(modules));
+    cr_assert_str_eq(names.c_str(), "a");
     const std::string text = capture.stop();
     cr_assert(text.find(files.system_file + ":2: ignored line") != std::string::npos, "got: %s", text.c_str());
 }

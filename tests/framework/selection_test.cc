@@ -32,21 +32,24 @@ std::string selected_gds(pmix_status_t expected = PMIX_SUCCESS) {
 
 Test(selection, all_usable_in_priority_order) {
     add_three_gds();
-    cr_assert_str_eq(selected_gds().c_str(), "c,b,a");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "c,b,a");
     for (int i = 0; i < 3; ++i) cr_assert_eq(tests::fake_record(i).opens, 1);
 }
 
 Test(selection, include_list_keeps_only_named) {
     setenv("PMIX_MCA_gds", "a,c", 1);
     add_three_gds();
-    cr_assert_str_eq(selected_gds().c_str(), "c,a");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "c,a");
     cr_assert_eq(tests::fake_record(1).opens, 0, "an excluded component must not even be opened");
 }
 
 Test(selection, exclude_list_drops_named) {
     setenv("PMIX_MCA_gds", "^b", 1);
     add_three_gds();
-    cr_assert_str_eq(selected_gds().c_str(), "c,a");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "c,a");
     cr_assert_eq(tests::fake_record(1).registers, 0);
 }
 
@@ -63,24 +66,29 @@ Test(selection, mixed_include_exclude_is_an_error) {
 Test(selection, priority_override_wins) {
     setenv("PMIX_MCA_gds_a_priority", "100", 1);
     add_three_gds();
-    cr_assert_str_eq(selected_gds().c_str(), "a,c,b");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "a,c,b");
 }
 
 Test(selection, query_may_adjust_priority_but_override_wins) {
     tests::add_fake(0, FakeConfig{"gds", "a", 10, PMIXPP_QUERY_AVAILABLE, 0, 50});
     tests::add_fake(1, FakeConfig{"gds", "b", 20, PMIXPP_QUERY_AVAILABLE, 0, 40});
-    cr_assert_str_eq(selected_gds().c_str(), "a,b");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "a,b");
     framework::finalize();
     setenv("PMIX_MCA_gds_b_priority", "60", 1);
-    cr_assert_str_eq(selected_gds().c_str(), "b,a");
+    const std::string selected_again = selected_gds();
+    cr_assert_str_eq(selected_again.c_str(), "b,a");
 }
 
 Test(selection, decline_is_silent_and_closed) {
     tests::add_fake(0, FakeConfig{"gds", "a", 10});
     tests::add_fake(1, FakeConfig{"gds", "b", 20, PMIXPP_QUERY_DECLINE});
     tests::StderrCapture capture;
-    cr_assert_str_eq(selected_gds().c_str(), "a");
-    cr_assert_str_eq(capture.stop().c_str(), "", "a decline prints nothing");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "a");
+    const std::string output = capture.stop();
+    cr_assert_str_eq(output.c_str(), "", "a decline prints nothing");
     cr_assert_eq(tests::fake_record(1).queries, 1);
     cr_assert_eq(tests::fake_record(1).closes, 1, "queried but not selected: closed");
     cr_assert_eq(tests::fake_record(0).closes, 0);
@@ -113,7 +121,8 @@ Test(selection, open_failure_skips_with_reason) {
     tests::add_fake(0, FakeConfig{"gds", "a", 10});
     tests::add_fake(1, FakeConfig{"gds", "b", 20, PMIXPP_QUERY_AVAILABLE, -5});
     tests::StderrCapture capture;
-    cr_assert_str_eq(selected_gds().c_str(), "a");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "a");
     const std::string text = capture.stop();
     cr_assert(text.find("open failed with status -5") != std::string::npos, "got: %s", text.c_str());
     cr_assert_eq(tests::fake_record(1).queries, 0);
@@ -124,7 +133,8 @@ Test(selection, stable_order_by_name_on_equal_priority) {
     tests::add_fake(0, FakeConfig{"gds", "zeta", 10});
     tests::add_fake(1, FakeConfig{"gds", "beta", 10});
     tests::add_fake(2, FakeConfig{"gds", "alpha", 10});
-    cr_assert_str_eq(selected_gds().c_str(), "alpha,beta,zeta");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "alpha,beta,zeta");
 }
 
 Test(selection, multi_select_keeps_all_ptl) {
@@ -132,7 +142,8 @@ Test(selection, multi_select_keeps_all_ptl) {
     tests::add_fake(1, FakeConfig{"ptl", "y", 50});
     std::vector<framework::SelectedModule> modules;
     cr_assert_eq(framework::select("ptl", &modules), PMIX_SUCCESS);
-    cr_assert_str_eq(tests::joined(tests::names_of(modules)).c_str(), "y,x");
+    const std::string names = tests::joined(tests::names_of(modules));
+    cr_assert_str_eq(names.c_str(), "y,x");
 }
 
 Test(selection, single_select_keeps_best_and_closes_rest) {
@@ -145,7 +156,8 @@ Test(selection, single_select_keeps_best_and_closes_rest) {
     cr_assert_eq(tests::fake_record(0).closes, 1);
     std::vector<framework::SelectedModule> modules;
     cr_assert_eq(framework::select("ptl", &modules), PMIX_SUCCESS);
-    cr_assert_str_eq(tests::joined(tests::names_of(modules)).c_str(), "y");
+    const std::string names = tests::joined(tests::names_of(modules));
+    cr_assert_str_eq(names.c_str(), "y");
 }
 
 Test(selection, select_best_without_components_is_not_found) {
@@ -186,7 +198,8 @@ Test(selection, unknown_component_in_exclude_list_warns) {
     setenv("PMIX_MCA_gds", "^hsah", 1);
     add_three_gds();
     tests::StderrCapture capture;
-    cr_assert_str_eq(selected_gds().c_str(), "c,b,a");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "c,b,a");
     const std::string text = capture.stop();
     cr_assert(text.find("no gds component named hsah; available: a, b, c") != std::string::npos, "got: %s",
               text.c_str());
@@ -217,7 +230,8 @@ Test(selection, miscased_prefix_warns_with_right_spelling) {
     setenv("pmix_mca_gds_verbose", "1", 1);
     add_three_gds();
     tests::StderrCapture capture;
-    cr_assert_str_eq(selected_gds().c_str(), "c,b,a", "a mis-cased variable is not used");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "c,b,a", "a mis-cased variable is not used");
     const std::string text = capture.stop();
     cr_assert(text.find("PMIx_MCA_gds is ignored") != std::string::npos, "got: %s", text.c_str());
     cr_assert(text.find("did you mean PMIX_MCA_gds?") != std::string::npos, "got: %s", text.c_str());
@@ -241,15 +255,18 @@ Test(selection, openpmix_only_frameworks_are_accepted_silently) {
     add_three_gds();
     tests::StderrCapture capture;
     selected_gds();
-    cr_assert_str_eq(capture.stop().c_str(), "");
+    const std::string output = capture.stop();
+    cr_assert_str_eq(output.c_str(), "");
 }
 
 Test(selection, close_then_select_again) {
     add_three_gds();
-    cr_assert_str_eq(selected_gds().c_str(), "c,b,a");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "c,b,a");
     framework::close("gds");
     for (int i = 0; i < 3; ++i) cr_assert_eq(tests::fake_record(i).closes, 1);
-    cr_assert_str_eq(selected_gds().c_str(), "c,b,a");
+    const std::string selected_again = selected_gds();
+    cr_assert_str_eq(selected_again.c_str(), "c,b,a");
     framework::finalize();
     for (int i = 0; i < 3; ++i) cr_assert_eq(tests::fake_record(i).closes, 2);
 }
@@ -279,12 +296,14 @@ Test(selection, hook_calling_select_is_refused, .timeout = 60) {
     tests::add_fake(0, config);
     tests::add_fake(1, FakeConfig{"gds", "b", 20});
     tests::StderrCapture capture;
-    cr_assert_str_eq(selected_gds().c_str(), "b,a", "the outer selection goes on");
+    const std::string selected = selected_gds();
+    cr_assert_str_eq(selected.c_str(), "b,a", "the outer selection goes on");
     const std::string text = capture.stop();
     cr_assert_eq(tests::fake_record(0).reentry_rc, PMIX_ERR_NOT_SUPPORTED);
     cr_assert(text.find("pmixpp: select(\"gds\") was called from a component hook") != std::string::npos,
               "got: %s", text.c_str());
     // The refusal leaves the core usable: the flag is per thread and per call.
     framework::finalize();
-    cr_assert_str_eq(selected_gds().c_str(), "b,a");
+    const std::string selected_again = selected_gds();
+    cr_assert_str_eq(selected_again.c_str(), "b,a");
 }

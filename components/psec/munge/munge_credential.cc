@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <string>
 
 namespace pmixpp::psec::munge {
 namespace {
@@ -52,7 +53,9 @@ public:
         return path;
     }
 
-    const char *error(munge_err_t rc) const
+    // A copy: the context owns its error text and any later munge_ctx_get()
+    // (socket() included) frees it. Take the error before the socket.
+    std::string error(munge_err_t rc) const
     {
         const char *text = context_ != nullptr ? munge_ctx_strerror(context_) : nullptr;
         return text != nullptr ? text : munge_strerror(rc);
@@ -74,7 +77,7 @@ bool kernel_knows(const pmixpp_peer_identity_t *kernel)
 pmix_status_t refuse(const Context &context, munge_err_t rc)
 {
     const bool daemon_problem = rc == EMUNGE_SOCKET || rc == EMUNGE_TIMEOUT || rc == EMUNGE_SNAFU;
-    log(daemon_problem ? PMIXPP_LOG_WARN : PMIXPP_LOG_TRACE, "credential refused: %s%s", context.error(rc),
+    log(daemon_problem ? PMIXPP_LOG_WARN : PMIXPP_LOG_TRACE, "credential refused: %s%s", context.error(rc).c_str(),
         daemon_problem ? " (is munged running?)" : "");
     return PMIX_ERR_INVALID_CRED;
 }
@@ -117,7 +120,9 @@ bool daemon_reachable(std::string *problem_p)
     const munge_err_t rc = munge_encode(&credential, context.get(), nullptr, 0);
     std::free(credential);
     if (rc == EMUNGE_SUCCESS) return true;
-    *problem_p = context.socket() + " (" + context.error(rc) + ")";
+    const std::string why = context.error(rc);
+    const std::string where = context.socket();
+    *problem_p = where + " (" + why + ")";
     return false;
 }
 
@@ -131,8 +136,10 @@ pmix_status_t create_credential(pmix_byte_object_t *cred_p)
         const munge_err_t rc = munge_encode(&credential, context.get(), nullptr, 0);
         if (rc != EMUNGE_SUCCESS) {
             std::free(credential);
+            const std::string why = context.error(rc);
+            const std::string where = context.socket();
             log(PMIXPP_LOG_ERROR, "cannot get a credential from munged at %s: %s (is munged running?)",
-                context.socket().c_str(), context.error(rc));
+                where.c_str(), why.c_str());
             return rc == EMUNGE_NO_MEMORY ? PMIX_ERR_NOMEM : PMIX_ERR_UNREACH;
         }
         const size_t size = std::strlen(credential);

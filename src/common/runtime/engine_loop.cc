@@ -15,6 +15,35 @@
 
 namespace pmixpp::runtime {
 
+namespace {
+
+// The loop whose libevent callback this thread is running, if any: release()
+// from inside our own callback must not wait for that very callback.
+thread_local const EngineLoop *running_callback_of = nullptr;
+
+class CallbackScope {
+public:
+    explicit CallbackScope(const EngineLoop *loop) : previous_(running_callback_of)
+    {
+        running_callback_of = loop;
+    }
+    ~CallbackScope() { running_callback_of = previous_; }
+    CallbackScope(const CallbackScope &) = delete;
+    CallbackScope &operator=(const CallbackScope &) = delete;
+
+private:
+    const EngineLoop *previous_;
+};
+
+void wake(int fd)
+{
+    uint64_t one = 1;
+    ssize_t ignored = ::write(fd, &one, sizeof one);  // cannot fail short of overflow
+    (void)ignored;
+}
+
+}  // namespace
+
 void run_guarded(const std::function<void()> &fn, const char *what)
 {
     try {
@@ -47,6 +76,12 @@ std::shared_ptr<EngineLoop> EngineLoop::create(struct event_base *base, bool own
         log_warning("runtime", "cannot register the progress engine's wake-up event with libevent");
         return nullptr;
     }
+    if (!owns_base) {
+        loop->keep_alive_ = loop;
+        // The host's loop answers this at once, which tells us which thread
+        // drives its base before any real work arrives.
+        wake(loop->wake_fd_);
+    }
     return loop;
 }
 
@@ -76,9 +111,7 @@ pmix_status_t EngineLoop::post(std::function<void()> fn)
     queue_.push_back(std::move(fn));
     if (!wake_pending_) {
         wake_pending_ = true;
-        uint64_t one = 1;
-        ssize_t ignored = ::write(wake_fd_, &one, sizeof one);  // cannot fail short of overflow
-        (void)ignored;
+        wake(wake_fd_);
     }
     return PMIX_SUCCESS;
 }
@@ -103,24 +136,13 @@ pmix_status_t EngineLoop::start_thread()
     return PMIX_SUCCESS;
 }
 
-void EngineLoop::stop()
+void EngineLoop::stop(std::chrono::milliseconds external_wait)
 {
-    {
-        std::lock_guard lock(mutex_);
-        if (stop_requested_) {
-            return;
-        }
-        accepting_ = false;
-        stop_requested_ = true;
-        uint64_t one = 1;
-        ssize_t ignored = ::write(wake_fd_, &one, sizeof one);
-        (void)ignored;
-        wake_pending_ = true;
+    if (!request_stop()) {
+        return;
     }
     if (!owns_base) {
-        // The host drives its base and called us on that thread: finish here.
-        driver = std::this_thread::get_id();
-        drain();
+        stop_external(external_wait);
         return;
     }
     if (on_loop_thread()) {
@@ -132,15 +154,67 @@ void EngineLoop::stop()
     thread_.join();
 }
 
+// False when a stop was already requested.
+bool EngineLoop::request_stop()
+{
+    std::lock_guard lock(mutex_);
+    if (stop_requested_) {
+        return false;
+    }
+    accepting_ = false;
+    stop_requested_ = true;
+    wake_pending_ = true;
+    wake(wake_fd_);
+    return true;
+}
+
+// Everything that touches the host's base or our events happens on the
+// thread that drives it: libevent gives no other guarantee for a base the
+// host may have created without locking, and the host's thread may be inside
+// on_wake right now.
+void EngineLoop::stop_external(std::chrono::milliseconds wait)
+{
+    if (running_callback_of == this) {
+        // Work we are running released us: the wake-up just written finishes
+        // the shutdown on this thread once it returns; on_wake keeps us alive.
+        return;
+    }
+    if (driver_seen_.load() && on_loop_thread()) {
+        // The host's loop thread between its own callbacks (or after its loop
+        // ended): nothing else can be running the base, so finish here.
+        drain();
+        return;
+    }
+    std::unique_lock lock(mutex_);
+    if (finished_cv_.wait_for(lock, wait, [this] { return finished_; })) {
+        return;
+    }
+    log_warning("runtime", "the host's event base (PMIX_EVENT_BASE) did not run for " +
+                               std::to_string(wait.count()) +
+                               " ms after the progress engine was released; its shutdown and "
+                               "queued work will complete the next time that base runs (keep "
+                               "driving the base until PMIx finalize returns)");
+}
+
+void EngineLoop::note_driver()
+{
+    if (!owns_base) {
+        driver = std::this_thread::get_id();
+        driver_seen_ = true;
+    }
+}
+
 void EngineLoop::on_wake(int fd, short, void *arg)
 {
-    auto *loop = static_cast<EngineLoop *>(arg);
+    auto *raw = static_cast<EngineLoop *>(arg);
+    // Shutting down drops keep_alive_ and a releasing thread may drop its
+    // reference meanwhile: hold the loop until this callback is done.
+    std::shared_ptr<EngineLoop> loop = raw->shared_from_this();
+    CallbackScope scope(raw);
     uint64_t count = 0;
     ssize_t ignored = ::read(fd, &count, sizeof count);
     (void)ignored;
-    if (!loop->owns_base) {
-        loop->driver = std::this_thread::get_id();
-    }
+    loop->note_driver();
     loop->drain();
 }
 
@@ -195,6 +269,11 @@ void EngineLoop::shutdown_on_loop()
     if (owns_base) {
         event_base_loopbreak(base);
     }
+    // Never the last reference: on_wake or the releasing caller holds one.
+    keep_alive_.reset();
+    std::lock_guard lock(mutex_);
+    finished_ = true;
+    finished_cv_.notify_all();
 }
 
 void EngineLoop::schedule_timer(const std::shared_ptr<TimerState> &timer)
@@ -240,9 +319,8 @@ void EngineLoop::on_timer(int, short, void *arg)
     loop->timers_.erase(it);
     event_free(timer->ev);
     timer->ev = nullptr;
-    if (!loop->owns_base) {
-        loop->driver = std::this_thread::get_id();
-    }
+    CallbackScope scope(loop.get());
+    loop->note_driver();
     int expected = TimerState::kPending;
     if (timer->state.compare_exchange_strong(expected, TimerState::kFired)) {
         run_guarded(timer->fn, "a progress engine timer");

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -32,7 +33,8 @@ struct TimerState {
 };
 
 struct EngineLoop : std::enable_shared_from_this<EngineLoop> {
-    // Sets up the wake-up eventfd on base (ours when owns_base).
+    // Sets up the wake-up eventfd on base (ours when owns_base). An external
+    // loop keeps itself alive until it has shut down on the host's thread.
     static std::shared_ptr<EngineLoop> create(struct event_base *base, bool owns_base);
     ~EngineLoop();
 
@@ -43,9 +45,12 @@ struct EngineLoop : std::enable_shared_from_this<EngineLoop> {
 
     // Starts the own thread (own-base mode).
     pmix_status_t start_thread();
-    // Stops accepting work, runs what is queued, drops timers. Own-thread
-    // mode: the thread leaves its loop; joined unless called from it.
-    void stop();
+    // Stops accepting work, runs what is queued, drops timers, always on the
+    // thread that runs the base. Own-thread mode: the thread leaves its loop;
+    // joined unless called from it. External mode: finished inline on the
+    // host's loop thread, deferred when called from our own callback, else
+    // handed to the host's thread and waited for at most external_wait.
+    void stop(std::chrono::milliseconds external_wait);
 
     void schedule_timer(const std::shared_ptr<TimerState> &timer);  // loop thread
     void drop_timer(const std::shared_ptr<TimerState> &timer);      // loop thread
@@ -57,6 +62,9 @@ struct EngineLoop : std::enable_shared_from_this<EngineLoop> {
 private:
     static void on_wake(int fd, short what, void *arg);
     static void on_timer(int fd, short what, void *arg);
+    bool request_stop();
+    void stop_external(std::chrono::milliseconds wait);
+    void note_driver();
     void drain();
     void shutdown_on_loop();
 
@@ -68,6 +76,14 @@ private:
     bool accepting_ = true;
     bool stop_requested_ = false;
     bool shut_down_ = false;  // written under mutex_, on the loop thread
+    bool finished_ = false;   // shut_down_ and every event freed; under mutex_
+    std::condition_variable finished_cv_;
+    // External mode: set once one of our callbacks ran on the host's thread,
+    // so driver is known rather than guessed.
+    std::atomic<bool> driver_seen_{false};
+    // External mode: the host's base calls us through a raw pointer until
+    // shutdown_on_loop() unregisters us, so we own ourselves until then.
+    std::shared_ptr<EngineLoop> keep_alive_;
     std::thread thread_;
     std::map<TimerState *, std::shared_ptr<TimerState>> timers_;  // loop thread only
 };

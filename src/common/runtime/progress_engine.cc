@@ -57,6 +57,7 @@ struct ProgressEngine::Impl {
     // The loop being stopped, so that work it drains may still post to it.
     std::shared_ptr<EngineLoop> stopping;
     unsigned generation = 0;  // fork_generation when started
+    std::chrono::milliseconds external_stop_wait = kDefaultExternalStopWait;
 
     // Forgets a loop inherited through fork() without touching it: leaked on
     // purpose (see fork_generation). Called with mutex held.
@@ -156,21 +157,29 @@ pmix_status_t ProgressEngine::acquire(struct event_base *external_or_null)
 void ProgressEngine::release()
 {
     std::shared_ptr<EngineLoop> loop;
+    std::chrono::milliseconds wait{};
     {
         std::lock_guard lock(impl_->mutex);
         impl_->forget_if_forked();
         if (impl_->refs == 0 || --impl_->refs > 0) {
             return;
         }
+        wait = impl_->external_stop_wait;
         loop = std::move(impl_->current);
         impl_->stopping = loop;
     }
     // Not under the mutex: work drained by stop() may post or add timers.
-    loop->stop();
+    loop->stop(wait);
     std::lock_guard lock(impl_->mutex);
     if (impl_->stopping == loop) {
         impl_->stopping.reset();
     }
+}
+
+void ProgressEngine::set_external_stop_wait(std::chrono::milliseconds wait)
+{
+    std::lock_guard lock(impl_->mutex);
+    impl_->external_stop_wait = wait.count() < 0 ? std::chrono::milliseconds{0} : wait;
 }
 
 bool ProgressEngine::running() const

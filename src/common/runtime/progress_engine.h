@@ -13,10 +13,27 @@
 // - External mode (acquire(host_base), the host's PMIX_EVENT_BASE): no thread
 //   is started; the host drives its base and "the progress thread" is whichever
 //   thread runs it (the engine remembers the last one that ran its work, and
-//   starts with the thread that called acquire). Posting wakes the base through
-//   an eventfd, so it works even if the host's base has no locking. Blocking
-//   on a Latch from the thread that drives the base would deadlock: callers in
-//   external mode that run on that thread must not wait for posted work.
+//   starts with the thread that called acquire; acquire pokes the base so
+//   the host's first loop iteration corrects that guess). Posting wakes the
+//   base through an eventfd, so it works even if the host's base has no
+//   locking. Blocking on a Latch from the thread that drives the base would
+//   deadlock: callers in external mode that run on that thread must not wait
+//   for posted work. The host drives its base from one thread at a time.
+// - Release in external mode: the last release() may come from any thread,
+//   but the shutdown (running queued work, dropping timers, unregistering our
+//   events from the host's base) always happens on the thread driving the
+//   base, never concurrently with it:
+//     * from work or a timer we are running: deferred until it returns;
+//     * from the host's loop thread outside our callbacks (or after its loop
+//       returned on that thread): done inline;
+//     * from any other thread: handed to the host's loop, and release() waits
+//       for it at most external_stop_wait (set_external_stop_wait, default
+//       kDefaultExternalStopWait). If the host's loop is not running, release
+//       logs one line after that wait and returns; the engine's state stays
+//       alive and registered with the base, and finishes shutting down the
+//       next time the host runs it. Nothing is freed under the host's feet,
+//       but work posted before release has then not run yet: hosts should
+//       keep driving the base until finalize returns.
 // - Close every Connection and drop every Timer before the last release():
 //   the base they are registered with goes away then.
 // - fork(): a child does not inherit a running engine. running() is false in
@@ -56,6 +73,9 @@ private:
     std::shared_ptr<TimerState> state_;
 };
 
+// How long an external-mode release waits for the host's loop (see above).
+inline constexpr std::chrono::milliseconds kDefaultExternalStopWait{5000};
+
 class ProgressEngine {
 public:
     ProgressEngine();
@@ -75,8 +95,11 @@ public:
     pmix_status_t acquire(struct event_base *external_or_null);
     // Drops one reference; the last one stops the loop after running the work
     // already posted, joins the thread (unless called from it) and frees the
-    // engine's own base. Pending timers are dropped without running.
+    // engine's own base. Pending timers are dropped without running. In
+    // external mode see "Release in external mode" above.
     void release();
+    // Bound on an external-mode release's wait for the host's loop.
+    void set_external_stop_wait(std::chrono::milliseconds wait);
     bool running() const;
 
     // Queues fn to run on the progress thread. PMIX_ERR_INIT (fn dropped)
