@@ -19,6 +19,7 @@ struct CoreState {
     bool settings_loaded = false;
     SourceLocations param_files;                                 // as read by the last load
     std::map<std::string, FrameworkSelection, std::less<>> live; // successful selections
+    std::map<std::string, int, std::less<>> users;               // acquire() - release()
 };
 
 // Everything below is created on first use under this mutex: nothing runs at
@@ -144,14 +145,58 @@ pmix_status_t select_best(std::string_view framework, SelectedModule *module_p) 
     }
 }
 
-void close(std::string_view framework) {
-    if (called_from_component_hook("close")) return;
-    CoreLock lock;
-    if (core == nullptr) return;
+namespace {
+
+// Caller holds the core lock.
+void close_live(std::string_view framework) {
     const auto found = core->live.find(framework);
     if (found == core->live.end()) return;
     close_selection(&found->second);
     core->live.erase(found);
+}
+
+} // namespace
+
+void close(std::string_view framework) {
+    if (called_from_component_hook("close")) return;
+    CoreLock lock;
+    if (core == nullptr) return;
+    close_live(framework);
+}
+
+void acquire(std::string_view framework) {
+    if (called_from_component_hook("acquire")) return;
+    try {
+        CoreLock lock;
+        auto &counts = core_state().users;
+        const auto found = counts.find(framework);
+        if (found != counts.end()) {
+            ++found->second;
+        } else {
+            counts.emplace(std::string(framework), 1);
+        }
+    } catch (const std::bad_alloc &) {
+        // Not counted: the framework then closes with its other users'
+        // last release or at finalize(), never earlier than it would anyway.
+    }
+}
+
+void release(std::string_view framework) {
+    if (called_from_component_hook("release")) return;
+    CoreLock lock;
+    if (core == nullptr) return;
+    const auto found = core->users.find(framework);
+    if (found == core->users.end()) return;
+    if (--found->second > 0) return;
+    core->users.erase(found);
+    close_live(framework);
+}
+
+int users(std::string_view framework) {
+    CoreLock lock;
+    if (core == nullptr) return 0;
+    const auto found = core->users.find(framework);
+    return found == core->users.end() ? 0 : found->second;
 }
 
 void finalize() {
@@ -160,6 +205,7 @@ void finalize() {
     if (core == nullptr) return;
     for (auto &[name, selection] : core->live) close_selection(&selection);
     core->live.clear();
+    core->users.clear();
     core->settings_loaded = false;
     param_store().reset({});
 }

@@ -32,7 +32,19 @@ pmix_status_t select(std::string_view framework, std::vector<SelectedModule> *mo
 // others are closed and unloaded. PMIX_ERR_NOT_FOUND when none is usable.
 pmix_status_t select_best(std::string_view framework, SelectedModule *module_p);
 
-// Closes and unloads the components of one framework; a later select()
+// Shared use of a framework by the roles of one process (server, client,
+// tool can all live in one process): each role acquires the frameworks it
+// uses before selecting and releases them when it finalizes. release() of
+// the last user closes and unloads the framework's components (as close()
+// does); a release() without a matching acquire() is ignored, so one role
+// can never close what another still uses.
+void acquire(std::string_view framework);
+void release(std::string_view framework);
+// How many roles hold `framework` (for tests and diagnostics).
+int users(std::string_view framework);
+
+// Closes and unloads the components of one framework now, whoever uses
+// them (prefer release()); a later select()
 // selects again (re-reading the environment and param files).
 void close(std::string_view framework);
 

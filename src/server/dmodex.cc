@@ -1,8 +1,10 @@
 // PMIx_server_dmodex_request: the host relays another node's request for
 // the data a local process posted. Answered with a modex blob (one record,
 // the proc's PMIX_REMOTE and PMIX_GLOBAL data) once the proc has committed;
-// until then the request waits. The callback always runs after this call
-// returned, on the progress thread.
+// until then the request waits; a proc that is gone without committing is
+// answered PMIX_ERR_NOT_FOUND. The callback always runs after this call
+// returned, on the progress thread, exactly once (with
+// PMIX_ERR_LOST_CONNECTION when the server finalizes first).
 #include <pmix_server.h>
 
 #include "server/core/server.h"
@@ -30,24 +32,34 @@ void respond(Server &server, const pmix_proc_t &proc, pmix_dmodex_response_fn_t 
     cbfunc(PMIX_SUCCESS, reinterpret_cast<char *>(blob.data()), blob.size(), cbdata);
 }
 
+// Answers on the progress thread after PMIx_server_dmodex_request returned.
+// The host is owed its callback even if the server finalizes first.
+pmix_status_t respond_later(const pmix_proc_t &proc, pmix_status_t status,
+                            pmix_dmodex_response_fn_t cbfunc, void *cbdata)
+{
+    return post_later([proc, status, cbfunc, cbdata] {
+        Server *now = current();
+        if (status != PMIX_SUCCESS || now == nullptr || now->finalizing) {
+            return cbfunc(status != PMIX_SUCCESS ? status : PMIX_ERR_LOST_CONNECTION, nullptr, 0, cbdata);
+        }
+        respond(*now, proc, cbfunc, cbdata);
+    });
+}
+
 pmix_status_t start(Server &server, const pmix_proc_t &proc, pmix_dmodex_response_fn_t cbfunc,
                     void *cbdata)
 {
     Namespace *ns = server.find_namespace(proc.nspace);
     if (ns == nullptr || !ns->registered) return PMIX_ERR_NOT_FOUND;
     if (!ns->is_local(proc.rank)) return PMIX_ERR_NOT_FOUND;
-    if (ns->committed.count(proc.rank) != 0) {
-        server.engine.post([proc, cbfunc, cbdata] {
-            if (Server *now = current()) respond(*now, proc, cbfunc, cbdata);
-        });
-        return PMIX_SUCCESS;
-    }
+    if (ns->committed.count(proc.rank) != 0) return respond_later(proc, PMIX_SUCCESS, cbfunc, cbdata);
+    // Gone without committing: its data will never come.
+    if (ns->gone.count(proc.rank) != 0) return respond_later(proc, PMIX_ERR_NOT_FOUND, cbfunc, cbdata);
     server.waiters.add(ns->name, proc.rank, std::chrono::milliseconds{0},
                        [proc, cbfunc, cbdata](pmix_status_t status) {
                            Server *now = current();
-                           if (status != PMIX_SUCCESS || now == nullptr) {
-                               return cbfunc(status, nullptr, 0, cbdata);
-                           }
+                           if (status == PMIX_SUCCESS && now == nullptr) status = PMIX_ERR_LOST_CONNECTION;
+                           if (status != PMIX_SUCCESS) return cbfunc(status, nullptr, 0, cbdata);
                            respond(*now, proc, cbfunc, cbdata);
                        });
     return PMIX_SUCCESS;

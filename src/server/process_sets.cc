@@ -1,6 +1,9 @@
 // Named process sets defined by the host. Kept by the server so that
 // PMIx_Query_info answers PMIX_QUERY_NUM_PSETS / PMIX_QUERY_PSET_NAMES.
 // (Membership events to clients, PMIX_PROCESS_SET_DEFINE, are not sent yet.)
+// Both complete before returning and, as in OpenPMIx 4.2 (which has no
+// callback for them), say so with PMIX_OPERATION_SUCCEEDED. Unlike
+// OpenPMIx, a name defined twice or deleted while unknown is an error.
 #include <pmix_server.h>
 
 #include "server/core/server.h"
@@ -23,7 +26,7 @@ pmix_status_t PMIx_server_define_process_set(const pmix_proc_t *members, size_t 
         return with_server([&](Server &server) {
             if (server.psets.count(name) != 0) return PMIX_ERR_EXISTS;
             server.psets[name] = std::move(procs);
-            return PMIX_SUCCESS;
+            return PMIX_OPERATION_SUCCEEDED;
         });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
@@ -36,7 +39,7 @@ pmix_status_t PMIx_server_delete_process_set(char *pset_name)
     try {
         const std::string name = pset_name;
         return with_server([&](Server &server) {
-            return server.psets.erase(name) == 0 ? PMIX_ERR_NOT_FOUND : PMIX_SUCCESS;
+            return server.psets.erase(name) == 0 ? PMIX_ERR_NOT_FOUND : PMIX_OPERATION_SUCCEEDED;
         });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;

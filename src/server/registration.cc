@@ -1,8 +1,10 @@
 // Registration of namespaces and local clients, and their fork environment.
 //
-// register_nspace and register_client complete at once and return
-// PMIX_OPERATION_SUCCEEDED (their callbacks are never called); the void
-// deregistrations call their callback later, never before returning.
+// register_nspace and register_client do their work before returning and
+// answer the way OpenPMIx 4.2 does (op_result in core/server.h): without a
+// callback PMIX_OPERATION_SUCCEEDED, with one PMIX_SUCCESS and the callback
+// later. The void deregistrations call their callback later too, never
+// before returning.
 #include <pmix_server.h>
 
 #include "common/runtime/log.h"
@@ -30,15 +32,12 @@ std::string nspace_string(const char *nspace)
     return std::string(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
 }
 
+// The callback of a void call: later on the progress thread, or here when
+// no progress thread runs any more (the call has nothing else to return).
 void post_callback(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t status)
 {
     if (cbfunc == nullptr) return;
-    Server *server = current();
-    if (server == nullptr || server->engine.post([=] { cbfunc(status, cbdata); }) != PMIX_SUCCESS) {
-        // No progress thread to defer to: the call has returned by the time
-        // a caller could observe this only when it is the caller itself.
-        cbfunc(status, cbdata);
-    }
+    if (post_later([=] { cbfunc(status, cbdata); }) != PMIX_SUCCESS) cbfunc(status, cbdata);
 }
 
 pmix_status_t register_nspace(Server &server, const std::string &name, int nlocalprocs,
@@ -65,7 +64,7 @@ pmix_status_t register_nspace(Server &server, const std::string &name, int nloca
     ns.registered = true;
     ns.nlocalprocs = nlocalprocs;
     ns.summary = std::move(summary);
-    return PMIX_OPERATION_SUCCEEDED;
+    return PMIX_SUCCESS;
 }
 
 void deregister_nspace(Server &server, const std::string &name)
@@ -82,16 +81,17 @@ void deregister_nspace(Server &server, const std::string &name)
 
 pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocalprocs,
                                           pmix_info_t info[], size_t ninfo,
-                                          pmix_op_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
+                                          pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     if (!valid_nspace(nspace) || (info == nullptr && ninfo > 0) || nlocalprocs < 0) {
         return PMIX_ERR_BAD_PARAM;
     }
     try {
         const std::string name = nspace_string(nspace);
-        return with_server([&](Server &server) {
+        const pmix_status_t rc = with_server([&](Server &server) {
             return register_nspace(server, name, nlocalprocs, info, ninfo);
         });
+        return op_result(rc, cbfunc, cbdata);
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
@@ -113,8 +113,7 @@ void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t 
 }
 
 pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, uid_t uid, gid_t gid,
-                                          void *server_object, pmix_op_cbfunc_t /*cbfunc*/,
-                                          void * /*cbdata*/)
+                                          void *server_object, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     if (proc == nullptr || !valid_nspace(proc->nspace) || proc->rank == PMIX_RANK_WILDCARD ||
         proc->rank == PMIX_RANK_UNDEF || proc->rank == PMIX_RANK_INVALID) {
@@ -122,13 +121,14 @@ pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, uid_t uid, gi
     }
     try {
         const std::string name = nspace_string(proc->nspace);
-        return with_server([&](Server &server) {
+        const pmix_status_t rc = with_server([&](Server &server) {
             ClientRecord &client = server.namespace_entry(name).clients[proc->rank];
             client.uid = uid;
             client.gid = gid;
             client.server_object = server_object;
-            return PMIX_OPERATION_SUCCEEDED;
+            return PMIX_SUCCESS;
         });
+        return op_result(rc, cbfunc, cbdata);
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

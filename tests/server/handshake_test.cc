@@ -96,6 +96,7 @@ Test(server_handshake, unknown_psec_module_is_refused)
     wire::Hello hello;
     hello.nspace = kJob;
     hello.rank = 0;
+    hello.pid = getpid();
     hello.psec_module = "nonesuch";
     hello.gds_modules = {"hash"};
     wire::Bytes bytes;
@@ -140,4 +141,16 @@ Test(server_handshake, request_before_hello_closes)
     wire::Frame frame;
     cr_expect_neq(client.receive(&frame), PMIX_SUCCESS);
     expect_still_serving();
+}
+
+Test(server_handshake, a_pid_the_kernel_contradicts_is_invalid_cred)
+{
+    RawClient client;
+    wire::Hello hello = RawClient::default_hello(kJob, 0);
+    hello.pid = getpid() + 1;  // the kernel knows better over usock (SO_PEERCRED)
+    wire::Refuse refuse;
+    cr_expect_eq(client.hello_with(hello, nullptr, &refuse), PMIX_ERR_INVALID_CRED);
+    cr_expect(refuse.reason.find("pid") != std::string::npos, "reason: %s", refuse.reason.c_str());
+    RawClient genuine;
+    cr_expect_eq(genuine.hello(kJob, 0, nullptr), PMIX_SUCCESS, "the rank stays free for its real process");
 }

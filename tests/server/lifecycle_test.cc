@@ -1,7 +1,11 @@
 // PMIx_server_init/finalize, registration calls and setup_fork's environment.
 #include "server/server_fixture.h"
 
+#include "common/store/store.h"
 #include "common/values/value_ops.h"
+#include "framework/src/selection.h"
+
+#include <pmixpp/gds.h>
 
 #include <criterion/criterion.h>
 
@@ -192,4 +196,34 @@ Test(server_lifecycle, locality_string_of_the_first_pu)
     free(text);
     hwloc_bitmap_free(bitmap);
     PMIx_server_finalize();
+}
+
+// A client role of the same process keeps its gds module (and the store it
+// made with it) across PMIx_server_finalize.
+Test(server_lifecycle, finalize_keeps_frameworks_another_role_uses)
+{
+    pmixpp::framework::acquire("gds");
+    start_server(make_tmpdir());
+    cr_expect_eq(pmixpp::framework::users("gds"), 2);
+    std::vector<pmixpp::framework::SelectedModule> modules;
+    cr_assert_eq(pmixpp::framework::select("gds", &modules), PMIX_SUCCESS);
+    cr_assert(!modules.empty());
+    std::unique_ptr<pmixpp::store::Store> store;
+    cr_assert_eq(pmixpp::store::Store::create(static_cast<const pmixpp_gds_module_t *>(modules[0].module), &store),
+                 PMIX_SUCCESS);
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    cr_expect_eq(pmixpp::framework::users("gds"), 1, "the server released only its own share");
+
+    // Still loaded: the module's code runs.
+    const uint32_t size = 4;
+    pmix_info_t item;
+    info_load(&item, PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    cr_expect_eq(store->put("ns", PMIXPP_GDS_LEVEL_JOB, 0, &item, 1), PMIX_SUCCESS);
+    info_destruct(&item);
+    pmixpp::store::ValuePtr value;
+    cr_assert_eq(store->fetch("ns", PMIXPP_GDS_LEVEL_JOB, 0, PMIX_JOB_SIZE, &value), PMIX_SUCCESS);
+    cr_expect_eq(value->data.uint32, size);
+    store.reset();
+    pmixpp::framework::release("gds");
+    cr_expect_eq(pmixpp::framework::users("gds"), 0);
 }

@@ -95,8 +95,7 @@ RawClient::~RawClient()
     if (fd_ >= 0) close(fd_);
 }
 
-pmix_status_t RawClient::hello(const char *nspace, pmix_rank_t rank, wire::Welcome *welcome_p,
-                               wire::Refuse *refuse_p)
+wire::Hello RawClient::default_hello(const char *nspace, pmix_rank_t rank)
 {
     wire::Hello hello;
     hello.nspace = nspace;
@@ -106,10 +105,32 @@ pmix_status_t RawClient::hello(const char *nspace, pmix_rank_t rank, wire::Welco
     hello.gds_modules = {"hash"};
     hello.ptl_module = "usock";
     hello.library_version = "test";
+    return hello;
+}
+
+pmix_status_t RawClient::hello(const char *nspace, pmix_rank_t rank, wire::Welcome *welcome_p,
+                               wire::Refuse *refuse_p)
+{
+    return hello_with(default_hello(nspace, rank), welcome_p, refuse_p);
+}
+
+pmix_status_t RawClient::hello_with(const wire::Hello &hello, wire::Welcome *welcome_p,
+                                    wire::Refuse *refuse_p)
+{
+    send_hello(hello);
+    return receive_hello_answer(welcome_p, refuse_p);
+}
+
+void RawClient::send_hello(const wire::Hello &hello)
+{
     wire::Bytes bytes;
     cr_assert_eq(wire::encode_to_bytes(hello, &bytes), PMIX_SUCCESS);
     cr_assert_eq(wire::send_frame_blocking(fd_, wire::FrameKind::handshake, 0, bytes, kTimeoutMs),
                  PMIX_SUCCESS);
+}
+
+pmix_status_t RawClient::receive_hello_answer(wire::Welcome *welcome_p, wire::Refuse *refuse_p)
+{
     wire::Frame frame;
     receive_checked(&frame);
     cr_assert_eq(frame.header.kind, wire::FrameKind::handshake);

@@ -44,6 +44,15 @@ public:
     // Sends a Hello for (nspace, rank) with psec/native, reads the answer.
     pmix_status_t hello(const char *nspace, pmix_rank_t rank, pmixpp::wire::Welcome *welcome_p,
                         pmixpp::wire::Refuse *refuse_p = nullptr);
+    // Same, with a Hello the test prepared (default_hello() and changes).
+    pmix_status_t hello_with(const pmixpp::wire::Hello &hello, pmixpp::wire::Welcome *welcome_p,
+                             pmixpp::wire::Refuse *refuse_p = nullptr);
+    static pmixpp::wire::Hello default_hello(const char *nspace, pmix_rank_t rank);
+    // The two halves of hello_with, for a test that drives the server's
+    // event base itself (PMIX_EVENT_BASE) in between.
+    void send_hello(const pmixpp::wire::Hello &hello);
+    pmix_status_t receive_hello_answer(pmixpp::wire::Welcome *welcome_p,
+                                       pmixpp::wire::Refuse *refuse_p = nullptr);
     void send_raw(const void *bytes, size_t size);
     template <typename Message> void request(uint32_t tag, const Message &message)
     {

@@ -1,5 +1,6 @@
 #include "server/core/config.h"
 
+#include "common/runtime/log.h"
 #include "server/core/info_read.h"
 
 #include <cstdlib>
@@ -83,8 +84,26 @@ pmix_status_t read_pointers(const pmix_info_t info[], std::size_t ninfo, Config 
     return PMIX_SUCCESS;
 }
 
+// A bad value is reported and replaced by the default: a typo must not
+// leave the server without its guard against silent peers.
+std::chrono::milliseconds handshake_timeout_from_environment()
+{
+    const char *text = std::getenv(kHandshakeTimeoutEnv);
+    if (text == nullptr || *text == '\0') return Config::kDefaultHandshakeTimeout;
+    char *end = nullptr;
+    const double seconds = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(seconds > 0.0) || seconds > 86400.0) {
+        runtime::log_warning("server", std::string(kHandshakeTimeoutEnv) + "='" + text +
+                                           "' is not a number of seconds in (0, 86400] "
+                                           "(using the default of 10)");
+        return Config::kDefaultHandshakeTimeout;
+    }
+    return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0 + 0.5));
+}
+
 void apply_defaults(Config &config)
 {
+    config.handshake_timeout = handshake_timeout_from_environment();
     if (config.hostname.empty()) config.hostname = local_hostname();
     if (config.nspace.empty()) {
         config.nspace = "pmixpp-server-" + config.hostname + "-" + std::to_string(getpid());

@@ -4,6 +4,7 @@
 
 #include <pmix_common.h>
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 
@@ -28,7 +29,16 @@ struct Config {
     bool gateway = false;                     // PMIX_SERVER_GATEWAY
     bool scheduler = false;                   // PMIX_SERVER_SCHEDULER
     bool monitoring = false;                  // PMIX_SERVER_ENABLE_MONITORING
+    // How long an accepted connection may take to complete its Hello:
+    // PMIX_MCA_ptl_base_handshake_timeout, in seconds (fractions allowed),
+    // default 10. A peer that stays silent, or sends part of a frame and
+    // stops, is closed after it with one log line.
+    std::chrono::milliseconds handshake_timeout{kDefaultHandshakeTimeout};
+
+    static constexpr std::chrono::milliseconds kDefaultHandshakeTimeout{10000};
 };
+
+inline constexpr const char *kHandshakeTimeoutEnv = "PMIX_MCA_ptl_base_handshake_timeout";
 
 // PMIX_ERR_BAD_PARAM (with *error_p naming the attribute) for a value of the
 // wrong type or an nspace longer than PMIX_MAX_NSLEN.

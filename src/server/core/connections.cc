@@ -11,9 +11,6 @@ namespace pmixpp::server {
 
 namespace {
 
-// A peer that connects but says nothing must not hold a slot forever.
-constexpr std::chrono::milliseconds kHandshakeTimeout{30000};
-
 void on_frame(PeerId id, const wire::Frame &frame)
 {
     Server *server = current();
@@ -36,6 +33,36 @@ void on_frame(PeerId id, const wire::Frame &frame)
         return;
     }
     dispatch_request(*server, *peer, frame);
+}
+
+std::string seconds_text(std::chrono::milliseconds timeout)
+{
+    const long long ms = timeout.count();
+    std::string text = std::to_string(ms / 1000);
+    if (ms % 1000 != 0) {
+        std::string fraction = std::to_string(1000 + ms % 1000).substr(1);
+        while (fraction.back() == '0') fraction.pop_back();
+        text += "." + fraction;
+    }
+    return text + " s";
+}
+
+// A peer that connects but never completes its Hello (silent, or stuck in
+// the middle of a frame) must not hold a slot forever. Only this
+// connection's timer fires: nobody else waits for it.
+void arm_handshake_timer(Server &server, Peer &peer)
+{
+    const PeerId id = peer.id;
+    const std::chrono::milliseconds timeout = server.config.handshake_timeout;
+    peer.handshake_timer = server.engine.add_timer(timeout, [id, timeout] {
+        Server *now = current();
+        Peer *late = now == nullptr ? nullptr : now->find_peer(id);
+        if (late != nullptr && late->state == PeerState::handshaking) {
+            drop_peer(*late, PMIX_ERR_TIMEOUT,
+                      "no complete hello within " + seconds_text(timeout) + " (raise " +
+                          kHandshakeTimeoutEnv + " if clients are that slow)");
+        }
+    });
 }
 
 void forget_peer(PeerId id, pmix_status_t status)
@@ -92,13 +119,7 @@ void adopt_connection(Server &server, int fd, const pmixpp_peer_identity_t &kern
     peer->connection->set_close_handler(
         [id](pmix_status_t status, const std::string &) { on_close(id, status); });
     server.peers[id] = peer;
-    peer->handshake_timer = server.engine.add_timer(kHandshakeTimeout, [id] {
-        Server *now = current();
-        Peer *late = now == nullptr ? nullptr : now->find_peer(id);
-        if (late != nullptr && late->state == PeerState::handshaking) {
-            drop_peer(*late, PMIX_ERR_TIMEOUT, "no hello within 30 s");
-        }
-    });
+    arm_handshake_timer(server, *peer);
     if (peer->connection->start() != PMIX_SUCCESS) {
         peer->connection->close(PMIX_ERR_INIT, "progress engine stopped");
     }

@@ -114,6 +114,16 @@ Refusal check_registration(Server &server, const wire::Hello &hello, uid_t uid, 
     return {};
 }
 
+// When the transport learned the peer's pid from the kernel, the Hello
+// cannot claim another one (the host trusts the pid it sees in upcalls).
+Refusal check_pid(const Peer &peer, const wire::Hello &hello)
+{
+    if (peer.kernel.pid_known != 1 || hello.pid == static_cast<int32_t>(peer.kernel.pid)) return {};
+    return refuse_with(PMIX_ERR_INVALID_CRED,
+                       "the hello claims pid " + std::to_string(hello.pid) + " but the kernel says pid " +
+                           std::to_string(peer.kernel.pid));
+}
+
 Refusal check_hello(Server &server, const Peer &peer, const wire::Hello &hello, uint16_t *version_p)
 {
     if (wire::negotiate_version(hello, version_p) != PMIX_SUCCESS) {
@@ -129,9 +139,11 @@ Refusal check_hello(Server &server, const Peer &peer, const wire::Hello &hello, 
                            std::string(wire::peer_type_name(hello.peer_type)) +
                                " connections are not supported yet (only launched clients)");
     }
+    Refusal refusal = check_pid(peer, hello);
+    if (refusal.refused()) return refusal;
     uid_t uid = 0;
     gid_t gid = 0;
-    Refusal refusal = authenticate(server, peer, hello, &uid, &gid);
+    refusal = authenticate(server, peer, hello, &uid, &gid);
     if (refusal.refused()) return refusal;
     refusal = check_registration(server, hello, uid, gid);
     if (refusal.refused()) return refusal;
@@ -185,8 +197,15 @@ pmix_status_t build_welcome(Server &server, const wire::Hello &hello, uint16_t v
 
 void accept_peer(Server &server, Peer &peer, const wire::Hello &hello, uint16_t version)
 {
-    ClientRecord *client = server.find_client(make_proc(hello.nspace, hello.rank));
-    Refusal refusal = ask_host(server, hello, *client);
+    const pmix_proc_t proc = make_proc(hello.nspace, hello.rank);
+    Refusal refusal = ask_host(server, hello, *server.find_client(proc));
+    // The upcall runs host code that may deregister the client (or its
+    // namespace) through the server API: nothing found before it is trusted.
+    ClientRecord *client = server.find_client(proc);
+    if (!refusal.refused() && client == nullptr) {
+        refusal = refuse_with(PMIX_ERR_NOT_FOUND,
+                              namespace_text(hello) + " was deregistered while the host accepted it");
+    }
     wire::Welcome welcome;
     if (!refusal.refused()) {
         const pmix_status_t rc = build_welcome(server, hello, version, &welcome);
@@ -200,8 +219,10 @@ void accept_peer(Server &server, Peer &peer, const wire::Hello &hello, uint16_t 
     }
     client->peer = peer.id;
     client->finalized = false;
+    // Back after a PMIx_Finalize (re-init): no longer a gone participant.
+    if (Namespace *ns = server.find_namespace(hello.nspace)) ns->gone.erase(hello.rank);
     peer.state = PeerState::connected;
-    peer.proc = make_proc(hello.nspace, hello.rank);
+    peer.proc = proc;
     peer.handshake_timer.cancel();
     peer.connection->set_description(describe(peer));
     send_message(peer, wire::FrameKind::handshake, wire::kNoTag, welcome);

@@ -2,12 +2,14 @@
 
 #include "common/runtime/log.h"
 #include "server/core/listeners.h"
+#include "server/core/self_ops.h"
 #include "server/core/server.h"
 #include "server/core/topology.h"
 #include "server/requests/requests.h"
 
 #include <pmixpp/gds.h>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -46,9 +48,16 @@ pmix_status_t select_modules(Server &server)
     return framework::select("ptl", &server.ptl_modules);
 }
 
-void close_frameworks()
+// The server's share of the frameworks: a client of the same process (the
+// host calling PMIx_Init) may keep using them after the server finalizes.
+void acquire_frameworks()
 {
-    for (const char *name : kFrameworks) framework::close(name);
+    for (const char *name : kFrameworks) framework::acquire(name);
+}
+
+void release_frameworks()
+{
+    for (const char *name : kFrameworks) framework::release(name);
 }
 
 // Progress thread: ends everything that refers to connections or timers.
@@ -57,6 +66,8 @@ void shut_down(Server &server)
     server.finalizing = true;
     fail_all_fences(server, PMIX_ERR_LOST_CONNECTION);
     server.waiters.fail_all(PMIX_ERR_LOST_CONNECTION);
+    fail_self_ops(server, PMIX_ERR_LOST_CONNECTION);
+    server.host_handlers = HostHandlers{};
     close_listeners(server);
     for (auto &[id, peer] : server.peers) {
         peer->handshake_timer.cancel();
@@ -65,22 +76,55 @@ void shut_down(Server &server)
     server.peers.clear();
 }
 
+// Undoes what start_server took (the engine, the frameworks) unless the
+// start succeeded: every early return and a std::bad_alloc alike.
+class StartGuard {
+public:
+    StartGuard() = default;
+    StartGuard(const StartGuard &) = delete;
+    StartGuard &operator=(const StartGuard &) = delete;
+    ~StartGuard()
+    {
+        if (frameworks_) release_frameworks();
+        if (engine_ == nullptr) return;
+        engine_->release();
+        if (!engine_->running()) framework::set_event_base(nullptr);
+    }
+    void engine_acquired(runtime::ProgressEngine &engine) { engine_ = &engine; }
+    void frameworks_acquired() { frameworks_ = true; }
+    void dismiss()
+    {
+        engine_ = nullptr;
+        frameworks_ = false;
+    }
+
+private:
+    runtime::ProgressEngine *engine_ = nullptr;
+    bool frameworks_ = false;
+};
+
+// Opens the listeners and publishes the server. On failure nothing is left
+// behind: the server is shut down, unpublished and deleted.
 pmix_status_t launch(std::unique_ptr<Server> server, const pmix_info_t info[], std::size_t ninfo)
 {
     pmix_status_t rc = select_modules(*server);
     if (rc != PMIX_SUCCESS) return rc;
     setup_topology(*server);
-    Server *running = server.release();
-    set_current(running);
+    Server *running = server.get();
     pmix_status_t listen_rc = PMIX_ERR_INIT;
-    rc = running->engine.run_and_wait([&] { listen_rc = open_listeners(*running, info, ninfo); });
+    // Built before the server is published: nothing below may throw.
+    std::function<void()> open = [&] { listen_rc = open_listeners(*running, info, ninfo); };
+    std::function<void()> close = [running] { shut_down(*running); };
+    set_current(running);
+    rc = running->engine.run_and_wait(std::move(open));
     if (rc == PMIX_SUCCESS) rc = listen_rc;
     if (rc != PMIX_SUCCESS) {
-        running->engine.run_and_wait([&] { shut_down(*running); });
+        running->engine.run_and_wait(std::move(close));
         set_current(nullptr);
-        delete running;
+        return rc;  // `server` deletes it
     }
-    return rc;
+    server.release();
+    return PMIX_SUCCESS;
 }
 
 }  // namespace
@@ -93,6 +137,7 @@ pmix_status_t start_server(const pmix_server_module_t *module, const pmix_info_t
         ++g_references;
         return PMIX_SUCCESS;
     }
+    StartGuard guard;
     try {
         Config config;
         std::string error;
@@ -103,16 +148,16 @@ pmix_status_t start_server(const pmix_server_module_t *module, const pmix_info_t
         }
         auto &engine = runtime::ProgressEngine::process();
         if ((rc = engine.acquire(config.event_base)) != PMIX_SUCCESS) return rc;
+        guard.engine_acquired(engine);
         framework::set_event_base(engine.base());
+        acquire_frameworks();
+        guard.frameworks_acquired();
         auto server = std::make_unique<Server>(engine);
         server->config = std::move(config);
         server->host.install(module);
         rc = launch(std::move(server), info, ninfo);
-        if (rc != PMIX_SUCCESS) {
-            close_frameworks();
-            engine.release();
-            return rc;
-        }
+        if (rc != PMIX_SUCCESS) return rc;
+        guard.dismiss();
         g_references = 1;
         return PMIX_SUCCESS;
     } catch (const std::bad_alloc &) {
@@ -131,8 +176,9 @@ pmix_status_t stop_server()
     set_current(nullptr);
     // The store and the topology go before their components are unloaded.
     engine.run_and_wait([server] { delete server; });
-    close_frameworks();
+    release_frameworks();
     engine.release();
+    if (!engine.running()) framework::set_event_base(nullptr);  // the base went with it
     return PMIX_SUCCESS;
 }
 

@@ -9,16 +9,44 @@ namespace pmixpp::server {
 
 namespace {
 
-void announce_termination(Server &server, const pmix_proc_t &proc)
+wire::Event event_about(pmix_status_t status, const pmix_proc_t &proc, pmix_data_range_t range)
 {
     wire::Event event;
-    event.status = PMIX_ERR_PROC_TERM_WO_SYNC;
+    event.status = status;
     event.source = proc;
-    event.range = PMIX_RANGE_NAMESPACE;
+    event.range = range;
     if (event.info.allocate(1) == PMIX_SUCCESS) {
         values::info_load(&event.info[0], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
     }
-    deliver_local_event(server, event, kNoPeer);
+    return event;
+}
+
+// Its peers and the host hear of the termination; the host also hears that
+// the connection is gone (it may want to clean up what it holds for it).
+void announce_termination(Server &server, const pmix_proc_t &proc)
+{
+    deliver_local_event(server, event_about(PMIX_ERR_PROC_TERM_WO_SYNC, proc, PMIX_RANGE_NAMESPACE),
+                        kNoPeer);
+    deliver_to_host_handlers(server, event_about(PMIX_ERR_LOST_CONNECTION, proc, PMIX_RANGE_RM));
+}
+
+// A proc that is gone without committing never will: whoever waits for its
+// data (a Get, a dmodex request) is answered now, and later requests at
+// once (get.cc, dmodex.cc), instead of waiting forever.
+void mark_gone(Server &server, const pmix_proc_t &proc)
+{
+    Namespace *ns = server.find_namespace(proc.nspace);
+    if (ns == nullptr) return;
+    ns->gone.insert(proc.rank);
+    if (ns->committed.count(proc.rank) == 0) {
+        server.waiters.fail_proc(ns->name, proc.rank, PMIX_ERR_NOT_FOUND);
+    }
+}
+
+void drop_registrations(Server &server, Peer &peer)
+{
+    for (const auto &registration : peer.events) host_events_removed(server, registration);
+    peer.events.clear();
 }
 
 }  // namespace
@@ -26,9 +54,13 @@ void announce_termination(Server &server, const pmix_proc_t &proc)
 void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
 {
     if (peer.state == PeerState::handshaking) return;
-    if (ClientRecord *client = server.find_client(peer.proc); client != nullptr &&
-                                                               client->peer == peer.id) {
-        client->peer = kNoPeer;
+    drop_registrations(server, peer);
+    ClientRecord *client = server.find_client(peer.proc);
+    if (client == nullptr || client->peer == peer.id) {
+        // (A record connected elsewhere belongs to a later registration of
+        // the same proc: this old connection says nothing about it.)
+        if (client != nullptr) client->peer = kNoPeer;
+        mark_gone(server, peer.proc);
     }
     fence_peer_lost(server, peer);
     if (peer.state == PeerState::finalized) return;

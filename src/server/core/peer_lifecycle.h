@@ -3,7 +3,10 @@
 // finalize) is an abnormal termination: its pending collectives fail or go
 // on without it (fence.cc), its event registrations go, and local clients
 // registered for PMIX_ERR_PROC_TERM_WO_SYNC hear about it (range namespace,
-// PMIX_EVENT_AFFECTED_PROC set). The host's client_finalized is NOT called
+// PMIX_EVENT_AFFECTED_PROC set). Either way the proc is recorded as gone
+// (Namespace::gone) until it connects again: a later fence that includes
+// it fails at once, and whoever waits for its uncommitted data is answered
+// PMIX_ERR_NOT_FOUND. The host's client_finalized is NOT called
 // for it: the host learns of the death from the process itself (waitpid).
 #ifndef PMIXPP_SERVER_CORE_PEER_LIFECYCLE_H
 #define PMIXPP_SERVER_CORE_PEER_LIFECYCLE_H

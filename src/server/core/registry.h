@@ -40,6 +40,9 @@ struct Namespace {
     std::map<pmix_rank_t, ClientRecord> clients;
     std::set<pmix_rank_t> committed;    // local procs that called PMIx_Commit
     std::set<pmix_rank_t> remote_data;  // remote procs whose data arrived (fence, dmodex)
+    // Local procs whose connection ended (finalized, died, deregistered) and
+    // that have not connected again: they will neither commit nor fence.
+    std::set<pmix_rank_t> gone;
 
     bool is_local(pmix_rank_t rank) const;
     // Every proc of the job runs on this node.

@@ -41,6 +41,28 @@ struct Listener {
     struct event *accept_event = nullptr;
 };
 
+// The host's own event handlers, registered through the client API in this
+// process (self_access.h).
+struct HostHandlers {
+    std::function<void(const wire::Event &event)> sink;
+    std::vector<EventRegistration> registrations;
+
+    bool wants(pmix_status_t code) const;
+};
+
+// A key the host put in its own process, waiting for its commit.
+struct StagedPut {
+    pmix_scope_t scope = PMIX_SCOPE_UNDEF;
+    pmix_info_t info{};
+};
+
+// Node-level information of PMIx_server_register_resources (one node).
+struct NodeResources {
+    uint32_t nodeid = 0;
+    std::string hostname;
+    std::vector<pmix_info_t> info;  // owned: destructed by ~Server / on removal
+};
+
 class Server {
 public:
     explicit Server(runtime::ProgressEngine &progress) : engine(progress), waiters(progress) {}
@@ -68,10 +90,24 @@ public:
     FenceTracker fences;
     bool finalizing = false;
 
+    // Self-access (the host calling the client API in its own process).
+    HostHandlers host_handlers;
+    std::vector<StagedPut> staged_puts;
+    bool self_committed = false;
+    // Completions of the host's pending *_nb calls, failed at finalize.
+    std::map<uint64_t, std::function<void(pmix_status_t)>> self_ops;
+    uint64_t next_self_op = 1;
+    // How many client registrations want each code passed up to the host.
+    std::map<pmix_status_t, int> host_event_codes;
+    // PMIx_server_register_resources, by node id.
+    std::map<uint32_t, NodeResources> resources;
+
     Namespace *find_namespace(const std::string &name);
     Namespace *find_namespace(const char *nspace);
     Namespace &namespace_entry(const std::string &name);  // created on first use
     ClientRecord *find_client(const pmix_proc_t &proc);
+    pmix_proc_t self_proc() const;                // PMIX_SERVER_NSPACE / RANK
+    bool is_self(const pmix_proc_t &proc) const;
     Peer *find_peer(PeerId id);
     // Every URI listened on, in priority order.
     std::vector<std::string> uris() const;
@@ -86,8 +122,24 @@ void set_current(Server *server);
 // PMIX_ERR_INIT when no server runs.
 pmix_status_t with_server(const std::function<pmix_status_t(Server &)> &fn);
 // Runs fn on the progress thread later (callbacks must not run before the
-// API call that asked for them returns). Dropped if no server runs.
+// API call that asked for them returns). Dropped if no server runs then.
+// Safe from any thread at any time, also while the server finalizes: the
+// server is looked up on the progress thread, never through a pointer read
+// here (stop_server may delete it in between).
 void post_to_server(std::function<void(Server &)> fn);
+// Runs fn on the progress thread later, whether or not a server still runs
+// then (a host's callback is owed even when the server finalized first).
+// PMIX_ERR_INIT (fn dropped) when the progress engine no longer runs.
+pmix_status_t post_later(std::function<void()> fn);
+
+// The return of a PMIx_server_* call with a pmix_op_cbfunc_t whose work is
+// done (rc PMIX_SUCCESS) or failed, as OpenPMIx 4.2 answers (Open MPI's
+// pmix3x/ext3x and python3-pmix wait for the callback only on
+// PMIX_SUCCESS): without a callback PMIX_OPERATION_SUCCEEDED; with one
+// PMIX_SUCCESS, and cbfunc(PMIX_SUCCESS, cbdata) runs later on the
+// progress thread, never before the call returned. An error is returned
+// as is and the callback is not called.
+pmix_status_t op_result(pmix_status_t rc, pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 }  // namespace pmixpp::server
 

@@ -57,6 +57,11 @@ void CommitWaiters::committed(const std::string &nspace, pmix_rank_t rank)
                     PMIX_SUCCESS);
 }
 
+void CommitWaiters::fail_proc(const std::string &nspace, pmix_rank_t rank, pmix_status_t status)
+{
+    finish_matching([&](const Entry &e) { return e.rank == rank && e.nspace == nspace; }, status);
+}
+
 void CommitWaiters::fail_nspace(const std::string &nspace, pmix_status_t status)
 {
     finish_matching([&](const Entry &e) { return e.nspace == nspace; }, status);

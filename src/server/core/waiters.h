@@ -32,6 +32,7 @@ public:
     void add(const std::string &nspace, pmix_rank_t rank, std::chrono::milliseconds timeout,
              Callback callback);
     void committed(const std::string &nspace, pmix_rank_t rank);
+    void fail_proc(const std::string &nspace, pmix_rank_t rank, pmix_status_t status);
     void fail_nspace(const std::string &nspace, pmix_status_t status);
     void fail_all(pmix_status_t status);
     std::size_t size() const { return entries_.size(); }

@@ -6,12 +6,25 @@
 // and up to the host's notify_event when the range reaches beyond this node
 // (namespace of a job with procs elsewhere, session, global, RM, custom).
 // The raiser handles its own registrations itself, so it is left out.
+//
+// The host's own handlers (registered through the client API in the host
+// process, self_access.h) hear every event the server raises or relays
+// whatever its range (the host is the RM of every proc it serves), except
+// PROC_LOCAL events of another proc and events the host raised itself.
+//
+// A client registering for system events (PMIX_SYSTEM_EVENT: node down,
+// failed links, ...) needs the host to produce them: those codes are passed
+// up to the host's register_events once per code, and to deregister_events
+// when the last registration for a code goes.
+#include "common/runtime/log.h"
 #include "server/core/connections.h"
 #include "server/core/info_read.h"
 #include "server/requests/requests.h"
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 namespace pmixpp::server {
 
@@ -80,9 +93,83 @@ void tell_host(Server &server, wire::Event &event)
         [held](pmix_status_t) {});
 }
 
+bool host_hears(const Server &server, const wire::Event &event)
+{
+    if (event.range == PMIX_RANGE_PROC_LOCAL && !server.is_self(event.source)) return false;
+    return server.host_handlers.wants(event.status);
+}
+
+std::vector<pmix_status_t> system_codes(const EventRegistration &registration)
+{
+    std::vector<pmix_status_t> codes;
+    for (pmix_status_t code : registration.codes) {
+        if (PMIX_SYSTEM_EVENT(code)) codes.push_back(code);
+    }
+    return codes;
+}
+
+// Upcall with its own copy of the codes: the host may read them until it
+// calls back.
+void tell_host_codes(Server &server, bool registering, std::vector<pmix_status_t> codes)
+{
+    const auto &slots = server.host.slots();
+    const bool has_slot = registering ? slots.register_events != nullptr : slots.deregister_events != nullptr;
+    if (codes.empty() || !has_slot) return;
+    const char *what = registering ? "register_events" : "deregister_events";
+    auto held = std::make_shared<std::vector<pmix_status_t>>(std::move(codes));
+    host::start_op(
+        [&](pmix_op_cbfunc_t cbfunc, void *cbdata) {
+            if (registering) {
+                return slots.register_events(held->data(), held->size(), nullptr, 0, cbfunc, cbdata);
+            }
+            return slots.deregister_events(held->data(), held->size(), cbfunc, cbdata);
+        },
+        [held, what](pmix_status_t status) {
+            if (status == PMIX_SUCCESS || status == PMIX_ERR_NOT_SUPPORTED) return;
+            runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
+                               std::string("the host's ") + what + " failed: " + PMIx_Error_string(status));
+        });
+}
+
 }  // namespace
 
+void host_events_added(Server &server, const EventRegistration &registration)
+{
+    std::vector<pmix_status_t> first_time;
+    for (pmix_status_t code : system_codes(registration)) {
+        if (++server.host_event_codes[code] == 1) first_time.push_back(code);
+    }
+    tell_host_codes(server, true, std::move(first_time));
+}
+
+void host_events_removed(Server &server, const EventRegistration &registration)
+{
+    std::vector<pmix_status_t> last_time;
+    for (pmix_status_t code : system_codes(registration)) {
+        auto found = server.host_event_codes.find(code);
+        if (found == server.host_event_codes.end()) continue;
+        if (--found->second > 0) continue;
+        server.host_event_codes.erase(found);
+        last_time.push_back(code);
+    }
+    tell_host_codes(server, false, std::move(last_time));
+}
+
+void deliver_to_host_handlers(Server &server, const wire::Event &event)
+{
+    if (!host_hears(server, event)) return;
+    // A copy: the sink may replace itself (the client library finalizing).
+    const auto sink = server.host_handlers.sink;
+    sink(event);
+}
+
 void deliver_local_event(Server &server, const wire::Event &event, PeerId exclude)
+{
+    deliver_to_clients(server, event, exclude);
+    deliver_to_host_handlers(server, event);
+}
+
+void deliver_to_clients(Server &server, const wire::Event &event, PeerId exclude)
 {
     for (auto &[id, peer] : server.peers) {
         if (id == exclude || peer->state != PeerState::connected) continue;
@@ -98,6 +185,7 @@ void handle_register_events(Server &server, Peer &peer, uint32_t tag,
     registration.reference = server.next_event_reference++;
     registration.codes = std::move(request.codes);
     peer.events.push_back(std::move(registration));
+    host_events_added(server, peer.events.back());
     reply_to(server, peer.id, tag, wire::RegisterEventsReply{PMIX_SUCCESS, peer.events.back().reference});
 }
 
@@ -109,6 +197,7 @@ void handle_deregister_events(Server &server, Peer &peer, uint32_t tag,
         return r.reference == request.reference;
     });
     if (found == events.end()) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_FOUND);
+    host_events_removed(server, *found);
     events.erase(found);
     reply_status(server, peer.id, tag, PMIX_SUCCESS);
 }

@@ -9,7 +9,9 @@
 //
 // A participant that disconnects before the host was called fails the
 // fence for the others with PMIX_ERR_LOST_CONNECTION (it can never
-// complete); after the host was called the fence goes on without it.
+// complete); after the host was called the fence goes on without it. A
+// fence that starts when a local participant is already gone (finalized,
+// died, deregistered, and not connected again) fails the same way at once.
 #include "server/core/connections.h"
 #include "server/core/info_read.h"
 #include "server/requests/requests.h"
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <new>
 
 namespace pmixpp::server {
@@ -36,29 +39,38 @@ std::string signature_of(const std::vector<pmix_proc_t> &procs)
     return signature;
 }
 
-// The local participants of procs, and whether every participant is local.
-void local_participants(Server &server, const std::vector<pmix_proc_t> &procs,
-                        std::set<std::string> *local_p, bool *all_local_p)
+// The local participants of a participant set.
+struct Participants {
+    std::set<std::string> local;  // proc_name of each
+    bool all_local = true;        // no participant on another node
+    bool any_gone = false;        // a local one is gone (peer_lifecycle.h)
+};
+
+void add_local(const Namespace &ns, pmix_rank_t rank, Participants &participants)
 {
-    bool all_local = true;
+    participants.local.insert(proc_name(make_proc(ns.name, rank)));
+    if (ns.gone.count(rank) != 0) participants.any_gone = true;
+}
+
+Participants local_participants(Server &server, const std::vector<pmix_proc_t> &procs)
+{
+    Participants participants;
     for (const auto &proc : procs) {
         Namespace *ns = server.find_namespace(proc.nspace);
         if (ns == nullptr || !ns->registered) {
-            all_local = false;
+            participants.all_local = false;
             continue;
         }
         if (proc.rank == PMIX_RANK_WILDCARD) {
-            for (pmix_rank_t rank : ns->summary.local_ranks) {
-                local_p->insert(proc_name(make_proc(ns->name, rank)));
-            }
-            all_local = all_local && ns->all_local();
+            for (pmix_rank_t rank : ns->summary.local_ranks) add_local(*ns, rank, participants);
+            participants.all_local = participants.all_local && ns->all_local();
         } else if (ns->is_local(proc.rank)) {
-            local_p->insert(proc_name(proc));
+            add_local(*ns, proc.rank, participants);
         } else {
-            all_local = false;
+            participants.all_local = false;
         }
     }
-    *all_local_p = all_local;
+    return participants;
 }
 
 void merge_directives(Collective &collective, wire::InfoArray &directives)
@@ -129,16 +141,22 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Byt
     }
 }
 
+// What the host's fence_nb is handed, owned by the call itself: the host
+// may read procs, directives and data until it calls back, and that may be
+// after the fence timed out and its Collective is gone. The callback frees
+// it, whichever came first.
 struct HostFenceCall {
-    uint64_t id;
+    uint64_t id = 0;
+    std::vector<pmix_proc_t> procs;
+    wire::InfoArray directives;
+    wire::Bytes data;
 };
 
 void host_fence_done(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
                      pmix_release_cbfunc_t release, void *release_cbdata)
 {
-    auto *call = static_cast<HostFenceCall *>(cbdata);
+    std::unique_ptr<HostFenceCall> call(static_cast<HostFenceCall *>(cbdata));
     const uint64_t id = call == nullptr ? 0 : call->id;
-    delete call;
     wire::Bytes blob;
     try {
         if (data != nullptr && ndata > 0) blob.assign(data, data + ndata);
@@ -146,6 +164,7 @@ void host_fence_done(pmix_status_t status, const char *data, size_t ndata, void 
         status = PMIX_ERR_NOMEM;
     }
     if (release != nullptr) release(release_cbdata);
+    call.reset();
     post_to_server([id, status, blob = std::move(blob)](Server &server) {
         complete(server, id, status, blob);
     });
@@ -164,22 +183,40 @@ pmix_status_t local_blob(Server &server, const Collective &collective, pmix_scop
     return wire::encode_modex(records, blob_p);
 }
 
+pmix_status_t make_host_call(Collective &collective, std::unique_ptr<HostFenceCall> *call_p)
+{
+    auto call = std::make_unique<HostFenceCall>();
+    call->id = collective.id;
+    call->procs = collective.procs;
+    const pmix_status_t rc = call->directives.assign_copy(collective.directives.data(),
+                                                          collective.directives.size());
+    if (rc != PMIX_SUCCESS) return rc;
+    call->data = std::move(collective.local_blob);
+    *call_p = std::move(call);
+    return PMIX_SUCCESS;
+}
+
 void call_host(Server &server, Collective &collective)
 {
+    const uint64_t id = collective.id;
     pmix_status_t rc = PMIX_SUCCESS;
     if (collective.collect) rc = local_blob(server, collective, PMIX_REMOTE, &collective.local_blob);
-    if (rc != PMIX_SUCCESS) return complete(server, collective.id, rc, {});
+    std::unique_ptr<HostFenceCall> call;
+    try {
+        if (rc == PMIX_SUCCESS) rc = make_host_call(collective, &call);
+    } catch (const std::bad_alloc &) {
+        rc = PMIX_ERR_NOMEM;
+    }
+    if (rc != PMIX_SUCCESS) return complete(server, id, rc, {});
     collective.host_called = true;
-    auto *call = new (std::nothrow) HostFenceCall{collective.id};
-    if (call == nullptr) return complete(server, collective.id, PMIX_ERR_NOMEM, {});
-    const uint64_t id = collective.id;
-    auto *data = reinterpret_cast<char *>(collective.local_blob.data());
-    rc = server.host.slots().fence_nb(collective.procs.data(), collective.procs.size(),
-                                      collective.directives.data(), collective.directives.size(),
-                                      data, collective.local_blob.size(), host_fence_done, call);
+    HostFenceCall *raw = call.release();
+    rc = server.host.slots().fence_nb(raw->procs.data(), raw->procs.size(), raw->directives.data(),
+                                      raw->directives.size(), reinterpret_cast<char *>(raw->data.data()),
+                                      raw->data.size(), host_fence_done, raw);
     if (rc == PMIX_SUCCESS) return;
-    delete call;
-    // OPERATION_SUCCEEDED: the host completed it at once, with no data.
+    // Not accepted: the host will not call back (an error, or
+    // OPERATION_SUCCEEDED: completed at once, with no data).
+    delete raw;
     complete(server, id, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc, {});
 }
 
@@ -219,11 +256,14 @@ std::vector<pmix_proc_t> participant_set(const Peer &peer, const wire::FenceRequ
 void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &request)
 {
     std::vector<pmix_proc_t> procs = participant_set(peer, request);
-    std::set<std::string> local;
-    bool all_local = false;
-    local_participants(server, procs, &local, &all_local);
-    if (local.count(proc_name(peer.proc)) == 0) {
+    Participants participants = local_participants(server, procs);
+    if (participants.local.count(proc_name(peer.proc)) == 0) {
         return reply_to(server, peer.id, tag, wire::FenceReply{PMIX_ERR_BAD_PARAM, {}});
+    }
+    if (participants.any_gone) {
+        // A participant whose connection already ended can never arrive:
+        // the same answer as when it leaves during the fence.
+        return reply_to(server, peer.id, tag, wire::FenceReply{PMIX_ERR_LOST_CONNECTION, {}});
     }
     const std::string signature = signature_of(procs);
     Collective *collective = server.fences.find_open(signature, peer.proc);
@@ -231,8 +271,8 @@ void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &
     if (created) {
         collective = &server.fences.create(signature);
         collective->procs = std::move(procs);
-        collective->expected = std::move(local);
-        collective->all_local = all_local;
+        collective->expected = std::move(participants.local);
+        collective->all_local = participants.all_local;
     }
     collective->arrived.push_back(FenceParticipant{peer.id, tag, peer.proc});
     merge_directives(*collective, request.directives);

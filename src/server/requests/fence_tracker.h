@@ -33,7 +33,7 @@ struct Collective {
     bool collect = false;
     bool all_local = false;              // no participant on another node
     bool host_called = false;
-    wire::Bytes local_blob;              // kept alive while the host holds it
+    wire::Bytes local_blob;              // built for the host, then moved into its call
     runtime::Timer timer;
 
     bool has_arrived(const pmix_proc_t &proc) const;

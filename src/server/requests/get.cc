@@ -4,7 +4,8 @@
 //
 // When the key is not there yet:
 //  - a local target that has not committed: wait for its commit (unless
-//    PMIX_IMMEDIATE), at most PMIX_TIMEOUT seconds;
+//    PMIX_IMMEDIATE), at most PMIX_TIMEOUT seconds; PMIX_ERR_NOT_FOUND once
+//    it is gone without committing (finalized, died, deregistered);
 //  - a remote target whose data has not arrived: ask the host's
 //    direct_modex (PMIX_ERR_NOT_SUPPORTED when the host has none);
 //  - otherwise PMIX_ERR_NOT_FOUND.
@@ -24,8 +25,7 @@ namespace pmixpp::server {
 namespace {
 
 struct PendingGet {
-    PeerId peer = kNoPeer;
-    uint32_t tag = 0;
+    GetResponder respond;
     pmix_proc_t requester{};
     wire::GetRequest request;
     bool answered = false;
@@ -44,6 +44,15 @@ bool target_is_local(Server &server, const pmix_proc_t &target)
     return ns != nullptr && ns->registered && is_rank(target.rank) && ns->is_local(target.rank);
 }
 
+// Which modex data of the target the requester may see: a local peer sees
+// local and global keys, a remote one remote and global keys, and the host
+// itself (self-access) everything.
+pmix_scope_t visibility(Server &server, const PendingGet &get)
+{
+    if (server.is_self(get.requester)) return PMIX_GLOBAL;
+    return target_is_local(server, get.request.proc) ? PMIX_LOCAL : PMIX_REMOTE;
+}
+
 pmix_status_t one_key(Server &server, const PendingGet &get, wire::GetReply *reply_p)
 {
     const wire::GetRequest &request = get.request;
@@ -53,9 +62,10 @@ pmix_status_t one_key(Server &server, const PendingGet &get, wire::GetReply *rep
     lookup.qualifiers = request.directives.data();
     lookup.nqualifiers = request.directives.size();
     lookup.self = &get.requester;
-    lookup.modex_visibility = target_is_local(server, request.proc) ? PMIX_LOCAL : PMIX_REMOTE;
+    lookup.modex_visibility = visibility(server, get);
     store::ValuePtr value;
     pmix_status_t rc = store::get(*server.store, lookup, &value);
+    if (rc == PMIX_ERR_NOT_FOUND) rc = get_node_resource(server, lookup, &value);
     if (rc != PMIX_SUCCESS) return rc;
     wire::GetReply reply;
     if ((rc = reply.data.allocate(1)) != PMIX_SUCCESS) return rc;
@@ -76,8 +86,7 @@ pmix_status_t everything(Server &server, const PendingGet &get, wire::GetReply *
     if (!is_rank(target.rank)) {
         rc = server.store->fetch_all(nspace, PMIXPP_GDS_LEVEL_JOB, 0, &job);
     } else {
-        const pmix_scope_t scope = target_is_local(server, target) ? PMIX_LOCAL : PMIX_REMOTE;
-        rc = server.store->fetch_modex_all(nspace, target.rank, scope, &modex);
+        rc = server.store->fetch_modex_all(nspace, target.rank, visibility(server, get), &modex);
         if (rc == PMIX_SUCCESS) {
             const pmix_status_t level = server.store->fetch_all(nspace, PMIXPP_GDS_LEVEL_PROC,
                                                                 target.rank, &proc);
@@ -103,12 +112,12 @@ pmix_status_t lookup(Server &server, const PendingGet &get, wire::GetReply *repl
     return get.request.key.empty() ? everything(server, get, reply_p) : one_key(server, get, reply_p);
 }
 
-void answer(Server &server, PendingGet &get, wire::GetReply reply)
+void answer(Server &, PendingGet &get, wire::GetReply reply)
 {
     if (get.answered) return;
     get.answered = true;
     get.timer.cancel();
-    reply_to(server, get.peer, get.tag, reply);
+    if (get.respond) get.respond(reply);
 }
 
 void answer_status(Server &server, PendingGet &get, pmix_status_t status)
@@ -196,11 +205,17 @@ void when_missing(Server &server, const PendingGetPtr &get)
     const auto &directives = get->request.directives;
     const bool immediate = directive_flag(directives.data(), directives.size(), PMIX_IMMEDIATE);
     if (!is_rank(target.rank) || immediate) return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
+    if (server.is_self(target)) {
+        // The host's own data (self-access puts): wait for its commit.
+        if (server.self_committed) return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
+        return wait_for_commit(server, get);
+    }
     if (ns != nullptr && ns->registered && target.rank >= ns->summary.job_size) {
         return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
     }
     if (target_is_local(server, target)) {
-        if (ns->committed.count(target.rank) != 0) {
+        // Committed without the key, or gone: the key will never come.
+        if (ns->committed.count(target.rank) != 0 || ns->gone.count(target.rank) != 0) {
             return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
         }
         return wait_for_commit(server, get);
@@ -213,18 +228,26 @@ void when_missing(Server &server, const PendingGetPtr &get)
 
 }  // namespace
 
-void handle_get(Server &server, Peer &peer, uint32_t tag, wire::GetRequest &request)
+void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest request,
+               GetResponder respond)
 {
     auto get = std::make_shared<PendingGet>();
-    get->peer = peer.id;
-    get->tag = tag;
-    get->requester = peer.proc;
+    get->respond = std::move(respond);
+    get->requester = requester;
     get->request = std::move(request);
     wire::GetReply reply;
     const pmix_status_t rc = lookup(server, *get, &reply);
     if (rc == PMIX_SUCCESS) return answer(server, *get, std::move(reply));
     if (rc != PMIX_ERR_NOT_FOUND) return answer_status(server, *get, rc);
     when_missing(server, get);
+}
+
+void handle_get(Server &server, Peer &peer, uint32_t tag, wire::GetRequest &request)
+{
+    const PeerId id = peer.id;
+    start_get(server, peer.proc, std::move(request), [id, tag](wire::GetReply &reply) {
+        if (Server *now = current()) reply_to(*now, id, tag, reply);
+    });
 }
 
 }  // namespace pmixpp::server

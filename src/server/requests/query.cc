@@ -86,15 +86,17 @@ bool answer_locally(const Server &server, const char *key, Results &results)
     return true;
 }
 
+// Owned by the host's call while it runs: the host may read requester and
+// queries until it calls back.
 struct PendingQuery {
-    PeerId peer = kNoPeer;
-    uint32_t tag = 0;
+    QueryResponder respond;
+    pmix_proc_t requester{};
     wire::QueryRequest request;
     Results results;
     std::size_t local_answers = 0;
 };
 
-void finish(Server &server, PendingQuery &query, pmix_status_t status)
+void finish(Server &, PendingQuery &query, pmix_status_t status)
 {
     wire::QueryReply reply;
     if (query.local_answers > 0 && status != PMIX_SUCCESS) status = PMIX_ERR_PARTIAL_SUCCESS;
@@ -102,7 +104,7 @@ void finish(Server &server, PendingQuery &query, pmix_status_t status)
     reply.status = status;
     const pmix_status_t rc = query.results.move_into(&reply.results);
     if (rc != PMIX_SUCCESS) reply.status = rc;
-    reply_to(server, query.peer, query.tag, reply);
+    if (query.respond) query.respond(reply);
 }
 
 struct HostQueryCall {
@@ -125,11 +127,12 @@ void host_query_done(pmix_status_t status, pmix_info_t *info, size_t ninfo, void
 
 }  // namespace
 
-void handle_query(Server &server, Peer &peer, uint32_t tag, wire::QueryRequest &request)
+void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request,
+                 QueryResponder respond)
 {
     auto query = std::make_shared<PendingQuery>();
-    query->peer = peer.id;
-    query->tag = tag;
+    query->respond = std::move(respond);
+    query->requester = requester;
     bool unanswered = false;
     for (const pmix_query_t &item : request.queries) {
         for (char **key = item.keys; key != nullptr && *key != nullptr; ++key) {
@@ -146,12 +149,19 @@ void handle_query(Server &server, Peer &peer, uint32_t tag, wire::QueryRequest &
     if (upcall == nullptr) return finish(server, *query, PMIX_ERR_NOT_SUPPORTED);
     auto *call = new (std::nothrow) HostQueryCall{query};
     if (call == nullptr) return finish(server, *query, PMIX_ERR_NOMEM);
-    pmix_proc_t requester = peer.proc;
-    const pmix_status_t rc = upcall(&requester, query->request.queries.data(),
+    const pmix_status_t rc = upcall(&query->requester, query->request.queries.data(),
                                     query->request.queries.size(), host_query_done, call);
     if (rc == PMIX_SUCCESS) return;
     delete call;
     finish(server, *query, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
+}
+
+void handle_query(Server &server, Peer &peer, uint32_t tag, wire::QueryRequest &request)
+{
+    const PeerId id = peer.id;
+    start_query(server, peer.proc, std::move(request), [id, tag](wire::QueryReply &reply) {
+        if (Server *now = current()) reply_to(*now, id, tag, reply);
+    });
 }
 
 }  // namespace pmixpp::server

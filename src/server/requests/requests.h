@@ -5,10 +5,12 @@
 #ifndef PMIXPP_SERVER_REQUESTS_REQUESTS_H
 #define PMIXPP_SERVER_REQUESTS_REQUESTS_H
 
+#include "common/store/resolver.h"
 #include "common/wire/messages.h"
 #include "server/core/server.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace pmixpp::server {
 
@@ -25,19 +27,45 @@ void handle_notify_event(Server &server, Peer &peer, uint32_t tag,
                          wire::NotifyEventRequest &request);
 void handle_query(Server &server, Peer &peer, uint32_t tag, wire::QueryRequest &request);
 
+// get.cc / query.cc: the request of any requester (a connected client, or
+// the host itself through self-access); `respond` runs exactly once, on the
+// progress thread, possibly before start_* returns.
+using GetResponder = std::function<void(wire::GetReply &reply)>;
+void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest request,
+               GetResponder respond);
+using QueryResponder = std::function<void(wire::QueryReply &reply)>;
+void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request,
+                 QueryResponder respond);
+
 // fence.cc: a participant's connection ended.
 void fence_peer_lost(Server &server, const Peer &peer);
 // fence.cc: fail every open collective (finalize).
 void fail_all_fences(Server &server, pmix_status_t status);
 
 // events.cc: sends event to every connected local client whose range and
-// registrations match, except `exclude`.
+// registrations match, except `exclude`, and to the host's own handlers.
 void deliver_local_event(Server &server, const wire::Event &event, PeerId exclude);
+// events.cc: only the clients, or only the host's own handlers.
+void deliver_to_clients(Server &server, const wire::Event &event, PeerId exclude);
+void deliver_to_host_handlers(Server &server, const wire::Event &event);
 
 // fence.cc: stores a modex blob from the host (fence, direct modex): the
 // records of procs on other nodes, as PMIX_REMOTE data. Records of local
 // procs are skipped: the store has their data with its real scopes.
 pmix_status_t store_remote_blob(Server &server, const wire::Bytes &blob);
+
+// events.cc: a registration of a client was added or is going away; codes
+// the host must produce (system events) are passed up to its
+// register_events / deregister_events, once per code.
+void host_events_added(Server &server, const EventRegistration &registration);
+void host_events_removed(Server &server, const EventRegistration &registration);
+
+// node_resources.cc (PMIx_server_register_resources): a node-level value
+// the host registered, for a lookup that found nothing in the target's own
+// namespace and asks about a node (PMIX_NODE_INFO, PMIX_NODEID,
+// PMIX_HOSTNAME or a node-level key). PMIX_ERR_NOT_FOUND otherwise.
+pmix_status_t get_node_resource(Server &server, const store::GetRequest &request,
+                                store::ValuePtr *value_p);
 
 // commit.cc: the modex blob of one local proc's data visible to `scope`
 // (PMIX_REMOTE for other nodes, PMIX_LOCAL for peers on this node).

@@ -1,0 +1,172 @@
+// Events and the host: the host's own handlers (self-access sink) hear of a
+// client's abnormal exit, the host's notifications reach clients, and
+// clients' registrations for system events are passed up to the host's
+// register_events / deregister_events.
+#include "server/server_fixture.h"
+
+#include "common/runtime/latch.h"
+#include "server/core/self_access.h"
+
+#include <criterion/criterion.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <set>
+
+using namespace server_test;
+using namespace pmixpp;
+
+namespace {
+
+constexpr std::chrono::milliseconds kWait{10000};
+constexpr pmix_status_t kCustomEvent = PMIX_EXTERNAL_ERR_BASE - 77;
+
+std::atomic<int> g_registered{0};
+std::atomic<int> g_deregistered{0};
+std::atomic<pmix_status_t> g_last_code{PMIX_SUCCESS};
+
+pmix_status_t host_register(pmix_status_t *codes, size_t ncodes, const pmix_info_t[], size_t,
+                            pmix_op_cbfunc_t, void *)
+{
+    ++g_registered;
+    if (ncodes > 0) g_last_code = codes[0];
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+pmix_status_t host_deregister(pmix_status_t *codes, size_t ncodes, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_deregistered;
+    if (ncodes > 0) g_last_code = codes[0];
+    cbfunc(PMIX_SUCCESS, cbdata);  // from inside the upcall, as some hosts do
+    return PMIX_SUCCESS;
+}
+
+pmix_server_module_t g_host{};
+
+void setup()
+{
+    g_host.register_events = host_register;
+    g_host.deregister_events = host_deregister;
+    start_server(make_tmpdir(), &g_host);
+    register_job(kJob, 2);
+}
+
+void teardown()
+{
+    PMIx_server_finalize();
+}
+
+// Collects the codes the host's sink receives.
+struct Heard {
+    std::mutex mutex;
+    std::set<pmix_status_t> codes;
+    runtime::Latch<> both;
+    pmix_proc_t affected{};
+};
+
+uint64_t register_codes(std::initializer_list<pmix_status_t> codes)
+{
+    uint64_t reference = 0;
+    const std::vector<pmix_status_t> list(codes);
+    cr_assert_eq(server::server_register_events(list.data(), list.size(), &reference), PMIX_SUCCESS);
+    return reference;
+}
+
+}  // namespace
+
+TestSuite(server_host_events, .init = setup, .fini = teardown);
+
+Test(server_host_events, abnormal_exit_reaches_the_hosts_handlers)
+{
+    auto heard = std::make_shared<Heard>();
+    cr_assert_eq(server::server_set_event_sink([heard](const wire::Event &event) {
+                     std::lock_guard lock(heard->mutex);
+                     heard->codes.insert(event.status);
+                     if (event.status == PMIX_ERR_PROC_TERM_WO_SYNC) heard->affected = event.source;
+                     if (heard->codes.size() == 2) heard->both.complete(PMIX_SUCCESS);
+                 }),
+                 PMIX_SUCCESS);
+    register_codes({PMIX_ERR_PROC_TERM_WO_SYNC, PMIX_ERR_LOST_CONNECTION});
+    {
+        RawClient doomed;
+        cr_assert_eq(doomed.hello(kJob, 1, nullptr), PMIX_SUCCESS);
+    }  // closed without PMIx_Finalize
+    cr_assert_eq(heard->both.wait_for(kWait), PMIX_SUCCESS, "the host heard %zu of 2 events",
+                 heard->codes.size());
+    std::lock_guard lock(heard->mutex);
+    cr_expect_str_eq(heard->affected.nspace, kJob);
+    cr_expect_eq(heard->affected.rank, 1u);
+}
+
+Test(server_host_events, deregistered_handlers_hear_nothing)
+{
+    auto calls = std::make_shared<std::atomic<int>>(0);
+    server::server_set_event_sink([calls](const wire::Event &) { ++*calls; });
+    const uint64_t reference = register_codes({PMIX_ERR_PROC_TERM_WO_SYNC});
+    cr_assert_eq(server::server_deregister_events(reference), PMIX_SUCCESS);
+    cr_expect_eq(server::server_deregister_events(reference), PMIX_ERR_NOT_FOUND);
+    {
+        RawClient doomed;
+        cr_assert_eq(doomed.hello(kJob, 1, nullptr), PMIX_SUCCESS);
+    }
+    // A later round trip orders us after the server noticed the exit.
+    RawClient witness;
+    cr_assert_eq(witness.hello(kJob, 0, nullptr), PMIX_SUCCESS);
+    witness.request(1, wire::CommitRequest{});
+    cr_assert_eq(witness.reply<wire::StatusReply>().status, PMIX_SUCCESS);
+    cr_expect_eq(calls->load(), 0);
+}
+
+Test(server_host_events, host_notification_reaches_a_registered_client)
+{
+    RawClient client;
+    cr_assert_eq(client.hello(kJob, 0, nullptr), PMIX_SUCCESS);
+    wire::RegisterEventsRequest registration;
+    registration.codes = {kCustomEvent};
+    client.request(1, registration);
+    cr_assert_eq(client.reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
+    cr_assert_eq(server::server_notify_event(kCustomEvent, nullptr, PMIX_RANGE_SESSION, nullptr, 0),
+                 PMIX_SUCCESS);
+    wire::Frame frame;
+    cr_assert_eq(client.receive(&frame), PMIX_SUCCESS);
+    cr_assert_eq(frame.header.kind, wire::FrameKind::notify);
+    wire::Event event;
+    cr_assert_eq(wire::decode_payload(frame.payload, &event), PMIX_SUCCESS);
+    cr_expect_eq(event.status, kCustomEvent);
+    cr_expect_str_eq(event.source.nspace, "srv", "the host is the source");
+}
+
+Test(server_host_events, system_event_registrations_go_up_to_the_host)
+{
+    RawClient client;
+    cr_assert_eq(client.hello(kJob, 0, nullptr), PMIX_SUCCESS);
+    wire::RegisterEventsRequest registration;
+    registration.codes = {PMIX_EVENT_NODE_DOWN, kCustomEvent};
+    client.request(1, registration);
+    const auto reply = client.reply<wire::RegisterEventsReply>();
+    cr_assert_eq(reply.status, PMIX_SUCCESS);
+    cr_expect_eq(g_registered.load(), 1);
+    cr_expect_eq(g_last_code.load(), PMIX_EVENT_NODE_DOWN, "only the system event goes up");
+
+    RawClient other;
+    cr_assert_eq(other.hello(kJob, 1, nullptr), PMIX_SUCCESS);
+    wire::RegisterEventsRequest same;
+    same.codes = {PMIX_EVENT_NODE_DOWN};
+    other.request(1, same);
+    const auto other_reply = other.reply<wire::RegisterEventsReply>();
+    cr_assert_eq(other_reply.status, PMIX_SUCCESS);
+    cr_expect_eq(g_registered.load(), 1, "a code goes up once");
+
+    wire::DeregisterEventsRequest gone;
+    gone.reference = reply.reference;
+    client.request(2, gone);
+    cr_assert_eq(client.reply<wire::StatusReply>().status, PMIX_SUCCESS);
+    cr_expect_eq(g_deregistered.load(), 0, "rank 1 still wants it");
+    gone.reference = other_reply.reference;
+    other.request(2, gone);
+    cr_assert_eq(other.reply<wire::StatusReply>().status, PMIX_SUCCESS);
+    cr_expect_eq(g_deregistered.load(), 1, "the last registration for the code went");
+    cr_expect_eq(g_last_code.load(), PMIX_EVENT_NODE_DOWN);
+}
