@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "client/core/host_mode.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
 #include "common/runtime/latch.h"
@@ -97,7 +98,11 @@ pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val)
 {
     auto session = client::current_session();
     if (!session) {
-        return PMIX_ERR_INIT;
+        try {
+            return client::host_mode() ? client::host_put(scope, key, val) : PMIX_ERR_INIT;
+        } catch (const std::bad_alloc &) {
+            return PMIX_ERR_NOMEM;
+        }
     }
     if (!valid_key(key) || val == nullptr) {
         return PMIX_ERR_BAD_PARAM;
@@ -128,7 +133,11 @@ pmix_status_t PMIx_Commit(void)
 {
     auto session = client::current_session();
     if (!session) {
-        return PMIX_ERR_INIT;
+        try {
+            return client::host_mode() ? client::host_commit() : PMIX_ERR_INIT;
+        } catch (const std::bad_alloc &) {
+            return PMIX_ERR_NOMEM;
+        }
     }
     try {
         return commit(session);

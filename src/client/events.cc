@@ -1,7 +1,8 @@
 // Event handler registration and notification. Handlers live on the
 // progress thread (core/events.h); the server is told which codes we want so
 // it forwards them, and raised events go both to our own handlers and to the
-// server (which must not echo them back to us).
+// server (which must not echo them back to us). A host (no session, its own
+// server running) keeps its handlers in core/host_mode.h's event home.
 #include <pmix.h>
 
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <new>
 
 #include "client/core/events.h"
+#include "client/core/host_mode.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
 #include "common/runtime/latch.h"
@@ -87,6 +89,32 @@ pmix_status_t start_deregister(const std::shared_ptr<client::Session> &session, 
     });
 }
 
+// PMIx_Register_event_handler of a host (no client session).
+pmix_status_t host_register(const pmix_status_t codes[], size_t ncodes, const pmix_info_t info[], size_t ninfo,
+                            pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc, void *cbdata)
+{
+    try {
+        if (cbfunc != nullptr) {
+            return client::host_register_handler(codes, ncodes, info, ninfo, evhdlr,
+                                                 [cbfunc, cbdata](pmix_status_t st, size_t ref) {
+                                                     cbfunc(st, ref, cbdata);
+                                                 });
+        }
+        if (runtime::ProgressEngine::process().on_progress_thread()) {
+            return PMIX_ERR_WOULD_BLOCK;
+        }
+        auto latch = std::make_shared<runtime::Latch<size_t>>();
+        pmix_status_t rc = client::host_register_handler(
+            codes, ncodes, info, ninfo, evhdlr, [latch](pmix_status_t st, size_t ref) { latch->complete(st, ref); });
+        if (rc == PMIX_SUCCESS) {
+            rc = latch->wait();
+        }
+        return rc != PMIX_SUCCESS ? rc : static_cast<pmix_status_t>(latch->payload());
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
 }  // namespace
 
 // With cbfunc NULL the call blocks and returns the handler's reference (>= 0)
@@ -97,7 +125,8 @@ pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes, 
 {
     auto session = client::current_session();
     if (!session) {
-        return PMIX_ERR_INIT;
+        return client::host_mode() ? host_register(codes, ncodes, info, ninfo, evhdlr, cbfunc, cbdata)
+                                   : PMIX_ERR_INIT;
     }
     try {
         client::EventHandler handler;
@@ -132,18 +161,22 @@ pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes, 
 pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     auto session = client::current_session();
-    if (!session) {
+    if (!session && !client::host_mode()) {
         return PMIX_ERR_INIT;
     }
     try {
+        auto start = [&](OpDone done) {
+            return session ? start_deregister(session, evhdlr_ref, std::move(done))
+                           : client::host_deregister_handler(evhdlr_ref, std::move(done));
+        };
         if (cbfunc != nullptr) {
-            return start_deregister(session, evhdlr_ref, [cbfunc, cbdata](pmix_status_t st) { cbfunc(st, cbdata); });
+            return start([cbfunc, cbdata](pmix_status_t st) { cbfunc(st, cbdata); });
         }
-        if (client::check_may_block(*session) != PMIX_SUCCESS) {
+        if (runtime::ProgressEngine::process().on_progress_thread()) {
             return PMIX_ERR_WOULD_BLOCK;
         }
         auto latch = std::make_shared<runtime::Latch<>>();
-        pmix_status_t rc = start_deregister(session, evhdlr_ref, [latch](pmix_status_t st) { latch->complete(st); });
+        pmix_status_t rc = start([latch](pmix_status_t st) { latch->complete(st); });
         return rc != PMIX_SUCCESS ? rc : latch->wait();
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
@@ -154,13 +187,20 @@ pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t *source,
                                 const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     auto session = client::current_session();
-    if (!session) {
+    if (!session && !client::host_mode()) {
         return PMIX_ERR_INIT;
     }
     if (info == nullptr && ninfo > 0) {
         return PMIX_ERR_BAD_PARAM;
     }
     try {
+        if (!session) {
+            return client::host_notify(status, source, range, info, ninfo, [cbfunc, cbdata](pmix_status_t st) {
+                if (cbfunc != nullptr) {
+                    cbfunc(st, cbdata);
+                }
+            });
+        }
         wire::Event event;
         event.status = status;
         event.source = source != nullptr ? *source : session->self;

@@ -7,8 +7,11 @@
 #include <functional>
 #include <memory>
 #include <new>
+#include <string>
 #include <vector>
 
+#include "client/core/host_mode.h"
+#include "client/core/local_data.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
 #include "common/runtime/latch.h"
@@ -30,9 +33,27 @@ void store_modex(const client::Session &session, const wire::Bytes &blob)
         if (client::is_self(session, pd.proc) || pd.info.empty()) {
             continue;
         }
-        (void)session.store->put_modex(pd.proc.nspace, pd.proc.rank, PMIX_GLOBAL, pd.info.data(),
-                                       pd.info.size());
+        if (session.store->put_modex(pd.proc.nspace, pd.proc.rank, PMIX_GLOBAL, pd.info.data(),
+                                     pd.info.size()) == PMIX_SUCCESS) {
+            client::mark_collected(session, pd.proc);
+        }
     }
+}
+
+// The namespaces a fence covers whole: ours for an empty proc list, else
+// those named with a wildcard rank.
+std::vector<std::string> whole_nspaces(const client::Session &session, const pmix_proc_t procs[], size_t nprocs)
+{
+    std::vector<std::string> names;
+    if (nprocs == 0) {
+        names.emplace_back(session.self.nspace);
+    }
+    for (size_t i = 0; i < nprocs; ++i) {
+        if (procs[i].rank == PMIX_RANK_WILDCARD) {
+            names.emplace_back(procs[i].nspace, strnlen(procs[i].nspace, PMIX_MAX_NSLEN));
+        }
+    }
+    return names;
 }
 
 pmix_status_t start_fence(const std::shared_ptr<client::Session> &session, const pmix_proc_t procs[],
@@ -53,15 +74,39 @@ pmix_status_t start_fence(const std::shared_ptr<client::Session> &session, const
         return rc;
     }
     auto timeout = client::timeout_of(info, ninfo, std::chrono::milliseconds{1000});
+    std::vector<std::string> covered;
+    if (client::flag_of(info, ninfo, PMIX_COLLECT_DATA)) {
+        covered = whole_nspaces(*session, procs, nprocs);
+    }
     return client::send_message(session, request, timeout,
-                                [session, done](pmix_status_t st, const wire::Frame *frame) {
+                                [session, done, covered](pmix_status_t st, const wire::Frame *frame) {
                                     wire::FenceReply reply;
                                     pmix_status_t status = client::read_reply(st, frame, &reply);
                                     if (status == PMIX_SUCCESS && !reply.data.empty()) {
                                         store_modex(*session, reply.data);
                                     }
+                                    for (const auto &nspace : covered) {
+                                        if (status == PMIX_SUCCESS) {
+                                            client::mark_nspace_collected(*session, nspace.c_str());
+                                        }
+                                    }
                                     done(status);
                                 });
+}
+
+pmix_status_t host_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo)
+{
+    if (runtime::ProgressEngine::process().on_progress_thread()) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    try {
+        auto latch = std::make_shared<runtime::Latch<>>();
+        pmix_status_t rc = client::host_fence_nb(procs, nprocs, info, ninfo,
+                                                 [latch](pmix_status_t st) { latch->complete(st); });
+        return rc != PMIX_SUCCESS ? rc : latch->wait();
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }
 
 }  // namespace
@@ -70,7 +115,7 @@ pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_in
 {
     auto session = client::current_session();
     if (!session) {
-        return PMIX_ERR_INIT;
+        return client::host_mode() ? host_fence(procs, nprocs, info, ninfo) : PMIX_ERR_INIT;
     }
     if ((procs == nullptr && nprocs > 0) || (info == nullptr && ninfo > 0)) {
         return PMIX_ERR_BAD_PARAM;
@@ -95,7 +140,7 @@ pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix
                             pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     auto session = client::current_session();
-    if (!session) {
+    if (!session && !client::host_mode()) {
         return PMIX_ERR_INIT;
     }
     try {
@@ -104,6 +149,9 @@ pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix
                 cbfunc(st, cbdata);
             }
         };
+        if (!session) {
+            return client::host_fence_nb(procs, nprocs, info, ninfo, std::move(done));
+        }
         return start_fence(session, procs, nprocs, info, ninfo, std::move(done));
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;

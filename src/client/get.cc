@@ -1,6 +1,8 @@
 // PMIx_Get / PMIx_Get_nb: answered from the local store on the caller's
 // thread when possible, else by a GetRequest to the server whose reply is
-// cached. The blocking form waits on the non-blocking one.
+// cached. The blocking form waits on the non-blocking one. A host (a
+// process running the server, not a client) asks its server's state
+// (core/host_mode.h).
 #include <pmix.h>
 
 #include <cstring>
@@ -8,6 +10,7 @@
 #include <memory>
 #include <new>
 
+#include "client/core/host_mode.h"
 #include "client/core/local_data.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
@@ -82,6 +85,9 @@ pmix_status_t ask_server(const std::shared_ptr<client::Session> &session, std::s
             store::ValuePtr value;
             if (status == PMIX_SUCCESS) {
                 client::cache_reply(*session, owned->lookup.target, reply.data);
+                if (owned->lookup.key == nullptr && owned->lookup.target.rank != PMIX_RANK_WILDCARD) {
+                    client::mark_collected(*session, owned->lookup.target);
+                }
                 status = client::answer_from(reply.data, owned->lookup.key, &value);
             }
             // What the server could not say may still be known here (job
@@ -104,10 +110,12 @@ pmix_status_t start_get(const std::shared_ptr<client::Session> &session, const p
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
-    // Everything a peer posted lives at the server unless a fence brought it.
+    // Everything a peer posted lives at the server unless a collecting
+    // fence (or an earlier everything-Get) brought it here.
     bool peer_everything = key == nullptr && owned->lookup.target.rank != PMIX_RANK_WILDCARD &&
                            owned->lookup.target.rank != PMIX_RANK_UNDEF &&
-                           client::should_ask_server(*session, owned->lookup);
+                           client::should_ask_server(*session, owned->lookup) &&
+                           !client::has_collected(*session, owned->lookup.target);
     bool refresh = owned->refresh && !session->singleton;
     if (!refresh && !peer_everything) {
         rc = client::lookup_local(*session, owned->lookup, value_p);
@@ -128,13 +136,21 @@ pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_inf
                        pmix_value_t **val)
 {
     auto session = client::current_session();
-    if (!session) {
+    if (!session && !client::host_mode()) {
         return PMIX_ERR_INIT;
     }
     if (val == nullptr) {
         return PMIX_ERR_BAD_PARAM;
     }
     try {
+        if (!session) {
+            store::ValuePtr value;
+            pmix_status_t rc = client::host_get(proc, key, info, ninfo, &value);
+            if (rc == PMIX_SUCCESS) {
+                *val = value.release();
+            }
+            return rc;
+        }
         using ValueLatch = runtime::Latch<store::ValuePtr>;
         auto latch = std::make_shared<ValueLatch>();
         store::ValuePtr value;
@@ -159,7 +175,7 @@ pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[], const pmix_
                           pmix_value_cbfunc_t cbfunc, void *cbdata)
 {
     auto session = client::current_session();
-    if (!session) {
+    if (!session && !client::host_mode()) {
         return PMIX_ERR_INIT;
     }
     if (cbfunc == nullptr) {
@@ -169,6 +185,9 @@ pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[], const pmix_
         auto deliver = [cbfunc, cbdata](pmix_status_t st, store::ValuePtr value) {
             cbfunc(st, st == PMIX_SUCCESS ? value.get() : nullptr, cbdata);
         };
+        if (!session) {
+            return client::host_get_nb(proc, key, info, ninfo, deliver);
+        }
         store::ValuePtr value;
         pmix_status_t rc = start_get(session, proc, key, info, ninfo, &value, true, deliver);
         if (rc == PMIX_OPERATION_IN_PROGRESS) {

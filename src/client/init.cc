@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "client/core/host_mode.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
 #include "common/runtime/latch.h"
@@ -46,7 +47,8 @@ pmix_status_t PMIx_Abort(int status, const char msg[], pmix_proc_t procs[], size
 {
     auto session = client::current_session();
     if (!session) {
-        return PMIX_ERR_INIT;
+        // A host is not anybody's client: nobody above it to abort it.
+        return client::host_mode() ? PMIX_ERR_UNREACH : PMIX_ERR_INIT;
     }
     if (procs == nullptr && nprocs > 0) {
         return PMIX_ERR_BAD_PARAM;

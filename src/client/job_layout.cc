@@ -1,16 +1,22 @@
-// Which procs run where, answered from the job data the client holds
-// (node-level PMIX_LOCAL_PEERS, job-level PMIX_NODE_LIST). Namespaces the
-// client has no data for are PMIX_ERR_NOT_FOUND.
+// Which procs run where: answered from the job data the client holds
+// (node-level PMIX_LOCAL_PEERS, job-level PMIX_NODE_LIST); for a namespace
+// the client has no data about, the server is asked (a GetRequest for that
+// namespace's job-level key, about the given node). A host asks its own
+// server's store (core/host_mode.h).
 #include <pmix.h>
 
-#include <cstdlib>
+#include <chrono>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
-#include <vector>
 
-#include "client/core/discovery.h"
+#include "client/core/host_mode.h"
+#include "client/core/local_data.h"
+#include "client/core/peers.h"
+#include "client/core/requests.h"
 #include "client/core/session.h"
+#include "common/runtime/latch.h"
 
 using namespace pmixpp;
 
@@ -47,17 +53,65 @@ pmix_status_t node_of(const client::Session &session, const char *nspace, const 
     return rc;
 }
 
-std::vector<pmix_rank_t> parse_ranks(const char *list)
+// The value of job-level `key` of nspace from the server, about node
+// `nodename` when given. Blocking.
+pmix_status_t ask_server(const std::shared_ptr<client::Session> &session, const char *nspace, const char *key,
+                         const char *nodename, store::ValuePtr *value_p)
 {
-    std::vector<pmix_rank_t> ranks;
-    for (const std::string &item : client::split_list(list, ',')) {
-        char *end = nullptr;
-        unsigned long rank = std::strtoul(item.c_str(), &end, 10);
-        if (end != nullptr && *end == '\0') {
-            ranks.push_back(static_cast<pmix_rank_t>(rank));
+    if (session->singleton) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    if (client::check_may_block(*session) != PMIX_SUCCESS) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    wire::GetRequest request;
+    PMIX_LOAD_NSPACE(request.proc.nspace, nspace);
+    request.proc.rank = PMIX_RANK_WILDCARD;
+    request.key = key;
+    if (nodename != nullptr) {
+        pmix_info_t node;
+        PMIX_INFO_LOAD(&node, PMIX_HOSTNAME, nodename, PMIX_STRING);
+        pmix_status_t rc = request.directives.assign_copy(&node, 1);
+        PMIX_INFO_DESTRUCT(&node);
+        if (rc != PMIX_SUCCESS) {
+            return rc;
         }
     }
-    return ranks;
+    using ValueLatch = runtime::Latch<store::ValuePtr>;
+    auto latch = std::make_shared<ValueLatch>();
+    std::string wanted = key;
+    pmix_status_t rc = client::send_message(session, request, std::chrono::milliseconds{0},
+                                            [latch, wanted](pmix_status_t st, const wire::Frame *frame) {
+                                                wire::GetReply reply;
+                                                store::ValuePtr value;
+                                                pmix_status_t status = client::read_reply(st, frame, &reply);
+                                                if (status == PMIX_SUCCESS) {
+                                                    status = client::answer_from(reply.data, wanted.c_str(), &value);
+                                                }
+                                                latch->complete(status, std::move(value));
+                                            });
+    if (rc == PMIX_SUCCESS) {
+        rc = latch->wait();
+    }
+    if (rc == PMIX_SUCCESS) {
+        *value_p = std::move(latch->payload());
+    }
+    return rc;
+}
+
+pmix_status_t local_peers(const std::shared_ptr<client::Session> &session, const char *ns, const char *nodename,
+                          store::ValuePtr *peers_p)
+{
+    uint32_t nodeid = 0;
+    pmix_status_t rc = node_of(*session, ns, nodename, &nodeid);
+    if (rc == PMIX_SUCCESS) {
+        rc = session->store->fetch(ns, PMIXPP_GDS_LEVEL_NODE, nodeid, PMIX_LOCAL_PEERS, peers_p);
+    }
+    if (rc == PMIX_SUCCESS) {
+        return rc;
+    }
+    bool mine = nodename == nullptr || nodename[0] == '\0' || std::strcmp(nodename, "localhost") == 0;
+    return ask_server(session, ns, PMIX_LOCAL_PEERS, mine ? session->hostname.c_str() : nodename, peers_p);
 }
 
 }  // namespace
@@ -66,7 +120,7 @@ pmix_status_t PMIx_Resolve_peers(const char *nodename, const pmix_nspace_t nspac
                                  size_t *nprocs)
 {
     auto session = client::current_session();
-    if (!session) {
+    if (!session && !client::host_mode()) {
         return PMIX_ERR_INIT;
     }
     if (procs == nullptr || nprocs == nullptr) {
@@ -75,34 +129,16 @@ pmix_status_t PMIx_Resolve_peers(const char *nodename, const pmix_nspace_t nspac
     *procs = nullptr;
     *nprocs = 0;
     try {
+        if (!session) {
+            return client::host_resolve_peers(nodename, nspace, procs, nprocs);
+        }
         const char *ns = nspace_or_own(*session, nspace);
-        uint32_t nodeid = 0;
-        pmix_status_t rc = node_of(*session, ns, nodename, &nodeid);
         store::ValuePtr peers;
-        if (rc == PMIX_SUCCESS) {
-            rc = session->store->fetch(ns, PMIXPP_GDS_LEVEL_NODE, nodeid, PMIX_LOCAL_PEERS, &peers);
-        }
+        pmix_status_t rc = local_peers(session, ns, nodename, &peers);
         if (rc != PMIX_SUCCESS) {
-            return PMIX_ERR_NOT_FOUND;
+            return rc == PMIX_ERR_WOULD_BLOCK ? rc : PMIX_ERR_NOT_FOUND;
         }
-        if (peers->type != PMIX_STRING || peers->data.string == nullptr) {
-            return PMIX_ERR_BAD_PARAM;
-        }
-        auto ranks = parse_ranks(peers->data.string);
-        if (ranks.empty()) {
-            return PMIX_ERR_NOT_FOUND;
-        }
-        auto *array = static_cast<pmix_proc_t *>(std::calloc(ranks.size(), sizeof(pmix_proc_t)));
-        if (array == nullptr) {
-            return PMIX_ERR_NOMEM;
-        }
-        for (size_t i = 0; i < ranks.size(); ++i) {
-            PMIX_LOAD_NSPACE(array[i].nspace, ns);
-            array[i].rank = ranks[i];
-        }
-        *procs = array;
-        *nprocs = ranks.size();
-        return PMIX_SUCCESS;
+        return client::procs_from_peer_list(ns, *peers, procs, nprocs);
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
@@ -112,7 +148,7 @@ pmix_status_t PMIx_Resolve_peers(const char *nodename, const pmix_nspace_t nspac
 pmix_status_t PMIx_Resolve_nodes(const pmix_nspace_t nspace, char **nodelist)
 {
     auto session = client::current_session();
-    if (!session) {
+    if (!session && !client::host_mode()) {
         return PMIX_ERR_INIT;
     }
     if (nodelist == nullptr) {
@@ -120,14 +156,20 @@ pmix_status_t PMIx_Resolve_nodes(const pmix_nspace_t nspace, char **nodelist)
     }
     *nodelist = nullptr;
     try {
-        store::ValuePtr list;
-        pmix_status_t rc = session->store->fetch(nspace_or_own(*session, nspace), PMIXPP_GDS_LEVEL_JOB,
-                                                 PMIX_RANK_WILDCARD, PMIX_NODE_LIST, &list);
-        if (rc != PMIX_SUCCESS || list->type != PMIX_STRING || list->data.string == nullptr) {
-            return PMIX_ERR_NOT_FOUND;
+        if (!session) {
+            return client::host_resolve_nodes(nspace, nodelist);
         }
-        *nodelist = strdup(list->data.string);
-        return *nodelist == nullptr ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+        const char *ns = nspace_or_own(*session, nspace);
+        store::ValuePtr list;
+        pmix_status_t rc = session->store->fetch(ns, PMIXPP_GDS_LEVEL_JOB, PMIX_RANK_WILDCARD, PMIX_NODE_LIST,
+                                                 &list);
+        if (rc != PMIX_SUCCESS) {
+            rc = ask_server(session, ns, PMIX_NODE_LIST, nullptr, &list);
+        }
+        if (rc != PMIX_SUCCESS) {
+            return rc == PMIX_ERR_WOULD_BLOCK ? rc : PMIX_ERR_NOT_FOUND;
+        }
+        return client::nodelist_from(*list, nodelist);
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

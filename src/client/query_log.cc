@@ -1,4 +1,4 @@
-// Queries and logging. PMIx_Query_info(_nb) answers from the job data the
+// Queries (logging is in log.cc). PMIx_Query_info(_nb) answers from the job data the
 // client holds (any key PMIx_Get could resolve, with PMIX_NSPACE / PMIX_RANK
 // and the other qualifiers) and asks the server for the rest.
 #include <pmix.h>
@@ -9,6 +9,7 @@
 #include <new>
 #include <vector>
 
+#include "client/core/host_mode.h"
 #include "client/core/local_data.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
@@ -158,7 +159,7 @@ void release_results(void *cbdata)
 pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t **results, size_t *nresults)
 {
     auto session = client::current_session();
-    if (!session) {
+    if (!session && !client::host_mode()) {
         return PMIX_ERR_INIT;
     }
     if (results == nullptr || nresults == nullptr) {
@@ -166,16 +167,17 @@ pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info
     }
     *results = nullptr;
     *nresults = 0;
-    if (client::check_may_block(*session) != PMIX_SUCCESS) {
+    if (runtime::ProgressEngine::process().on_progress_thread()) {
         return PMIX_ERR_WOULD_BLOCK;
     }
     try {
         using ResultLatch = runtime::Latch<std::shared_ptr<wire::InfoArray>>;
         auto latch = std::make_shared<ResultLatch>();
-        pmix_status_t rc = start_query(session, queries, nqueries,
-                                       [latch](pmix_status_t st, std::shared_ptr<wire::InfoArray> r) {
-                                           latch->complete(st, std::move(r));
-                                       });
+        QueryDone done = [latch](pmix_status_t st, std::shared_ptr<wire::InfoArray> r) {
+            latch->complete(st, std::move(r));
+        };
+        pmix_status_t rc = session ? start_query(session, queries, nqueries, std::move(done))
+                                   : client::host_query_nb(queries, nqueries, std::move(done));
         if (rc != PMIX_SUCCESS) {
             return rc;
         }
@@ -193,35 +195,24 @@ pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info
 pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     auto session = client::current_session();
-    if (!session) {
+    if (!session && !client::host_mode()) {
         return PMIX_ERR_INIT;
     }
     if (cbfunc == nullptr) {
         return PMIX_ERR_BAD_PARAM;
     }
     try {
-        return start_query(session, queries, nqueries,
-                           [cbfunc, cbdata](pmix_status_t st, std::shared_ptr<wire::InfoArray> r) {
-                               auto *keep = new (std::nothrow) std::shared_ptr<wire::InfoArray>(r);
-                               if (keep == nullptr) {
-                                   cbfunc(PMIX_ERR_NOMEM, nullptr, 0, cbdata, nullptr, nullptr);
-                                   return;
-                               }
-                               cbfunc(st, r->data(), r->size(), cbdata, release_results, keep);
-                           });
+        QueryDone done = [cbfunc, cbdata](pmix_status_t st, std::shared_ptr<wire::InfoArray> r) {
+            auto *keep = new (std::nothrow) std::shared_ptr<wire::InfoArray>(r);
+            if (keep == nullptr) {
+                cbfunc(PMIX_ERR_NOMEM, nullptr, 0, cbdata, nullptr, nullptr);
+                return;
+            }
+            cbfunc(st, r->data(), r->size(), cbdata, release_results, keep);
+        };
+        return session ? start_query(session, queries, nqueries, std::move(done))
+                       : client::host_query_nb(queries, nqueries, std::move(done));
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
-}
-
-pmix_status_t PMIx_Log(const pmix_info_t /*data*/[], size_t /*ndata*/, const pmix_info_t /*directives*/[],
-                       size_t /*ndirs*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Log_nb(const pmix_info_t /*data*/[], size_t /*ndata*/, const pmix_info_t /*directives*/[],
-                          size_t /*ndirs*/, pmix_op_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
 }

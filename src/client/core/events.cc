@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+// Registration and ordering of handlers; the filters are in event_filters.cc,
+// delivery in event_chain.cc.
 #include <tuple>
-
-#include "common/values/value_ops.h"
 
 namespace pmixpp::client {
 
@@ -26,88 +26,6 @@ int bucket_of(const EventHandler &h)
     if (h.placement > 0) return 4;
     if (h.codes.size() == 1) return 1;
     return h.codes.empty() ? 3 : 2;
-}
-
-// Appends copies of src[0..n) to *array_p.
-pmix_status_t append_infos(wire::InfoArray *array_p, const pmix_info_t *src, size_t n)
-{
-    if (src == nullptr || n == 0) {
-        return PMIX_SUCCESS;
-    }
-    wire::InfoArray merged;
-    pmix_status_t rc = merged.allocate(array_p->size() + n);
-    for (size_t i = 0; rc == PMIX_SUCCESS && i < array_p->size(); ++i) {
-        rc = values::info_xfer(&merged[i], &(*array_p)[i]);
-    }
-    for (size_t i = 0; rc == PMIX_SUCCESS && i < n; ++i) {
-        rc = values::info_xfer(&merged[array_p->size() + i], &src[i]);
-    }
-    if (rc == PMIX_SUCCESS) {
-        *array_p = std::move(merged);
-    }
-    return rc;
-}
-
-// One event on its way through the matching handlers. Owns itself: deleted
-// when the chain ends.
-struct Chain {
-    std::shared_ptr<Session> session;
-    std::vector<EventHandler> handlers;
-    size_t next = 0;
-    wire::Event event;
-    wire::InfoArray delivered;  // what the running handler was given
-    wire::InfoArray results;    // what the handlers so far returned
-};
-
-void run_next(Chain *chain);
-
-void step_done(pmix_status_t status, pmix_info_t *results, size_t nresults, pmix_op_cbfunc_t cbfunc,
-               void *thiscbdata, void *notification_cbdata)
-{
-    auto *chain = static_cast<Chain *>(notification_cbdata);
-    auto copied = std::make_shared<wire::InfoArray>();
-    if (results != nullptr && nresults > 0) {
-        (void)copied->assign_copy(results, nresults);
-    }
-    // The handler may release its results once we hold our copy.
-    if (cbfunc != nullptr) {
-        cbfunc(PMIX_SUCCESS, thiscbdata);
-    }
-    pmix_status_t rc = chain->session->engine->post([chain, status, copied] {
-        (void)append_infos(&chain->results, copied->data(), copied->size());
-        if (status == PMIX_EVENT_ACTION_COMPLETE) {
-            delete chain;
-            return;
-        }
-        run_next(chain);
-    });
-    if (rc != PMIX_SUCCESS) {
-        delete chain;
-    }
-}
-
-void run_next(Chain *chain)
-{
-    if (chain->next >= chain->handlers.size() || chain->session->finalizing.load()) {
-        delete chain;
-        return;
-    }
-    const EventHandler &handler = chain->handlers[chain->next++];
-    wire::InfoArray info;
-    size_t extra = handler.has_return_object ? 1 : 0;
-    if (info.allocate(chain->event.info.size() + extra) == PMIX_SUCCESS) {
-        for (size_t i = 0; i < chain->event.info.size(); ++i) {
-            (void)values::info_xfer(&info[i], &chain->event.info[i]);
-        }
-        if (extra != 0) {
-            (void)values::info_load(&info[info.size() - 1], PMIX_EVENT_RETURN_OBJECT,
-                                    handler.return_object, PMIX_POINTER);
-        }
-    }
-    chain->delivered = std::move(info);
-    handler.function(handler.reference, chain->event.status, &chain->event.source,
-                     chain->delivered.data(), chain->delivered.size(), chain->results.data(),
-                     chain->results.size(), step_done, chain);
 }
 
 }  // namespace
@@ -137,6 +55,10 @@ pmix_status_t EventRegistry::describe(const pmix_status_t codes[], size_t ncodes
             handler.return_object = item.value.data.ptr;
             handler.has_return_object = true;
         }
+    }
+    pmix_status_t rc = read_filter(info, ninfo, &handler.filter);
+    if (rc != PMIX_SUCCESS) {
+        return rc;
     }
     *handler_p = std::move(handler);
     return PMIX_SUCCESS;
@@ -172,11 +94,14 @@ void EventRegistry::set_server_reference(size_t reference, uint64_t server_refer
     }
 }
 
-std::vector<EventHandler> EventRegistry::matching(pmix_status_t status) const
+std::vector<EventHandler> EventRegistry::matching(const wire::Event &event, const EventHome &home) const
 {
     std::vector<EventHandler> selected;
+    bool no_defaults = excludes_default_handlers(event);
     for (const auto &h : handlers_) {
-        if (h.codes.empty() || std::find(h.codes.begin(), h.codes.end(), status) != h.codes.end()) {
+        bool wants_code = h.codes.empty() ? !no_defaults
+                                          : std::find(h.codes.begin(), h.codes.end(), event.status) != h.codes.end();
+        if (wants_code && filter_accepts(h.filter, event, home)) {
             selected.push_back(h);
         }
     }
@@ -189,25 +114,6 @@ std::vector<EventHandler> EventRegistry::matching(pmix_status_t status) const
     std::stable_sort(selected.begin(), selected.end(),
                      [&](const EventHandler &a, const EventHandler &b) { return order(a) < order(b); });
     return selected;
-}
-
-void deliver_event(const std::shared_ptr<Session> &session, wire::Event event)
-{
-    if (!session->events) {
-        return;
-    }
-    auto handlers = session->events->matching(event.status);
-    if (handlers.empty()) {
-        return;
-    }
-    auto *chain = new (std::nothrow) Chain{};
-    if (chain == nullptr) {
-        return;
-    }
-    chain->session = session;
-    chain->handlers = std::move(handlers);
-    chain->event = std::move(event);
-    run_next(chain);
 }
 
 }  // namespace pmixpp::client

@@ -1,7 +1,13 @@
 // PMIx_Init / PMIx_Finalize behind the C entry points: reference counting,
-// singleton or connected start, orderly teardown.
+// singleton or connected start, orderly teardown, host mode (this process
+// runs the server: no session, the server's state answers) and fork safety.
+#include <pthread.h>
+
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <new>
 #include <shared_mutex>
 
 #include <pmix.h>
@@ -9,19 +15,20 @@
 #include "client/core/discovery.h"
 #include "client/core/events.h"
 #include "client/core/handshake.h"
+#include "client/core/host_mode.h"
+#include "client/core/params.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
 #include "client/core/singleton.h"
 #include "common/runtime/latch.h"
 #include "common/runtime/log.h"
+#include "common/store/resolver.h"
 #include "common/values/value_ops.h"
 #include "framework/src/selection.h"
 
 namespace pmixpp::client {
 
 namespace {
-
-constexpr std::chrono::milliseconds kFinalizeWait{5000};
 
 // Process-wide; allocated once and never destroyed, so no static destructor
 // races a progress thread at exit.
@@ -30,12 +37,34 @@ struct Global {
     std::shared_mutex access;  // guards `session`
     std::shared_ptr<Session> session;
     int refcount = 0;
+    int host_refcount = 0;     // PMIx_Init calls of a host (no session)
 };
+
+std::atomic<Global *> g_global{nullptr};
+
+// In a child of fork() the parent's session is unusable: its connection is
+// shared with the parent and its progress thread does not exist. The child
+// starts from a fresh, uninitialized Global; the old one (and its locks,
+// which another parent thread may have held) is left alone on purpose, never
+// destroyed: destroying it would close the parent's socket.
+void forget_parent_state_in_child()
+{
+    g_global.store(new (std::nothrow) Global);
+    forget_host_state_in_child();
+}
 
 Global &global()
 {
-    static Global *instance = new Global;
-    return *instance;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        g_global.store(new Global);
+        (void)pthread_atfork(nullptr, nullptr, forget_parent_state_in_child);
+    });
+    Global *g = g_global.load();
+    if (g == nullptr) {  // out of memory in a forked child
+        std::abort();
+    }
+    return *g;
 }
 
 void load_proc(pmix_proc_t *proc, const char *nspace, pmix_rank_t rank)
@@ -111,7 +140,7 @@ void say_goodbye(const std::shared_ptr<Session> &session, const pmix_info_t info
     }
     auto wait = timeout_of(info, ninfo);
     if (wait.count() == 0) {
-        wait = kFinalizeWait;
+        wait = seconds_param(kFinalizeTimeoutParam, kDefaultFinalizeTimeout);
     }
     auto done = std::make_shared<runtime::Latch<>>();
     pmix_status_t rc = send_message(session, request, wait, [done](pmix_status_t st, const wire::Frame *reply) {
@@ -126,8 +155,34 @@ void say_goodbye(const std::shared_ptr<Session> &session, const pmix_info_t info
 
 }  // namespace
 
+EventHome::EventHome() = default;
+EventHome::~EventHome() = default;
+
+bool EventHome::on_this_node(const pmix_proc_t & /*proc*/) const
+{
+    return true;
+}
+
 Session::Session() = default;
 Session::~Session() = default;
+
+bool Session::on_this_node(const pmix_proc_t &proc) const
+{
+    if (is_self(*this, proc) || (proc.rank == server.rank && std::strncmp(proc.nspace, server.nspace,
+                                                                          PMIX_MAX_NSLEN) == 0)) {
+        return true;
+    }
+    store::GetRequest request;
+    request.target = &proc;
+    request.key = PMIX_HOSTNAME;
+    request.self = &self;
+    store::ValuePtr host;
+    if (!store || store::get(*store, request, &host) != PMIX_SUCCESS || host->type != PMIX_STRING ||
+        host->data.string == nullptr) {
+        return true;  // we cannot tell: do not drop the event
+    }
+    return hostname == host->data.string;
+}
 
 std::shared_ptr<Session> current_session()
 {
@@ -138,7 +193,7 @@ std::shared_ptr<Session> current_session()
 
 bool initialized()
 {
-    return current_session() != nullptr;
+    return current_session() != nullptr || host_mode();
 }
 
 bool is_self(const Session &session, const pmix_proc_t &proc)
@@ -157,6 +212,19 @@ pmix_status_t initialize(const pmix_info_t info[], size_t ninfo, pmix_proc_t *pr
             *proc_p = g.session->self;
         }
         return PMIX_SUCCESS;
+    }
+    // Like OpenPMIx: in a process that runs the server, PMIx_Init connects
+    // nowhere and names the server's own proc.
+    if (host_mode()) {
+        pmix_proc_t me;
+        pmix_status_t rc = host_identity(&me);
+        if (rc == PMIX_SUCCESS) {
+            ++g.host_refcount;
+            if (proc_p != nullptr) {
+                *proc_p = me;
+            }
+        }
+        return rc;
     }
     auto &engine = runtime::ProgressEngine::process();
     pmix_status_t rc = engine.acquire(event_base_of(info, ninfo));
@@ -200,7 +268,11 @@ pmix_status_t finalize(const pmix_info_t info[], size_t ninfo)
     Global &g = global();
     std::lock_guard lifecycle(g.lifecycle);
     if (g.refcount == 0) {
-        return PMIX_ERR_INIT;
+        if (g.host_refcount == 0) {
+            return PMIX_ERR_INIT;
+        }
+        --g.host_refcount;
+        return PMIX_SUCCESS;
     }
     if (--g.refcount > 0) {
         return PMIX_SUCCESS;

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <string>
 
 #include "common/store/resolver.h"
 #include "common/values/type_ops.h"
@@ -130,6 +132,37 @@ void cache_reply(const Session &session, const pmix_proc_t &target, const wire::
         return;
     }
     (void)session.store->put_modex(target.nspace, target.rank, PMIX_GLOBAL, data.data(), data.size());
+}
+
+namespace {
+
+std::string nspace_string(const char *nspace)
+{
+    return std::string(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
+}
+
+}  // namespace
+
+bool has_collected(const Session &session, const pmix_proc_t &proc)
+{
+    std::string nspace = nspace_string(proc.nspace);
+    std::lock_guard lock(session.collected_mutex);
+    return session.collected_nspaces.count(nspace) != 0 ||
+           session.collected_procs.count({nspace, proc.rank}) != 0;
+}
+
+void mark_collected(const Session &session, const pmix_proc_t &proc)
+{
+    std::string nspace = nspace_string(proc.nspace);
+    std::lock_guard lock(session.collected_mutex);
+    session.collected_procs.emplace(std::move(nspace), proc.rank);
+}
+
+void mark_nspace_collected(const Session &session, const char *nspace)
+{
+    std::string name = nspace_string(nspace);
+    std::lock_guard lock(session.collected_mutex);
+    session.collected_nspaces.insert(std::move(name));
 }
 
 pmix_status_t answer_from(const wire::InfoArray &data, const char *key, store::ValuePtr *value_p)

@@ -33,6 +33,15 @@ bool should_ask_server(const Session &session, const Lookup &lookup);
 // PMIX_RANK_WILDCARD, else as that proc's data).
 void cache_reply(const Session &session, const pmix_proc_t &target, const wire::InfoArray &data);
 
+// Whether the store holds all of proc's modex data (a collecting fence or
+// an everything-Get brought it), so PMIx_Get(proc, NULL key) needs no
+// server. Any thread.
+bool has_collected(const Session &session, const pmix_proc_t &proc);
+void mark_collected(const Session &session, const pmix_proc_t &proc);
+// A collecting fence over the whole namespace: every rank of it counts as
+// collected (a rank that put nothing has no modex data to miss).
+void mark_nspace_collected(const Session &session, const char *nspace);
+
 // The answer to `lookup` from a GetReply's data.
 pmix_status_t answer_from(const wire::InfoArray &data, const char *key, store::ValuePtr *value_p);
 

@@ -13,6 +13,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <utility>
 #include <string>
 
 #include <pmix_common.h>
@@ -21,36 +23,38 @@
 #include "common/store/store.h"
 #include "common/wire/connection.h"
 #include "common/wire/request_tracker.h"
+#include "client/core/event_home.h"
 
 namespace pmixpp::client {
 
-class EventRegistry;
-
-struct Session {
+// The event side (engine, self, handlers, `finalizing`) is in EventHome.
+struct Session : EventHome {
     Session();
-    ~Session();
+    ~Session() override;
     Session(const Session &) = delete;
     Session &operator=(const Session &) = delete;
 
-    pmix_proc_t self{};
+    bool on_this_node(const pmix_proc_t &proc) const override;
+
     pmix_proc_t server{};
     bool singleton = false;
     std::string hostname;
-    runtime::ProgressEngine *engine = nullptr;
     std::unique_ptr<store::Store> store;
 
     // Keys put since the last commit (PMIX_INTERNAL ones never leave).
     std::mutex put_mutex;
     std::map<std::string, pmix_scope_t> uncommitted;
 
-    // Set at the start of the last PMIx_Finalize: from then on a closing
-    // connection is expected and raises no event.
-    std::atomic<bool> finalizing{false};
+    // Procs whose complete modex data is in the store (a collecting fence or
+    // an everything-Get brought it), and namespaces a collecting fence
+    // covered whole: PMIx_Get(proc, NULL key) answers them locally.
+    mutable std::mutex collected_mutex;
+    mutable std::set<std::pair<std::string, pmix_rank_t>> collected_procs;
+    mutable std::set<std::string> collected_nspaces;
 
     // ---- progress thread only
     std::shared_ptr<wire::Connection> connection;
     std::unique_ptr<wire::RequestTracker> tracker;
-    std::unique_ptr<EventRegistry> events;
 };
 
 // The initialized session, or nullptr before PMIx_Init / after the last

@@ -1,0 +1,69 @@
+// Host mode: this process runs the PMIx server (PMIx_server_init) and calls
+// the client API without being a connected client of anyone. As in OpenPMIx
+// it is then the proc PMIX_SERVER_NSPACE / PMIX_SERVER_RANK, PMIx_Initialized
+// is true, PMIx_Init returns that proc without connecting, and Get, Put,
+// Commit, Fence, Query_info, the event calls and Resolve_peers/nodes work on
+// the server's own state (server/core/self_access.h). A client session, when
+// there is one, always takes precedence.
+#ifndef PMIXPP_CLIENT_CORE_HOST_MODE_H
+#define PMIXPP_CLIENT_CORE_HOST_MODE_H
+
+#include <functional>
+#include <memory>
+
+#include <pmix_common.h>
+
+#include "client/core/event_home.h"
+#include "common/store/store.h"
+#include "common/wire/messages.h"
+
+namespace pmixpp::client {
+
+// No client session, and a server runs in this process.
+bool host_mode();
+
+// PMIX_SERVER_NSPACE / PMIX_SERVER_RANK of the running server.
+pmix_status_t host_identity(pmix_proc_t *proc_p);
+
+// The host's own event handlers, created on first use (nullptr when no
+// server runs or memory is short). Also (re)connects the server's event
+// sink to them.
+std::shared_ptr<EventHome> host_event_home();
+
+// pthread_atfork child handler: the parent's host state is not ours.
+void forget_host_state_in_child();
+
+// ---- the data calls (host_data.cc)
+using HostValueDone = std::function<void(pmix_status_t status, store::ValuePtr value)>;
+
+// PMIx_Get of the host. Blocking form: from the progress thread only local
+// data is looked at (waiting there would deadlock).
+pmix_status_t host_get(const pmix_proc_t *proc, const char *key, const pmix_info_t info[], size_t ninfo,
+                       store::ValuePtr *value_p);
+// done runs once on the progress thread when PMIX_SUCCESS is returned.
+pmix_status_t host_get_nb(const pmix_proc_t *proc, const char *key, const pmix_info_t info[], size_t ninfo,
+                          HostValueDone done);
+pmix_status_t host_put(pmix_scope_t scope, const char *key, const pmix_value_t *value);
+pmix_status_t host_commit();
+using HostOpDone = std::function<void(pmix_status_t status)>;
+pmix_status_t host_fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
+                            HostOpDone done);
+using HostQueryDone = std::function<void(pmix_status_t status, std::shared_ptr<wire::InfoArray> results)>;
+pmix_status_t host_query_nb(const pmix_query_t queries[], size_t nqueries, HostQueryDone done);
+
+// Resolve_peers / Resolve_nodes from the server's store.
+pmix_status_t host_resolve_peers(const char *nodename, const char *nspace, pmix_proc_t **procs_p,
+                                 size_t *nprocs_p);
+pmix_status_t host_resolve_nodes(const char *nspace, char **nodelist_p);
+
+// ---- events (host_events.cc)
+using HostRegDone = std::function<void(pmix_status_t status, size_t reference)>;
+pmix_status_t host_register_handler(const pmix_status_t codes[], size_t ncodes, const pmix_info_t info[],
+                                    size_t ninfo, pmix_notification_fn_t function, HostRegDone done);
+pmix_status_t host_deregister_handler(size_t reference, HostOpDone done);
+pmix_status_t host_notify(pmix_status_t status, const pmix_proc_t *source, pmix_data_range_t range,
+                          const pmix_info_t info[], size_t ninfo, HostOpDone done);
+
+}  // namespace pmixpp::client
+
+#endif

@@ -1,0 +1,178 @@
+// Host mode: a process that runs the PMIx server (and is nobody's client)
+// uses the client API on its own server's state, as the proc
+// PMIX_SERVER_NSPACE / PMIX_SERVER_RANK.
+#include <criterion/criterion.h>
+
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "client/fake_server.h"
+
+using client_test::string_of;
+
+namespace {
+
+constexpr const char *kHost = "hosttest-node";
+constexpr const char *kJob = "hostjob";
+constexpr pmix_rank_t kServerRank = 7;
+
+std::string g_tmpdir;
+
+void start_server()
+{
+    for (const char *name : {"PMIXPP_SERVER_URIS", "PMIX_SERVER_URI41", "PMIX_NAMESPACE", "PMIX_RANK"}) {
+        unsetenv(name);
+    }
+    char pattern[] = "/tmp/pmixpp-host-XXXXXX";
+    cr_assert(mkdtemp(pattern) != nullptr);
+    g_tmpdir = pattern;
+    pmix_info_t info[4];
+    pmix_rank_t rank = kServerRank;
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, g_tmpdir.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_HOSTNAME, kHost, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[2], PMIX_SERVER_NSPACE, "hostsrv", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[3], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
+    pmix_status_t rc = PMIx_server_init(nullptr, info, 4);
+    for (auto &item : info) {
+        PMIX_INFO_DESTRUCT(&item);
+    }
+    cr_assert_eq(rc, PMIX_SUCCESS, "PMIx_server_init: %s", PMIx_Error_string(rc));
+
+    uint32_t size = 2;
+    pmix_info_t job[3];
+    PMIX_INFO_LOAD(&job[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    PMIX_INFO_LOAD(&job[1], PMIX_NODE_MAP, kHost, PMIX_STRING);
+    PMIX_INFO_LOAD(&job[2], PMIX_PROC_MAP, "0,1", PMIX_STRING);
+    rc = PMIx_server_register_nspace(kJob, 2, job, 3, nullptr, nullptr);
+    for (auto &item : job) {
+        PMIX_INFO_DESTRUCT(&item);
+    }
+    cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_nspace: %s", PMIx_Error_string(rc));
+}
+
+void stop_server()
+{
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    std::string cmd = "rm -rf " + g_tmpdir;
+    (void)system(cmd.c_str());
+}
+
+std::mutex g_mutex;
+std::condition_variable g_cond;
+int g_events = 0;
+pmix_proc_t g_event_source{};
+
+void on_event(size_t, pmix_status_t, const pmix_proc_t *source, pmix_info_t[], size_t, pmix_info_t *, size_t,
+              pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    cbfunc(PMIX_EVENT_ACTION_COMPLETE, nullptr, 0, nullptr, nullptr, cbdata);
+    std::lock_guard lock(g_mutex);
+    g_event_source = *source;
+    ++g_events;
+    g_cond.notify_all();
+}
+
+}  // namespace
+
+Test(client_host_mode, initialized_and_init_name_the_server_proc)
+{
+    cr_assert_eq(PMIx_Initialized(), 0);
+    start_server();
+    cr_assert_eq(PMIx_Initialized(), 1, "PMIx_server_init makes PMIx_Initialized true (as OpenPMIx)");
+    pmix_proc_t me;
+    cr_assert_eq(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    cr_assert_str_eq(me.nspace, "hostsrv");
+    cr_assert_eq(me.rank, kServerRank);
+    cr_assert_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_Initialized(), 1, "the server still runs");
+    stop_server();
+    cr_assert_eq(PMIx_Initialized(), 0);
+    cr_assert_eq(PMIx_Finalize(nullptr, 0), PMIX_ERR_INIT);
+}
+
+Test(client_host_mode, get_put_commit_fence_on_the_server_state)
+{
+    start_server();
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, kJob, PMIX_RANK_WILDCARD);
+    pmix_value_t *val = nullptr;
+    cr_assert_eq(PMIx_Get(&job, PMIX_JOB_SIZE, nullptr, 0, &val), PMIX_SUCCESS);
+    cr_assert_eq(val->type, PMIX_UINT32);
+    cr_assert_eq(val->data.uint32, 2u);
+    PMIX_VALUE_RELEASE(val);
+
+    pmix_value_t v;
+    PMIX_VALUE_LOAD(&v, "from-host", PMIX_STRING);
+    cr_assert_eq(PMIx_Put(PMIX_GLOBAL, "host.key", &v), PMIX_SUCCESS);
+    PMIX_VALUE_DESTRUCT(&v);
+    cr_assert_eq(PMIx_Commit(), PMIX_SUCCESS);
+    pmix_proc_t me;
+    cr_assert_eq(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_Get(&me, "host.key", nullptr, 0, &val), PMIX_SUCCESS);
+    cr_assert_str_eq(string_of(val).c_str(), "from-host");
+    PMIX_VALUE_RELEASE(val);
+
+    // A fence of the host alone has nobody to wait for.
+    cr_assert_eq(PMIx_Fence(&me, 1, nullptr, 0), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    stop_server();
+}
+
+Test(client_host_mode, resolve_and_query_from_the_server_store)
+{
+    start_server();
+    pmix_proc_t *procs = nullptr;
+    size_t nprocs = 0;
+    cr_assert_eq(PMIx_Resolve_peers(kHost, kJob, &procs, &nprocs), PMIX_SUCCESS);
+    cr_assert_eq(nprocs, 2u);
+    cr_assert_str_eq(procs[0].nspace, kJob);
+    cr_assert_eq(procs[1].rank, 1u);
+    PMIX_PROC_FREE(procs, nprocs);
+    char *nodes = nullptr;
+    cr_assert_eq(PMIx_Resolve_nodes(kJob, &nodes), PMIX_SUCCESS);
+    cr_assert_str_eq(nodes, kHost);
+    free(nodes);
+    cr_assert_eq(PMIx_Resolve_nodes("no.such.job", &nodes), PMIX_ERR_NOT_FOUND);
+
+    pmix_query_t query;
+    PMIX_QUERY_CONSTRUCT(&query);
+    char *keys[] = {const_cast<char *>(PMIX_QUERY_NAMESPACES), nullptr};
+    query.keys = keys;
+    pmix_info_t *results = nullptr;
+    size_t nresults = 0;
+    cr_assert_eq(PMIx_Query_info(&query, 1, &results, &nresults), PMIX_SUCCESS);
+    cr_assert_geq(nresults, 1u);
+    cr_assert_str_eq(results[0].key, PMIX_QUERY_NAMESPACES);
+    std::string namespaces = string_of(&results[0].value);
+    cr_assert(namespaces.find(kJob) != std::string::npos, "namespaces: %s", namespaces.c_str());
+    PMIX_INFO_FREE(results, nresults);
+    stop_server();
+}
+
+Test(client_host_mode, host_events_reach_host_handlers)
+{
+    start_server();
+    pmix_status_t code = PMIX_EXTERNAL_ERR_BASE - 21;
+    pmix_status_t ref = PMIx_Register_event_handler(&code, 1, nullptr, 0, on_event, nullptr, nullptr);
+    cr_assert_geq(ref, 0);
+    cr_assert_eq(PMIx_Notify_event(code, nullptr, PMIX_RANGE_PROC_LOCAL, nullptr, 0, nullptr, nullptr),
+                 PMIX_SUCCESS);
+    {
+        std::unique_lock lock(g_mutex);
+        cr_assert(g_cond.wait_for(lock, std::chrono::seconds(30), [] { return g_events == 1; }));
+        cr_assert_str_eq(g_event_source.nspace, "hostsrv");
+        cr_assert_eq(g_event_source.rank, kServerRank);
+    }
+    cr_assert_eq(PMIx_Deregister_event_handler(static_cast<size_t>(ref), nullptr, nullptr), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_Deregister_event_handler(static_cast<size_t>(ref), nullptr, nullptr), PMIX_ERR_NOT_FOUND);
+    stop_server();
+}
