@@ -33,8 +33,6 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_Disconnect, nullptr, 0, nullptr, 0),
     STUB(PMIx_Disconnect_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
     // client: events, queries, monitoring, credentials, groups (issue 3)
-    STUB(PMIx_Log, nullptr, 0, nullptr, 0),
-    STUB(PMIx_Log_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Process_monitor, nullptr, PMIX_SUCCESS, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Process_monitor_nb, nullptr, PMIX_SUCCESS, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Get_credential, nullptr, 0, nullptr),
@@ -79,9 +77,6 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_Spawn_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Allocation_request, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Allocation_request_nb, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
-    // server (issue 3)
-    STUB(PMIx_server_register_resources, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_server_deregister_resources, nullptr, 0, nullptr, nullptr),
     // server: application setup and inventory (issue 6)
     STUB(PMIx_server_setup_application, nullptr, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_server_setup_local_support, nullptr, nullptr, 0, nullptr, nullptr),

@@ -23,6 +23,8 @@ bool env_is(const char *name, const char *value)
     return actual != nullptr && std::strcmp(actual, value) == 0;
 }
 
+} // namespace
+
 // The munge variants need munged: without it they skip, unless the run
 // demands munge (scripts/test.sh sets PMIXPP_REQUIRE_MUNGE=1).
 void require_munged()
@@ -42,8 +44,6 @@ void require_munged()
     }
     cr_skip_test("munged is unreachable (%s); start it with scripts/lib/munge.sh", reason);
 }
-
-} // namespace
 
 Host &host() { return *g_host; }
 

@@ -17,6 +17,9 @@ inline constexpr int kJobTimeoutMs = 90000;
 
 // The Host of this test process; start_host() must have succeeded.
 Host &host();
+// The munge variants need munged: without it they skip, unless the run
+// demands munge (PMIXPP_REQUIRE_MUNGE=1), then they fail.
+void require_munged();
 // Skips or fails for missing munged (munge variants), then starts the host.
 void start_host(const HostOptions &options = {});
 // Criterion .fini of every test: kills children, finalizes, removes the temp dir.

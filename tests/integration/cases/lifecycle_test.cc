@@ -3,6 +3,9 @@
 // server that goes away under a blocked client.
 #include "integration/cases/itest_support.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -93,6 +96,17 @@ Test(lifecycle, abort_reaches_the_host)
 }
 
 // A client that dies without PMIx_Finalize must not disturb the next job.
+// A rank that finalized without putting anything: its peer's Get of its
+// data and a fence with it must be answered, not wait forever.
+Test(lifecycle, requests_involving_a_finalized_rank_are_answered)
+{
+    start_host();
+    const JobLayout layout = register_small_job("itest-left", 2);
+    std::vector<pid_t> pids;
+    cr_assert_eq(host().spawn_job("itest-left", layout, lifecycle({"left-behind"}), &pids), PMIX_SUCCESS);
+    expect_all_ok(host().wait(pids, kJobTimeoutMs), 2);
+}
+
 Test(lifecycle, vanished_client_then_a_new_job)
 {
     start_host();
@@ -130,4 +144,65 @@ Test(lifecycle, server_gone_fails_pending_calls)
     cr_log_info("%s", result.describe().c_str());
     cr_expect(result.succeeded() && result.output.find("rank 0 ok\n") != std::string::npos, "%s",
               result.describe().c_str());
+}
+
+namespace {
+
+// Without reaping it: Host::wait collects it later.
+bool still_running(pid_t pid)
+{
+    siginfo_t info{};
+    return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0;
+}
+
+// NULL procs mean "the caller's whole namespace"; a library may also spell
+// that out as one wildcard proc.
+bool means_whole_job(const AbortRecord &record, const char *nspace)
+{
+    if (record.procs_null || record.procs.empty()) return true;
+    return record.procs.size() == 1 && PMIX_CHECK_NSPACE(record.procs[0].nspace, nspace) &&
+           record.procs[0].rank == PMIX_RANK_WILDCARD;
+}
+
+} // namespace
+
+// PMIx_Abort of the whole job by rank 1: the host's upcall gets status,
+// message and targets; it kills the job, then answers. Rank 1 is among the
+// targets, so its PMIx_Abort must not return before that.
+Test(lifecycle, abort_of_the_job_is_carried_out_by_the_host)
+{
+    HostOptions options;
+    options.hold_aborts = true;
+    start_host(options);
+    const JobLayout layout = register_small_job("itest-abort-job", 4);
+    std::vector<pid_t> pids;
+    cr_assert_eq(host().spawn_job("itest-abort-job", layout, lifecycle({"abort-job"}), &pids), PMIX_SUCCESS);
+    AbortRecord record;
+    const bool aborted = host().wait_for_abort(kJobTimeoutMs, &record);
+    if (aborted) {
+        cr_expect_eq(record.status, 7, "status given to the host's abort");
+        cr_expect_str_eq(record.message.c_str(), "itest abort 7 from rank 1", "abort message");
+        cr_expect(PMIX_CHECK_NSPACE(record.caller.nspace, "itest-abort-job") && record.caller.rank == 1,
+                  "caller %s:%u", record.caller.nspace, record.caller.rank);
+        cr_expect(means_whole_job(record, "itest-abort-job"), "targets: %zu procs, first %s:%u",
+                  record.procs.size(), record.procs.empty() ? "-" : record.procs[0].nspace,
+                  record.procs.empty() ? 0u : record.procs[0].rank);
+        for (std::size_t i = 0; i < pids.size(); ++i) {
+            cr_expect(still_running(pids[i]), "rank %zu ended before the host acted on the abort", i);
+        }
+    }
+    // The host carries the abort out: it kills its own children, then answers.
+    for (pid_t pid : pids) kill(pid, SIGKILL);
+    host().release_abort(PMIX_SUCCESS);
+    const std::vector<ProcResult> results = host().wait(pids, kJobTimeoutMs);
+    cr_assert(aborted, "no abort upcall");
+    for (const ProcResult &result : results) {
+        cr_expect(!result.timed_out && WIFSIGNALED(result.wait_status) && WTERMSIG(result.wait_status) == SIGKILL,
+                  "expected to be killed by the host: %s", result.describe().c_str());
+        if (result.rank != 1) continue;
+        cr_expect(result.output.find("rank 1 calling abort") != std::string::npos, "%s", result.describe().c_str());
+        cr_expect(result.output.find("abort returned") == std::string::npos,
+                  "PMIx_Abort returned before the host acted: %s", result.describe().c_str());
+    }
+    cr_expect_eq(host().counters().aborts.load(), 1, "abort upcalls");
 }

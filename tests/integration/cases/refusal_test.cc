@@ -3,6 +3,7 @@
 // (holding after its data exchange), and that job must still complete.
 #include "integration/cases/itest_support.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -181,4 +182,68 @@ Test(refusal, every_attack_then_a_new_job)
     cr_assert_eq(host().spawn_job(next.nspace, layout, exchange_launch(layout, 2 * layout.job_size), &pids),
                  PMIX_SUCCESS);
     expect_all_ok(host().wait(pids, kJobTimeoutMs), 2);
+}
+
+namespace {
+
+constexpr const char *kSilentModes[2] = {"silent", "half-silent"};
+constexpr int kSilentLimitS = 60;  // the intruders' own bound on waiting for the server to close
+
+bool still_running(pid_t pid)
+{
+    siginfo_t info{};
+    return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0;
+}
+
+bool wait_for_file(const std::string &path, int timeout_ms)
+{
+    for (int waited = 0; access(path.c_str(), F_OK) != 0; waited += 10) {
+        if (waited >= timeout_ms) return false;
+        usleep(10 * 1000);
+    }
+    return true;
+}
+
+} // namespace
+
+// Two peers connect and never complete a handshake: one sends nothing, the
+// other half a frame header and then nothing, both keeping their side open.
+// A legitimate job started after them must run to completion while they
+// hang on, and the server must drop them itself (handshake timeout,
+// PMIX_MCA_ptl_base_handshake_timeout).
+Test(refusal, silent_peers_neither_delay_a_job_nor_stay_forever, .timeout = 300)
+{
+    // Twice the default (10 s): room for the job on a busy machine, well
+    // inside the intruders' own limit.
+    setenv("PMIX_MCA_ptl_base_handshake_timeout", "20", 1);
+    start_host();
+    JobSpec spec;
+    spec.nspace = kLegit;
+    spec.local_procs = 4;
+    JobLayout layout;
+    std::string error;
+    cr_assert_eq(host().register_job(spec, &layout, &error), PMIX_SUCCESS, "%s", error.c_str());
+    std::vector<pid_t> silent;
+    for (const char *mode : kSilentModes) {
+        Launch launch;
+        launch.program = client_path("itest_intruder");
+        launch.args = {mode, host().tmpdir(), std::to_string(kSilentLimitS)};
+        pid_t pid = -1;
+        cr_assert_eq(host().spawn(kLegit, 0, launch, &pid), PMIX_SUCCESS, "spawning the %s peer", mode);
+        silent.push_back(pid);
+        cr_assert(wait_for_file(host().tmpdir() + "/connected." + mode, kAttackTimeoutMs), "the %s peer never connected",
+                  mode);
+    }
+    std::vector<pid_t> pids;
+    cr_assert_eq(host().spawn_job(kLegit, layout, exchange_launch(layout, 2 * layout.job_size), &pids), PMIX_SUCCESS);
+    expect_all_ok(host().wait(pids, kJobTimeoutMs), 4);
+    // Had the job waited for the silent peers, they would be gone by now.
+    cr_expect(still_running(silent[0]) || still_running(silent[1]),
+              "the job finished only after both silent connections had been closed");
+    const std::vector<ProcResult> results = host().wait(silent, (kSilentLimitS + 15) * 1000);
+    for (const ProcResult &result : results) {
+        cr_log_info("%s", result.describe().c_str());
+        cr_expect(result.exited_with(0), "the server never closed a silent connection within %d s: %s", kSilentLimitS,
+                  result.describe().c_str());
+    }
 }

@@ -5,12 +5,15 @@
  */
 #include "client_util.h"
 
+#include <stdatomic.h>
+
 #define ITEST_EVENT (PMIX_EXTERNAL_ERR_BASE - 42)
 #define PAYLOAD_KEY "itest.payload"
 
-static volatile int g_received;
-static volatile pmix_rank_t g_source = PMIX_RANK_UNDEF;
-static volatile int g_payload_ok;
+/* Set on the library's event thread, read by main. */
+static atomic_int g_received;
+static atomic_uint g_source = PMIX_RANK_UNDEF;
+static atomic_int g_payload_ok;
 
 static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
                      pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
@@ -20,14 +23,14 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
     (void)results;
     (void)nresults;
     if (status == ITEST_EVENT) {
-        if (source != NULL) g_source = source->rank;
+        if (source != NULL) atomic_store(&g_source, source->rank);
         for (size_t i = 0; i < ninfo; ++i) {
             if (PMIX_CHECK_KEY(&info[i], PAYLOAD_KEY) && info[i].value.type == PMIX_STRING &&
                 strcmp(info[i].value.data.string, "hello") == 0) {
-                g_payload_ok = 1;
+                atomic_store(&g_payload_ok, 1);
             }
         }
-        g_received = 1;
+        atomic_store(&g_received, 1);
     }
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
@@ -61,10 +64,14 @@ int main(void)
         PMIX_INFO_DESTRUCT(&info);
         ITC_CHECK(rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED, "PMIx_Notify_event: %s", itc_err(rc));
     } else {
-        for (int waited = 0; !g_received && waited <= ITC_TIMEOUT_S * 1000; waited += 5) itc_sleep_ms(5);
-        ITC_CHECK(g_received, "the event of rank 0 never arrived");
-        ITC_CHECK(!g_received || g_source == 0, "event source is rank %u, expected 0", g_source);
-        ITC_CHECK(!g_received || g_payload_ok, "the event arrived without its payload");
+        for (int waited = 0; !atomic_load(&g_received) && waited <= ITC_TIMEOUT_S * 1000; waited += 5) {
+            itc_sleep_ms(5);
+        }
+        const int received = atomic_load(&g_received);
+        const unsigned source = atomic_load(&g_source);
+        ITC_CHECK(received, "the event of rank 0 never arrived");
+        ITC_CHECK(!received || source == 0, "event source is rank %u, expected 0", source);
+        ITC_CHECK(!received || atomic_load(&g_payload_ok), "the event arrived without its payload");
     }
     barrier();
     if (registered >= 0) {

@@ -15,6 +15,8 @@
  */
 #include "client_util.h"
 
+#include <stdatomic.h>
+
 #define BIG_SIZE 100000u
 
 static uint32_t g_first_local;
@@ -78,8 +80,10 @@ static void fence_with_data(bool collect)
 
 /* ---- --extras: Get_nb, IMMEDIATE, REFRESH_CACHE, Resolve_peers/nodes ---- */
 
-static volatile int g_get_nb_done;
-static volatile pmix_status_t g_get_nb_status = PMIX_ERROR;
+/* Set on the library's callback thread, read by main (the text is
+ * published by the store to g_get_nb_done). */
+static atomic_int g_get_nb_done;
+static atomic_int g_get_nb_status = PMIX_ERROR;
 static char g_get_nb_text[64];
 
 static void get_nb_done(pmix_status_t status, pmix_value_t *value, void *cbdata)
@@ -88,8 +92,8 @@ static void get_nb_done(pmix_status_t status, pmix_value_t *value, void *cbdata)
     if (status == PMIX_SUCCESS && value != NULL && value->type == PMIX_STRING && value->data.string != NULL) {
         snprintf(g_get_nb_text, sizeof(g_get_nb_text), "%s", value->data.string);
     }
-    g_get_nb_status = status;
-    g_get_nb_done = 1;
+    atomic_store(&g_get_nb_status, status);
+    atomic_store(&g_get_nb_done, 1);
 }
 
 static void check_get_nb(uint32_t peer_rank)
@@ -100,12 +104,15 @@ static void check_get_nb(uint32_t peer_rank)
     snprintf(expected, sizeof(expected), "value-of-%u", peer_rank);
     pmix_status_t rc = PMIx_Get_nb(&peer, "itest.str", NULL, 0, get_nb_done, NULL);
     ITC_CHECK(rc == PMIX_SUCCESS, "PMIx_Get_nb: %s", itc_err(rc));
-    for (int waited = 0; rc == PMIX_SUCCESS && !g_get_nb_done && waited < ITC_TIMEOUT_S * 1000; ++waited) {
+    for (int waited = 0; rc == PMIX_SUCCESS && !atomic_load(&g_get_nb_done) && waited < ITC_TIMEOUT_S * 1000;
+         ++waited) {
         itc_sleep_ms(1);
     }
-    ITC_CHECK(rc != PMIX_SUCCESS || g_get_nb_done, "PMIx_Get_nb never called back");
-    ITC_CHECK(!g_get_nb_done || g_get_nb_status == PMIX_SUCCESS, "PMIx_Get_nb: %s", itc_err(g_get_nb_status));
-    ITC_CHECK(!g_get_nb_done || strcmp(g_get_nb_text, expected) == 0, "PMIx_Get_nb gave \"%s\", expected \"%s\"",
+    const int done = atomic_load(&g_get_nb_done);
+    const pmix_status_t status = atomic_load(&g_get_nb_status);
+    ITC_CHECK(rc != PMIX_SUCCESS || done, "PMIx_Get_nb never called back");
+    ITC_CHECK(!done || status == PMIX_SUCCESS, "PMIx_Get_nb: %s", itc_err(status));
+    ITC_CHECK(!done || strcmp(g_get_nb_text, expected) == 0, "PMIx_Get_nb gave \"%s\", expected \"%s\"",
               g_get_nb_text, expected);
 }
 

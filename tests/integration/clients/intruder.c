@@ -11,6 +11,10 @@
  *       garbage, half a frame header (then ends its side), or a header
  *       announcing a 4 GiB payload. Exits 0 when the server closes the
  *       connection, 4 when it does not within the time limit.
+ *   intruder silent | half-silent DIR SECONDS
+ *       Connects and sends nothing, or half a frame header and then nothing
+ *       (its side stays open), creates DIR/connected.<mode>, and waits up to
+ *       SECONDS for the server to close the connection (exit 0; 4 if not).
  */
 #include "client_util.h"
 
@@ -181,14 +185,43 @@ static int attack(const char *mode)
     return closed ? 0 : 4;
 }
 
+static int stay_silent(const char *mode, const char *dir, long seconds)
+{
+    const char *uri = server_uri();
+    int fd = uri != NULL ? connect_uri(uri) : -1;
+    if (fd < 0) {
+        printf("%s: cannot connect to %s: %s\n", mode, uri != NULL ? uri : "(no URI)", strerror(errno));
+        return 6;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    if (strcmp(mode, "half-silent") == 0) {
+        uint8_t header[16];
+        make_header(header, 1, 64);
+        ssize_t written = write(fd, header, 8);
+        printf("%s: wrote %zd of 16 header bytes\n", mode, written);
+    }
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/connected.%s", dir, mode);
+    FILE *flag = fopen(path, "w");
+    if (flag != NULL) fclose(flag);
+    printf("%s: connected to %s, now silent\n", mode, uri);
+    int closed = wait_for_close(fd, (int)(seconds * 1000)) == 0;
+    close(fd);
+    printf("%s: %s\n", mode, closed ? "closed by the server" : "still open after the time limit");
+    return closed ? 0 : 4;
+}
+
 int main(int argc, char **argv)
 {
     itc_start();
     if (argc < 2) {
-        printf("usage: intruder init [--become-nobody] | junk | half | huge\n");
+        printf("usage: intruder init [--become-nobody] | junk | half | huge | silent DIR S | half-silent DIR S\n");
         return 64;
     }
     if (strcmp(argv[1], "init") == 0) return try_init(argc, argv);
+    if ((strcmp(argv[1], "silent") == 0 || strcmp(argv[1], "half-silent") == 0) && argc > 3) {
+        return stay_silent(argv[1], argv[2], strtol(argv[3], NULL, 10));
+    }
     if (strcmp(argv[1], "junk") == 0 || strcmp(argv[1], "half") == 0 || strcmp(argv[1], "huge") == 0) {
         return attack(argv[1]);
     }

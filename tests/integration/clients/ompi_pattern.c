@@ -8,14 +8,17 @@
  */
 #include "client_util.h"
 
-static volatile int g_fence_done;
-static volatile pmix_status_t g_fence_status = PMIX_ERROR;
+#include <stdatomic.h>
+
+/* Set on the library's callback thread, read by main. */
+static atomic_int g_fence_done;
+static atomic_int g_fence_status = PMIX_ERROR;
 
 static void fence_done(pmix_status_t status, void *cbdata)
 {
     (void)cbdata;
-    g_fence_status = status;
-    g_fence_done = 1;
+    atomic_store(&g_fence_status, status);
+    atomic_store(&g_fence_done, 1);
 }
 
 static void modex(void)
@@ -25,16 +28,18 @@ static void modex(void)
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
     pmix_status_t rc = PMIx_Fence_nb(NULL, 0, &info, 1, fence_done, NULL);
     ITC_CHECK(rc == PMIX_SUCCESS, "PMIx_Fence_nb: %s", itc_err(rc));
-    for (int waited = 0; rc == PMIX_SUCCESS && !g_fence_done; waited += 1) {
+    for (int waited = 0; rc == PMIX_SUCCESS && !atomic_load(&g_fence_done); waited += 1) {
         if (waited > ITC_TIMEOUT_S * 1000) {
             ITC_CHECK(0, "PMIx_Fence_nb never called back");
             break;
         }
         itc_sleep_ms(1);
     }
-    ITC_CHECK(!g_fence_done || g_fence_status == PMIX_SUCCESS, "modex fence: %s", itc_err(g_fence_status));
+    const int done = atomic_load(&g_fence_done);
+    const pmix_status_t status = atomic_load(&g_fence_status);
+    ITC_CHECK(!done || status == PMIX_SUCCESS, "modex fence: %s", itc_err(status));
     /* The info must stay valid until the callback: destruct only now. */
-    if (g_fence_done) PMIX_INFO_DESTRUCT(&info);
+    if (done) PMIX_INFO_DESTRUCT(&info);
 }
 
 static void store_internal(void)

@@ -21,6 +21,13 @@ struct OpWait {
 // pmix_op_cbfunc_t that completes an OpWait.
 void op_wait_callback(pmix_status_t status, void *cbdata);
 
+// The host's upcall table (host_upcalls.cc).
+pmix_server_module_t make_module();
+
+// The key the host's query upcall answers, and its answer.
+inline constexpr const char *kHostQueryKey = "itest.host.answer";
+inline constexpr const char *kHostQueryAnswer = "answered-by-the-host";
+
 } // namespace pmixpp::itest
 
 #endif

@@ -23,7 +23,7 @@ JobLayout make_layout(const JobSpec &spec, const std::string &local_hostname)
     layout.nodes.insert(layout.nodes.begin() + static_cast<std::ptrdiff_t>(layout.local_node), local_hostname);
     pmix_rank_t next = 0;
     for (std::size_t n = 0; n < layout.nodes.size(); ++n) {
-        const int count = n == layout.local_node ? spec.local_procs : 1;
+        const int count = n == layout.local_node ? spec.local_procs : spec.remote_procs;
         std::vector<pmix_rank_t> ranks;
         for (int i = 0; i < count; ++i) ranks.push_back(next++);
         layout.ranks.push_back(std::move(ranks));
@@ -169,7 +169,9 @@ pmix_status_t make_info(const JobSpec &spec, const JobLayout &layout, pmix_data_
 pmix_status_t Host::register_job(const JobSpec &spec, JobLayout *layout_p, std::string *error_p)
 {
     if (!started_) return PMIX_ERR_INIT;
-    if (spec.nspace.empty() || spec.nspace.size() > PMIX_MAX_NSLEN || spec.local_procs < 0) return PMIX_ERR_BAD_PARAM;
+    if (spec.nspace.empty() || spec.nspace.size() > PMIX_MAX_NSLEN || spec.local_procs < 0 || spec.remote_procs < 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
     const JobLayout layout = make_layout(spec, hostname_);
     pmix_data_array_t array;
     pmix_status_t rc = make_info(spec, layout, &array, error_p);

@@ -1,5 +1,5 @@
-// The server side of the test host: PMIx_server_init / finalize, the host
-// module's upcalls, and the bounded waits on the library's callbacks.
+// The server side of the test host: PMIx_server_init / finalize and the
+// bounded waits on the library's callbacks (the upcalls: host_upcalls.cc).
 #include "integration/host/host_internal.h"
 
 #include <pmix.h>
@@ -19,108 +19,6 @@ namespace pmixpp::itest {
 namespace {
 
 Host *g_current = nullptr;
-
-// ---- upcalls ------------------------------------------------------------
-
-struct OpCall {
-    pmix_op_cbfunc_t cbfunc;
-    void *cbdata;
-};
-
-void complete_op_later(void *arg)
-{
-    auto *call = static_cast<OpCall *>(arg);
-    call->cbfunc(PMIX_SUCCESS, call->cbdata);
-    delete call;
-}
-
-// Sync mode answers "done" at once; async mode acknowledges from a host
-// thread later, the way a real RM that forwards the event would.
-pmix_status_t acknowledge(pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    Host *host = Host::current();
-    if (host == nullptr || !host->options().async_upcalls || cbfunc == nullptr) {
-        return PMIX_OPERATION_SUCCEEDED;
-    }
-    host->run_later(complete_op_later, new OpCall{cbfunc, cbdata});
-    return PMIX_SUCCESS;
-}
-
-pmix_status_t on_client_connected(const pmix_proc_t *, void *, pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    if (Host *host = Host::current()) host->counters().connected++;
-    return acknowledge(cbfunc, cbdata);
-}
-
-pmix_status_t on_client_finalized(const pmix_proc_t *, void *, pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    if (Host *host = Host::current()) host->counters().finalized++;
-    return acknowledge(cbfunc, cbdata);
-}
-
-pmix_status_t on_abort(const pmix_proc_t *, void *, int status, const char[], pmix_proc_t[], size_t,
-                       pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    if (Host *host = Host::current()) {
-        host->counters().last_abort_status = status;
-        host->counters().aborts++;
-    }
-    return acknowledge(cbfunc, cbdata);
-}
-
-struct FenceCall {
-    pmix_modex_cbfunc_t cbfunc;
-    void *cbdata;
-    char *data;
-    size_t ndata;
-};
-
-void release_fence_data(void *data) { std::free(data); }
-
-void complete_fence_later(void *arg)
-{
-    auto *call = static_cast<FenceCall *>(arg);
-    call->cbfunc(PMIX_SUCCESS, call->data, call->ndata, call->cbdata, release_fence_data, call->data);
-    delete call;
-}
-
-// One node: the gathered data of the job is exactly this node's contribution.
-pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char *data, size_t ndata,
-                       pmix_modex_cbfunc_t cbfunc, void *cbdata)
-{
-    Host *host = Host::current();
-    if (host != nullptr) host->counters().fences++;
-    if (cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
-    if (host == nullptr || !host->options().async_upcalls) {
-        cbfunc(PMIX_SUCCESS, data, ndata, cbdata, nullptr, nullptr);
-        return PMIX_SUCCESS;
-    }
-    // The library owns `data` only until this upcall returns: keep a copy.
-    char *copy = static_cast<char *>(std::malloc(ndata > 0 ? ndata : 1));
-    if (copy == nullptr) return PMIX_ERR_NOMEM;
-    if (ndata > 0) std::memcpy(copy, data, ndata);
-    host->run_later(complete_fence_later, new FenceCall{cbfunc, cbdata, copy, ndata});
-    return PMIX_SUCCESS;
-}
-
-// Every process runs on this node, so nobody else can hold the data.
-pmix_status_t on_direct_modex(const pmix_proc_t *, const pmix_info_t[], size_t, pmix_modex_cbfunc_t, void *)
-{
-    if (Host *host = Host::current()) host->counters().direct_modex++;
-    return PMIX_ERR_NOT_FOUND;
-}
-
-pmix_server_module_t make_module()
-{
-    pmix_server_module_t module;
-    std::memset(&module, 0, sizeof(module));
-    module.client_connected = on_client_connected;
-    module.client_finalized = on_client_finalized;
-    module.abort = on_abort;
-    module.fence_nb = on_fence;
-    module.direct_modex = on_direct_modex;
-    return module;
-}
 
 int remove_entry(const char *path, const struct stat *, int, struct FTW *)
 {
@@ -158,11 +56,19 @@ void op_wait_callback(pmix_status_t status, void *cbdata)
     op->changed.notify_all();
 }
 
+// Every call handed here was given op_wait_callback. OpenPMIx 4.2 answers
+// such a call PMIX_SUCCESS and calls back later; Open MPI's pmix3x/ext3x and
+// python3-pmix wait only on PMIX_SUCCESS and take anything else, also
+// PMIX_OPERATION_SUCCEEDED (the answer for a call WITHOUT a callback), as a
+// failure. So does this host.
 pmix_status_t Host::wait_op(pmix_status_t rc, OpWait *op, const char *what)
 {
-    if (rc == PMIX_OPERATION_SUCCEEDED) rc = PMIX_SUCCESS;
-    else if (rc == PMIX_SUCCESS) rc = PMIX_ERR_WOULD_BLOCK;  // a callback is coming
-    if (rc != PMIX_ERR_WOULD_BLOCK) {
+    if (rc == PMIX_OPERATION_SUCCEEDED) {
+        std::fprintf(stderr, "itest host: %s was given a callback but returned PMIX_OPERATION_SUCCEEDED "
+                             "(OpenPMIx returns PMIX_SUCCESS and calls back)\n", what);
+        return rc;  // `op` stays alive: a callback may still come
+    }
+    if (rc != PMIX_SUCCESS) {
         delete op;
         return rc;
     }
@@ -183,6 +89,58 @@ pmix_status_t Host::wait_op(pmix_status_t rc, OpWait *op, const char *what)
 // ---- life cycle --------------------------------------------------------------
 
 Host *Host::current() { return g_current; }
+
+// ---- abort -------------------------------------------------------------------
+
+pmix_status_t Host::record_abort(AbortRecord record, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    counters_.last_abort_status = record.status;
+    counters_.aborts++;
+    std::lock_guard<std::mutex> guard(abort_lock_);
+    const bool first = !abort_seen_;
+    if (first) abort_ = std::move(record);
+    abort_seen_ = true;
+    abort_changed_.notify_all();
+    if (!options_.hold_aborts || cbfunc == nullptr || !first) return PMIX_OPERATION_SUCCEEDED;
+    held_abort_cbfunc_ = cbfunc;
+    held_abort_cbdata_ = cbdata;
+    return PMIX_SUCCESS;
+}
+
+bool Host::wait_for_abort(int timeout_ms, AbortRecord *record_p)
+{
+    std::unique_lock<std::mutex> guard(abort_lock_);
+    if (!abort_changed_.wait_for(guard, std::chrono::milliseconds(timeout_ms), [this] { return abort_seen_; })) {
+        return false;
+    }
+    *record_p = abort_;
+    return true;
+}
+
+void Host::release_abort(pmix_status_t status)
+{
+    pmix_op_cbfunc_t cbfunc = nullptr;
+    void *cbdata = nullptr;
+    {
+        std::lock_guard<std::mutex> guard(abort_lock_);
+        std::swap(cbfunc, held_abort_cbfunc_);
+        std::swap(cbdata, held_abort_cbdata_);
+    }
+    if (cbfunc != nullptr) cbfunc(status, cbdata);
+}
+
+void Host::expect_upcalls_on(std::thread::id loop)
+{
+    loop_thread_ = loop;
+    loop_thread_set_.store(true, std::memory_order_release);
+}
+
+void Host::note_upcall_thread()
+{
+    if (loop_thread_set_.load(std::memory_order_acquire) && std::this_thread::get_id() != loop_thread_) {
+        counters_.upcalls_off_loop++;
+    }
+}
 
 Host::~Host() { stop(); }
 
@@ -219,8 +177,10 @@ pmix_status_t Host::start(const HostOptions &options, std::string *error_p)
     PMIx_Info_list_add(list, PMIX_SERVER_TMPDIR, tmpdir_.c_str(), PMIX_STRING);
     PMIx_Info_list_add(list, PMIX_SYSTEM_TMPDIR, tmpdir_.c_str(), PMIX_STRING);
     PMIx_Info_list_add(list, PMIX_SERVER_NSPACE, "itest-server", PMIX_STRING);
-    const pmix_rank_t server_rank = 0;
-    PMIx_Info_list_add(list, PMIX_SERVER_RANK, &server_rank, PMIX_PROC_RANK);
+    PMIx_Info_list_add(list, PMIX_SERVER_RANK, &options_.server_rank, PMIX_PROC_RANK);
+    if (options_.event_base != nullptr) {
+        PMIx_Info_list_add(list, PMIX_EVENT_BASE, options_.event_base, PMIX_POINTER);
+    }
     PMIx_Info_list_add(list, PMIX_HOSTNAME, hostname_.c_str(), PMIX_STRING);
     if (options_.world_reachable) {
         const uint32_t mode = 0777;
@@ -266,6 +226,7 @@ void Host::join_workers()
 pmix_status_t Host::shutdown_server()
 {
     if (!started_) return PMIX_SUCCESS;
+    release_abort(PMIX_ERR_UNREACH);
     join_workers();
     const std::vector<std::string> nspaces = nspaces_;
     for (const std::string &nspace : nspaces) deregister_job(nspace);

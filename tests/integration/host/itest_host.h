@@ -13,9 +13,12 @@
 
 #include <pmix_server.h>
 
+struct event_base;
+
 #include <sys/types.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -27,6 +30,18 @@ namespace pmixpp::itest {
 
 struct OpWait;  // host_internal.h
 
+// How a host reaches the host of the job's other node: a real RM forwards
+// fence contributions and direct-modex requests over its own network. Both
+// calls come from the library's progress thread and answer later through the
+// callback (see NodeLink in node_link.h).
+class CrossNode {
+public:
+    virtual ~CrossNode() = default;
+    // `data` is this node's contribution, valid only during the call.
+    virtual pmix_status_t fence(const char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata) = 0;
+    virtual pmix_status_t direct_modex(const pmix_proc_t &proc, pmix_modex_cbfunc_t cbfunc, void *cbdata) = 0;
+};
+
 inline constexpr const char *kUnset = "\x01unset";
 
 struct HostOptions {
@@ -35,6 +50,10 @@ struct HostOptions {
     bool world_reachable = false;  // tmpdir 0755 and socket mode 0777: lets another uid reach
                                    // the server so that psec, not the file system, refuses it
     int op_timeout_ms = 20000;     // bound for every callback the host waits for
+    pmix_rank_t server_rank = 0;   // PMIX_SERVER_RANK: each node's host has its own
+    CrossNode *cross_node = nullptr;       // the other node(s); null: every process is local
+    struct event_base *event_base = nullptr;  // PMIX_EVENT_BASE: the host runs the loop
+    bool hold_aborts = false;      // keep abort upcalls unanswered until release_abort()
 };
 
 // What the registration info describes and how much of it the host gives.
@@ -50,6 +69,7 @@ struct JobSpec {
     // Other nodes of the job (a bigger cluster); each runs one process.
     // The local node sits at position local_node_index among them.
     std::vector<std::string> remote_nodes;
+    int remote_procs = 1;  // processes on each remote node
     std::size_t local_node_index = 0;
     uint32_t univ_size = 0;  // 0: twice the job size (full) / not given (minimal)
 };
@@ -90,6 +110,19 @@ struct Counters {
     std::atomic<int> fences{0};
     std::atomic<int> direct_modex{0};
     std::atomic<int> last_abort_status{0};
+    std::atomic<int> queries{0};
+    // Upcalls that ran on another thread than the one driving the host's
+    // PMIX_EVENT_BASE (set through Host::expect_upcalls_on).
+    std::atomic<int> upcalls_off_loop{0};
+};
+
+// What the abort upcall received.
+struct AbortRecord {
+    pmix_proc_t caller{};
+    int status = 0;
+    std::string message;
+    bool procs_null = true;  // the library passed procs == NULL
+    std::vector<pmix_proc_t> procs;
 };
 
 class Host {
@@ -134,6 +167,16 @@ public:
     Counters &counters() { return counters_; }
     const HostOptions &options() const { return options_; }
 
+    // Waits (bounded) for the first abort upcall; false when none came.
+    bool wait_for_abort(int timeout_ms, AbortRecord *record_p);
+    // Answers a held abort upcall (HostOptions::hold_aborts) with status.
+    void release_abort(pmix_status_t status);
+    // Called by the abort upcall.
+    pmix_status_t record_abort(AbortRecord record, pmix_op_cbfunc_t cbfunc, void *cbdata);
+    // Every upcall from now on must run on `loop` (the PMIX_EVENT_BASE thread).
+    void expect_upcalls_on(std::thread::id loop);
+    void note_upcall_thread();
+
     // Used by the module callbacks (a C table cannot carry `this`).
     static Host *current();
     void run_later(void (*fn)(void *), void *arg);
@@ -161,6 +204,15 @@ private:
     std::mutex workers_lock_;
     std::vector<std::thread> workers_;
     unsigned output_seq_ = 0;
+
+    std::mutex abort_lock_;
+    std::condition_variable abort_changed_;
+    bool abort_seen_ = false;
+    AbortRecord abort_;
+    pmix_op_cbfunc_t held_abort_cbfunc_ = nullptr;
+    void *held_abort_cbdata_ = nullptr;
+    std::atomic<bool> loop_thread_set_{false};
+    std::thread::id loop_thread_;
 };
 
 // "PMIX_ERR_..." for a status, through PMIx_Error_string.

@@ -1,0 +1,170 @@
+// The test host's upcalls (the pmix_server_module_t it gives
+// PMIx_server_init): they count what the library asks, answer at once or
+// later from a host thread, hand fence and direct modex to the other node
+// when there is one, record aborts and answer one query key of their own.
+#include "integration/host/host_internal.h"
+
+#include <pmix.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace pmixpp::itest {
+namespace {
+
+// Every upcall starts here: the current host, after noting the thread.
+Host *enter()
+{
+    Host *host = Host::current();
+    if (host != nullptr) host->note_upcall_thread();
+    return host;
+}
+
+struct OpCall {
+    pmix_op_cbfunc_t cbfunc;
+    void *cbdata;
+};
+
+void complete_op_later(void *arg)
+{
+    auto *call = static_cast<OpCall *>(arg);
+    call->cbfunc(PMIX_SUCCESS, call->cbdata);
+    delete call;
+}
+
+// Sync mode answers "done" at once; async mode acknowledges from a host
+// thread later, the way a real RM that forwards the event would.
+pmix_status_t acknowledge(Host *host, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    if (host == nullptr || !host->options().async_upcalls || cbfunc == nullptr) {
+        return PMIX_OPERATION_SUCCEEDED;
+    }
+    host->run_later(complete_op_later, new OpCall{cbfunc, cbdata});
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t on_client_connected(const pmix_proc_t *, void *, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    Host *host = enter();
+    if (host != nullptr) host->counters().connected++;
+    return acknowledge(host, cbfunc, cbdata);
+}
+
+pmix_status_t on_client_finalized(const pmix_proc_t *, void *, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    Host *host = enter();
+    if (host != nullptr) host->counters().finalized++;
+    return acknowledge(host, cbfunc, cbdata);
+}
+
+pmix_status_t on_abort(const pmix_proc_t *caller, void *, int status, const char message[], pmix_proc_t procs[],
+                       size_t nprocs, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    Host *host = enter();
+    if (host == nullptr) return PMIX_OPERATION_SUCCEEDED;
+    AbortRecord record;
+    if (caller != nullptr) record.caller = *caller;
+    record.status = status;
+    record.message = message != nullptr ? message : "";
+    record.procs_null = procs == nullptr;
+    if (procs != nullptr) record.procs.assign(procs, procs + nprocs);
+    const pmix_status_t rc = host->record_abort(std::move(record), cbfunc, cbdata);
+    if (rc != PMIX_OPERATION_SUCCEEDED) return rc;  // held until release_abort()
+    return acknowledge(host, cbfunc, cbdata);
+}
+
+struct FenceCall {
+    pmix_modex_cbfunc_t cbfunc;
+    void *cbdata;
+    char *data;
+    size_t ndata;
+};
+
+void release_fence_data(void *data) { std::free(data); }
+
+void complete_fence_later(void *arg)
+{
+    auto *call = static_cast<FenceCall *>(arg);
+    call->cbfunc(PMIX_SUCCESS, call->data, call->ndata, call->cbdata, release_fence_data, call->data);
+    delete call;
+}
+
+// One node: the gathered data of the job is exactly this node's
+// contribution. With a second node the contributions of both are joined.
+pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char *data, size_t ndata,
+                       pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    Host *host = enter();
+    if (host != nullptr) host->counters().fences++;
+    if (cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
+    if (host != nullptr && host->options().cross_node != nullptr) {
+        return host->options().cross_node->fence(data, ndata, cbfunc, cbdata);
+    }
+    if (host == nullptr || !host->options().async_upcalls) {
+        cbfunc(PMIX_SUCCESS, data, ndata, cbdata, nullptr, nullptr);
+        return PMIX_SUCCESS;
+    }
+    // The library owns `data` only until this upcall returns: keep a copy.
+    char *copy = static_cast<char *>(std::malloc(ndata > 0 ? ndata : 1));
+    if (copy == nullptr) return PMIX_ERR_NOMEM;
+    if (ndata > 0) std::memcpy(copy, data, ndata);
+    host->run_later(complete_fence_later, new FenceCall{cbfunc, cbdata, copy, ndata});
+    return PMIX_SUCCESS;
+}
+
+// Alone, every process runs on this node, so nobody else can hold the data;
+// with a second node, its host asks its own server.
+pmix_status_t on_direct_modex(const pmix_proc_t *proc, const pmix_info_t[], size_t, pmix_modex_cbfunc_t cbfunc,
+                              void *cbdata)
+{
+    Host *host = enter();
+    if (host == nullptr) return PMIX_ERR_NOT_FOUND;
+    host->counters().direct_modex++;
+    if (host->options().cross_node == nullptr || proc == nullptr || cbfunc == nullptr) return PMIX_ERR_NOT_FOUND;
+    return host->options().cross_node->direct_modex(*proc, cbfunc, cbdata);
+}
+
+void release_query_results(void *cbdata)
+{
+    auto *results = static_cast<pmix_info_t *>(cbdata);
+    PMIX_INFO_FREE(results, 1);
+}
+
+// The host knows one key of its own; whatever else reaches it is unknown.
+pmix_status_t on_query(pmix_proc_t *, pmix_query_t *queries, size_t nqueries, pmix_info_cbfunc_t cbfunc,
+                       void *cbdata)
+{
+    Host *host = enter();
+    if (host != nullptr) host->counters().queries++;
+    if (cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
+    bool asked = false;
+    for (size_t i = 0; i < nqueries; ++i) {
+        for (char **key = queries[i].keys; key != nullptr && *key != nullptr; ++key) {
+            asked = asked || std::strcmp(*key, kHostQueryKey) == 0;
+        }
+    }
+    if (!asked) return PMIX_ERR_NOT_FOUND;
+    pmix_info_t *results = nullptr;
+    PMIX_INFO_CREATE(results, 1);
+    if (results == nullptr) return PMIX_ERR_NOMEM;
+    PMIX_INFO_LOAD(&results[0], kHostQueryKey, kHostQueryAnswer, PMIX_STRING);
+    cbfunc(PMIX_SUCCESS, results, 1, cbdata, release_query_results, results);
+    return PMIX_SUCCESS;
+}
+
+} // namespace
+
+pmix_server_module_t make_module()
+{
+    pmix_server_module_t module;
+    std::memset(&module, 0, sizeof(module));
+    module.client_connected = on_client_connected;
+    module.client_finalized = on_client_finalized;
+    module.abort = on_abort;
+    module.fence_nb = on_fence;
+    module.direct_modex = on_direct_modex;
+    module.query = on_query;
+    return module;
+}
+
+} // namespace pmixpp::itest
