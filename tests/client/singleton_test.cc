@@ -12,6 +12,7 @@
 #include <string>
 
 #include "client/fake_server.h"
+#include "framework/src/selection.h"
 
 using client_test::string_of;
 
@@ -289,4 +290,16 @@ Test(client_singleton, local_events_run_the_handler_chain)
     cr_assert_eq(g_calls[2], 0, "a handler ran after ACTION_COMPLETE");
     cr_assert_eq(g_order[0], 0);
     cr_assert_eq(g_order[1], 1);
+}
+
+// A session holds the client's frameworks open, so a server finalizing in the
+// same process cannot unload the components under the client's store.
+Test(singleton, session_holds_its_frameworks_until_the_last_finalize)
+{
+    const int before = pmixpp::framework::users("gds");
+    init_singleton();
+    cr_expect_eq(pmixpp::framework::users("gds"), before + 1);
+    cr_expect_eq(pmixpp::framework::users("ptl"), pmixpp::framework::users("gds"));
+    cr_assert_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    cr_expect_eq(pmixpp::framework::users("gds"), before);
 }

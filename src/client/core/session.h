@@ -24,10 +24,31 @@
 #include "common/wire/connection.h"
 #include "common/wire/request_tracker.h"
 #include "client/core/event_home.h"
+#include "framework/src/selection.h"
 
 namespace pmixpp::client {
 
 // The event side (engine, self, handlers, `finalizing`) is in EventHome.
+// Keeps the frameworks a client uses open for as long as a session lives, so
+// that a server finalizing in the same process (a daemon that is also a
+// client) cannot unload the components under our store and connection.
+class FrameworkLease {
+public:
+    FrameworkLease()
+    {
+        for (const char *name : kFrameworks) framework::acquire(name);
+    }
+    ~FrameworkLease()
+    {
+        for (const char *name : kFrameworks) framework::release(name);
+    }
+    FrameworkLease(const FrameworkLease &) = delete;
+    FrameworkLease &operator=(const FrameworkLease &) = delete;
+
+private:
+    static constexpr const char *kFrameworks[] = {"ptl", "psec", "gds"};
+};
+
 struct Session : EventHome {
     Session();
     ~Session() override;
@@ -35,6 +56,10 @@ struct Session : EventHome {
     Session &operator=(const Session &) = delete;
 
     bool on_this_node(const pmix_proc_t &proc) const override;
+
+    // First member, so it is released last: after the store and the
+    // connection that use the components.
+    FrameworkLease frameworks;
 
     pmix_proc_t server{};
     bool singleton = false;
