@@ -1,6 +1,79 @@
-// Topology, binding and locality through hwloc. Issue 3 (server/client
-// core) fills these in.
+// Topology, binding and locality through hwloc. PMIx_Load_topology hands
+// out one process-wide topology, loaded on first use: from the hwloc XML the
+// server shared (PMIX_SERVER_SHARE_TOPOLOGY) when there is one, else by
+// discovery. It lives until the process exits (callers may hold it that
+// long; PMIx_Topology_destruct never destroys it).
 #include <pmix.h>
+
+#include <hwloc.h>
+
+#include <cstring>
+#include <mutex>
+#include <new>
+
+#include "common/values/hwloc_ops.h"
+
+namespace {
+
+std::mutex topology_mutex;
+hwloc_topology_t loaded_topology = nullptr;
+
+// The topology in the server's XML; nullptr when there is none or it does not load.
+hwloc_topology_t topology_from_server()
+{
+    pmix_info_t qualifiers[2];
+    const bool yes = true;
+    PMIX_INFO_LOAD(&qualifiers[0], PMIX_NODE_INFO, &yes, PMIX_BOOL);
+    // The server put it in the job data it sent, or nowhere: do not ask it.
+    PMIX_INFO_LOAD(&qualifiers[1], PMIX_OPTIONAL, &yes, PMIX_BOOL);
+    pmix_value_t *value = nullptr;
+    const pmix_status_t rc = PMIx_Get(nullptr, PMIX_HWLOC_XML_V2, qualifiers, 2, &value);
+    PMIX_INFO_DESTRUCT(&qualifiers[0]);
+    PMIX_INFO_DESTRUCT(&qualifiers[1]);
+    if (rc != PMIX_SUCCESS || value == nullptr) return nullptr;
+    hwloc_topology_t topology = nullptr;
+    if (value->type == PMIX_STRING && value->data.string != nullptr &&
+        hwloc_topology_init(&topology) == 0) {
+        const char *xml = value->data.string;
+        // The server of this node exported it: binding calls on it may act
+        // on this system (hwloc disables them for XML topologies otherwise).
+        if (hwloc_topology_set_flags(topology, HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM) != 0 ||
+            hwloc_topology_set_xmlbuffer(topology, xml, static_cast<int>(std::strlen(xml) + 1)) != 0 ||
+            hwloc_topology_load(topology) != 0) {
+            hwloc_topology_destroy(topology);
+            topology = nullptr;
+        }
+    }
+    PMIX_VALUE_RELEASE(value);
+    return topology;
+}
+
+hwloc_topology_t discovered_topology()
+{
+    hwloc_topology_t topology = nullptr;
+    if (hwloc_topology_init(&topology) != 0) return nullptr;
+    if (hwloc_topology_load(topology) != 0) {
+        hwloc_topology_destroy(topology);
+        return nullptr;
+    }
+    return topology;
+}
+
+pmix_status_t library_topology(hwloc_topology_t *topology_p)
+{
+    const std::lock_guard<std::mutex> lock(topology_mutex);
+    if (loaded_topology == nullptr) {
+        hwloc_topology_t topology = topology_from_server();
+        if (topology == nullptr) topology = discovered_topology();
+        if (topology == nullptr) return PMIX_ERR_NOT_AVAILABLE;
+        loaded_topology = topology;
+        pmixpp::values::set_library_topology(topology);
+    }
+    *topology_p = loaded_topology;
+    return PMIX_SUCCESS;
+}
+
+}  // namespace
 
 pmix_status_t PMIx_Compute_distances(pmix_topology_t * /*topo*/, pmix_cpuset_t * /*cpuset*/,
                                      pmix_info_t /*info*/[], size_t /*ninfo*/,
@@ -19,9 +92,25 @@ pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t * /*topo*/,
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Load_topology(pmix_topology_t * /*topo*/)
+pmix_status_t PMIx_Load_topology(pmix_topology_t *topo)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    if (topo == nullptr) return PMIX_ERR_BAD_PARAM;
+    if (topo->source != nullptr && !pmixpp::values::is_hwloc_source(topo->source)) {
+        return PMIX_ERR_NOT_SUPPORTED;
+    }
+    try {
+        hwloc_topology_t topology = nullptr;
+        const pmix_status_t rc = library_topology(&topology);
+        if (rc != PMIX_SUCCESS) return rc;
+        if (topo->source == nullptr) {
+            topo->source = strdup("hwloc");
+            if (topo->source == nullptr) return PMIX_ERR_NOMEM;
+        }
+        topo->topology = topology;
+        return PMIX_SUCCESS;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }
 
 pmix_status_t PMIx_Parse_cpuset_string(const char * /*cpuset_string*/,

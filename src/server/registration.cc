@@ -11,6 +11,7 @@
 #include "server/core/fork_env.h"
 #include "server/core/peer_lifecycle.h"
 #include "server/core/server.h"
+#include "server/core/topology.h"
 #include "server/jobdata/registration.h"
 #include "server/requests/requests.h"
 
@@ -60,6 +61,7 @@ pmix_status_t register_nspace(Server &server, const std::string &name, int nloca
                                                    " (" + PMIx_Error_string(rc) + ")");
         return rc;
     }
+    if (summary.local_node_known && !summary.nodata) share_topology(server, name, summary.local_nodeid);
     Namespace &ns = server.namespace_entry(name);
     ns.registered = true;
     ns.nlocalprocs = nlocalprocs;

@@ -3,7 +3,26 @@
 #include "common/runtime/log.h"
 #include "common/values/hwloc_ops.h"
 
+#include <cstdlib>
+
 namespace pmixpp::server {
+
+namespace {
+
+// The topology as hwloc v2 XML; empty when hwloc cannot export it.
+std::string topology_xml(hwloc_topology_t topology)
+{
+    char *buffer = nullptr;
+    int length = 0;
+    if (hwloc_topology_export_xmlbuffer(topology, &buffer, &length, 0) != 0 || buffer == nullptr) {
+        return {};
+    }
+    std::string xml(buffer);
+    hwloc_free_xmlbuffer(topology, buffer);
+    return xml;
+}
+
+}  // namespace
 
 void setup_topology(Server &server)
 {
@@ -23,6 +42,25 @@ void setup_topology(Server &server)
     }
     server.topology = topology;
     server.own_topology = true;
+}
+
+void share_topology(const Server &server, const std::string &nspace, uint32_t local_nodeid)
+{
+    if (!server.config.share_topology || server.topology == nullptr) return;
+    // Exported per namespace: a namespace's data must not depend on another's.
+    std::string xml = topology_xml(server.topology);
+    pmix_status_t rc = PMIX_ERR_NOT_AVAILABLE;
+    if (!xml.empty()) {
+        pmix_value_t value;
+        value.type = PMIX_STRING;
+        value.data.string = xml.data();
+        rc = server.store->put_value(nspace.c_str(), PMIXPP_GDS_LEVEL_NODE, local_nodeid,
+                                     PMIX_HWLOC_XML_V2, &value);
+    }
+    if (rc != PMIX_SUCCESS) {
+        runtime::log_warning("server", "cannot share the node topology with nspace " + nspace +
+                                           " (its clients will discover it themselves)");
+    }
 }
 
 }  // namespace pmixpp::server

@@ -72,6 +72,21 @@ Test(host_calls, query_namespaces_job_sizes_and_the_host_upcall)
     cr_expect_geq(host().counters().queries.load(), 2, "query upcalls: the host key and the unknown key both reach the host");
 }
 
+// PMIX_SERVER_SHARE_TOPOLOGY: the client finds the server's topology XML in
+// its node's data and loads its topology from there.
+Test(host_calls, shared_topology_reaches_the_client)
+{
+    HostOptions options;
+    options.share_topology = true;
+    start_host(options);
+    const JobLayout layout = register_or_fail("itest-topo", 2);
+    Launch launch;
+    launch.program = client_path("itest_topology");
+    std::vector<pid_t> pids;
+    cr_assert_eq(host().spawn_job("itest-topo", layout, launch, &pids), PMIX_SUCCESS);
+    expect_all_ok(host().wait(pids, kJobTimeoutMs), 2);
+}
+
 // Tools that read output arrive with issue 4; until then the call is
 // accepted (and its data dropped) without disturbing a running job.
 Test(host_calls, iof_deliver_while_a_job_runs)

@@ -182,6 +182,10 @@ pmix_status_t Host::start(const HostOptions &options, std::string *error_p)
         PMIx_Info_list_add(list, PMIX_EVENT_BASE, options_.event_base, PMIX_POINTER);
     }
     PMIx_Info_list_add(list, PMIX_HOSTNAME, hostname_.c_str(), PMIX_STRING);
+    if (options_.share_topology) {
+        const bool share = true;
+        PMIx_Info_list_add(list, PMIX_SERVER_SHARE_TOPOLOGY, &share, PMIX_BOOL);
+    }
     if (options_.world_reachable) {
         const uint32_t mode = 0777;
         PMIx_Info_list_add(list, PMIX_SOCKET_MODE, &mode, PMIX_UINT32);

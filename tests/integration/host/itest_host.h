@@ -54,6 +54,7 @@ struct HostOptions {
     CrossNode *cross_node = nullptr;       // the other node(s); null: every process is local
     struct event_base *event_base = nullptr;  // PMIX_EVENT_BASE: the host runs the loop
     bool hold_aborts = false;      // keep abort upcalls unanswered until release_abort()
+    bool share_topology = false;   // PMIX_SERVER_SHARE_TOPOLOGY
 };
 
 // What the registration info describes and how much of it the host gives.
