@@ -6,6 +6,7 @@
 #define PMIXPP_COMPONENTS_PTL_SHARED_HPP
 
 #include <pmixpp/component.hpp>
+#include <pmixpp/ptl.h>
 #include <pmix_common.h>
 
 #include <atomic>
@@ -16,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -253,6 +255,71 @@ inline pmix_status_t connect_with_timeout(int fd, const sockaddr *address, sockl
         break;
     }
     return set_blocking(fd, true) ? PMIX_SUCCESS : PMIX_ERROR;
+}
+
+// ---- listeners: the parts of listen/accept both transports do alike ----
+
+// The argument checks every module listen() starts with.
+inline bool listen_arguments_valid(const pmix_info_t info[], size_t ninfo, const pmixpp_ptl_listener_t listeners[],
+                                   size_t max, const size_t *n_p)
+{
+    return listeners != nullptr && max > 0 && n_p != nullptr && (info != nullptr || ninfo == 0);
+}
+
+// The frame of every module listen(): argument checks, and std::bad_alloc
+// turned into PMIX_ERR_NOMEM. `open(&count)` fills the slots and says how
+// many; *n_p is set only on success.
+template <typename Open>
+pmix_status_t listen_guarded(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener_t listeners[], size_t max,
+                             size_t *n_p, Open &&open)
+{
+    if (!listen_arguments_valid(info, ninfo, listeners, max, n_p)) return PMIX_ERR_BAD_PARAM;
+    try {
+        size_t count = 0;
+        const pmix_status_t rc = open(&count);
+        if (rc != PMIX_SUCCESS) return rc;
+        *n_p = count;
+        return PMIX_SUCCESS;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+// Closes the socket of a listener; safe to call twice.
+inline void close_listener_socket(pmixpp_ptl_listener_t *listener)
+{
+    if (listener->fd >= 0) close(listener->fd);
+    listener->fd = -1;
+}
+
+// Fills one listener slot for an open socket; `uri` must fit (the callers
+// check against PMIXPP_PTL_URI_MAX or accept truncation of a numeric uri).
+inline void publish_listener(pmixpp_ptl_listener_t *listener, int fd, const std::string &uri, void *state)
+{
+    *listener = pmixpp_ptl_listener_t{};
+    listener->struct_size = sizeof(*listener);
+    listener->fd = fd;
+    std::snprintf(listener->uri, sizeof(listener->uri), "%s", uri.c_str());
+    listener->state = state;
+    log(PMIXPP_LOG_TRACE, "listening on %s", listener->uri);
+}
+
+// Accepts one pending connection, non-blocking and close-on-exec.
+// PMIX_ERR_WOULD_BLOCK when there is nothing (left) to accept: a peer that
+// gave up before we got to it leaves nothing behind.
+inline pmix_status_t accept_pending(const pmixpp_ptl_listener_t *listener, int *fd_p)
+{
+    if (listener == nullptr || listener->fd < 0 || fd_p == nullptr) return PMIX_ERR_BAD_PARAM;
+    int fd = -1;
+    do {
+        fd = accept4(listener->fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED) return PMIX_ERR_WOULD_BLOCK;
+        return status_from_errno(errno);
+    }
+    *fd_p = fd;
+    return PMIX_SUCCESS;
 }
 
 } // namespace pmixpp::ptl

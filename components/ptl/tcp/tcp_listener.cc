@@ -92,13 +92,7 @@ pmix_status_t open_listeners(const Settings &settings, const std::vector<Endpoin
             close_all(listeners, count);
             return rc;
         }
-        pmixpp_ptl_listener_t &listener = listeners[count++];
-        listener = pmixpp_ptl_listener_t{};
-        listener.struct_size = sizeof(listener);
-        listener.fd = fd;
-        const std::string uri = to_uri(bound);
-        std::snprintf(listener.uri, sizeof(listener.uri), "%s", uri.c_str());
-        log(PMIXPP_LOG_TRACE, "listening on %s", listener.uri);
+        publish_listener(&listeners[count++], fd, to_uri(bound), nullptr);
     }
     if (count == 0) {
         log(PMIXPP_LOG_ERROR, "no tcp address could be opened (check PMIX_TCP_DISABLE_IPV4/IPV6 and the interfaces)");
@@ -113,10 +107,7 @@ pmix_status_t open_listeners(const Settings &settings, const std::vector<Endpoin
 pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener_t listeners[], size_t max,
                      size_t *n_p)
 {
-    if (listeners == nullptr || max == 0 || n_p == nullptr || (info == nullptr && ninfo > 0)) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    try {
+    return listen_guarded(info, ninfo, listeners, max, n_p, [&](size_t *count_p) {
         Settings settings;
         std::vector<Endpoint> addresses;
         pmix_status_t rc = read_settings(info, ninfo, &settings);
@@ -128,31 +119,22 @@ pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener
             close_all(listeners, count);
             return rc;
         }
-        *n_p = count;
+        *count_p = count;
         return PMIX_SUCCESS;
-    } catch (const std::bad_alloc &) {
-        return PMIX_ERR_NOMEM;
-    }
+    });
 }
 
 void close_listener(pmixpp_ptl_listener_t *listener)
 {
-    if (listener == nullptr) return;
-    if (listener->fd >= 0) close(listener->fd);
-    listener->fd = -1;
+    if (listener != nullptr) close_listener_socket(listener);
 }
 
 pmix_status_t accept(const pmixpp_ptl_listener_t *listener, int *fd_p, pmixpp_peer_identity_t *peer_p)
 {
-    if (listener == nullptr || listener->fd < 0 || fd_p == nullptr || peer_p == nullptr) return PMIX_ERR_BAD_PARAM;
+    if (peer_p == nullptr) return PMIX_ERR_BAD_PARAM;
     int fd = -1;
-    do {
-        fd = accept4(listener->fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    } while (fd < 0 && errno == EINTR);
-    if (fd < 0) {
-        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED) return PMIX_ERR_WOULD_BLOCK;
-        return status_from_errno(errno);
-    }
+    const pmix_status_t rc = accept_pending(listener, &fd);
+    if (rc != PMIX_SUCCESS) return rc;
     const int on = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
     try {

@@ -149,10 +149,7 @@ pmix_status_t open_socket(const UnixAddress &address, mode_t mode, int *fd_p)
 pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener_t listeners[], size_t max,
                      size_t *n_p)
 {
-    if (listeners == nullptr || max == 0 || n_p == nullptr || (info == nullptr && ninfo > 0)) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    try {
+    return listen_guarded(info, ninfo, listeners, max, n_p, [&](size_t *count_p) {
         Settings settings;
         pmix_status_t rc = read_settings(info, ninfo, &settings);
         if (rc != PMIX_SUCCESS) return rc;
@@ -165,25 +162,16 @@ pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener
         auto state = std::make_unique<ListenerState>(ListenerState{address});
         int fd = -1;
         if ((rc = open_socket(address, settings.mode, &fd)) != PMIX_SUCCESS) return rc;
-        pmixpp_ptl_listener_t &listener = listeners[0];
-        listener = pmixpp_ptl_listener_t{};
-        listener.struct_size = sizeof(listener);
-        listener.fd = fd;
-        std::memcpy(listener.uri, uri.c_str(), uri.size() + 1);
-        listener.state = state.release();
-        log(PMIXPP_LOG_TRACE, "listening on %s", listener.uri);
-        *n_p = 1;
+        publish_listener(&listeners[0], fd, uri, state.release());
+        *count_p = 1;
         return PMIX_SUCCESS;
-    } catch (const std::bad_alloc &) {
-        return PMIX_ERR_NOMEM;
-    }
+    });
 }
 
 void close_listener(pmixpp_ptl_listener_t *listener)
 {
     if (listener == nullptr) return;
-    if (listener->fd >= 0) close(listener->fd);
-    listener->fd = -1;
+    close_listener_socket(listener);
     auto *state = static_cast<ListenerState *>(listener->state);
     listener->state = nullptr;
     if (state == nullptr) return;
@@ -193,16 +181,10 @@ void close_listener(pmixpp_ptl_listener_t *listener)
 
 pmix_status_t accept(const pmixpp_ptl_listener_t *listener, int *fd_p, pmixpp_peer_identity_t *peer_p)
 {
-    if (listener == nullptr || listener->fd < 0 || fd_p == nullptr || peer_p == nullptr) return PMIX_ERR_BAD_PARAM;
+    if (peer_p == nullptr) return PMIX_ERR_BAD_PARAM;
     int fd = -1;
-    do {
-        fd = accept4(listener->fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    } while (fd < 0 && errno == EINTR);
-    if (fd < 0) {
-        // A peer that gave up before we got to it leaves nothing to accept.
-        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED) return PMIX_ERR_WOULD_BLOCK;
-        return status_from_errno(errno);
-    }
+    const pmix_status_t rc = accept_pending(listener, &fd);
+    if (rc != PMIX_SUCCESS) return rc;
     pmixpp_peer_identity_t peer{};
     peer.struct_size = sizeof(peer);
     ucred credentials{};
