@@ -14,6 +14,7 @@
 #include "server/core/topology.h"
 #include "server/jobdata/registration.h"
 #include "server/requests/requests.h"
+#include "server/sessiondirs/server_hooks.h"
 
 #include <cstring>
 #include <new>
@@ -66,6 +67,7 @@ pmix_status_t register_nspace(Server &server, const std::string &name, int nloca
     ns.registered = true;
     ns.nlocalprocs = nlocalprocs;
     ns.summary = std::move(summary);
+    pmixpp::sessiondirs::on_register_nspace(server, name, info, ninfo);  // issue 4
     return PMIX_SUCCESS;
 }
 
@@ -74,6 +76,7 @@ void deregister_nspace(Server &server, const std::string &name)
     if (server.find_namespace(name) == nullptr) return;
     disconnect_clients(server, name);
     server.waiters.fail_nspace(name, PMIX_ERR_NOT_FOUND);
+    pmixpp::sessiondirs::on_deregister_nspace(server, name);  // issue 4
     server.namespaces.erase(name);
     // Job data and modex data alike.
     server.store->remove_nspace(name.c_str());
@@ -128,6 +131,7 @@ pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, uid_t uid, gi
             client.uid = uid;
             client.gid = gid;
             client.server_object = server_object;
+            pmixpp::sessiondirs::on_register_client(server, name, proc->rank);  // issue 4
             return PMIX_SUCCESS;
         });
         return op_result(rc, cbfunc, cbdata);
@@ -146,6 +150,7 @@ void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbf
         Namespace *ns = server.find_namespace(target.nspace);
         if (ns == nullptr || ns->clients.erase(target.rank) == 0) return PMIX_ERR_NOT_FOUND;
         disconnect_client(server, target);
+        pmixpp::sessiondirs::on_deregister_client(server, target.nspace, target.rank);  // issue 4
         return PMIX_SUCCESS;
     });
     post_callback(cbfunc, cbdata, rc);
@@ -157,6 +162,8 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
     try {
         EnvList list;
         const pmix_status_t rc = with_server([&](Server &server) {
+            // issue 4: a host that forks before register_client still gets the dir
+            pmixpp::sessiondirs::on_register_client(server, nspace_string(proc->nspace), proc->rank);
             list = fork_environment(server, *proc);
             return PMIX_SUCCESS;
         });

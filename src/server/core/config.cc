@@ -2,6 +2,7 @@
 
 #include "common/runtime/log.h"
 #include "server/core/info_read.h"
+#include "server/sessiondirs/session_dirs.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -9,15 +10,6 @@
 #include <unistd.h>
 
 namespace pmixpp::server {
-
-std::string fallback_tmpdir()
-{
-    for (const char *variable : {"TMPDIR", "TEMP", "TMP"}) {
-        const char *value = std::getenv(variable);
-        if (value != nullptr && *value != '\0') return value;
-    }
-    return "/tmp";
-}
 
 std::string local_hostname()
 {
@@ -110,8 +102,9 @@ void apply_defaults(Config &config)
         // Long host names must not push the default past the nspace limit.
         if (config.nspace.size() > PMIX_MAX_NSLEN) config.nspace.resize(PMIX_MAX_NSLEN);
     }
-    if (config.server_tmpdir.empty()) config.server_tmpdir = fallback_tmpdir();
-    if (config.system_tmpdir.empty()) config.system_tmpdir = fallback_tmpdir();
+    // issue 4: the seed's fallback orders (the server's also reads PMIX_SERVER_TMPDIR).
+    if (config.server_tmpdir.empty()) config.server_tmpdir = sessiondirs::server_tmpdir_fallback();
+    if (config.system_tmpdir.empty()) config.system_tmpdir = sessiondirs::system_tmpdir_fallback();
 }
 
 }  // namespace

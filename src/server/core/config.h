@@ -45,8 +45,6 @@ inline constexpr const char *kHandshakeTimeoutEnv = "PMIX_MCA_ptl_base_handshake
 pmix_status_t parse_config(const pmix_info_t info[], std::size_t ninfo, Config *config_p,
                            std::string *error_p);
 
-// TMPDIR, TEMP, TMP, then /tmp.
-std::string fallback_tmpdir();
 std::string local_hostname();
 
 }  // namespace pmixpp::server

@@ -1,11 +1,13 @@
 #include "server/core/lifecycle.h"
 
+#include "common/runtime/latch.h"
 #include "common/runtime/log.h"
 #include "server/core/listeners.h"
 #include "server/core/self_ops.h"
 #include "server/core/server.h"
 #include "server/core/topology.h"
 #include "server/requests/requests.h"
+#include "server/sessiondirs/server_hooks.h"
 
 #include <pmixpp/gds.h>
 
@@ -13,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 
 namespace pmixpp::server {
 
@@ -60,6 +63,33 @@ void release_frameworks()
     for (const char *name : kFrameworks) framework::release(name);
 }
 
+// Runs one finalize step on the progress thread. Own-thread mode (or already
+// on the host's loop thread) waits as before: our own loop always runs. With
+// PMIX_EVENT_BASE the host drives the loop and may have stopped it, so the
+// wait is bounded like the engine's own external stop. False when the step
+// did not run in time: it stays queued and may still run whenever the host
+// drives its base again.
+bool run_finalize_step(runtime::ProgressEngine &engine, std::function<void()> step, const char *what)
+{
+    if (!engine.external() || engine.on_progress_thread()) {
+        engine.run_and_wait(std::move(step));
+        return true;
+    }
+    auto done = std::make_shared<runtime::Latch<>>();
+    pmix_status_t rc = engine.post([step = std::move(step), done] {
+        step();
+        done->complete(PMIX_SUCCESS);
+    });
+    if (rc != PMIX_SUCCESS) return false;
+    const auto bound = runtime::kDefaultExternalStopWait;
+    if (done->wait_for(bound) == PMIX_SUCCESS) return true;
+    runtime::log_warning("server", std::string("PMIx_server_finalize: the host's event base (PMIX_EVENT_BASE) did not ") +
+                                       what + " within " + std::to_string(bound.count()) +
+                                       " ms; the host must keep running that base until PMIx_server_finalize "
+                                       "returns (the server's state is left allocated so the base can finish it)");
+    return false;
+}
+
 // Progress thread: ends everything that refers to connections or timers.
 void shut_down(Server &server)
 {
@@ -69,6 +99,7 @@ void shut_down(Server &server)
     fail_self_ops(server, PMIX_ERR_LOST_CONNECTION);
     server.host_handlers = HostHandlers{};
     close_listeners(server);
+    sessiondirs::on_finalize(server);  // issue 4: session directories
     for (auto &[id, peer] : server.peers) {
         peer->handshake_timer.cancel();
         peer->connection->close(PMIX_ERR_LOST_CONNECTION, "server finalized");
@@ -154,6 +185,7 @@ pmix_status_t start_server(const pmix_server_module_t *module, const pmix_info_t
         guard.frameworks_acquired();
         auto server = std::make_unique<Server>(engine);
         server->config = std::move(config);
+        sessiondirs::on_server_init(*server, info, ninfo);  // issue 4: session directories
         server->host.install(module);
         rc = launch(std::move(server), info, ninfo);
         if (rc != PMIX_SUCCESS) return rc;
@@ -172,11 +204,16 @@ pmix_status_t stop_server()
     if (server == nullptr) return PMIX_ERR_INIT;
     if (--g_references > 0) return PMIX_SUCCESS;
     runtime::ProgressEngine &engine = server->engine;
-    engine.run_and_wait([server] { shut_down(*server); });
+    const bool shut = run_finalize_step(engine, [server] { shut_down(*server); }, "run the server's shutdown");
     set_current(nullptr);
     // The store and the topology go before their components are unloaded.
-    engine.run_and_wait([server] { delete server; });
-    release_frameworks();
+    // If a step timed out it is still queued on the host's base and will
+    // touch the server and the components' code when the base runs again:
+    // we deliberately leak the server and our framework references rather
+    // than free what that queued work uses (a use-after-free or a call into
+    // an unloaded component).
+    const bool deleted = shut && run_finalize_step(engine, [server] { delete server; }, "free the server");
+    if (deleted) release_frameworks();
     engine.release();
     if (!engine.running()) framework::set_event_base(nullptr);  // the base went with it
     return PMIX_SUCCESS;

@@ -16,6 +16,7 @@
 #include "server/core/waiters.h"
 #include "server/host/host_module.h"
 #include "server/requests/fence_tracker.h"
+#include "server/sessiondirs/session_dirs.h"
 
 #include <pmix_common.h>
 #include <pmix.h>
@@ -101,6 +102,8 @@ public:
     std::map<pmix_status_t, int> host_event_codes;
     // PMIx_server_register_resources, by node id.
     std::map<uint32_t, NodeResources> resources;
+    // PMIX_TMPDIR / PMIX_NSDIR / PMIX_PROCDIR made for the host (issue 4).
+    sessiondirs::SessionDirs session_dirs;
 
     Namespace *find_namespace(const std::string &name);
     Namespace *find_namespace(const char *nspace);

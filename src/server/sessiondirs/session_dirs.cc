@@ -1,0 +1,181 @@
+#include "server/sessiondirs/session_dirs.h"
+
+#include "common/runtime/log.h"
+#include "server/sessiondirs/tree_removal.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace pmixpp::sessiondirs {
+
+namespace {
+
+std::string first_set(std::initializer_list<const char *> variables)
+{
+    for (const char *variable : variables) {
+        const char *value = std::getenv(variable);
+        if (value != nullptr && *value != '\0') return value;
+    }
+    return "/tmp";
+}
+
+// A namespace as one path component: '/' cannot be part of a name, and
+// "." / ".." would point elsewhere.
+std::string component_for(const std::string &nspace)
+{
+    std::string name = nspace;
+    for (char &c : name) {
+        if (c == '/') c = '_';
+    }
+    if (name.empty() || name == "." || name == "..") name = "_" + name;
+    return name;
+}
+
+void remove_if_ours(const Directory &dir)
+{
+    if (!dir.created || dir.host_cleans || dir.path.empty()) return;
+    if (!remove_tree(dir.path)) {
+        runtime::log_warning("sessiondirs", "could not remove all of " + dir.path +
+                                                " (remove it by hand)");
+    }
+}
+
+}  // namespace
+
+std::string system_tmpdir_fallback()
+{
+    return first_set({"TMPDIR", "TEMP", "TMP"});
+}
+
+std::string server_tmpdir_fallback()
+{
+    return first_set({"PMIX_SERVER_TMPDIR", "TMPDIR", "TEMP", "TMP"});
+}
+
+pmix_status_t make_private_dir(const std::string &path, bool *created_p)
+{
+    if (path.empty()) return PMIX_ERR_BAD_PARAM;
+    if (mkdir(path.c_str(), 0700) == 0) {
+        // The umask may have taken bits away, never added: 0700 exactly.
+        if (chmod(path.c_str(), 0700) != 0) {
+            rmdir(path.c_str());
+            return PMIX_ERR_FILE_OPEN_FAILURE;
+        }
+        *created_p = true;
+        return PMIX_SUCCESS;
+    }
+    if (errno != EEXIST) {
+        runtime::log_warning("sessiondirs", "cannot create " + path + ": " + std::strerror(errno) +
+                                                " (check the tmpdir attributes and permissions)");
+        return PMIX_ERR_FILE_OPEN_FAILURE;
+    }
+    struct stat info {};
+    if (lstat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != geteuid()) {
+        runtime::log_warning("sessiondirs", path + " exists but is not a directory of ours "
+                                                   "(remove it or choose another tmpdir)");
+        return PMIX_ERR_FILE_OPEN_FAILURE;
+    }
+    *created_p = false;
+    return PMIX_SUCCESS;
+}
+
+void SessionDirs::configure(std::string server_tmpdir, std::string host_tmpdir, bool host_cleans)
+{
+    server_tmpdir_ = std::move(server_tmpdir);
+    session_ = Directory{std::move(host_tmpdir), false, host_cleans};
+    host_cleans_ = host_cleans;
+}
+
+pmix_status_t SessionDirs::session_dir(std::string *path_p)
+{
+    if (session_.path.empty()) {
+        // Unique per user and per server: two servers of one user, or two
+        // users, never share (nor remove) each other's tree.
+        std::string path = server_tmpdir_ + "/pmix-session." + std::to_string(geteuid()) + "." +
+                           std::to_string(getpid());
+        bool created = false;
+        const pmix_status_t rc = make_private_dir(path, &created);
+        if (rc != PMIX_SUCCESS) return rc;
+        session_ = Directory{std::move(path), created, host_cleans_};
+    }
+    *path_p = session_.path;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t SessionDirs::nspace_dir(const std::string &nspace, const std::string &host_tmpdir,
+                                      const std::string &host_nsdir, bool host_cleans,
+                                      std::string *path_p)
+{
+    auto found = nspaces_.find(nspace);
+    if (found != nspaces_.end()) {
+        *path_p = found->second.dir.path;
+        return PMIX_SUCCESS;
+    }
+    Directory dir{host_nsdir, false, host_cleans || host_cleans_};
+    if (dir.path.empty()) {
+        std::string parent = host_tmpdir;
+        if (parent.empty()) {
+            const pmix_status_t rc = session_dir(&parent);
+            if (rc != PMIX_SUCCESS) return rc;
+        }
+        dir.path = parent + "/" + component_for(nspace);
+        const pmix_status_t rc = make_private_dir(dir.path, &dir.created);
+        if (rc != PMIX_SUCCESS) return rc;
+    }
+    nspaces_[nspace].dir = dir;
+    *path_p = dir.path;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t SessionDirs::proc_dir(const std::string &nspace, pmix_rank_t rank, std::string *path_p)
+{
+    auto found = nspaces_.find(nspace);
+    if (found == nspaces_.end()) return PMIX_ERR_NOT_FOUND;
+    NspaceDirs &entry = found->second;
+    auto proc = entry.procs.find(rank);
+    if (proc != entry.procs.end()) {
+        *path_p = proc->second.path;
+        return PMIX_SUCCESS;
+    }
+    Directory dir{entry.dir.path + "/" + std::to_string(rank), false, entry.dir.host_cleans};
+    const pmix_status_t rc = make_private_dir(dir.path, &dir.created);
+    if (rc != PMIX_SUCCESS) return rc;
+    entry.procs[rank] = dir;
+    *path_p = dir.path;
+    return PMIX_SUCCESS;
+}
+
+void SessionDirs::release_proc(const std::string &nspace, pmix_rank_t rank)
+{
+    auto found = nspaces_.find(nspace);
+    if (found == nspaces_.end()) return;
+    auto proc = found->second.procs.find(rank);
+    if (proc == found->second.procs.end()) return;
+    remove_if_ours(proc->second);
+    found->second.procs.erase(proc);
+}
+
+void SessionDirs::release_nspace(const std::string &nspace)
+{
+    auto found = nspaces_.find(nspace);
+    if (found == nspaces_.end()) return;
+    // A host-made nspace dir stays, with anything the host put in it; only
+    // the proc dirs we made inside it go.
+    for (const auto &[rank, proc] : found->second.procs) remove_if_ours(proc);
+    remove_if_ours(found->second.dir);
+    nspaces_.erase(found);
+}
+
+void SessionDirs::release_all()
+{
+    while (!nspaces_.empty()) release_nspace(nspaces_.begin()->first);
+    remove_if_ours(session_);
+    session_ = Directory{};
+}
+
+}  // namespace pmixpp::sessiondirs

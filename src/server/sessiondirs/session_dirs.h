@@ -1,0 +1,74 @@
+// Session directories of a server (issue 4 item 1, seed
+// session-directories.rst): PMIX_TMPDIR for the session, PMIX_NSDIR per
+// namespace and PMIX_PROCDIR per local process, created for the host when it
+// gave none. Only levels that did not exist are created, every created level
+// is remembered, and only those are removed (deregister_client,
+// deregister_nspace, finalize) unless the host said it cleans
+// (PMIX_TDIR_RMCLEAN). Directories are mode 0700.
+//
+// Threading: owned by the Server, touched on the progress thread only.
+#ifndef PMIXPP_SERVER_SESSIONDIRS_SESSION_DIRS_H
+#define PMIXPP_SERVER_SESSIONDIRS_SESSION_DIRS_H
+
+#include <pmix_common.h>
+
+#include <map>
+#include <string>
+
+namespace pmixpp::sessiondirs {
+
+// PMIX_SYSTEM_TMPDIR when the host gave none: TMPDIR, TEMP, TMP, then /tmp.
+std::string system_tmpdir_fallback();
+// PMIX_SERVER_TMPDIR when the host gave none: the PMIX_SERVER_TMPDIR
+// environment variable, then TMPDIR, TEMP, TMP, then /tmp.
+std::string server_tmpdir_fallback();
+
+// One directory and whether this library made it (and so may remove it).
+struct Directory {
+    std::string path;
+    bool created = false;
+    bool host_cleans = false;
+};
+
+class SessionDirs {
+public:
+    // server_tmpdir: the resolved PMIX_SERVER_TMPDIR; host_tmpdir: the
+    // PMIX_TMPDIR of PMIx_server_init (empty: we make one below
+    // server_tmpdir named after our uid and pid); host_cleans:
+    // PMIX_TDIR_RMCLEAN of PMIx_server_init.
+    void configure(std::string server_tmpdir, std::string host_tmpdir, bool host_cleans);
+
+    // The session directory, created on first use.
+    pmix_status_t session_dir(std::string *path_p);
+    // The namespace's directory: host_nsdir when the host gave one, else
+    // <host_tmpdir or our session dir>/<nspace>, created if missing.
+    pmix_status_t nspace_dir(const std::string &nspace, const std::string &host_tmpdir,
+                             const std::string &host_nsdir, bool host_cleans, std::string *path_p);
+    // <nspace dir>/<rank>, created if missing; nspace_dir must have run.
+    pmix_status_t proc_dir(const std::string &nspace, pmix_rank_t rank, std::string *path_p);
+
+    // Removal of what was created (nothing when the host cleans).
+    void release_proc(const std::string &nspace, pmix_rank_t rank);
+    void release_nspace(const std::string &nspace);
+    void release_all();
+
+private:
+    struct NspaceDirs {
+        Directory dir;
+        std::map<pmix_rank_t, Directory> procs;
+    };
+
+    std::string server_tmpdir_;
+    Directory session_;
+    bool host_cleans_ = false;
+    std::map<std::string, NspaceDirs> nspaces_;
+};
+
+// Makes `path` a private directory (mode 0700) if it does not exist.
+// *created_p says whether it was made now. An existing path must be a real
+// directory (not a link) owned by us.
+pmix_status_t make_private_dir(const std::string &path, bool *created_p);
+
+}  // namespace pmixpp::sessiondirs
+
+#endif

@@ -1,0 +1,141 @@
+// End to end through the public server API: a server with no PMIX_TMPDIR
+// makes the session, nspace and proc dirs, a real forked client reads them
+// with PMIx_Get, and they are gone after the deregistrations / finalize.
+#include "sessiondirs/sessiondirs_fixture.h"
+
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include <criterion/criterion.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <sys/wait.h>
+
+namespace {
+
+constexpr const char *kNspace = "sdir-job";
+
+std::string session_dir(const std::string &scratch)
+{
+    return scratch + "/pmix-session." + std::to_string(geteuid()) + "." + std::to_string(getpid());
+}
+
+void start_server(const std::string &scratch, bool rmclean)
+{
+    pmix_info_t info[3];
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, scratch.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, scratch.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&info[2], PMIX_TDIR_RMCLEAN, &rmclean, PMIX_BOOL);
+    static pmix_server_module_t module{};
+    cr_assert_eq(PMIx_server_init(&module, info, 3), PMIX_SUCCESS);
+}
+
+void register_job()
+{
+    char hostname[256] = {};
+    gethostname(hostname, sizeof(hostname) - 1);
+    char *node_map = nullptr;
+    char *proc_map = nullptr;
+    cr_assert_eq(PMIx_generate_regex(hostname, &node_map), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_generate_ppn("0", &proc_map), PMIX_SUCCESS);
+    uint32_t size = 1;
+    pmix_info_t info[4];
+    PMIX_INFO_LOAD(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[1], PMIX_NODE_MAP, node_map, PMIX_REGEX);
+    PMIX_INFO_LOAD(&info[2], PMIX_PROC_MAP, proc_map, PMIX_REGEX);
+    PMIX_INFO_LOAD(&info[3], PMIX_HOSTNAME, hostname, PMIX_STRING);
+    const pmix_status_t rc = PMIx_server_register_nspace(kNspace, 1, info, 4, nullptr, nullptr);
+    cr_assert(rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED, "%s", PMIx_Error_string(rc));
+    std::free(node_map);
+    std::free(proc_map);
+}
+
+void register_client(const pmix_proc_t &proc)
+{
+    const pmix_status_t rc = PMIx_server_register_client(&proc, geteuid(), getegid(), nullptr, nullptr, nullptr);
+    cr_assert(rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED, "%s", PMIx_Error_string(rc));
+}
+
+// Forks the client with setup_fork's environment; its exit status.
+int run_client(const pmix_proc_t &proc)
+{
+    std::size_t count = 0;
+    while (environ[count] != nullptr) ++count;
+    auto **env = static_cast<char **>(std::calloc(count + 1, sizeof(char *)));
+    cr_assert_not_null(env);
+    for (std::size_t i = 0; i < count; ++i) env[i] = strdup(environ[i]);
+    cr_assert_eq(PMIx_server_setup_fork(&proc, &env), PMIX_SUCCESS);
+    const pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        char *argv[] = {const_cast<char *>(SDIR_CLIENT), nullptr};
+        execve(SDIR_CLIENT, argv, env);
+        _exit(127);
+    }
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    for (char **entry = env; *entry != nullptr; ++entry) std::free(*entry);
+    std::free(env);
+    return status;
+}
+
+}  // namespace
+
+Test(forked_client, gets_dirs_and_they_are_removed, .timeout = 120)
+{
+    const std::string scratch = make_scratch();
+    start_server(scratch, false);
+    register_job();
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, kNspace, 0);
+    register_client(proc);
+    const std::string nsdir = session_dir(scratch) + "/" + kNspace;
+    cr_assert_eq(mode_of(session_dir(scratch)), 0700u);
+    cr_assert_eq(mode_of(nsdir), 0700u);
+    cr_assert_eq(mode_of(nsdir + "/0"), 0700u);
+    const int status = run_client(proc);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "client status %d", status);
+    cr_assert(exists(nsdir + "/0/scratch"), "the client wrote into its PMIX_PROCDIR");
+    PMIx_server_deregister_client(&proc, nullptr, nullptr);
+    cr_assert_not(exists(nsdir + "/0"));
+    PMIx_server_deregister_nspace(kNspace, nullptr, nullptr);
+    cr_assert_not(exists(nsdir));
+    cr_assert(exists(session_dir(scratch)));
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    cr_assert_not(exists(session_dir(scratch)));
+    remove_scratch(scratch);
+}
+
+Test(forked_client, rmclean_leaves_the_tree_to_the_host, .timeout = 120)
+{
+    const std::string scratch = make_scratch();
+    start_server(scratch, true);
+    register_job();
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, kNspace, 0);
+    register_client(proc);
+    PMIx_server_deregister_client(&proc, nullptr, nullptr);
+    PMIx_server_deregister_nspace(kNspace, nullptr, nullptr);
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    cr_assert(exists(session_dir(scratch) + "/" + kNspace + "/0"));
+    remove_scratch(scratch);
+}
+
+Test(forked_client, server_tmpdir_envar_is_the_fallback_of_the_attribute, .timeout = 120)
+{
+    const std::string scratch = make_scratch();
+    setenv("PMIX_SERVER_TMPDIR", scratch.c_str(), 1);
+    setenv("TMPDIR", "/nonexistent-tmpdir", 1);
+    static pmix_server_module_t module{};
+    cr_assert_eq(PMIx_server_init(&module, nullptr, 0), PMIX_SUCCESS);
+    register_job();
+    cr_assert_eq(mode_of(session_dir(scratch) + "/" + kNspace), 0700u);
+    PMIx_server_deregister_nspace(kNspace, nullptr, nullptr);
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    cr_assert_not(exists(session_dir(scratch)));
+    remove_scratch(scratch);
+}
