@@ -83,6 +83,19 @@ void merge_directives(Collective &collective, wire::InfoArray &directives)
 
 }  // namespace
 
+wire::Bytes take_host_blob(const char *data, size_t ndata, pmix_release_cbfunc_t release,
+                           void *release_cbdata, pmix_status_t *status_p)
+{
+    wire::Bytes blob;
+    try {
+        if (data != nullptr && ndata > 0) blob.assign(data, data + ndata);
+    } catch (const std::bad_alloc &) {
+        *status_p = PMIX_ERR_NOMEM;
+    }
+    if (release != nullptr) release(release_cbdata);
+    return blob;
+}
+
 pmix_status_t store_remote_blob(Server &server, const wire::Bytes &blob)
 {
     if (blob.empty()) return PMIX_SUCCESS;
@@ -157,13 +170,7 @@ void host_fence_done(pmix_status_t status, const char *data, size_t ndata, void 
 {
     std::unique_ptr<HostFenceCall> call(static_cast<HostFenceCall *>(cbdata));
     const uint64_t id = call == nullptr ? 0 : call->id;
-    wire::Bytes blob;
-    try {
-        if (data != nullptr && ndata > 0) blob.assign(data, data + ndata);
-    } catch (const std::bad_alloc &) {
-        status = PMIX_ERR_NOMEM;
-    }
-    if (release != nullptr) release(release_cbdata);
+    wire::Bytes blob = take_host_blob(data, ndata, release, release_cbdata, &status);
     call.reset();
     post_to_server([id, status, blob = std::move(blob)](Server &server) {
         complete(server, id, status, blob);

@@ -161,13 +161,7 @@ void host_modex_done(pmix_status_t status, const char *data, size_t ndata, void 
                      pmix_release_cbfunc_t release, void *release_cbdata)
 {
     std::unique_ptr<HostModexCall> call(static_cast<HostModexCall *>(cbdata));
-    wire::Bytes blob;
-    try {
-        if (data != nullptr && ndata > 0) blob.assign(data, data + ndata);
-    } catch (const std::bad_alloc &) {
-        status = PMIX_ERR_NOMEM;
-    }
-    if (release != nullptr) release(release_cbdata);
+    wire::Bytes blob = take_host_blob(data, ndata, release, release_cbdata, &status);
     if (call == nullptr) return;
     post_to_server([get = std::move(call->get), status, blob = std::move(blob)](Server &server) {
         if (get->answered) return;

@@ -54,6 +54,12 @@ void deliver_to_host_handlers(Server &server, const wire::Event &event);
 // procs are skipped: the store has their data with its real scopes.
 pmix_status_t store_remote_blob(Server &server, const wire::Bytes &blob);
 
+// fence.cc: copies the modex bytes a host hands to a fence or direct-modex
+// callback, then lets the host release them (the host may free them as soon
+// as release runs). A failed copy turns *status_p into PMIX_ERR_NOMEM.
+wire::Bytes take_host_blob(const char *data, size_t ndata, pmix_release_cbfunc_t release,
+                           void *release_cbdata, pmix_status_t *status_p);
+
 // events.cc: a registration of a client was added or is going away; codes
 // the host must produce (system events) are passed up to its
 // register_events / deregister_events, once per code.

@@ -45,13 +45,7 @@ void self_fence_done(pmix_status_t status, const char *data, size_t ndata, void 
                      pmix_release_cbfunc_t release, void *release_cbdata)
 {
     std::unique_ptr<SelfFenceCall> call(static_cast<SelfFenceCall *>(cbdata));
-    wire::Bytes blob;
-    try {
-        if (data != nullptr && ndata > 0) blob.assign(data, data + ndata);
-    } catch (const std::bad_alloc &) {
-        status = PMIX_ERR_NOMEM;
-    }
-    if (release != nullptr) release(release_cbdata);
+    wire::Bytes blob = take_host_blob(data, ndata, release, release_cbdata, &status);
     if (call == nullptr) return;
     post_to_server([fence = std::move(call->fence), status, blob = std::move(blob)](Server &server) {
         if (fence->answered) return;
