@@ -6,6 +6,7 @@
 #include "server/core/self_ops.h"
 #include "server/core/server.h"
 #include "server/core/topology.h"
+#include "server/rendezvous/server_files.h"
 #include "server/requests/requests.h"
 #include "server/sessiondirs/server_hooks.h"
 
@@ -98,6 +99,7 @@ void shut_down(Server &server)
     server.waiters.fail_all(PMIX_ERR_LOST_CONNECTION);
     fail_self_ops(server, PMIX_ERR_LOST_CONNECTION);
     server.host_handlers = HostHandlers{};
+    rendezvous::withdraw_server_files();  // issue 4: before the listeners go
     close_listeners(server);
     sessiondirs::on_finalize(server);  // issue 4: session directories
     for (auto &[id, peer] : server.peers) {
@@ -144,7 +146,10 @@ pmix_status_t launch(std::unique_ptr<Server> server, const pmix_info_t info[], s
     Server *running = server.get();
     pmix_status_t listen_rc = PMIX_ERR_INIT;
     // Built before the server is published: nothing below may throw.
-    std::function<void()> open = [&] { listen_rc = open_listeners(*running, info, ninfo); };
+    std::function<void()> open = [&] {
+        listen_rc = open_listeners(*running, info, ninfo);
+        if (listen_rc == PMIX_SUCCESS) listen_rc = rendezvous::publish_server_files(*running, info, ninfo);
+    };
     std::function<void()> close = [running] { shut_down(*running); };
     set_current(running);
     rc = running->engine.run_and_wait(std::move(open));
@@ -185,6 +190,7 @@ pmix_status_t start_server(const pmix_server_module_t *module, const pmix_info_t
         guard.frameworks_acquired();
         auto server = std::make_unique<Server>(engine);
         server->config = std::move(config);
+        rendezvous::reap_before_start(server->config);       // issue 4: dead servers' leftovers
         sessiondirs::on_server_init(*server, info, ninfo);  // issue 4: session directories
         server->host.install(module);
         rc = launch(std::move(server), info, ninfo);

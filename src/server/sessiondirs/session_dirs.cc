@@ -1,6 +1,7 @@
 #include "server/sessiondirs/session_dirs.h"
 
 #include "common/runtime/log.h"
+#include "server/sessiondirs/owner_marker.h"
 #include "server/sessiondirs/tree_removal.h"
 
 #include <cerrno>
@@ -101,6 +102,11 @@ pmix_status_t SessionDirs::session_dir(std::string *path_p)
         bool created = false;
         const pmix_status_t rc = make_private_dir(path, &created);
         if (rc != PMIX_SUCCESS) return rc;
+        // Lets a later server tell our death from a reuse of our pid.
+        if (created && !write_owner_marker(path)) {
+            runtime::log_warning("sessiondirs", "cannot write the owner marker in " + path +
+                                                    " (a later server may not reap it after a crash)");
+        }
         session_ = Directory{std::move(path), created, host_cleans_};
     }
     *path_p = session_.path;

@@ -1,0 +1,77 @@
+// Who a process is: pid plus its start time, read from /proc/<pid>/stat.
+// A pid alone is not enough, the kernel hands it out again after the
+// process is gone.
+#include "common/rendezvous/rendezvous.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <sstream>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace pmixpp::rendezvous {
+
+namespace {
+
+struct ProcessStat {
+    char state = '\0';
+    std::string start_time;
+};
+
+// Field 22 (starttime) of /proc/<pid>/stat. The second field, the command
+// name in parentheses, may contain spaces and ')': the fields after it are
+// counted from its LAST ')'.
+bool read_stat(pid_t pid, ProcessStat *stat_p)
+{
+    if (pid <= 0) return false;
+    const std::string path = "/proc/" + std::to_string(pid) + "/stat";
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    char buffer[4096];
+    std::string text;
+    ssize_t got = 0;
+    while ((got = read(fd, buffer, sizeof(buffer))) > 0 && text.size() < 65536) {
+        text.append(buffer, static_cast<std::size_t>(got));
+    }
+    close(fd);
+    const std::size_t paren = text.rfind(')');
+    if (paren == std::string::npos) return false;
+    std::istringstream fields(text.substr(paren + 1));
+    std::string field;
+    ProcessStat stat;
+    for (int number = 3; number <= 22 && (fields >> field); ++number) {
+        if (number == 3) stat.state = field.empty() ? '\0' : field[0];
+        if (number == 22) stat.start_time = field;
+    }
+    if (stat.start_time.empty()) return false;
+    *stat_p = std::move(stat);
+    return true;
+}
+
+}  // namespace
+
+std::string process_start_time(pid_t pid)
+{
+    ProcessStat stat;
+    return read_stat(pid, &stat) ? stat.start_time : std::string();
+}
+
+void fill_identity(Contact *contact_p)
+{
+    contact_p->pid = getpid();
+    contact_p->uid = geteuid();
+    contact_p->gid = getegid();
+    contact_p->start_time = process_start_time(contact_p->pid);
+}
+
+bool server_alive(const Contact &contact)
+{
+    ProcessStat stat;
+    if (!read_stat(contact.pid, &stat)) return false;
+    // A zombie has exited: its sockets are closed, nobody answers there.
+    if (stat.state == 'Z' || stat.state == 'X' || stat.state == 'x') return false;
+    return !contact.start_time.empty() && stat.start_time == contact.start_time;
+}
+
+}  // namespace pmixpp::rendezvous
