@@ -19,6 +19,11 @@ struct ServerContact {
     std::vector<std::string> psec;     // PMIX_SECURITY_MODE, comma-separated
     std::vector<std::string> gds;      // PMIX_GDS_MODULE, comma-separated
     std::string ptl;                   // PMIX_PTL_MODULE (informational)
+    // A tool (PMIx_tool_init) says so in its Hello, a launcher tool too; the
+    // nspace/rank above are then the identity it asks for (may be empty).
+    bool tool = false;
+    bool launcher = false;
+    std::string found_in;              // where it was found, for messages
 };
 
 // False when the environment names no server (we run as a singleton). The

@@ -132,6 +132,9 @@ pmix_status_t build_hello(const ServerContact &contact, const std::string &ptl, 
 {
     wire::Hello hello;
     hello.peer_type = contact.nspace.empty() ? wire::PeerType::Singleton : wire::PeerType::Client;
+    if (contact.tool) {
+        hello.peer_type = contact.launcher ? wire::PeerType::Launcher : wire::PeerType::Tool;
+    }
     hello.nspace = contact.nspace;
     hello.rank = contact.rank;
     hello.pid = static_cast<int32_t>(::getpid());

@@ -20,6 +20,7 @@
 #include "client/core/requests.h"
 #include "client/core/session.h"
 #include "client/core/singleton.h"
+#include "client/core/starts.h"
 #include "common/runtime/latch.h"
 #include "common/runtime/log.h"
 #include "common/store/resolver.h"
@@ -85,42 +86,12 @@ struct event_base *event_base_of(const pmix_info_t info[], size_t ninfo)
     return nullptr;
 }
 
-pmix_status_t start_singleton(Session &session)
-{
-    session.singleton = true;
-    std::string nspace = singleton_nspace(session.hostname);
-    load_proc(&session.self, nspace.c_str(), 0);
-    load_proc(&session.server, nspace.c_str(), PMIX_RANK_UNDEF);
-    pmix_status_t rc = create_store("", &session.store);
-    if (rc == PMIX_SUCCESS) {
-        rc = register_singleton(session.self.nspace, session.hostname, *session.store);
-    }
-    return rc;
-}
-
-pmix_status_t start_connected(const std::shared_ptr<Session> &session, const ServerContact &contact)
-{
-    Greeted greeted;
-    pmix_status_t rc = connect_and_greet(contact, &greeted);
-    if (rc != PMIX_SUCCESS) {
-        return rc;
-    }
-    const wire::Welcome &w = greeted.welcome;
-    load_proc(&session->self, w.peer_nspace.empty() ? contact.nspace.c_str() : w.peer_nspace.c_str(),
-              w.peer_nspace.empty() ? contact.rank : w.peer_rank);
-    load_proc(&session->server, w.server_nspace.empty() ? contact.server_nspace.c_str() : w.server_nspace.c_str(),
-              w.server_nspace.empty() ? contact.server_rank : w.server_rank);
-    session->store = std::move(greeted.store);
-    return attach_connection(session, greeted.fd);
-}
-
 // Undoes a (partial) start. Not on the progress thread.
 void tear_down(const std::shared_ptr<Session> &session)
 {
     session->finalizing = true;
     (void)session->engine->run_and_wait([&] {
         detach_connection(*session);
-        session->tracker.reset();
         if (session->events) {
             session->events->clear();
         }
@@ -154,6 +125,50 @@ void say_goodbye(const std::shared_ptr<Session> &session, const pmix_info_t info
 }
 
 }  // namespace
+
+pmix_status_t start_singleton(Session &session, const std::string &nspace)
+{
+    session.singleton = true;
+    std::string name = nspace.empty() ? singleton_nspace(session.hostname) : nspace;
+    load_proc(&session.self, name.c_str(), 0);
+    load_proc(&session.server, name.c_str(), PMIX_RANK_UNDEF);
+    pmix_status_t rc = create_store("", &session.store);
+    if (rc == PMIX_SUCCESS) {
+        rc = register_singleton(session.self.nspace, session.hostname, *session.store);
+    }
+    return rc;
+}
+
+pmix_status_t start_connected(const std::shared_ptr<Session> &session, const ServerContact &contact,
+                              std::shared_ptr<ServerLink> *link_p)
+{
+    Greeted greeted;
+    pmix_status_t rc = connect_and_greet(contact, &greeted);
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    const wire::Welcome &w = greeted.welcome;
+    if (session->self.nspace[0] == '\0') {
+        load_proc(&session->self, w.peer_nspace.empty() ? contact.nspace.c_str() : w.peer_nspace.c_str(),
+                  w.peer_nspace.empty() ? contact.rank : w.peer_rank);
+    }
+    pmix_proc_t server;
+    load_proc(&server, w.server_nspace.empty() ? contact.server_nspace.c_str() : w.server_nspace.c_str(),
+              w.server_nspace.empty() ? contact.server_rank : w.server_rank);
+    if (!session->store) {
+        session->store = std::move(greeted.store);
+    }
+    if (session->tool) {
+        // A server keeps no job data for a tool: its own keys are local.
+        (void)register_tool_self(session->self.nspace, session->self.rank, session->hostname,
+                                 *session->store);
+    }
+    rc = attach_connection(session, greeted.fd, server, link_p);
+    if (rc == PMIX_SUCCESS) {
+        session->singleton = false;
+    }
+    return rc;
+}
 
 EventHome::EventHome() = default;
 EventHome::~EventHome() = default;
@@ -202,7 +217,23 @@ bool is_self(const Session &session, const pmix_proc_t &proc)
            std::strncmp(proc.nspace, session.self.nspace, PMIX_MAX_NSLEN) == 0;
 }
 
-pmix_status_t initialize(const pmix_info_t info[], size_t ninfo, pmix_proc_t *proc_p)
+namespace {
+
+// PMIx_Init without a launcher's server in the environment is a singleton.
+pmix_status_t start_client(const std::shared_ptr<Session> &session)
+{
+    ServerContact contact;
+    std::string problem;
+    bool has_server = discover_server(&contact, &problem);
+    if (!problem.empty()) {
+        runtime::log_warning("client", problem + " (fix the environment the launcher gave us)");
+    }
+    return has_server ? start_connected(session, contact) : start_singleton(*session, "");
+}
+
+}  // namespace
+
+pmix_status_t initialize(const pmix_info_t info[], size_t ninfo, pmix_proc_t *proc_p, Role role)
 {
     Global &g = global();
     std::lock_guard lifecycle(g.lifecycle);
@@ -215,7 +246,7 @@ pmix_status_t initialize(const pmix_info_t info[], size_t ninfo, pmix_proc_t *pr
     }
     // Like OpenPMIx: in a process that runs the server, PMIx_Init connects
     // nowhere and names the server's own proc.
-    if (host_mode()) {
+    if (role == Role::client && host_mode()) {
         pmix_proc_t me;
         pmix_status_t rc = host_identity(&me);
         if (rc == PMIX_SUCCESS) {
@@ -238,13 +269,8 @@ pmix_status_t initialize(const pmix_info_t info[], size_t ninfo, pmix_proc_t *pr
     const char *host = std::getenv("PMIX_HOSTNAME");
     session->hostname = (host != nullptr && host[0] != '\0') ? host : local_hostname();
 
-    ServerContact contact;
-    std::string problem;
-    bool has_server = discover_server(&contact, &problem);
-    if (!problem.empty()) {
-        runtime::log_warning("client", problem + " (fix the environment the launcher gave us)");
-    }
-    rc = has_server ? start_connected(session, contact) : start_singleton(*session);
+    session->tool = role == Role::tool;
+    rc = session->tool ? start_tool(session, info, ninfo) : start_client(session);
     if (rc != PMIX_SUCCESS) {
         tear_down(session);
         return rc;
@@ -278,7 +304,9 @@ pmix_status_t finalize(const pmix_info_t info[], size_t ninfo)
         return PMIX_SUCCESS;
     }
     std::shared_ptr<Session> session = g.session;
-    if (!session->singleton) {
+    // A tool just leaves: the server forgets it when its connection ends
+    // (a host's client_finalized is for the clients it launched).
+    if (!session->singleton && !session->tool) {
         if (flag_of(info, ninfo, PMIX_EMBED_BARRIER)) {
             (void)PMIx_Fence(nullptr, 0, nullptr, 0);
         }

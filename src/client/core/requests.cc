@@ -1,5 +1,6 @@
 #include "client/core/requests.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -27,16 +28,18 @@ void on_notification(const std::shared_ptr<Session> &session, const wire::Frame 
     deliver_event(session, std::move(event));
 }
 
-void on_frame(const std::weak_ptr<Session> &weak, const wire::Frame &frame)
+void on_frame(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink> &weak_link,
+              const wire::Frame &frame)
 {
     auto session = weak.lock();
-    if (!session || !session->tracker) {
+    auto link = weak_link.lock();
+    if (!session || !link || !link->tracker) {
         return;
     }
     switch (frame.header.kind) {
     case wire::FrameKind::reply:
         // A reply nobody waits for (timed out before) is dropped.
-        session->tracker->complete(frame);
+        link->tracker->complete(frame);
         break;
     case wire::FrameKind::notify:
         on_notification(session, frame);
@@ -49,58 +52,118 @@ void on_frame(const std::weak_ptr<Session> &weak, const wire::Frame &frame)
     }
 }
 
-void on_close(const std::weak_ptr<Session> &weak, pmix_status_t status, const std::string &reason)
+// Drops link from the session; when it was the active one, the next open
+// link (if any) takes over.
+void forget_link(Session &session, const std::shared_ptr<ServerLink> &link)
+{
+    auto &links = session.links;
+    links.erase(std::remove(links.begin(), links.end(), link), links.end());
+    if (session.link == link) {
+        session.link.reset();
+        if (!links.empty()) {
+            make_active(session, links.front());
+        }
+    }
+}
+
+void on_close(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink> &weak_link,
+              pmix_status_t status, const std::string &reason)
 {
     auto session = weak.lock();
-    if (!session) {
+    auto link = weak_link.lock();
+    if (!session || !link) {
         return;
     }
-    if (session->tracker) {
-        session->tracker->fail_all(PMIX_ERR_LOST_CONNECTION);
+    if (link->tracker) {
+        link->tracker->fail_all(PMIX_ERR_LOST_CONNECTION);
     }
-    if (session->finalizing.load()) {
+    forget_link(*session, link);
+    if (session->finalizing.load() || link->closing) {
         return;
     }
-    runtime::log_warning("client", std::string("lost the connection to the PMIx server: ") + reason +
-                                       " (" + PMIx_Error_string(status) + ")");
+    runtime::log_warning("client", std::string("lost the connection to the PMIx server ") +
+                                       proc_text(link->server) + ": " + reason + " (" +
+                                       PMIx_Error_string(status) + ")");
     wire::Event event;
     event.status = PMIX_ERR_LOST_CONNECTION;
-    event.source = session->server;
+    event.source = link->server;
     event.range = PMIX_RANGE_PROC_LOCAL;
     deliver_event(session, std::move(event));
 }
 
 }  // namespace
 
-pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd)
+std::string proc_text(const pmix_proc_t &proc)
+{
+    return std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN)) + "." +
+           std::to_string(proc.rank);
+}
+
+void make_active(Session &session, const std::shared_ptr<ServerLink> &link)
+{
+    session.link = link;
+    session.server = link->server;
+    auto &links = session.links;
+    // The active link first, so that losing it hands over to the next.
+    auto found = std::find(links.begin(), links.end(), link);
+    if (found != links.end()) {
+        std::rotate(links.begin(), found, found + 1);
+    }
+}
+
+pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd,
+                                const pmix_proc_t &server, std::shared_ptr<ServerLink> *link_p)
 {
     pmix_status_t rc = PMIX_SUCCESS;
     pmix_status_t posted = session->engine->run_and_wait([&] {
         std::weak_ptr<Session> weak = session;
-        session->tracker = std::make_unique<wire::RequestTracker>(*session->engine);
+        auto link = std::make_shared<ServerLink>();
+        std::weak_ptr<ServerLink> weak_link = link;
+        link->server = server;
+        link->tracker = std::make_unique<wire::RequestTracker>(*session->engine);
         auto connection = wire::Connection::create(*session->engine, fd);
-        connection->set_description(std::string("PMIx server ") + session->server.nspace + "." +
-                                    std::to_string(session->server.rank));
-        connection->set_message_handler([weak](const wire::Frame &frame) { on_frame(weak, frame); });
-        connection->set_close_handler([weak](pmix_status_t status, const std::string &reason) {
-            on_close(weak, status, reason);
+        connection->set_description("PMIx server " + proc_text(server));
+        connection->set_message_handler(
+            [weak, weak_link](const wire::Frame &frame) { on_frame(weak, weak_link, frame); });
+        connection->set_close_handler([weak, weak_link](pmix_status_t status, const std::string &reason) {
+            on_close(weak, weak_link, status, reason);
         });
-        session->connection = connection;
+        link->connection = connection;
+        session->links.push_back(link);
+        if (!session->link) {
+            make_active(*session, link);
+        }
         rc = connection->start();
+        if (rc != PMIX_SUCCESS) {
+            forget_link(*session, link);
+        } else if (link_p != nullptr) {
+            *link_p = link;
+        }
     });
     return posted != PMIX_SUCCESS ? posted : rc;
+}
+
+void close_link(Session &session, const std::shared_ptr<ServerLink> &link)
+{
+    link->closing = true;
+    if (link->connection) {
+        link->connection->close(PMIX_SUCCESS, "disconnected");
+    }
+    if (link->tracker) {
+        link->tracker->fail_all(PMIX_ERR_LOST_CONNECTION);
+    }
+    forget_link(session, link);
 }
 
 void detach_connection(Session &session)
 {
     session.finalizing = true;
-    if (session.connection) {
-        session.connection->close(PMIX_SUCCESS, "finalized");
-        session.connection.reset();
+    auto links = session.links;
+    for (const auto &link : links) {
+        close_link(session, link);
     }
-    if (session.tracker) {
-        session.tracker->fail_all(PMIX_ERR_LOST_CONNECTION);
-    }
+    session.links.clear();
+    session.link.reset();
 }
 
 pmix_status_t send_request(const std::shared_ptr<Session> &session, wire::Bytes payload,
@@ -111,14 +174,15 @@ pmix_status_t send_request(const std::shared_ptr<Session> &session, wire::Bytes 
     }
     return session->engine->post([session, payload = std::move(payload), timeout,
                                   handler = std::move(handler)]() mutable {
-        if (!session->connection || !session->tracker || !session->connection->is_open()) {
+        std::shared_ptr<ServerLink> link = session->link;
+        if (!link || !link->connection || !link->tracker || !link->connection->is_open()) {
             handler(PMIX_ERR_LOST_CONNECTION, nullptr);
             return;
         }
-        uint32_t tag = session->tracker->add(std::move(handler), timeout);
-        pmix_status_t rc = session->connection->send(wire::FrameKind::request, tag, payload);
+        uint32_t tag = link->tracker->add(std::move(handler), timeout);
+        pmix_status_t rc = link->connection->send(wire::FrameKind::request, tag, payload);
         if (rc != PMIX_SUCCESS) {
-            session->tracker->fail(tag, rc);
+            link->tracker->fail(tag, rc);
         }
     });
 }

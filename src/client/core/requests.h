@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include <pmix_common.h>
 
@@ -16,12 +17,25 @@ namespace pmixpp::client {
 
 using ReplyHandler = std::function<void(pmix_status_t status, const wire::Frame *reply)>;
 
-// Hands the connected fd to a wire::Connection on the progress thread.
-pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd);
+// Hands the connected fd to a new ServerLink (a wire::Connection) on the
+// progress thread; it becomes the active link when there is none.
+pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd,
+                                const pmix_proc_t &server,
+                                std::shared_ptr<ServerLink> *link_p = nullptr);
 
-// Closes the connection (no LOST_CONNECTION event: session->finalizing is
-// set) and fails what is still pending. Progress thread.
+// Makes link the one requests go to. Progress thread.
+void make_active(Session &session, const std::shared_ptr<ServerLink> &link);
+
+// Closes one link on purpose (no LOST_CONNECTION event) and forgets it;
+// when it was the active one, the next open link takes over. Progress thread.
+void close_link(Session &session, const std::shared_ptr<ServerLink> &link);
+
+// Closes every link (no LOST_CONNECTION event: session->finalizing is set)
+// and fails what is still pending. Progress thread.
 void detach_connection(Session &session);
+
+// "nspace.rank" for messages.
+std::string proc_text(const pmix_proc_t &proc);
 
 // Sends an encoded REQUEST payload; `handler` then runs once on the progress
 // thread with the reply (PMIX_SUCCESS), or with PMIX_ERR_TIMEOUT /

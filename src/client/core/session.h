@@ -14,8 +14,9 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <utility>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <pmix_common.h>
 
@@ -49,6 +50,16 @@ private:
     static constexpr const char *kFrameworks[] = {"ptl", "psec", "gds"};
 };
 
+// One connection to a server. A client has one; a tool may attach to
+// several (PMIx_tool_attach_to_server) and sends its requests to the active
+// one (PMIx_tool_set_server). Progress thread only.
+struct ServerLink {
+    pmix_proc_t server{};
+    std::shared_ptr<wire::Connection> connection;
+    std::unique_ptr<wire::RequestTracker> tracker;
+    bool closing = false;  // closed on purpose: no LOST_CONNECTION event
+};
+
 struct Session : EventHome {
     Session();
     ~Session() override;
@@ -61,8 +72,13 @@ struct Session : EventHome {
     // connection that use the components.
     FrameworkLease frameworks;
 
+    // The server requests go to (the active link's); progress thread only
+    // once started.
     pmix_proc_t server{};
-    bool singleton = false;
+    // No server: a singleton client, or a tool in standalone mode. A tool
+    // may change between the two (attach, disconnect), so it is atomic.
+    std::atomic<bool> singleton{false};
+    bool tool = false;  // started by PMIx_tool_init
     std::string hostname;
     std::unique_ptr<store::Store> store;
 
@@ -78,16 +94,19 @@ struct Session : EventHome {
     mutable std::set<std::string> collected_nspaces;
 
     // ---- progress thread only
-    std::shared_ptr<wire::Connection> connection;
-    std::unique_ptr<wire::RequestTracker> tracker;
+    std::shared_ptr<ServerLink> link;                // the active one, or none
+    std::vector<std::shared_ptr<ServerLink>> links;  // every open one, link first
 };
 
 // The initialized session, or nullptr before PMIx_Init / after the last
 // PMIx_Finalize. Any thread.
 std::shared_ptr<Session> current_session();
 
-// Lifecycle (core/lifecycle.cc).
-pmix_status_t initialize(const pmix_info_t info[], size_t ninfo, pmix_proc_t *proc_p);
+// Lifecycle (core/lifecycle.cc). PMIx_Init starts a client, PMIx_tool_init
+// a tool (tool_start.h); both share the reference count and the teardown.
+enum class Role { client, tool };
+pmix_status_t initialize(const pmix_info_t info[], size_t ninfo, pmix_proc_t *proc_p,
+                         Role role = Role::client);
 pmix_status_t finalize(const pmix_info_t info[], size_t ninfo);
 bool initialized();
 

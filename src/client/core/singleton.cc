@@ -96,4 +96,17 @@ pmix_status_t register_singleton(const char *nspace, const std::string &hostname
     return rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc;
 }
 
+pmix_status_t register_tool_self(const char *nspace, pmix_rank_t rank, const std::string &hostname,
+                                 const store::Store &store)
+{
+    pmix_status_t rc = store.has_nspace(nspace) ? PMIX_SUCCESS : register_singleton(nspace, hostname, store);
+    if (rc != PMIX_SUCCESS || rank == 0) {
+        return rc;
+    }
+    pmix_value_t host{};
+    host.type = PMIX_STRING;
+    host.data.string = const_cast<char *>(hostname.c_str());
+    return store.put_value(nspace, PMIXPP_GDS_LEVEL_PROC, rank, PMIX_HOSTNAME, &host);
+}
+
 }  // namespace pmixpp::client

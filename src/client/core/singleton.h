@@ -23,6 +23,12 @@ pmix_status_t register_singleton(const char *nspace, const std::string &hostname
 
 std::string local_hostname();
 
+// A tool's own data (PMIx_tool_init): the singleton job above for nspace,
+// and PMIX_HOSTNAME for `rank` when the server gave it another rank than 0.
+// Lets PMIx_Get answer a tool's own keys locally, connected or not.
+pmix_status_t register_tool_self(const char *nspace, pmix_rank_t rank, const std::string &hostname,
+                                 const store::Store &store);
+
 }  // namespace pmixpp::client
 
 #endif

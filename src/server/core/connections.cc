@@ -57,11 +57,16 @@ void arm_handshake_timer(Server &server, Peer &peer)
     peer.handshake_timer = server.engine.add_timer(timeout, [id, timeout] {
         Server *now = current();
         Peer *late = now == nullptr ? nullptr : now->find_peer(id);
-        if (late != nullptr && late->state == PeerState::handshaking) {
+        if (late == nullptr || late->state != PeerState::handshaking) return;
+        if (late->awaiting_host) {
             drop_peer(*late, PMIX_ERR_TIMEOUT,
-                      "no complete hello within " + seconds_text(timeout) + " (raise " +
-                          kHandshakeTimeoutEnv + " if clients are that slow)");
+                      "the host did not answer tool_connected within " + seconds_text(timeout) +
+                          " (fix the host, or raise " + kHandshakeTimeoutEnv + ")");
+            return;
         }
+        drop_peer(*late, PMIX_ERR_TIMEOUT,
+                  "no complete hello within " + seconds_text(timeout) + " (raise " + kHandshakeTimeoutEnv +
+                      " if clients are that slow)");
     });
 }
 
@@ -92,7 +97,7 @@ std::string describe(const Peer &peer)
 {
     std::string text;
     if (peer.state != PeerState::handshaking) {
-        text = "client " + proc_name(peer.proc);
+        text = (peer.tool ? "tool " : "client ") + proc_name(peer.proc);
     } else {
         text = "connection " + std::to_string(peer.id);
     }

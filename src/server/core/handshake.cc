@@ -3,6 +3,7 @@
 #include "common/runtime/log.h"
 #include "common/wire/messages.h"
 #include "server/core/connections.h"
+#include "server/core/tool_peers.h"
 
 #include <pmix.h>
 #include <pmixpp/psec.h>
@@ -26,17 +27,26 @@ Refusal refuse_with(pmix_status_t status, std::string reason)
     return Refusal{status, std::move(reason)};
 }
 
-void send_refuse(Peer &peer, const Refusal &refusal)
+}  // namespace
+
+void refuse_peer(Peer &peer, pmix_status_t status, const std::string &reason)
 {
-    runtime::log_warning("server", "refused " + describe(peer) + ": " + refusal.reason);
+    runtime::log_warning("server", "refused " + describe(peer) + ": " + reason);
     wire::Refuse message;
-    message.status = refusal.status;
-    message.reason = refusal.reason.substr(0, wire::kMaxMessageLength);
+    message.status = status;
+    message.reason = reason.substr(0, wire::kMaxMessageLength);
     wire::Bytes bytes;
     if (wire::encode_to_bytes(message, &bytes) == PMIX_SUCCESS) {
         send_bytes(peer, wire::FrameKind::handshake, wire::kNoTag, bytes);
     }
-    peer.connection->close_when_sent(refusal.status, "refused: " + refusal.reason);
+    peer.connection->close_when_sent(status, "refused: " + reason);
+}
+
+namespace {
+
+void send_refuse(Peer &peer, const Refusal &refusal)
+{
+    refuse_peer(peer, refusal.status, refusal.reason);
 }
 
 std::string namespace_text(const wire::Hello &hello)
@@ -124,7 +134,28 @@ Refusal check_pid(const Peer &peer, const wire::Hello &hello)
                            std::to_string(peer.kernel.pid));
 }
 
-Refusal check_hello(Server &server, const Peer &peer, const wire::Hello &hello, uint16_t *version_p)
+// Clients the host registered, and tools (launchers count as tools) when
+// the host takes them; nobody else.
+Refusal check_peer_type(const wire::Hello &hello)
+{
+    switch (hello.peer_type) {
+    case wire::PeerType::Client:
+    case wire::PeerType::Tool:
+    case wire::PeerType::Launcher:
+        return {};
+    case wire::PeerType::Singleton:
+        return refuse_with(PMIX_ERR_NOT_SUPPORTED,
+                           "a singleton (a client started without a launcher) cannot join this "
+                           "server: it serves the clients its host registered, and tools");
+    default:
+        return refuse_with(PMIX_ERR_NOT_SUPPORTED,
+                           std::string(wire::peer_type_name(hello.peer_type)) +
+                               " connections are not supported (only launched clients and tools)");
+    }
+}
+
+Refusal check_hello(Server &server, const Peer &peer, const wire::Hello &hello, uint16_t *version_p,
+                    uid_t *uid_p, gid_t *gid_p)
 {
     if (wire::negotiate_version(hello, version_p) != PMIX_SUCCESS) {
         return refuse_with(PMIX_ERR_NOT_SUPPORTED,
@@ -134,19 +165,16 @@ Refusal check_hello(Server &server, const Peer &peer, const wire::Hello &hello, 
                                std::to_string(wire::kMinProtocolVersion) + ".." +
                                std::to_string(wire::kMaxProtocolVersion) + ")");
     }
-    if (hello.peer_type != wire::PeerType::Client) {
-        return refuse_with(PMIX_ERR_NOT_SUPPORTED,
-                           std::string(wire::peer_type_name(hello.peer_type)) +
-                               " connections are not supported yet (only launched clients)");
+    Refusal refusal = check_peer_type(hello);
+    if (refusal.refused()) return refusal;
+    refusal = check_pid(peer, hello);
+    if (refusal.refused()) return refusal;
+    refusal = authenticate(server, peer, hello, uid_p, gid_p);
+    if (refusal.refused()) return refusal;
+    if (hello.peer_type == wire::PeerType::Client) {
+        refusal = check_registration(server, hello, *uid_p, *gid_p);
+        if (refusal.refused()) return refusal;
     }
-    Refusal refusal = check_pid(peer, hello);
-    if (refusal.refused()) return refusal;
-    uid_t uid = 0;
-    gid_t gid = 0;
-    refusal = authenticate(server, peer, hello, &uid, &gid);
-    if (refusal.refused()) return refusal;
-    refusal = check_registration(server, hello, uid, gid);
-    if (refusal.refused()) return refusal;
     const auto &offered = hello.gds_modules;
     if (std::find(offered.begin(), offered.end(), server.store->module_name()) == offered.end()) {
         return refuse_with(PMIX_ERR_NOT_SUPPORTED, std::string("the peer cannot use gds/") +
@@ -240,10 +268,20 @@ void handle_hello(Server &server, Peer &peer, const wire::Frame &frame)
         send_refuse(peer, refuse_with(PMIX_ERR_UNPACK_FAILURE, "malformed hello"));
         return;
     }
+    if (peer.awaiting_host) {
+        drop_peer(peer, PMIX_ERR_UNPACK_FAILURE, "a second hello");
+        return;
+    }
     uint16_t version = 0;
-    const Refusal refusal = check_hello(server, peer, hello, &version);
+    uid_t uid = 0;
+    gid_t gid = 0;
+    const Refusal refusal = check_hello(server, peer, hello, &version, &uid, &gid);
     if (refusal.refused()) {
         send_refuse(peer, refusal);
+        return;
+    }
+    if (hello.peer_type != wire::PeerType::Client) {
+        admit_tool(server, peer, hello, version, uid, gid);
         return;
     }
     accept_peer(server, peer, hello, version);

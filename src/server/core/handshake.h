@@ -11,15 +11,22 @@
 // module [NOT_SUPPORTED], and the host's client_connected2/client_connected
 // (called with no callback, as OpenPMIx 4.2 does: PMIX_SUCCESS or
 // PMIX_OPERATION_SUCCEEDED accept, anything else refuses with that status).
+// A tool or launcher passes the transport and psec checks and then goes to
+// the host's tool_connected (tool_peers.h) instead of the registration checks.
 #ifndef PMIXPP_SERVER_CORE_HANDSHAKE_H
 #define PMIXPP_SERVER_CORE_HANDSHAKE_H
 
 #include "common/wire/frame.h"
+
+#include <string>
 #include "server/core/server.h"
 
 namespace pmixpp::server {
 
 void handle_hello(Server &server, Peer &peer, const wire::Frame &frame);
+
+// Sends a Refuse with reason, logs it, and closes the connection once sent.
+void refuse_peer(Peer &peer, pmix_status_t status, const std::string &reason);
 
 }  // namespace pmixpp::server
 

@@ -2,7 +2,9 @@
 
 #include "common/runtime/log.h"
 #include "common/values/value_ops.h"
+#include "server/cleanup/server_cleanup.h"
 #include "server/core/connections.h"
+#include "server/core/tool_peers.h"
 #include "server/requests/requests.h"
 
 namespace pmixpp::server {
@@ -55,12 +57,18 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
 {
     if (peer.state == PeerState::handshaking) return;
     drop_registrations(server, peer);
+    if (peer.tool) {  // issue 4: a tool is forgotten, no job hears of it
+        fence_peer_lost(server, peer);
+        cleanup::on_client_gone(server, peer.proc);  // its registered cleanup (RFC0027)
+        return forget_tool(server, peer);
+    }
     ClientRecord *client = server.find_client(peer.proc);
     if (client == nullptr || client->peer == peer.id) {
         // (A record connected elsewhere belongs to a later registration of
         // the same proc: this old connection says nothing about it.)
         if (client != nullptr) client->peer = kNoPeer;
         mark_gone(server, peer.proc);
+        cleanup::on_client_gone(server, peer.proc);  // issue 4: its registered cleanup (RFC0027)
     }
     fence_peer_lost(server, peer);
     if (peer.state == PeerState::finalized) return;

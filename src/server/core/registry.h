@@ -35,6 +35,9 @@ struct ClientRecord {
 struct Namespace {
     std::string name;
     bool registered = false;  // register_nspace ran (register_client may come first)
+    // Holds connected tools (tool_peers.h), not a job the host registered:
+    // removed with its last tool.
+    bool tool = false;
     int nlocalprocs = 0;
     jobdata::JobSummary summary;
     std::map<pmix_rank_t, ClientRecord> clients;
@@ -67,6 +70,8 @@ struct Peer {
     pmix_proc_t proc{};               // valid once connected
     runtime::Timer handshake_timer;
     std::vector<EventRegistration> events;
+    bool tool = false;            // a tool or launcher (tool_peers.h), not a client
+    bool awaiting_host = false;   // its hello waits for the host's tool_connected
 
     bool wants(pmix_status_t code) const;
 };

@@ -12,7 +12,9 @@ void handle_finalize(Server &server, Peer &peer, uint32_t tag, wire::FinalizeReq
     ClientRecord *client = server.find_client(peer.proc);
     if (client != nullptr) client->finalized = true;
     peer.events.clear();
-    const auto upcall = server.host.slots().client_finalized;
+    // A tool is not one of the host's clients: the host hears of it
+    // through tool_connected only.
+    const auto upcall = peer.tool ? nullptr : server.host.slots().client_finalized;
     if (upcall == nullptr) return reply_status(server, peer.id, tag, PMIX_SUCCESS);
     const pmix_proc_t proc = peer.proc;
     void *server_object = client == nullptr ? nullptr : client->server_object;
