@@ -1,17 +1,100 @@
-// Job control directives (kill, signal, registered cleanup of files and
-// directories). Issue 4 (cleanup) fills these in.
+// Job control directives (kill, signal, ..., and RFC0027's registered
+// cleanup of files and directories). The client only carries the request:
+// its server keeps cleanup registrations itself and hands the other
+// directives to its host. A refused registration's reason (e.g. which path
+// is not absolute) is printed once, since the callback carries no info.
 #include <pmix.h>
 
-pmix_status_t PMIx_Job_control(const pmix_proc_t /*targets*/[], size_t /*ntargets*/,
-                               const pmix_info_t /*directives*/[], size_t /*ndirs*/,
-                               pmix_info_t ** /*results*/, size_t * /*nresults*/)
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <new>
+
+#include "client/core/host_mode.h"
+#include "client/core/requests.h"
+#include "client/core/session.h"
+#include "common/runtime/latch.h"
+#include "common/runtime/log.h"
+
+using namespace pmixpp;
+
+namespace {
+
+using JobControlDone = std::function<void(pmix_status_t status)>;
+
+pmix_status_t check_args(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
+                         size_t ndirs)
 {
+    if (targets == nullptr && ntargets > 0) return PMIX_ERR_BAD_PARAM;
+    if (directives == nullptr || ndirs == 0) return PMIX_ERR_BAD_PARAM;  // nothing to do
+    return PMIX_SUCCESS;
+}
+
+// No client session: PMIX_ERR_INIT, or the process runs the server itself.
+pmix_status_t without_session()
+{
+    if (!client::host_mode()) return PMIX_ERR_INIT;
+    runtime::log_warning("job_control", "PMIx_Job_control is not available to the process that runs the PMIx "
+                                        "server (the host controls its jobs and files directly)");
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Job_control_nb(const pmix_proc_t /*targets*/[], size_t /*ntargets*/,
-                                  const pmix_info_t /*directives*/[], size_t /*ndirs*/,
-                                  pmix_info_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
+pmix_status_t start_job_control(const std::shared_ptr<client::Session> &session, const pmix_proc_t targets[],
+                                size_t ntargets, const pmix_info_t directives[], size_t ndirs,
+                                JobControlDone done)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    if (session->singleton) return PMIX_ERR_UNREACH;  // no server to act on it
+    wire::JobControlRequest request;
+    if (targets != nullptr) request.targets.assign(targets, targets + ntargets);
+    const pmix_status_t rc = request.directives.assign_copy(directives, ndirs);
+    if (rc != PMIX_SUCCESS) return rc;
+    return client::send_message(session, request, std::chrono::milliseconds{0},
+                                [done](pmix_status_t st, const wire::Frame *frame) {
+                                    wire::JobControlReply reply;
+                                    const pmix_status_t status = client::read_reply(st, frame, &reply);
+                                    if (status != PMIX_SUCCESS && !reply.reason.empty()) {
+                                        runtime::log_warning("job_control", "PMIx_Job_control refused: " +
+                                                                                reply.reason);
+                                    }
+                                    done(status);
+                                });
+}
+
+}  // namespace
+
+pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
+                               size_t ndirs, pmix_info_t **results, size_t *nresults)
+{
+    if (results != nullptr) *results = nullptr;
+    if (nresults != nullptr) *nresults = 0;
+    auto session = client::current_session();
+    if (!session) return without_session();
+    pmix_status_t rc = check_args(targets, ntargets, directives, ndirs);
+    if (rc != PMIX_SUCCESS) return rc;
+    if (client::check_may_block(*session) != PMIX_SUCCESS) return PMIX_ERR_WOULD_BLOCK;
+    try {
+        auto latch = std::make_shared<runtime::Latch<>>();
+        rc = start_job_control(session, targets, ntargets, directives, ndirs,
+                               [latch](pmix_status_t st) { latch->complete(st); });
+        return rc != PMIX_SUCCESS ? rc : latch->wait();
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
+                                  size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    auto session = client::current_session();
+    if (!session) return without_session();
+    const pmix_status_t rc = check_args(targets, ntargets, directives, ndirs);
+    if (rc != PMIX_SUCCESS) return rc;
+    try {
+        return start_job_control(session, targets, ntargets, directives, ndirs,
+                                 [cbfunc, cbdata](pmix_status_t st) {
+                                     if (cbfunc != nullptr) cbfunc(st, nullptr, 0, cbdata, nullptr, nullptr);
+                                 });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }

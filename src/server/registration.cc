@@ -8,6 +8,7 @@
 #include <pmix_server.h>
 
 #include "common/runtime/log.h"
+#include "server/cleanup/server_cleanup.h"
 #include "server/core/fork_env.h"
 #include "server/core/peer_lifecycle.h"
 #include "server/core/server.h"
@@ -76,6 +77,7 @@ void deregister_nspace(Server &server, const std::string &name)
     if (server.find_namespace(name) == nullptr) return;
     disconnect_clients(server, name);
     server.waiters.fail_nspace(name, PMIX_ERR_NOT_FOUND);
+    pmixpp::cleanup::on_nspace_deregistered(server, name);  // issue 4: before its dirs go
     pmixpp::sessiondirs::on_deregister_nspace(server, name);  // issue 4
     server.namespaces.erase(name);
     // Job data and modex data alike.
@@ -150,6 +152,7 @@ void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbf
         Namespace *ns = server.find_namespace(target.nspace);
         if (ns == nullptr || ns->clients.erase(target.rank) == 0) return PMIX_ERR_NOT_FOUND;
         disconnect_client(server, target);
+        pmixpp::cleanup::on_client_deregistered(server, target);  // issue 4: before its dir goes
         pmixpp::sessiondirs::on_deregister_client(server, target.nspace, target.rank);  // issue 4
         return PMIX_SUCCESS;
     });

@@ -151,7 +151,7 @@ enum class Command : uint16_t {
     Spawn = 23,
     Connect = 24,
     Disconnect = 25,
-    JobControl = 26,
+    JobControl = 26,  // issue 4: cleanup registrations (RFC0027) stay in the server, the rest goes to the host
     Monitor = 27,
     Log = 28,
     Allocate = 29,
@@ -244,6 +244,14 @@ struct QueryRequest {
     QueryArray queries;
 };
 
+// PMIx_Job_control(_nb) (messages_job_control.cc). Registered cleanup
+// (PMIX_REGISTER_CLEANUP*, PMIX_CLEANUP_*) is the server's own business;
+// other directives go to the host's job_control upcall.
+struct JobControlRequest {
+    std::vector<pmix_proc_t> targets;  // empty = the caller's namespace, rank wildcard
+    InfoArray directives;
+};
+
 pmix_status_t encode(const CommitRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, CommitRequest *msg_p);
 pmix_status_t encode(const FenceRequest &msg, buffer::Packer &p);
@@ -262,6 +270,8 @@ pmix_status_t encode(const NotifyEventRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, NotifyEventRequest *msg_p);
 pmix_status_t encode(const QueryRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, QueryRequest *msg_p);
+pmix_status_t encode(const JobControlRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, JobControlRequest *msg_p);
 
 // ---------------------------------------------------------------- replies (REPLY frames)
 
@@ -291,6 +301,13 @@ struct QueryReply {
     InfoArray results;
 };
 
+// Reply of JobControlRequest: a refused cleanup registration says why
+// (e.g. which path is not absolute); empty otherwise.
+struct JobControlReply {
+    pmix_status_t status = PMIX_SUCCESS;
+    std::string reason;  // at most kMaxMessageLength bytes
+};
+
 pmix_status_t encode(const StatusReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, StatusReply *msg_p);
 pmix_status_t encode(const FenceReply &msg, buffer::Packer &p);
@@ -301,6 +318,8 @@ pmix_status_t encode(const RegisterEventsReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, RegisterEventsReply *msg_p);
 pmix_status_t encode(const QueryReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, QueryReply *msg_p);
+pmix_status_t encode(const JobControlReply &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, JobControlReply *msg_p);
 
 // The status of a REPLY payload, not consumed (for failing a request without
 // knowing its reply type).

@@ -6,6 +6,7 @@
 #include "server/core/self_ops.h"
 #include "server/core/server.h"
 #include "server/core/topology.h"
+#include "server/cleanup/server_cleanup.h"
 #include "server/rendezvous/server_files.h"
 #include "server/requests/requests.h"
 #include "server/sessiondirs/server_hooks.h"
@@ -101,6 +102,7 @@ void shut_down(Server &server)
     server.host_handlers = HostHandlers{};
     rendezvous::withdraw_server_files();  // issue 4: before the listeners go
     close_listeners(server);
+    cleanup::on_finalize(server);      // issue 4: registrations still pending
     sessiondirs::on_finalize(server);  // issue 4: session directories
     for (auto &[id, peer] : server.peers) {
         peer->handshake_timer.cancel();
