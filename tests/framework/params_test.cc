@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstdlib>
 #include <fstream>
+#include <filesystem>
 #include <sys/stat.h>
 
 using namespace pmixpp;
@@ -38,6 +39,13 @@ struct ParamFiles {
         setenv("PMIXPP_SYSCONFDIR", system_dir.c_str(), 1);
         setenv("HOME", home.c_str(), 1);
     }
+    ~ParamFiles() {
+        std::error_code ignored;
+        std::filesystem::remove_all(system_dir, ignored);
+        std::filesystem::remove_all(home, ignored);
+    }
+    ParamFiles(const ParamFiles &) = delete;
+    ParamFiles &operator=(const ParamFiles &) = delete;
 };
 
 const framework::ParamReport *find_param(const framework::FrameworkReport &report, const std::string &name) {
@@ -195,6 +203,7 @@ Test(params, core_report_shows_component_path_and_files) {
     cr_assert_str_eq(core.system_param_file.c_str(), files.system_file.c_str());
     cr_assert_str_eq(core.user_param_file.c_str(), files.user_file.c_str());
     framework::finalize();
+    rmdir(extra.c_str());
 
     unsetenv("PMIX_MCA_mca_base_component_path");
     cr_assert_eq(framework::core_inventory(&core), PMIX_SUCCESS);

@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <vector>
 #include <sstream>
 
 #include <sys/socket.h>
@@ -16,11 +18,32 @@ namespace server_test {
 
 using namespace pmixpp;
 
+namespace {
+
+std::vector<std::string> &tmpdirs_to_remove()
+{
+    static std::vector<std::string> dirs;
+    return dirs;
+}
+
+// Each Criterion test is its own process: what it made goes when it exits.
+void remove_tmpdirs()
+{
+    for (const std::string &dir : tmpdirs_to_remove()) {
+        std::error_code ignored;
+        std::filesystem::remove_all(dir, ignored);
+    }
+}
+
+}  // namespace
+
 std::string make_tmpdir()
 {
     char pattern[] = "/tmp/pmixpp-srv-XXXXXX";
     const char *dir = mkdtemp(pattern);
     cr_assert(dir != nullptr, "mkdtemp failed");
+    if (tmpdirs_to_remove().empty()) std::atexit(remove_tmpdirs);
+    tmpdirs_to_remove().push_back(dir);
     return dir;
 }
 

@@ -64,13 +64,16 @@ void expect_nothing_left(long failing, pmix_status_t rc)
 Test(server_start_nomem, every_failed_start_leaves_nothing_behind, .timeout = 600)
 {
     const std::string tmpdir = make_tmpdir();
-    pmix_info_t info[2];
+    // Both tmpdirs private: a start reaps dead servers' leftovers there, and
+    // the machine's /tmp would make the count of allocations vary.
+    pmix_info_t info[3];
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, tmpdir.c_str(), PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_HOSTNAME, kHost, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[2], PMIX_SYSTEM_TMPDIR, tmpdir.c_str(), PMIX_STRING);
     long failed_starts = 0;
     for (long failing = 0;; ++failing) {
         t_allocations_left = failing;
-        const pmix_status_t rc = PMIx_server_init(nullptr, info, 2);
+        const pmix_status_t rc = PMIx_server_init(nullptr, info, 3);
         const bool injected = t_allocations_left == -1;
         t_allocations_left = -1;
         if (rc != PMIX_SUCCESS) {

@@ -5,8 +5,12 @@
 #include "munge_psec.h"
 
 #include <munge.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdarg>
 #include <cstddef>
 #include <cstdio>
@@ -109,6 +113,28 @@ void log(pmixpp_log_level_t level, const char *fmt, ...)
     services.log(level, "%s", line);
 }
 
+namespace {
+
+// One connect() to munged's socket. libmunge retries a refused connection
+// with back-off for over two seconds; a daemon that is not there at all
+// (no socket, or nobody listening) is known at once this way.
+bool socket_listens(const std::string &path, std::string *problem_p)
+{
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (path.empty() || path[0] != '/' || path.size() >= sizeof(address.sun_path)) return true;  // libmunge judges
+    std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return true;
+    const bool listening = connect(fd, reinterpret_cast<const sockaddr *>(&address), sizeof(address)) == 0;
+    const int error = errno;
+    close(fd);
+    if (!listening) *problem_p = path + " (" + std::strerror(error) + ")";
+    return listening;
+}
+
+}  // namespace
+
 bool daemon_reachable(std::string *problem_p)
 {
     Context context;
@@ -116,6 +142,7 @@ bool daemon_reachable(std::string *problem_p)
         *problem_p = "libmunge cannot create a context (out of memory)";
         return false;
     }
+    if (!socket_listens(context.socket(), problem_p)) return false;
     char *credential = nullptr;
     const munge_err_t rc = munge_encode(&credential, context.get(), nullptr, 0);
     std::free(credential);
