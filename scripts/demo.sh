@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the demo. Until pmixrun exists the
-# demo shows the component core at work: pmixpp_info lists the frameworks and
+# Installs what is missing, builds, and runs the demo: a 4-process hello job under
+# a minimal host (until pmixrun exists), then the component core at work: pmixpp_info lists the frameworks and
 # the components it discovered, and the vendor example is loaded from its own
 # directory through PMIX_MCA_mca_base_component_path.
 source "$(dirname "$0")/lib/common.sh"

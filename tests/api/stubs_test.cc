@@ -56,8 +56,6 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_Get_cpuset, nullptr, PMIX_CPUBIND_PROCESS),
     STUB(PMIx_Get_relative_locality, nullptr, nullptr, nullptr),
     // client: job control and cleanup (issue 4)
-    STUB(PMIx_Job_control, nullptr, 0, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Job_control_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
     // client: fabric (issue 6)
     STUB(PMIx_Fabric_register, nullptr, nullptr, 0),
     STUB(PMIx_Fabric_register_nb, nullptr, nullptr, 0, nullptr, nullptr),
@@ -81,14 +79,7 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_server_setup_local_support, nullptr, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_server_collect_inventory, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_server_deliver_inventory, nullptr, 0, nullptr, 0, nullptr, nullptr),
-    // tools, rendezvous and forwarded I/O (issue 4)
-    STUB(PMIx_tool_init, nullptr, nullptr, 0),
-    STUB(PMIx_tool_finalize),
-    STUB(PMIx_tool_connect_to_server, nullptr, nullptr, 0),
-    STUB(PMIx_tool_attach_to_server, nullptr, nullptr, nullptr, 0),
-    STUB(PMIx_tool_disconnect, nullptr),
-    STUB(PMIx_tool_get_servers, nullptr, nullptr),
-    STUB(PMIx_tool_set_server, nullptr, nullptr, 0),
+    // forwarded I/O (issue 7: pmixrun)
     STUB(PMIx_IOF_pull, nullptr, 0, nullptr, 0, PMIX_FWD_STDOUT_CHANNEL, nullptr, nullptr,
          nullptr),
     STUB(PMIx_IOF_deregister, 0, nullptr, 0, nullptr, nullptr),

@@ -238,3 +238,30 @@ Test(sdk_install, cmake_consumer_builds_and_runs)
               "the consumer built with pmixpp::pmix does not run");
     cr_assert(version.size() > 1 && version[0] > '2', "PMIx_Get_version() printed '%s'", version.c_str());
 }
+
+// The demo job (share/examples/hello-job): a host and its client built
+// against the prefix run 3 processes, and everything the library made in
+// the tmpdir they used (session directories, rendezvous files, the files the
+// clients registered for cleanup) is gone afterwards.
+Test(sdk_install, hello_job_runs_and_leaves_its_tmpdir_empty)
+{
+    install_or_fail();
+    const std::string build = work_dir + "/hello-build";
+    build_project(env_or_empty("PMIXPP_SOURCE_DIR") + "/share/examples/hello-job", build);
+    const std::string tmpdir = work_dir + "/tmp";
+    std::filesystem::create_directories(tmpdir);
+
+    std::string out;
+    const std::string command = "env -u LD_LIBRARY_PATH -u PMIXPP_SYSCONFDIR -u PMIX_SERVER_TMPDIR -u TEMP -u TMP"
+                                " HOME=" + shell_quote(work_dir) + " TMPDIR=" + shell_quote(tmpdir) + " " +
+                                shell_quote(build + "/hello_host") + " -n 3 " + shell_quote(build + "/hello_client");
+    cr_assert(run_capture(command, log("hello"), &out), "the hello job failed:\n%s", out.c_str());
+    cr_expect(out.find("3 of 3 processes succeeded") != std::string::npos, "unexpected output:\n%s", out.c_str());
+    cr_expect(out.find("my neighbour says \"hello from rank") != std::string::npos, "no exchange:\n%s", out.c_str());
+
+    std::string left;
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(tmpdir)) {
+        left += entry.path().string() + "\n";
+    }
+    cr_assert(left.empty(), "the hello job left files behind in its tmpdir:\n%s", left.c_str());
+}

@@ -1,0 +1,149 @@
+/* A minimal single-node host written against the public server API only:
+ * the smallest thing that runs a PMIx job. It starts a server that accepts
+ * tools, registers one namespace of N processes, forks and execs the client
+ * program N times with the environment PMIx_server_setup_fork gives, waits
+ * for them, and shuts down. Everything the library creates (session
+ * directories, rendezvous files, files the clients registered for cleanup)
+ * lives under PMIX_SERVER_TMPDIR and is gone when this program exits.
+ *
+ *   hello_host [-n N] <client program> [args...]
+ */
+#define _GNU_SOURCE
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* pmix_nspace_t is a fixed-size array: the API reads all of it. */
+static pmix_nspace_t NSPACE = "hello";
+#define MAX_PROCS 64
+
+/* One node: everything a fence gathers is this node's contribution. */
+static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                              size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                              void *cbdata)
+{
+    (void)procs; (void)nprocs; (void)info; (void)ninfo;
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL);
+    return PMIX_SUCCESS;
+}
+
+/* Every process is local, so no other node can hold a process's data. */
+static pmix_status_t on_direct_modex(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+                                     pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)proc; (void)info; (void)ninfo; (void)cbfunc; (void)cbdata;
+    return PMIX_ERR_NOT_FOUND;
+}
+
+static pmix_status_t on_abort(const pmix_proc_t *proc, void *server_object, int status, const char msg[],
+                              pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)server_object; (void)procs; (void)nprocs; (void)cbfunc; (void)cbdata;
+    fprintf(stderr, "hello_host: %s.%u aborted with status %d: %s\n", proc->nspace, proc->rank, status,
+            msg != NULL ? msg : "");
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t register_job(int nprocs)
+{
+    char hostname[256] = "localhost";
+    (void)gethostname(hostname, sizeof hostname - 1);
+    char ranks[MAX_PROCS * 4] = "";
+    for (int r = 0; r < nprocs; ++r) {
+        char item[16];
+        snprintf(item, sizeof item, r == 0 ? "%d" : ",%d", r);
+        strcat(ranks, item);
+    }
+    char *node_map = NULL;
+    char *proc_map = NULL;
+    pmix_status_t rc = PMIx_generate_regex(hostname, &node_map);
+    if (rc == PMIX_SUCCESS) rc = PMIx_generate_ppn(ranks, &proc_map);
+    if (rc != PMIX_SUCCESS) return rc;
+
+    uint32_t size = (uint32_t)nprocs;
+    pmix_info_t info[3];
+    PMIX_INFO_LOAD(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[1], PMIX_NODE_MAP, node_map, PMIX_REGEX);
+    PMIX_INFO_LOAD(&info[2], PMIX_PROC_MAP, proc_map, PMIX_REGEX);
+    rc = PMIx_server_register_nspace(NSPACE, nprocs, info, 3, NULL, NULL);
+    for (int i = 0; i < 3; ++i) PMIX_INFO_DESTRUCT(&info[i]);
+    free(node_map);
+    free(proc_map);
+    return rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc;
+}
+
+static pid_t launch(pmix_rank_t rank, char **argv)
+{
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, NSPACE, rank);
+    pmix_status_t rc = PMIx_server_register_client(&proc, getuid(), getgid(), NULL, NULL, NULL);
+    if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) return -1;
+    char **env = NULL;
+    for (char **e = environ; *e != NULL; ++e) pmix_argv_append_nosize(&env, *e);
+    if (PMIx_server_setup_fork(&proc, &env) != PMIX_SUCCESS) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        execve(argv[0], argv, env);
+        perror("hello_host: exec");
+        _exit(127);
+    }
+    pmix_argv_free(env);
+    return pid;
+}
+
+int main(int argc, char **argv)
+{
+    int nprocs = 2;
+    int first = 1;
+    if (argc > 2 && strcmp(argv[1], "-n") == 0) {
+        nprocs = atoi(argv[2]);
+        first = 3;
+    }
+    if (first >= argc || nprocs < 1 || nprocs > MAX_PROCS) {
+        fprintf(stderr, "usage: hello_host [-n 1..%d] <client program> [args...]\n", MAX_PROCS);
+        return 2;
+    }
+    pmix_server_module_t module;
+    memset(&module, 0, sizeof module);
+    module.fence_nb = on_fence;
+    module.direct_modex = on_direct_modex;
+    module.abort = on_abort;
+
+    pmix_info_t info[1];
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TOOL_SUPPORT, NULL, PMIX_BOOL);
+    pmix_status_t rc = PMIx_server_init(&module, info, 1);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "hello_host: PMIx_server_init failed: %s\n", PMIx_Error_string(rc));
+        return 1;
+    }
+    int failures = 0;
+    rc = register_job(nprocs);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "hello_host: cannot register the job: %s\n", PMIx_Error_string(rc));
+        failures = 1;
+    }
+    pid_t pids[MAX_PROCS];
+    int launched = 0;
+    for (int r = 0; failures == 0 && r < nprocs; ++r) {
+        pids[r] = launch((pmix_rank_t)r, &argv[first]);
+        if (pids[r] < 0) failures++;
+        else launched++;
+    }
+    for (int r = 0; r < launched; ++r) {
+        int status = 0;
+        if (waitpid(pids[r], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) failures++;
+        pmix_proc_t proc;
+        PMIX_LOAD_PROCID(&proc, NSPACE, (pmix_rank_t)r);
+        PMIx_server_deregister_client(&proc, NULL, NULL);
+    }
+    PMIx_server_deregister_nspace(NSPACE, NULL, NULL);
+    PMIx_server_finalize();
+    printf("hello_host: %d of %d processes succeeded\n", launched - failures, nprocs);
+    return failures == 0 ? 0 : 1;
+}
