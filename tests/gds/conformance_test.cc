@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <string>
 #include <thread>
 
 using namespace gds_test;
@@ -268,4 +269,135 @@ Test(gds, fetch_is_safe_while_another_thread_stores)
     writer.join();
     cr_assert_eq(bad.load(), 0);
     cr_assert_eq(fetch_u32(*store, kNs, PMIXPP_GDS_LEVEL_JOB, 0, "counter"), static_cast<uint32_t>(kRounds - 1));
+}
+
+// The export is read by another process (a client): for shmem this maps the
+// server's segment across processes.
+Test(gds, export_is_imported_by_another_process)
+{
+    auto server = new_store();
+    fill_all_levels(*server, kNs);
+    InfoList node;
+    node.add_string(PMIX_HOSTNAME, "beta");
+    node.add_string(PMIX_HOSTNAME_ALIASES, "beta.cluster");
+    cr_assert_eq(server->put(kNs, PMIXPP_GDS_LEVEL_NODE, 3, node.data(), node.size()), PMIX_SUCCESS);
+    pmix_byte_object_t blob{};
+    cr_assert_eq(server->export_nspace(kNs, &blob), PMIX_SUCCESS);
+    const int failures = in_child_process([&] {
+        auto client = new_store();
+        int bad = client->import_nspace(kNs, blob) != PMIX_SUCCESS;
+        bad += !child_expect_u32(*client, kNs, PMIXPP_GDS_LEVEL_SESSION, 7, "test.id", 7);
+        bad += !child_expect_u32(*client, kNs, PMIXPP_GDS_LEVEL_JOB, PMIX_RANK_WILDCARD, "test.level",
+                                 PMIXPP_GDS_LEVEL_JOB);
+        bad += !child_expect_u32(*client, kNs, PMIXPP_GDS_LEVEL_PROC, 5, "test.id", 5);
+        uint32_t nodeid = 0;
+        bad += client->lookup_node(kNs, "beta.cluster", &nodeid) != PMIX_SUCCESS || nodeid != 3;
+        InfoArray all;
+        bad += client->fetch_all(kNs, PMIXPP_GDS_LEVEL_NODE, 3, &all) != PMIX_SUCCESS || all.size() != 5;
+        return bad;
+    });
+    cr_assert_eq(failures, 0, "the child saw %d wrong answers", failures);
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+}
+
+// Values of every common type come back equal after export and import.
+Test(gds, every_value_type_survives_the_round_trip)
+{
+    auto server = new_store();
+    InfoList infos;
+    infos.add_u32("t.u32", 42);
+    infos.add_string("t.str", "some text");
+    infos.add_bytes("t.bytes", "\0\1\2\3", 4);
+    infos.add_bytes("t.empty", "", 0);
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, "peer.ns", 9);
+    PMIX_INFO_LOAD(&infos.info[infos.n++], "t.proc", &proc, PMIX_PROC);
+    double d = 2.5;
+    PMIX_INFO_LOAD(&infos.info[infos.n++], "t.double", &d, PMIX_DOUBLE);
+    bool flag = true;
+    PMIX_INFO_LOAD(&infos.info[infos.n++], "t.bool", &flag, PMIX_BOOL);
+    cr_assert_eq(server->put(kNs, PMIXPP_GDS_LEVEL_JOB, 0, infos.data(), infos.size()), PMIX_SUCCESS);
+    pmix_byte_object_t blob{};
+    cr_assert_eq(server->export_nspace(kNs, &blob), PMIX_SUCCESS);
+    auto client = new_store();
+    cr_assert_eq(client->import_nspace(kNs, blob), PMIX_SUCCESS);
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+    for (size_t i = 0; i < infos.size(); ++i) {
+        ValuePtr value;
+        cr_assert_eq(client->fetch(kNs, PMIXPP_GDS_LEVEL_JOB, 0, infos.info[i].key, &value), PMIX_SUCCESS,
+                     "%s", infos.info[i].key);
+        cr_assert(values_equal(*value, infos.info[i].value), "%s changed on the way", infos.info[i].key);
+    }
+}
+
+// Readers of the server's store and of an imported copy fetch while a writer
+// keeps storing (for shmem every store publishes a new generation): every
+// value read is whole, and no reader ever sees an older value after a newer.
+Test(gds, fetches_stay_whole_while_new_generations_are_published)
+{
+    auto server = new_store();
+    InfoList seed;
+    seed.add_string("shared", "value-0");
+    seed.add_u32("counter", 0);
+    cr_assert_eq(server->put(kNs, PMIXPP_GDS_LEVEL_JOB, 0, seed.data(), seed.size()), PMIX_SUCCESS);
+    pmix_byte_object_t blob{};
+    cr_assert_eq(server->export_nspace(kNs, &blob), PMIX_SUCCESS);
+    auto client = new_store();
+    cr_assert_eq(client->import_nspace(kNs, blob), PMIX_SUCCESS);
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+
+    constexpr uint32_t kRounds = 300;
+    std::atomic<bool> done{false};
+    std::atomic<int> bad{0};
+    std::thread writer([&] {
+        for (uint32_t i = 1; i <= kRounds; ++i) {
+            InfoList infos;
+            const std::string text = "value-" + std::to_string(i);
+            infos.add_string("shared", text.c_str());
+            infos.add_u32("counter", i);
+            if (server->put(kNs, PMIXPP_GDS_LEVEL_JOB, 0, infos.data(), infos.size()) != PMIX_SUCCESS) ++bad;
+        }
+        done = true;
+    });
+    auto reader = [&](const Store &store) {
+        uint32_t last = 0;
+        for (int reads = 0; !done || reads < 500; ++reads) {
+            const uint32_t seen = read_versioned(store, kNs, "shared", kRounds);
+            if (seen == UINT32_MAX || seen < last) ++bad;
+            if (seen != UINT32_MAX) last = seen;
+        }
+    };
+    std::thread server_reader(reader, std::cref(*server));
+    std::thread client_reader_a(reader, std::cref(*client));
+    std::thread client_reader_b(reader, std::cref(*client));
+    writer.join();
+    server_reader.join();
+    client_reader_a.join();
+    client_reader_b.join();
+    cr_assert_eq(bad.load(), 0, "%d torn, wrong or backward reads", bad.load());
+    cr_assert_eq(fetch_u32(*server, kNs, PMIXPP_GDS_LEVEL_JOB, 0, "counter"), kRounds);
+}
+
+Test(gds, bad_arguments_get_a_status_everywhere)
+{
+    auto store = new_store();
+    fill_all_levels(*store, kNs);
+    const pmixpp_gds_module_t &m = store->module();
+    pmixpp_gds_address_t addr{kNs, PMIXPP_GDS_LEVEL_JOB, 0};
+    pmix_value_t *value = nullptr;
+    pmix_info_t *infos = nullptr;
+    size_t ninfo = 0;
+    uint32_t nodeid = 0;
+    cr_assert_eq(m.fetch(nullptr, &addr, "k", &value), PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(m.store(nullptr, &addr, nullptr, 0), PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(m.fetch_all(nullptr, &addr, &infos, &ninfo), PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(m.import_nspace(nullptr, kNs, nullptr), PMIX_ERR_BAD_PARAM);
+    ValuePtr held;
+    cr_assert_eq(store->fetch(kNs, static_cast<pmixpp_gds_level_t>(77), 0, "k", &held), PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(store->lookup_node(kNs, nullptr, &nodeid), PMIX_ERR_BAD_PARAM);
+    std::string long_key(PMIX_MAX_KEYLEN + 5, 'k');
+    cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_JOB, 0, long_key.c_str(), &held), PMIX_ERR_BAD_PARAM);
+    pmix_byte_object_t empty{nullptr, 0};
+    cr_assert_neq(store->import_nspace(kNs, empty), PMIX_SUCCESS);
+    cr_assert_eq(fetch_u32(*store, kNs, PMIXPP_GDS_LEVEL_APP, 1, "test.id"), 1u, "the store still answers");
 }

@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 #define PMIXPP_GDS_API_MAJOR 1
-#define PMIXPP_GDS_API_MINOR 0
+#define PMIXPP_GDS_API_MINOR 1
 
 /* Which part of a namespace's registered data an address names. */
 typedef enum {
@@ -74,8 +74,8 @@ typedef struct pmixpp_gds_module {
 
     /* ---- store lifetime ------------------------------------------------ */
 
-    /* A new, empty store. `info` carries hints (none defined yet; unknown
-     * keys are ignored). */
+    /* A new, empty store. `info` carries hints (PMIXPP_GDS_HINT_* below;
+     * unknown keys are ignored). */
     pmix_status_t (*store_create)(const pmix_info_t info[], size_t ninfo,
                                   pmixpp_gds_store_t **store_p);
 
@@ -151,7 +151,24 @@ typedef struct pmixpp_gds_module {
      * malformed object; the store is then unchanged. */
     pmix_status_t (*import_nspace)(pmixpp_gds_store_t *store, const char *nspace,
                                    const pmix_byte_object_t *blob);
+
+    /* ---- 1.1 ------------------------------------------------------------- */
+
+    /* Server: like export_nspace, but the object carries the data itself even
+     * when export_nspace only names where the data lives (a shared-memory
+     * segment). A client whose import of the export_nspace object failed
+     * (e.g. it cannot map the segment) imports this one instead with
+     * import_nspace. NULL when export_nspace already carries the data. */
+    pmix_status_t (*export_nspace_inline)(pmixpp_gds_store_t *store, const char *nspace,
+                                          pmix_byte_object_t *blob_p);
 } pmixpp_gds_module_t;
+
+/* store_create hints (pmix_info_t keys). */
+
+/* PMIX_STRING: a directory where the store may create files (shared-memory
+ * segments) for namespaces that carry no PMIX_NSDIR of their own; a server
+ * passes its session directory (PMIX_TMPDIR). */
+#define PMIXPP_GDS_HINT_DIR "pmixpp.gds.dir"
 
 #ifdef __cplusplus
 }

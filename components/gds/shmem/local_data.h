@@ -1,0 +1,67 @@
+// gds/shmem: data kept in this process's memory. On a server this is the
+// authoritative copy of each namespace (segments are written from it); on a
+// client it holds what the client stored itself on top of a mapped segment.
+// Modex data always lives here (version 1 does not share it).
+#ifndef PMIXPP_GDS_SHMEM_LOCAL_DATA_H
+#define PMIXPP_GDS_SHMEM_LOCAL_DATA_H
+
+#include <pmix_common.h>
+#include <pmixpp/gds.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace gds_shmem {
+
+// One stored value; owns what its pmix_value_t points to.
+struct LocalEntry {
+    LocalEntry(std::string k, pmix_scope_t s) : key(std::move(k)), scope(s) {}
+    LocalEntry(LocalEntry &&other) noexcept;
+    LocalEntry &operator=(LocalEntry &&other) noexcept;
+    LocalEntry(const LocalEntry &) = delete;
+    LocalEntry &operator=(const LocalEntry &) = delete;
+    ~LocalEntry();
+
+    std::string key;
+    pmix_scope_t scope; // modex only
+    pmix_value_t value = {};
+};
+
+using LocalBucket = std::vector<LocalEntry>;
+
+inline uint64_t bucket_key(pmixpp_gds_level_t level, uint32_t id)
+{
+    return (static_cast<uint64_t>(level) << 32) | id;
+}
+
+struct LocalData {
+    std::unordered_map<uint64_t, LocalBucket> buckets; // bucket_key(level, id)
+    std::unordered_map<std::string, uint32_t> hostnames;
+    std::unordered_map<pmix_rank_t, LocalBucket> modex;
+
+    bool empty() const { return buckets.empty() && modex.empty(); }
+    const LocalEntry *find(pmixpp_gds_level_t level, uint32_t id, const char *key) const;
+    // Deep copies of info merged into the bucket (same key replaced); node
+    // level host names enter the index.
+    pmix_status_t store(pmixpp_gds_level_t level, uint32_t id, const pmix_info_t info[], size_t ninfo);
+    pmix_status_t store_modex(pmix_rank_t rank, pmix_scope_t scope, const pmix_info_t info[], size_t ninfo);
+};
+
+// Deep copies of info (validated first: nothing is copied on a bad key).
+pmix_status_t copy_infos(const pmix_info_t info[], size_t ninfo, pmix_scope_t scope,
+                         std::vector<LocalEntry> *entries_p);
+
+// Validation shared by the operations (gds.h lists the rules).
+bool valid_nspace(const char *nspace);
+bool valid_key(const char *key);
+bool valid_level(pmixpp_gds_level_t level);
+bool visible(pmix_scope_t scope, pmix_scope_t visible_to);
+
+// A malloc'ed deep copy of value.
+pmix_status_t copy_out(const pmix_value_t &value, pmix_value_t **value_p);
+
+} // namespace gds_shmem
+
+#endif

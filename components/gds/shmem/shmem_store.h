@@ -1,0 +1,83 @@
+// gds/shmem: one store. A namespace is either owned (stored here: a server,
+// or a client's own additions) or imported (a segment mapped read-only), or
+// both: local values shadow the segment's. Owned namespaces are published to
+// a segment at their first export and republished at every later store().
+#ifndef PMIXPP_GDS_SHMEM_SHMEM_STORE_H
+#define PMIXPP_GDS_SHMEM_SHMEM_STORE_H
+
+#include "local_data.h"
+#include "segment_reader.h"
+#include "segment_writer.h"
+
+#include <pmix_common.h>
+#include <pmixpp/gds.h>
+
+#include <sys/types.h>
+
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace gds_shmem {
+
+// One line for people (component log, or stderr before the core is known).
+void report(pmixpp_log_level_t level, const std::string &line);
+
+class ShmemStore {
+public:
+    explicit ShmemStore(std::string dir_hint);
+    ~ShmemStore();
+    ShmemStore(const ShmemStore &) = delete;
+    ShmemStore &operator=(const ShmemStore &) = delete;
+
+    pmix_status_t store(const pmixpp_gds_address_t &addr, const pmix_info_t info[], size_t ninfo);
+    pmix_status_t fetch(const pmixpp_gds_address_t &addr, const char *key, pmix_value_t **value_p);
+    pmix_status_t fetch_all(const pmixpp_gds_address_t &addr, pmix_info_t **info_p, size_t *ninfo_p);
+    pmix_status_t lookup_node(const char *nspace, const char *hostname, uint32_t *nodeid_p);
+    bool has_nspace(const char *nspace) const;
+
+    pmix_status_t store_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope,
+                              const pmix_info_t info[], size_t ninfo);
+    pmix_status_t fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
+                              const char *key, pmix_value_t **value_p) const;
+    pmix_status_t fetch_modex_all(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
+                                  pmix_info_t **info_p, size_t *ninfo_p) const;
+
+    pmix_status_t remove_nspace(const char *nspace);
+    pmix_status_t export_nspace(const char *nspace, bool inline_data, pmix_byte_object_t *blob_p);
+    pmix_status_t import_nspace(const char *nspace, const pmix_byte_object_t &blob);
+
+private:
+    struct Namespace {
+        LocalData local;
+        std::shared_ptr<const Segment> segment; // imported
+        bool refresh_failed = false;
+        bool publish_failed = false;
+        std::unique_ptr<Publisher> publisher;   // owned and exported
+    };
+    struct NameHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+    };
+    using Namespaces = std::unordered_map<std::string, Namespace, NameHash, std::equal_to<>>;
+
+    Namespace *find(const char *nspace);
+    const Namespace *find(const char *nspace) const;
+    // The namespace's segment, reopened first when a newer generation replaced it.
+    std::shared_ptr<const Segment> current_segment(const char *nspace, std::shared_ptr<const Segment> seen);
+    pmix_status_t publish(const char *nspace, Namespace &ns);
+    std::string segment_directory(const Namespace &ns) const;
+    std::string segment_path(const std::string &dir, const char *nspace);
+
+    mutable std::shared_mutex mutex_;
+    Namespaces nspaces_;
+    const std::string dir_hint_;
+    const pid_t owner_;
+    uint64_t next_serial_ = 0;
+};
+
+} // namespace gds_shmem
+
+#endif
