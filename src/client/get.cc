@@ -27,17 +27,29 @@ struct OwnedLookup {
     client::Lookup lookup;
     std::string key;
     wire::InfoArray info;
-    bool refresh = false;
 };
 
+pmix_scope_t visibility_of(const pmix_info_t info[], size_t ninfo)
+{
+    pmix_scope_t scope = PMIX_GLOBAL;
+    for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
+        if (std::strncmp(info[i].key, PMIX_DATA_SCOPE, PMIX_MAX_KEYLEN) == 0 && info[i].value.type == PMIX_SCOPE) {
+            scope = info[i].value.data.scope;
+        }
+    }
+    return scope;
+}
+
+// Checks the arguments and fills a Lookup that borrows the caller's key and
+// info: enough for the local answer, which needs no copy of anything.
 pmix_status_t parse(const client::Session &session, const pmix_proc_t *proc, const char *key,
-                    const pmix_info_t info[], size_t ninfo, OwnedLookup *out)
+                    const pmix_info_t info[], size_t ninfo, client::Lookup *lookup_p)
 {
     if ((info == nullptr && ninfo > 0) ||
         (key != nullptr && (key[0] == '\0' || strnlen(key, PMIX_MAX_KEYLEN + 1) > PMIX_MAX_KEYLEN))) {
         return PMIX_ERR_BAD_PARAM;
     }
-    client::Lookup &l = out->lookup;
+    client::Lookup &l = *lookup_p;
     if (proc == nullptr || proc->nspace[0] == '\0') {
         std::memcpy(l.target.nspace, session.self.nspace, sizeof l.target.nspace);
         l.target.rank = proc == nullptr ? PMIX_RANK_WILDCARD : proc->rank;
@@ -45,24 +57,31 @@ pmix_status_t parse(const client::Session &session, const pmix_proc_t *proc, con
         PMIX_LOAD_NSPACE(l.target.nspace, proc->nspace);
         l.target.rank = proc->rank;
     }
-    if (key != nullptr) {
-        out->key = key;
+    l.key = key;
+    l.info = ninfo > 0 ? info : nullptr;
+    l.ninfo = ninfo;
+    l.visibility = visibility_of(info, ninfo);
+    return PMIX_SUCCESS;
+}
+
+// A copy of a borrowed Lookup for a request that outlives the call.
+pmix_status_t own(const client::Lookup &borrowed, std::shared_ptr<OwnedLookup> *owned_p)
+{
+    auto owned = std::make_shared<OwnedLookup>();
+    owned->lookup = borrowed;
+    if (borrowed.key != nullptr) {
+        owned->key = borrowed.key;
+        owned->lookup.key = owned->key.c_str();
     }
-    if (ninfo > 0) {
-        pmix_status_t rc = out->info.assign_copy(info, ninfo);
+    if (borrowed.ninfo > 0) {
+        pmix_status_t rc = owned->info.assign_copy(borrowed.info, borrowed.ninfo);
         if (rc != PMIX_SUCCESS) {
             return rc;
         }
     }
-    for (const pmix_info_t &item : out->info) {
-        if (std::strncmp(item.key, PMIX_DATA_SCOPE, PMIX_MAX_KEYLEN) == 0 && item.value.type == PMIX_SCOPE) {
-            l.visibility = item.value.data.scope;
-        }
-    }
-    out->refresh = client::flag_of(out->info.data(), out->info.size(), PMIX_GET_REFRESH_CACHE);
-    l.key = key != nullptr ? out->key.c_str() : nullptr;
-    l.info = out->info.data();
-    l.ninfo = out->info.size();
+    owned->lookup.info = owned->info.data();
+    owned->lookup.ninfo = owned->info.size();
+    *owned_p = std::move(owned);
     return PMIX_SUCCESS;
 }
 
@@ -99,34 +118,55 @@ pmix_status_t ask_server(const std::shared_ptr<client::Session> &session, std::s
         });
 }
 
+// The local answer, on the caller's thread and without copying the request:
+// PMIX_SUCCESS with *value_p, or a final error, or PMIX_ERR_NOT_FOUND with
+// *ask_server_p set when the server must be asked.
+pmix_status_t answer_locally(const client::Session &session, const client::Lookup &lookup, bool refresh_asked,
+                             store::ValuePtr *value_p, bool *ask_server_p)
+{
+    *ask_server_p = false;
+    // Everything a peer posted lives at the server unless a collecting
+    // fence (or an earlier everything-Get) brought it here.
+    bool peer_everything = lookup.key == nullptr && lookup.target.rank != PMIX_RANK_WILDCARD &&
+                           lookup.target.rank != PMIX_RANK_UNDEF && client::should_ask_server(session, lookup) &&
+                           !client::has_collected(session, lookup.target);
+    bool refresh = refresh_asked && !session.singleton;
+    if (refresh || peer_everything) {
+        *ask_server_p = true;
+        return PMIX_ERR_NOT_FOUND;
+    }
+    pmix_status_t rc = client::lookup_local(session, lookup, value_p);
+    *ask_server_p = rc == PMIX_ERR_NOT_FOUND && client::should_ask_server(session, lookup);
+    return rc;
+}
+
 // PMIX_SUCCESS with *value_p: answered locally. PMIX_OPERATION_IN_PROGRESS:
-// the server was asked and `done` will run. Anything else: the final status.
+// the server was asked and the latch made by make_done's result runs.
+// Anything else: the final status.
+template <typename MakeDone>
 pmix_status_t start_get(const std::shared_ptr<client::Session> &session, const pmix_proc_t *proc,
                         const char *key, const pmix_info_t info[], size_t ninfo, store::ValuePtr *value_p,
-                        bool may_wait, GetDone done)
+                        bool may_wait, MakeDone make_done)
 {
-    auto owned = std::make_shared<OwnedLookup>();
-    pmix_status_t rc = parse(*session, proc, key, info, ninfo, owned.get());
+    client::Lookup lookup;
+    pmix_status_t rc = parse(*session, proc, key, info, ninfo, &lookup);
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
-    // Everything a peer posted lives at the server unless a collecting
-    // fence (or an earlier everything-Get) brought it here.
-    bool peer_everything = key == nullptr && owned->lookup.target.rank != PMIX_RANK_WILDCARD &&
-                           owned->lookup.target.rank != PMIX_RANK_UNDEF &&
-                           client::should_ask_server(*session, owned->lookup) &&
-                           !client::has_collected(*session, owned->lookup.target);
-    bool refresh = owned->refresh && !session->singleton;
-    if (!refresh && !peer_everything) {
-        rc = client::lookup_local(*session, owned->lookup, value_p);
-        if (rc != PMIX_ERR_NOT_FOUND || !client::should_ask_server(*session, owned->lookup)) {
-            return rc;
-        }
+    bool refresh = ninfo > 0 && client::flag_of(info, ninfo, PMIX_GET_REFRESH_CACHE);
+    bool need_server = false;
+    rc = answer_locally(*session, lookup, refresh, value_p, &need_server);
+    if (!need_server) {
+        return rc;
     }
     if (!may_wait && client::check_may_block(*session) != PMIX_SUCCESS) {
         return PMIX_ERR_WOULD_BLOCK;
     }
-    rc = ask_server(session, std::move(owned), std::move(done));
+    std::shared_ptr<OwnedLookup> owned;
+    rc = own(lookup, &owned);
+    if (rc == PMIX_SUCCESS) {
+        rc = ask_server(session, std::move(owned), make_done());
+    }
     return rc == PMIX_SUCCESS ? PMIX_OPERATION_IN_PROGRESS : rc;
 }
 
@@ -151,11 +191,15 @@ pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_inf
             }
             return rc;
         }
+        // The latch is made only when the server is asked: a local answer
+        // allocates nothing but the value it hands out.
         using ValueLatch = runtime::Latch<store::ValuePtr>;
-        auto latch = std::make_shared<ValueLatch>();
+        std::shared_ptr<ValueLatch> latch;
         store::ValuePtr value;
-        pmix_status_t rc = start_get(session, proc, key, info, ninfo, &value, false,
-                                     [latch](pmix_status_t st, store::ValuePtr v) { latch->complete(st, std::move(v)); });
+        pmix_status_t rc = start_get(session, proc, key, info, ninfo, &value, false, [&latch]() -> GetDone {
+            latch = std::make_shared<ValueLatch>();
+            return [latch](pmix_status_t st, store::ValuePtr v) { latch->complete(st, std::move(v)); };
+        });
         if (rc == PMIX_OPERATION_IN_PROGRESS) {
             rc = latch->wait();
             value = std::move(latch->payload());
@@ -189,7 +233,7 @@ pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[], const pmix_
             return client::host_get_nb(proc, key, info, ninfo, deliver);
         }
         store::ValuePtr value;
-        pmix_status_t rc = start_get(session, proc, key, info, ninfo, &value, true, deliver);
+        pmix_status_t rc = start_get(session, proc, key, info, ninfo, &value, true, [&deliver] { return deliver; });
         if (rc == PMIX_OPERATION_IN_PROGRESS) {
             return PMIX_SUCCESS;
         }

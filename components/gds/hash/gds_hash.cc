@@ -126,6 +126,7 @@ constexpr pmixpp_gds_module_t hash_module = {
     .remove_nspace = remove_nspace,
     .export_nspace = export_nspace,
     .import_nspace = import_nspace,
+    .export_nspace_inline = nullptr, // the export carries the data itself
 };
 
 } // namespace

@@ -97,14 +97,13 @@ pmix_status_t pack_namespace(const char *nspace, const Namespace &ns, pmix_byte_
 {
     Buffer buffer;
     uint32_t nbuckets = 0;
-    for (const auto &level : ns.levels) nbuckets += static_cast<uint32_t>(level.size());
+    for (const auto &level : ns.levels) nbuckets += static_cast<uint32_t>(level.count());
     pmix_status_t rc = buffer.pack(&nspace, PMIX_STRING);
     if (rc == PMIX_SUCCESS) rc = buffer.pack(&nbuckets, PMIX_UINT32);
     for (uint32_t level = 0; level < ns.levels.size() && rc == PMIX_SUCCESS; ++level) {
-        for (const auto &[id, bucket] : ns.levels[level]) {
-            rc = pack_bucket(buffer, level, id, bucket);
-            if (rc != PMIX_SUCCESS) break;
-        }
+        ns.levels[level].for_each([&](uint32_t id, const Bucket &bucket) {
+            if (rc == PMIX_SUCCESS) rc = pack_bucket(buffer, level, id, bucket);
+        });
     }
     if (rc != PMIX_SUCCESS) return rc;
     return PMIx_Data_unload(buffer.get(), blob_p);

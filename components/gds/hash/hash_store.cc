@@ -67,6 +67,18 @@ uint32_t bucket_id(const pmixpp_gds_address_t &addr)
     return addr.level == PMIXPP_GDS_LEVEL_JOB ? 0 : addr.id;
 }
 
+// Whether two entries share a key (a caller may repeat one). Keys are
+// interned, so pointers compare; n is a dozen.
+bool has_duplicate_keys(const std::vector<Entry> &entries)
+{
+    for (size_t i = 0; i < entries.size(); ++i) {
+        for (size_t j = i + 1; j < entries.size(); ++j) {
+            if (entries[i].key() == entries[j].key()) return true;
+        }
+    }
+    return false;
+}
+
 const Entry *find_entry(const Bucket &bucket, std::string_view key)
 {
     for (const Entry &entry : bucket) {
@@ -117,7 +129,18 @@ pmix_status_t bucket_to_infos(const Bucket &bucket, pmix_scope_t visible_to, boo
     return PMIX_SUCCESS;
 }
 
-const char *HashStore::intern(const char *key) { return keys_.emplace(key).first->c_str(); }
+const char *HashStore::intern(const char *key)
+{
+    // Look before inserting: a known key (the common case) costs no string.
+    const auto it = keys_.find(key);
+    return it != keys_.end() ? it->c_str() : keys_.emplace(key).first->c_str();
+}
+
+Namespace &HashStore::namespace_entry(const char *nspace)
+{
+    const auto it = nspaces_.find(nspace);
+    return it != nspaces_.end() ? it->second : nspaces_[nspace];
+}
 
 pmix_status_t HashStore::copy_values(const pmix_info_t info[], size_t ninfo, pmix_scope_t scope,
                                      std::vector<Entry> *entries_p)
@@ -137,6 +160,16 @@ pmix_status_t HashStore::copy_values(const pmix_info_t info[], size_t ninfo, pmi
 
 void HashStore::merge(Bucket &bucket, std::vector<Entry> &entries)
 {
+    if (bucket.empty()) {
+        // A new bucket (every proc at registration): take the vector whole,
+        // no search and no regrowth. Keys are unique within one store call
+        // unless the caller repeated one; then the later value wins below.
+        for (Entry &entry : entries) entry.set_key(intern(entry.key()));
+        if (!has_duplicate_keys(entries)) {
+            bucket = std::move(entries);
+            return;
+        }
+    }
     for (Entry &entry : entries) {
         entry.set_key(intern(entry.key()));
         bool replaced = false;
@@ -184,8 +217,8 @@ pmix_status_t HashStore::store(const pmixpp_gds_address_t &addr, const pmix_info
     pmix_status_t rc = copy_values(info, ninfo, PMIX_SCOPE_UNDEF, &entries);
     if (rc != PMIX_SUCCESS) return rc;
     std::unique_lock lock(mutex_);
-    Namespace &ns = nspaces_[addr.nspace];
-    Bucket &bucket = ns.levels[addr.level][bucket_id(addr)];
+    Namespace &ns = namespace_entry(addr.nspace);
+    Bucket &bucket = ns.levels[addr.level].at(bucket_id(addr));
     merge(bucket, entries);
     if (addr.level == PMIXPP_GDS_LEVEL_NODE) index_hostnames(ns, addr.id, bucket);
     return PMIX_SUCCESS;
@@ -200,10 +233,9 @@ pmix_status_t HashStore::fetch(const pmixpp_gds_address_t &addr, const char *key
     std::shared_lock lock(mutex_);
     const Namespace *ns = find(addr.nspace);
     if (ns == nullptr) return PMIX_ERR_NOT_FOUND;
-    const auto &level = ns->levels[addr.level];
-    const auto it = level.find(bucket_id(addr));
-    if (it == level.end()) return PMIX_ERR_NOT_FOUND;
-    const Entry *entry = find_entry(it->second, key);
+    const Bucket *bucket = ns->levels[addr.level].find(bucket_id(addr));
+    if (bucket == nullptr) return PMIX_ERR_NOT_FOUND;
+    const Entry *entry = find_entry(*bucket, key);
     if (entry == nullptr) return PMIX_ERR_NOT_FOUND;
     return copy_out(entry->value(), value_p);
 }
@@ -217,10 +249,9 @@ pmix_status_t HashStore::fetch_all(const pmixpp_gds_address_t &addr, pmix_info_t
     std::shared_lock lock(mutex_);
     const Namespace *ns = find(addr.nspace);
     if (ns == nullptr) return PMIX_ERR_NOT_FOUND;
-    const auto &level = ns->levels[addr.level];
-    const auto it = level.find(bucket_id(addr));
-    if (it == level.end()) return PMIX_ERR_NOT_FOUND;
-    return bucket_to_infos(it->second, PMIX_SCOPE_UNDEF, false, info_p, ninfo_p);
+    const Bucket *bucket = ns->levels[addr.level].find(bucket_id(addr));
+    if (bucket == nullptr) return PMIX_ERR_NOT_FOUND;
+    return bucket_to_infos(*bucket, PMIX_SCOPE_UNDEF, false, info_p, ninfo_p);
 }
 
 pmix_status_t HashStore::lookup_node(const char *nspace, const char *hostname, uint32_t *nodeid_p) const
@@ -253,7 +284,7 @@ pmix_status_t HashStore::store_modex(const char *nspace, pmix_rank_t rank, pmix_
     pmix_status_t rc = copy_values(info, ninfo, scope, &entries);
     if (rc != PMIX_SUCCESS) return rc;
     std::unique_lock lock(mutex_);
-    merge(nspaces_[nspace].modex[rank], entries);
+    merge(namespace_entry(nspace).modex[rank], entries);
     return PMIX_SUCCESS;
 }
 
@@ -314,12 +345,12 @@ pmix_status_t HashStore::import_nspace(const char *nspace, const pmix_byte_objec
     if (rc != PMIX_SUCCESS) return rc;
     Namespace fresh;
     std::unique_lock lock(mutex_);
-    Namespace &ns = nspaces_[nspace];
+    Namespace &ns = namespace_entry(nspace);
     // The export replaces the registered data wholesale; modex data stays.
     fresh.modex = std::move(ns.modex);
     ns = std::move(fresh);
     for (ImportedBucket &imported : buckets) {
-        Bucket &bucket = ns.levels[imported.level][imported.id];
+        Bucket &bucket = ns.levels[imported.level].at(imported.id);
         merge(bucket, imported.entries);
         if (imported.level == PMIXPP_GDS_LEVEL_NODE) index_hostnames(ns, imported.id, bucket);
     }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -43,9 +44,68 @@ private:
 
 using Bucket = std::vector<Entry>;
 
+// Lets the namespace map be searched with the caller's const char * without
+// building a std::string (an allocation on every fetch otherwise).
+struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view name) const noexcept { return std::hash<std::string_view>{}(name); }
+};
+struct NameEqual {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const noexcept { return a == b; }
+};
+template <typename T>
+using NameMap = std::unordered_map<std::string, T, NameHash, NameEqual>;
+
+// The buckets of one level, by id. Ranks, node ids and app numbers are
+// nearly always dense from 0, so they index a vector (no hashing, no node
+// per bucket: registering a million procs stays linear and cache-friendly);
+// an id far beyond the others goes to a map, so a stray huge id cannot make
+// the vector huge. An empty bucket counts as absent.
+class BucketTable {
+public:
+    const Bucket *find(uint32_t id) const
+    {
+        if (id < dense_.size()) return dense_[id].empty() ? nullptr : &dense_[id];
+        const auto it = sparse_.find(id);
+        return it == sparse_.end() || it->second.empty() ? nullptr : &it->second;
+    }
+    Bucket &at(uint32_t id)
+    {
+        if (id < dense_.size()) return dense_[id];
+        if (id - dense_.size() <= kMaxDenseGap && sparse_.empty()) {
+            dense_.resize(static_cast<size_t>(id) + 1);
+            return dense_[id];
+        }
+        return sparse_[id];
+    }
+    // Every non-empty bucket as fn(id, bucket).
+    template <typename Fn>
+    void for_each(Fn &&fn) const
+    {
+        for (size_t id = 0; id < dense_.size(); ++id) {
+            if (!dense_[id].empty()) fn(static_cast<uint32_t>(id), dense_[id]);
+        }
+        for (const auto &[id, bucket] : sparse_) {
+            if (!bucket.empty()) fn(id, bucket);
+        }
+    }
+    size_t count() const
+    {
+        size_t n = 0;
+        for_each([&n](uint32_t, const Bucket &) { ++n; });
+        return n;
+    }
+
+private:
+    static constexpr uint32_t kMaxDenseGap = 4096;
+    std::vector<Bucket> dense_;
+    std::unordered_map<uint32_t, Bucket> sparse_;
+};
+
 struct Namespace {
-    std::array<std::unordered_map<uint32_t, Bucket>, PMIXPP_GDS_NUM_LEVELS> levels;
-    std::unordered_map<std::string, uint32_t> hostnames; // name or alias -> node id
+    std::array<BucketTable, PMIXPP_GDS_NUM_LEVELS> levels;
+    NameMap<uint32_t> hostnames; // name or alias -> node id
     std::unordered_map<pmix_rank_t, Bucket> modex;
 };
 
@@ -81,6 +141,8 @@ public:
 private:
     // Returns the interned copy of key; call with the lock held exclusively.
     const char *intern(const char *key);
+    // The namespace, created when new; call with the lock held exclusively.
+    Namespace &namespace_entry(const char *nspace);
     // Deep copies of info made without the lock (keys interned later).
     static pmix_status_t copy_values(const pmix_info_t info[], size_t ninfo, pmix_scope_t scope,
                                      std::vector<Entry> *entries_p);
@@ -91,8 +153,8 @@ private:
     const Namespace *find(const char *nspace) const;
 
     mutable std::shared_mutex mutex_;
-    std::unordered_map<std::string, Namespace> nspaces_;
-    std::unordered_set<std::string> keys_;
+    NameMap<Namespace> nspaces_;
+    std::unordered_set<std::string, NameHash, NameEqual> keys_;
 };
 
 // Validation shared by the operations (gds.h lists the rules).

@@ -124,13 +124,96 @@ std::optional<uint32_t> level_id(const Store &store, const GetRequest &request, 
     }
 }
 
-void add(std::vector<Address> &plan, Level level, std::optional<uint32_t> id, bool modex = false)
+// One step of the search order before its id is known: the ids of the
+// node, app and session levels cost a store lookup each, so they are only
+// resolved when the search gets that far (a job key is found at the job
+// level without ever looking up the caller's node).
+struct Step {
+    Level level;
+    std::optional<uint32_t> id; // fixed id, or resolved through level_id
+    bool modex = false;
+    bool resolve = false;       // id comes from level_id(level)
+};
+
+// At most: qualifier, proc, modex, natural, job, node, app, session.
+constexpr std::size_t kMaxSteps = 8;
+
+struct Steps {
+    std::array<Step, kMaxSteps> items{};
+    std::size_t size = 0;
+    void fixed(Level level, uint32_t id, bool modex = false) { items[size++] = Step{level, id, modex, false}; }
+    void lazy(Level level) { items[size++] = Step{level, std::nullopt, false, true}; }
+};
+
+// The search order of resolver.h, without touching the store.
+Steps search_order(const GetRequest &request, const Qualified &q, std::optional<Level> natural)
 {
-    if (!id) return;
-    for (const Address &a : plan) {
-        if (a.level == level && a.id == *id && a.modex == modex) return;
+    Steps steps;
+    const pmix_rank_t rank = request.target->rank;
+    if (q.level) {
+        if (q.id) steps.fixed(*q.level, *q.id);
+        else steps.lazy(*q.level);
     }
-    plan.push_back(Address{level, *id, modex});
+    if (PMIX_RANK_IS_VALID(rank)) {
+        steps.fixed(PMIXPP_GDS_LEVEL_PROC, rank);
+        steps.fixed(PMIXPP_GDS_LEVEL_PROC, rank, true);
+    }
+    if (natural && *natural != PMIXPP_GDS_LEVEL_PROC) steps.lazy(*natural);
+    steps.fixed(PMIXPP_GDS_LEVEL_JOB, 0);
+    if (!PMIX_RANK_IS_VALID(rank) && !natural) {
+        // A wildcard get of a key of no fixed level: the caller's node and
+        // application hold what the host gave per node / per app.
+        steps.lazy(PMIXPP_GDS_LEVEL_NODE);
+        steps.lazy(PMIXPP_GDS_LEVEL_APP);
+    }
+    steps.lazy(PMIXPP_GDS_LEVEL_SESSION);
+    return steps;
+}
+
+// Walks the search order, resolving each level's id at most once and
+// skipping addresses already visited. visit(address) returns true to stop.
+template <typename Visit>
+void walk(const Store &store, const GetRequest &request, const Qualified &q, const Steps &steps, Visit &&visit)
+{
+    std::array<std::optional<std::optional<uint32_t>>, PMIXPP_GDS_NUM_LEVELS> ids{};
+    std::array<Address, kMaxSteps> seen{};
+    std::size_t nseen = 0;
+    for (std::size_t i = 0; i < steps.size; ++i) {
+        const Step &step = steps.items[i];
+        std::optional<uint32_t> id = step.id;
+        if (step.resolve) {
+            auto &memo = ids[step.level];
+            if (!memo) memo = level_id(store, request, q, step.level);
+            id = *memo;
+        }
+        if (!id) continue;
+        const Address address{step.level, *id, step.modex};
+        bool duplicate = false;
+        for (std::size_t k = 0; k < nseen && !duplicate; ++k) {
+            duplicate = seen[k].level == address.level && seen[k].id == address.id && seen[k].modex == address.modex;
+        }
+        if (duplicate) continue;
+        seen[nseen++] = address;
+        if (visit(address)) return;
+    }
+}
+
+// Checks the request and reads its qualifiers (a PMIX_HOSTNAME qualifier
+// becomes a node id).
+pmix_status_t prepare(const Store &store, const GetRequest &request, Qualified *q_p)
+{
+    if (request.target == nullptr || request.key == nullptr || request.key[0] == '\0') return PMIX_ERR_BAD_PARAM;
+    Qualified q;
+    pmix_status_t rc = read_qualifiers(request, &q);
+    if (rc != PMIX_SUCCESS) return rc;
+    if (q.hostname != nullptr) {
+        uint32_t nodeid = 0;
+        rc = store.lookup_node(request.target->nspace, q.hostname, &nodeid);
+        if (rc != PMIX_SUCCESS) return rc;
+        q.id = nodeid;
+    }
+    *q_p = q;
+    return PMIX_SUCCESS;
 }
 
 } // namespace
@@ -145,50 +228,33 @@ std::optional<Level> natural_level(std::string_view key)
 
 pmix_status_t plan(const Store &store, const GetRequest &request, std::vector<Address> *plan_p)
 {
-    if (request.target == nullptr || request.key == nullptr || request.key[0] == '\0') return PMIX_ERR_BAD_PARAM;
     Qualified q;
-    pmix_status_t rc = read_qualifiers(request, &q);
+    const pmix_status_t rc = prepare(store, request, &q);
     if (rc != PMIX_SUCCESS) return rc;
-    if (q.hostname != nullptr) {
-        uint32_t nodeid = 0;
-        rc = store.lookup_node(request.target->nspace, q.hostname, &nodeid);
-        if (rc != PMIX_SUCCESS) return rc;
-        q.id = nodeid;
-    }
-    const auto id_of = [&](Level level) { return level_id(store, request, q, level); };
     std::vector<Address> plan;
-    const pmix_rank_t rank = request.target->rank;
-    if (q.level) add(plan, *q.level, id_of(*q.level));
-    if (PMIX_RANK_IS_VALID(rank)) {
-        add(plan, PMIXPP_GDS_LEVEL_PROC, rank);
-        add(plan, PMIXPP_GDS_LEVEL_PROC, rank, true);
-    }
-    const std::optional<Level> natural = natural_level(request.key);
-    if (natural && *natural != PMIXPP_GDS_LEVEL_PROC) add(plan, *natural, id_of(*natural));
-    add(plan, PMIXPP_GDS_LEVEL_JOB, 0);
-    if (!PMIX_RANK_IS_VALID(rank) && !natural) {
-        // A wildcard get of a key of no fixed level: the caller's node and
-        // application hold what the host gave per node / per app.
-        add(plan, PMIXPP_GDS_LEVEL_NODE, id_of(PMIXPP_GDS_LEVEL_NODE));
-        add(plan, PMIXPP_GDS_LEVEL_APP, id_of(PMIXPP_GDS_LEVEL_APP));
-    }
-    add(plan, PMIXPP_GDS_LEVEL_SESSION, id_of(PMIXPP_GDS_LEVEL_SESSION));
+    walk(store, request, q, search_order(request, q, natural_level(request.key)), [&](const Address &a) {
+        plan.push_back(a);
+        return false;
+    });
     *plan_p = std::move(plan);
     return PMIX_SUCCESS;
 }
 
 pmix_status_t get(const Store &store, const GetRequest &request, ValuePtr *value_p)
 {
-    std::vector<Address> addresses;
-    pmix_status_t rc = plan(store, request, &addresses);
+    Qualified q;
+    pmix_status_t rc = prepare(store, request, &q);
     if (rc != PMIX_SUCCESS) return rc;
     const char *nspace = request.target->nspace;
-    for (const Address &a : addresses) {
+    pmix_status_t found = PMIX_ERR_NOT_FOUND;
+    walk(store, request, q, search_order(request, q, natural_level(request.key)), [&](const Address &a) {
         rc = a.modex ? store.fetch_modex(nspace, a.id, request.modex_visibility, request.key, value_p)
                      : store.fetch(nspace, a.level, a.id, request.key, value_p);
-        if (rc != PMIX_ERR_NOT_FOUND) return rc;
-    }
-    return PMIX_ERR_NOT_FOUND;
+        if (rc == PMIX_ERR_NOT_FOUND) return false;
+        found = rc;
+        return true;
+    });
+    return found;
 }
 
 } // namespace pmixpp::store

@@ -69,6 +69,7 @@ private:
     pmix_status_t session_entry(const pmix_info_t &info, std::string_view key);
     pmix_status_t proc_entry(const pmix_info_t &info, std::string_view key, GivenProc &proc);
     pmix_status_t node_index(const pmix_data_array_t &array, uint32_t *index_p);
+    GivenProc &proc_entry_for(pmix_rank_t rank);
 
     const char *nspace_;
     Collected &out_;
@@ -139,9 +140,21 @@ pmix_status_t Walker::enter(const pmix_info_t &info, int depth)
         return fail(PMIX_ERR_BAD_PARAM, "PMIX_PROC_INFO_ARRAY without PMIX_RANK or PMIX_PROCID");
     }
     if (!PMIX_RANK_IS_VALID(rank)) return fail(PMIX_ERR_BAD_PARAM, "PMIX_PROC_INFO_ARRAY names an invalid rank");
-    GivenProc &proc = out_.procs[rank];
+    GivenProc &proc = proc_entry_for(rank);
+    proc.infos.reserve(proc.infos.size() + array->size);
     if (current_app_ && !proc.appnum) proc.appnum = current_app_;
     return walk(infos, array->size, Context::proc, rank, depth + 1);
+}
+
+GivenProc &Walker::proc_entry_for(pmix_rank_t rank)
+{
+    // Hosts list their procs in rank order: appending at the end with a hint
+    // is O(1) instead of a tree search per proc.
+    auto &procs = out_.procs;
+    if (procs.empty() || procs.rbegin()->first < rank) {
+        return procs.emplace_hint(procs.end(), rank, GivenProc{})->second;
+    }
+    return procs[rank];
 }
 
 pmix_status_t Walker::node_index(const pmix_data_array_t &array, uint32_t *index_p)
@@ -190,7 +203,7 @@ pmix_status_t Walker::entry(const pmix_info_t &info, Context context, uint32_t i
     case Context::session: return session_entry(info, key);
     case Context::app: out_.apps[id].infos.push_back(&info); return PMIX_SUCCESS;
     case Context::node: out_.nodes[id].infos.push_back(&info); return PMIX_SUCCESS;
-    case Context::proc: return proc_entry(info, key, out_.procs[id]);
+    case Context::proc: return proc_entry(info, key, proc_entry_for(id));
     }
     return PMIX_SUCCESS;
 }

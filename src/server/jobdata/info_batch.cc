@@ -10,9 +10,16 @@ namespace pmixpp::jobdata {
 
 pmix_info_t &InfoBatch::append(const char *key, bool owned)
 {
-    pmix_info_t &info = infos_.emplace_back();
-    std::memset(&info, 0, sizeof info);
-    values::load_key(info.key, key);
+    // Slots are reused across puts and only the key's bytes are written: a
+    // pmix_info_t is over 500 bytes, and zeroing each one was a large part
+    // of registering a big job. Readers stop at the key's NUL.
+    if (count_ == infos_.size()) infos_.emplace_back();
+    pmix_info_t &info = infos_[count_++];
+    const size_t length = strnlen(key, PMIX_MAX_KEYLEN);
+    std::memcpy(info.key, key, length);
+    info.key[length] = '\0';
+    info.flags = 0;
+    info.value = pmix_value_t{};
     owned_.push_back(owned);
     return info;
 }
@@ -63,7 +70,7 @@ void InfoBatch::add_given(const std::vector<const pmix_info_t *> &infos)
 pmix_status_t InfoBatch::put(const store::Store &store, const char *nspace, store::Level level, uint32_t id)
 {
     pmix_status_t rc = PMIX_SUCCESS;
-    if (!infos_.empty()) rc = store.put(nspace, level, id, infos_.data(), infos_.size());
+    if (count_ > 0) rc = store.put(nspace, level, id, infos_.data(), count_);
     clear();
     return rc;
 }
@@ -72,10 +79,10 @@ void InfoBatch::clear()
 {
     // Only scalars are owned today, so nothing needs releasing; keep the
     // ownership bit so an owned heap value added later is not leaked.
-    for (std::size_t i = 0; i < infos_.size(); ++i) {
+    for (std::size_t i = 0; i < count_; ++i) {
         if (owned_[i]) values::value_destruct(&infos_[i].value);
     }
-    infos_.clear();
+    count_ = 0;
     owned_.clear();
     strings_.clear();
 }

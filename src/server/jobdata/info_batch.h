@@ -30,7 +30,7 @@ public:
     void add_given(const pmix_info_t &info);
     void add_given(const std::vector<const pmix_info_t *> &infos);
 
-    bool empty() const { return infos_.empty(); }
+    bool empty() const { return count_ == 0; }
     // Stores everything at (nspace, level, id) and clears the batch.
     pmix_status_t put(const store::Store &store, const char *nspace, store::Level level, uint32_t id);
     void clear();
@@ -38,7 +38,8 @@ public:
 private:
     pmix_info_t &append(const char *key, bool owned);
 
-    std::vector<pmix_info_t> infos_;
+    std::vector<pmix_info_t> infos_; // slots [0, count_) are in use
+    std::size_t count_ = 0;
     std::vector<bool> owned_;
     std::deque<std::string> strings_; // stable addresses for add_string
 };
