@@ -403,10 +403,14 @@ pmix_status_t ShmemStore::import_nspace(const char *nspace, const pmix_byte_obje
         }
     }
     if (rc != PMIX_SUCCESS) {
-        report(PMIXPP_LOG_WARN, "cannot use the job data of " + std::string(nspace) + ": " + why +
-                                    "; the import fails (" + PMIx_Error_string(rc) +
-                                    ") so the caller can fetch a copy instead");
         const bool cannot_map = kind == BlobKind::reference && rc != PMIX_ERR_BAD_PARAM && rc != PMIX_ERR_NOMEM;
+        // The one line a user sees: the core then fetches a private copy
+        // (and says so only if that fails too).
+        report(PMIXPP_LOG_WARN, "cannot share the job data of " + std::string(nspace) + " (" + why + ")" +
+                                    (cannot_map ? "; this process keeps a private copy from the server instead "
+                                                  "(more memory per process; make the segment's directory "
+                                                  "visible here to share it)"
+                                                : std::string("; the import fails: ") + PMIx_Error_string(rc)));
         return cannot_map ? PMIX_ERR_NOT_AVAILABLE : rc;
     }
     std::unique_lock lock(mutex_);

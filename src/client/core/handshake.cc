@@ -195,7 +195,11 @@ pmix_status_t read_answer(int fd, wire::Welcome *welcome_p)
     return PMIX_SUCCESS;
 }
 
-pmix_status_t import_job_data(const wire::Welcome &welcome, std::unique_ptr<store::Store> *store_p)
+// PMIX_ERR_NOT_AVAILABLE from an import means "the data is fine but this
+// process cannot reach it where it lives": *private_copy_p is set and the
+// (empty) store is kept, so that the data can be fetched inline later.
+pmix_status_t import_job_data(const wire::Welcome &welcome, std::unique_ptr<store::Store> *store_p,
+                              bool *private_copy_p)
 {
     std::unique_ptr<store::Store> store;
     pmix_status_t rc = create_store(welcome.gds_module, &store);
@@ -207,6 +211,15 @@ pmix_status_t import_job_data(const wire::Welcome &welcome, std::unique_ptr<stor
     blob.bytes = reinterpret_cast<char *>(const_cast<uint8_t *>(welcome.job_data.data()));
     blob.size = welcome.job_data.size();
     rc = store->import_nspace(welcome.peer_nspace.c_str(), blob);
+    if (rc == PMIX_ERR_NOT_AVAILABLE) {
+        // The component said why, in one line; the copy is fetched once connected.
+        runtime::log_trace("PMIX_MCA_pmix_client_verbose", "client",
+                           std::string("gds/") + store->module_name() + " cannot use the shared job data of " +
+                               welcome.peer_nspace + ": fetching a private copy");
+        *private_copy_p = true;
+        *store_p = std::move(store);
+        return PMIX_SUCCESS;
+    }
     if (rc != PMIX_SUCCESS) {
         runtime::log_warning("client", std::string("cannot import the job data of ") +
                                            welcome.peer_nspace + " with gds/" + store->module_name() +
@@ -261,7 +274,7 @@ pmix_status_t connect_and_greet(const ServerContact &contact, Greeted *greeted_p
         rc = read_answer(fd, &greeted.welcome);
     }
     if (rc == PMIX_SUCCESS) {
-        rc = import_job_data(greeted.welcome, &greeted.store);
+        rc = import_job_data(greeted.welcome, &greeted.store, &greeted.needs_private_copy);
     }
     if (rc != PMIX_SUCCESS) {
         ::close(fd);

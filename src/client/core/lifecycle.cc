@@ -163,10 +163,12 @@ pmix_status_t start_connected(const std::shared_ptr<Session> &session, const Ser
         (void)register_tool_self(session->self.nspace, session->self.rank, session->hostname,
                                  *session->store);
     }
+    const bool needs_private_copy = greeted.needs_private_copy && !session->tool;
     rc = attach_connection(session, greeted.fd, server, link_p);
     if (rc == PMIX_SUCCESS) {
         session->singleton = false;
     }
+    if (rc == PMIX_SUCCESS && needs_private_copy) rc = fetch_private_job_data(session);
     return rc;
 }
 

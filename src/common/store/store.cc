@@ -163,6 +163,16 @@ pmix_status_t Store::export_nspace(const char *nspace, pmix_byte_object_t *blob_
     return module_->export_nspace(handle_, nspace, blob_p);
 }
 
+pmix_status_t Store::export_nspace_inline(const char *nspace, pmix_byte_object_t *blob_p) const
+{
+    constexpr std::size_t needed =
+        offsetof(pmixpp_gds_module_t, export_nspace_inline) + sizeof(module_->export_nspace_inline);
+    if (module_->struct_size >= needed && module_->export_nspace_inline != nullptr) {
+        return module_->export_nspace_inline(handle_, nspace, blob_p);
+    }
+    return module_->export_nspace(handle_, nspace, blob_p);
+}
+
 pmix_status_t Store::import_nspace(const char *nspace, const pmix_byte_object_t &blob) const
 {
     return module_->import_nspace(handle_, nspace, &blob);

@@ -85,6 +85,10 @@ public:
     pmix_status_t remove_nspace(const char *nspace) const;
     pmix_status_t export_nspace(const char *nspace, pmix_byte_object_t *blob_p) const;
     pmix_status_t import_nspace(const char *nspace, const pmix_byte_object_t &blob) const;
+    // An export that carries the data itself (gds 1.1 export_nspace_inline);
+    // export_nspace when the module has no such operation, as its export
+    // then always carries the data.
+    pmix_status_t export_nspace_inline(const char *nspace, pmix_byte_object_t *blob_p) const;
 
 private:
     Store(const pmixpp_gds_module_t *module, pmixpp_gds_store_t *handle)

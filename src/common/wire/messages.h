@@ -144,6 +144,7 @@ enum class Command : uint16_t {
     DeregisterEvents = 7,
     NotifyEvent = 8,
     Query = 9,
+    JobData = 10,  // issue 5: a private copy of the job data when a client cannot use the shared one
     // reserved
     Publish = 20,
     Lookup = 21,
@@ -252,8 +253,17 @@ struct JobControlRequest {
     InfoArray directives;
 };
 
+// A client whose gds could not use the Welcome's job data (a gds/shmem
+// segment it cannot map) asks for a copy that carries the data itself
+// (messages_job_data.cc). Only the caller's own namespace is answered.
+struct JobDataRequest {
+    std::string nspace;
+};
+
 pmix_status_t encode(const CommitRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, CommitRequest *msg_p);
+pmix_status_t encode(const JobDataRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, JobDataRequest *msg_p);
 pmix_status_t encode(const FenceRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, FenceRequest *msg_p);
 pmix_status_t encode(const GetRequest &msg, buffer::Packer &p);
@@ -308,6 +318,15 @@ struct JobControlReply {
     std::string reason;  // at most kMaxMessageLength bytes
 };
 
+// Reply of JobDataRequest: an export of the namespace by the server's gds
+// module that carries the data inline (import it with the same module).
+struct JobDataReply {
+    pmix_status_t status = PMIX_SUCCESS;
+    Bytes data;
+};
+
+pmix_status_t encode(const JobDataReply &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, JobDataReply *msg_p);
 pmix_status_t encode(const StatusReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, StatusReply *msg_p);
 pmix_status_t encode(const FenceReply &msg, buffer::Packer &p);

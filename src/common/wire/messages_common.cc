@@ -148,6 +148,7 @@ constexpr std::array kCommandNames{
     CommandName{Command::DeregisterEvents, "deregister-events"},
     CommandName{Command::NotifyEvent, "notify-event"},
     CommandName{Command::Query, "query"},
+    CommandName{Command::JobData, "job-data"},
     CommandName{Command::Publish, "publish"},
     CommandName{Command::Lookup, "lookup"},
     CommandName{Command::Unpublish, "unpublish"},

@@ -47,6 +47,7 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
     case Command::NotifyEvent:
         return decode_and_run(server, peer, frame, command, handle_notify_event);
     case Command::Query: return decode_and_run(server, peer, frame, command, handle_query);
+    case Command::JobData: return decode_and_run(server, peer, frame, command, handle_job_data);
     case Command::JobControl: return decode_and_run(server, peer, frame, command, handle_job_control);
     default:
         // Reserved for later issues, or unknown: the client gets a clear answer.

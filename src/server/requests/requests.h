@@ -26,6 +26,7 @@ void handle_deregister_events(Server &server, Peer &peer, uint32_t tag,
 void handle_notify_event(Server &server, Peer &peer, uint32_t tag,
                          wire::NotifyEventRequest &request);
 void handle_query(Server &server, Peer &peer, uint32_t tag, wire::QueryRequest &request);
+void handle_job_data(Server &server, Peer &peer, uint32_t tag, wire::JobDataRequest &request);
 // job_control.cc: cleanup registrations stay here (server/cleanup), the
 // rest goes to the host's job_control upcall.
 void handle_job_control(Server &server, Peer &peer, uint32_t tag, wire::JobControlRequest &request);
