@@ -157,9 +157,10 @@ constexpr pmixpp_gds_module_t shmem_module = {
 
 struct GdsShmem {
     static constexpr const char *version = "1.0.0";
-    // Below hash until the core falls back to a copy when a client cannot
-    // map a segment: select it with PMIX_MCA_gds=shmem.
-    static constexpr int priority = 5;
+    // Above hash: a node's job data lives once in memory. A client that
+    // cannot map a segment falls back to a private copy (the core fetches
+    // it), so preferring shmem never costs correctness.
+    static constexpr int priority = 20;
     static constexpr uint16_t framework_major = PMIXPP_GDS_API_MAJOR;
     static constexpr uint16_t framework_minor = PMIXPP_GDS_API_MINOR;
 
