@@ -1,6 +1,6 @@
 // PMIx_Put, PMIx_Commit and PMIx_Store_internal: a process's own data goes
 // into the local store at once (so PMIx_Get of self is local) and to the
-// server at commit, sorted by scope. Get and Fence are in get.cc / fence.cc.
+// server at commit (sent, not waited for), sorted by scope. Get and Fence are in get.cc / fence.cc.
 #include <pmix.h>
 
 #include <cstring>
@@ -12,7 +12,7 @@
 #include "client/core/host_mode.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
-#include "common/runtime/latch.h"
+#include "common/runtime/log.h"
 #include "common/values/value_ops.h"
 
 using namespace pmixpp;
@@ -75,21 +75,26 @@ pmix_status_t commit(const std::shared_ptr<client::Session> &session)
     if (session->singleton) {
         return PMIX_SUCCESS;
     }
-    if (client::check_may_block(*session) != PMIX_SUCCESS) {
-        return PMIX_ERR_WOULD_BLOCK;
-    }
     wire::CommitRequest request;
     pmix_status_t rc = collect_puts(*session, keys, &request);
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
-    auto done = std::make_shared<runtime::Latch<>>();
-    rc = client::send_message(session, request, std::chrono::milliseconds{0},
-                              [done](pmix_status_t st, const wire::Frame *reply) {
-                                  wire::StatusReply r;
-                                  done->complete(client::read_reply(st, reply, &r));
-                              });
-    return rc != PMIX_SUCCESS ? rc : done->wait();
+    // Sent, not waited for (as OpenPMIx does): the server stores a commit
+    // before it reads the next request of this connection, and our requests
+    // leave in the order they were made, so a Fence or Get that follows
+    // already sees the data. Waiting would cost a round trip, and in a job
+    // it delays every peer's next fence by as much.
+    return client::send_message(session, request, std::chrono::milliseconds{0},
+                                [](pmix_status_t st, const wire::Frame *reply) {
+                                    wire::StatusReply r;
+                                    pmix_status_t status = client::read_reply(st, reply, &r);
+                                    if (status != PMIX_SUCCESS && status != PMIX_ERR_LOST_CONNECTION) {
+                                        runtime::log_warning(
+                                            "client", std::string("the server did not store our committed data: ") +
+                                                          PMIx_Error_string(status));
+                                    }
+                                });
 }
 
 }  // namespace

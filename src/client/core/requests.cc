@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include <pmix.h>
@@ -12,6 +14,39 @@
 namespace pmixpp::client {
 
 namespace {
+
+// The active link of each session, readable from any thread so that a
+// caller can send its request itself instead of waking the progress thread.
+// Written (on the progress thread) wherever session.link changes.
+struct ActiveLinks {
+    std::mutex mutex;
+    std::map<const Session *, std::weak_ptr<ServerLink>> by_session;
+};
+
+ActiveLinks &active_links()
+{
+    static ActiveLinks *links = new ActiveLinks();  // never destroyed: used until exit
+    return *links;
+}
+
+void publish_active(const Session &session, const std::shared_ptr<ServerLink> &link)
+{
+    ActiveLinks &table = active_links();
+    std::lock_guard lock(table.mutex);
+    if (link) {
+        table.by_session[&session] = link;
+    } else {
+        table.by_session.erase(&session);
+    }
+}
+
+std::shared_ptr<ServerLink> active_link(const Session &session)
+{
+    ActiveLinks &table = active_links();
+    std::lock_guard lock(table.mutex);
+    auto found = table.by_session.find(&session);
+    return found == table.by_session.end() ? nullptr : found->second.lock();
+}
 
 void on_notification(const std::shared_ptr<Session> &session, const wire::Frame &frame)
 {
@@ -60,6 +95,7 @@ void forget_link(Session &session, const std::shared_ptr<ServerLink> &link)
     links.erase(std::remove(links.begin(), links.end(), link), links.end());
     if (session.link == link) {
         session.link.reset();
+        publish_active(session, nullptr);
         if (!links.empty()) {
             make_active(session, links.front());
         }
@@ -103,6 +139,7 @@ void make_active(Session &session, const std::shared_ptr<ServerLink> &link)
 {
     session.link = link;
     session.server = link->server;
+    publish_active(session, link);
     auto &links = session.links;
     // The active link first, so that losing it hands over to the next.
     auto found = std::find(links.begin(), links.end(), link);
@@ -164,6 +201,7 @@ void detach_connection(Session &session)
     }
     session.links.clear();
     session.link.reset();
+    publish_active(session, nullptr);
 }
 
 pmix_status_t send_request(const std::shared_ptr<Session> &session, wire::Bytes payload,
@@ -172,19 +210,30 @@ pmix_status_t send_request(const std::shared_ptr<Session> &session, wire::Bytes 
     if (session->singleton) {
         return PMIX_ERR_UNREACH;
     }
-    return session->engine->post([session, payload = std::move(payload), timeout,
-                                  handler = std::move(handler)]() mutable {
-        std::shared_ptr<ServerLink> link = session->link;
-        if (!link || !link->connection || !link->tracker || !link->connection->is_open()) {
+    // Sent on the caller's thread: one thread wake-up less per request, and
+    // requests of one thread still leave in order (the connection writes or
+    // queues under one lock). The reply runs the handler on the progress
+    // thread as before.
+    std::shared_ptr<ServerLink> link = active_link(*session);
+    if (!link || !link->connection || !link->tracker || !link->connection->is_open()) {
+        // Reported later, never inline: _nb callers' callbacks must not run
+        // before their call returns.
+        return session->engine->post([handler = std::move(handler)] {
             handler(PMIX_ERR_LOST_CONNECTION, nullptr);
-            return;
-        }
-        uint32_t tag = link->tracker->add(std::move(handler), timeout);
-        pmix_status_t rc = link->connection->send(wire::FrameKind::request, tag, payload);
-        if (rc != PMIX_SUCCESS) {
-            link->tracker->fail(tag, rc);
-        }
-    });
+        });
+    }
+    uint32_t tag = link->tracker->add(std::move(handler), timeout);
+    pmix_status_t rc = link->connection->send(wire::FrameKind::request, tag, payload);
+    if (rc == PMIX_SUCCESS) {
+        return PMIX_SUCCESS;
+    }
+    // Failed on the progress thread like any other outcome (if the
+    // connection's close got there first, this finds nothing to do).
+    pmix_status_t posted = session->engine->post([link, tag, rc] { link->tracker->fail(tag, rc); });
+    if (posted != PMIX_SUCCESS && link->tracker->forget(tag)) {
+        return posted;
+    }
+    return PMIX_SUCCESS;
 }
 
 pmix_status_t post_callback(const Session &session, std::function<void()> fn)

@@ -1,5 +1,6 @@
 // Connection: the thread-safe public face. The I/O itself is in
-// connection_io.cc and runs on the progress thread.
+// connection_io.cc: reads on the progress thread, writes on the sending
+// thread when the socket takes them at once.
 #include "common/wire/connection.h"
 
 #include <fcntl.h>
@@ -87,12 +88,12 @@ pmix_status_t Connection::send(FrameKind kind, uint32_t tag, std::span<const uin
     if (payload.size() > impl_->limits.max_payload) {
         return PMIX_ERR_BAD_PARAM;
     }
-    std::vector<uint8_t> bytes;
-    pmix_status_t status = encode_frame(kind, tag, payload, &bytes);
-    if (status != PMIX_SUCCESS) {
-        return status;
-    }
-    return send_encoded(std::move(bytes));
+    FrameHeader header;
+    header.kind = kind;
+    header.tag = tag;
+    header.payload_size = static_cast<uint32_t>(payload.size());
+    const HeaderBytes head = encode_header(header);
+    return impl_->send_now(head, payload);
 }
 
 pmix_status_t Connection::send_encoded(std::vector<uint8_t> frame_bytes)
@@ -100,14 +101,7 @@ pmix_status_t Connection::send_encoded(std::vector<uint8_t> frame_bytes)
     if (!impl_->accepting_sends.load()) {
         return PMIX_ERR_LOST_CONNECTION;
     }
-    try {
-        auto bytes = std::make_shared<std::vector<uint8_t>>(std::move(frame_bytes));
-        return run_on_progress(impl_->engine, [self = shared_from_this(), bytes] {
-            self->impl_->enqueue(std::move(*bytes));
-        });
-    } catch (const std::bad_alloc &) {
-        return PMIX_ERR_NOMEM;
-    }
+    return impl_->send_now(frame_bytes, {});
 }
 
 void Connection::close(pmix_status_t reason_status, std::string reason)

@@ -4,7 +4,11 @@
 //
 // Threading rules
 // - create(), set_*() before start(); then send(), close(), close_when_sent()
-//   from any thread (they post to the progress thread).
+//   from any thread. send() writes the frame on the calling thread when
+//   nothing is queued before it and the socket takes it whole (no hand-off);
+//   else the rest is queued for the progress thread. Frames sent by one
+//   thread leave in the order sent; close() and close_when_sent() post to
+//   the progress thread.
 // - The message and close handlers run on the progress thread and may call
 //   send()/close() on this or any other connection.
 // - The close handler runs exactly once, whatever ends the connection; no
@@ -65,8 +69,10 @@ public:
     // not running. Frames sent before start() are queued.
     pmix_status_t start();
 
-    // Queues one frame. PMIX_ERR_LOST_CONNECTION once closed (or closing),
-    // PMIX_ERR_BAD_PARAM when payload is over the limit.
+    // Writes (or queues) one frame. PMIX_ERR_LOST_CONNECTION once closed (or
+    // closing), PMIX_ERR_BAD_PARAM when payload is over the limit. A write
+    // error closes the connection (its close handler says why) and still
+    // returns PMIX_SUCCESS, as if the frame had been queued first.
     pmix_status_t send(FrameKind kind, uint32_t tag, std::span<const uint8_t> payload);
     // Same, taking an already encoded frame (encode_frame) without copying.
     pmix_status_t send_encoded(std::vector<uint8_t> frame_bytes);

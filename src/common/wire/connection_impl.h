@@ -1,11 +1,15 @@
-// Private state of a Connection. Everything but `accepting_sends` is touched
-// only on the progress thread.
+// Private state of a Connection. The write side (outgoing queue, fd for
+// writing, `closed`, `started`) is guarded by out_mutex because any thread
+// may write a frame straight to the socket; the rest is touched only on the
+// progress thread.
 #ifndef PMIXPP_COMMON_WIRE_CONNECTION_IMPL_H
 #define PMIXPP_COMMON_WIRE_CONNECTION_IMPL_H
 
 #include <atomic>
 #include <deque>
 #include <memory>
+#include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,8 +27,15 @@ struct Connection::Impl {
 
     // connection_io.cc: the progress-thread side.
     void register_events(std::shared_ptr<Connection> owner);
-    void enqueue(std::vector<uint8_t> bytes);
+    // Any thread: writes header+payload now when nothing is queued before it,
+    // else (or for what the socket did not take) queues it and lets the
+    // progress thread finish.
+    pmix_status_t send_now(std::span<const uint8_t> header, std::span<const uint8_t> payload);
+    // Progress thread: writes what is queued, arming the write event when
+    // the socket is full.
+    void flush();
     void finish_close(pmix_status_t status, const std::string &reason, bool log_it);
+    void close_from_any_thread(pmix_status_t status, std::string reason);
     void begin_close_when_sent(pmix_status_t status, std::string reason);
     void arm_idle_timer();
 
@@ -39,8 +50,12 @@ struct Connection::Impl {
     std::chrono::milliseconds idle_timeout{0};
     runtime::Timer idle_timer;
 
+    // Guards started, closed, fd (against close while another thread
+    // writes), outgoing and outgoing_offset.
+    std::mutex out_mutex;
     bool started = false;
     bool closed = false;
+    bool flush_posted = false;  // a flush() is queued on the progress thread
     std::shared_ptr<Connection> self;  // keeps an open connection alive
     std::weak_ptr<Connection> weak_self;
     struct event *read_event = nullptr;
@@ -64,7 +79,9 @@ private:
     static void on_readable(int fd, short what, void *arg);
     static void on_writable(int fd, short what, void *arg);
     void read_some();
-    void write_some();
+    enum class WriteStep { done, would_block, failed };
+    WriteStep write_queued_locked(int *errno_p);
+    void post_flush();
     enum class ReadStep { progress, would_block, closed };
     ReadStep read_header();
     ReadStep read_payload();

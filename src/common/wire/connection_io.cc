@@ -1,13 +1,16 @@
-// The progress-thread side of a Connection: libevent callbacks, framing of
-// the byte stream, the write queue and the single close path.
+// The I/O of a Connection: libevent callbacks, framing of the byte stream,
+// the direct write from any thread with the progress thread's write queue
+// behind it, and the single close path.
 #include <event2/event.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <new>
 
 #include "common/runtime/log.h"
 #include "common/wire/connection_impl.h"
@@ -22,13 +25,41 @@ constexpr int kMaxReadsPerWakeup = 256;
 // A claimed payload length is only allocated as its bytes arrive.
 constexpr size_t kFirstPayloadChunk = 64 * 1024;
 
-ssize_t send_no_sigpipe(int fd, const uint8_t *data, size_t size)
+// One gather write of header and payload, without SIGPIPE, retried on EINTR.
+ssize_t write_frame(int fd, std::span<const uint8_t> header, std::span<const uint8_t> payload)
 {
-    ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
-    if (n < 0 && errno == ENOTSOCK) {
-        n = ::write(fd, data, size);
+    struct iovec iov[2] = {
+        {const_cast<uint8_t *>(header.data()), header.size()},
+        {const_cast<uint8_t *>(payload.data()), payload.size()},
+    };
+    struct msghdr msg {};
+    msg.msg_iov = iov;
+    msg.msg_iovlen = payload.empty() ? 1 : 2;
+    for (;;) {
+        ssize_t n = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
+        if (n < 0 && errno == ENOTSOCK) {
+            n = ::writev(fd, iov, static_cast<int>(msg.msg_iovlen));
+        }
+        if (n >= 0 || errno != EINTR) {
+            return n;
+        }
     }
-    return n;
+}
+
+// What a partial write left of header+payload, as one queued buffer.
+std::vector<uint8_t> unsent_bytes(std::span<const uint8_t> header, std::span<const uint8_t> payload,
+                                  size_t written)
+{
+    std::vector<uint8_t> rest;
+    rest.reserve(header.size() + payload.size() - written);
+    if (written < header.size()) {
+        rest.insert(rest.end(), header.begin() + static_cast<std::ptrdiff_t>(written), header.end());
+        written = 0;
+    } else {
+        written -= header.size();
+    }
+    rest.insert(rest.end(), payload.begin() + static_cast<std::ptrdiff_t>(written), payload.end());
+    return rest;
 }
 
 }  // namespace
@@ -48,23 +79,85 @@ void Connection::Impl::register_events(std::shared_ptr<Connection> owner)
         return;
     }
     self = std::move(owner);
-    started = true;
+    {
+        std::lock_guard lock(out_mutex);
+        started = true;
+    }
     if (!close_after_send) {
         event_add(read_event, nullptr);
         arm_idle_timer();
     }
-    write_some();
+    flush();
 }
 
-void Connection::Impl::enqueue(std::vector<uint8_t> bytes)
+pmix_status_t Connection::Impl::send_now(std::span<const uint8_t> header,
+                                         std::span<const uint8_t> payload)
 {
-    if (closed) {
+    const size_t total = header.size() + payload.size();
+    size_t written = 0;
+    int error = 0;
+    bool need_flush = false;
+    {
+        std::lock_guard lock(out_mutex);
+        if (closed) {
+            return PMIX_ERR_LOST_CONNECTION;
+        }
+        if (started && outgoing.empty()) {
+            // The common case: the socket takes the whole frame at once and
+            // nobody else has to wake up for it.
+            ssize_t n = write_frame(fd, header, payload);
+            if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                error = errno;
+            } else if (n > 0) {
+                written = static_cast<size_t>(n);
+            }
+            if (error == 0 && written == total) {
+                return PMIX_SUCCESS;
+            }
+        }
+        if (error == 0) {
+            try {
+                outgoing.push_back(unsent_bytes(header, payload, written));
+            } catch (const std::bad_alloc &) {
+                if (written == 0) {
+                    return PMIX_ERR_NOMEM;
+                }
+                error = ENOMEM;  // half a frame is on the wire: the stream is lost
+            }
+            need_flush = error == 0 && started && outgoing.size() == 1;
+        }
+    }
+    if (error != 0) {
+        close_from_any_thread(PMIX_ERR_LOST_CONNECTION, std::string("write failed: ") + std::strerror(error));
+    } else if (need_flush) {
+        post_flush();
+    }
+    return PMIX_SUCCESS;
+}
+
+void Connection::Impl::post_flush()
+{
+    std::shared_ptr<Connection> conn = weak_self.lock();
+    if (!conn) {
         return;
     }
-    bool was_idle = outgoing.empty();
-    outgoing.push_back(std::move(bytes));
-    if (started && was_idle) {
-        write_some();  // usually completes at once; else the write event takes over
+    if (engine.on_progress_thread()) {
+        flush();
+        return;
+    }
+    // Fails only when the engine stopped, and then the connection goes too.
+    (void)engine.post([conn] { conn->impl_->flush(); });
+}
+
+void Connection::Impl::close_from_any_thread(pmix_status_t status, std::string reason)
+{
+    std::shared_ptr<Connection> conn = weak_self.lock();
+    if (!conn) {
+        return;
+    }
+    auto job = [conn, status, reason] { conn->impl_->finish_close(status, reason, false); };
+    if (engine.on_progress_thread() || engine.post(job) != PMIX_SUCCESS) {
+        job();
     }
 }
 
@@ -80,7 +173,12 @@ void Connection::Impl::begin_close_when_sent(pmix_status_t status, std::string r
     if (read_event != nullptr) {
         event_del(read_event);
     }
-    if (started && outgoing.empty()) {
+    bool nothing_queued = false;
+    {
+        std::lock_guard lock(out_mutex);
+        nothing_queued = started && outgoing.empty();
+    }
+    if (nothing_queued) {
         finish_close(pending_close_status, pending_close_reason, false);
     }
 }
@@ -90,8 +188,18 @@ void Connection::Impl::finish_close(pmix_status_t status, const std::string &rea
     if (closed) {
         return;
     }
-    closed = true;
     accepting_sends = false;
+    {
+        // No other thread may be writing to fd when it is closed (and its
+        // number perhaps reused).
+        std::lock_guard lock(out_mutex);
+        closed = true;
+        outgoing.clear();
+        if (fd >= 0) {
+            ::close(fd);
+            fd = -1;
+        }
+    }
     idle_timer.cancel();
     if (read_event != nullptr) {
         event_free(read_event);
@@ -101,11 +209,6 @@ void Connection::Impl::finish_close(pmix_status_t status, const std::string &rea
         event_free(write_event);
         write_event = nullptr;
     }
-    if (fd >= 0) {
-        ::close(fd);
-        fd = -1;
-    }
-    outgoing.clear();
     incoming = Frame{};
     std::string line = "closing " + description + ": " + reason;
     if (log_it) {
@@ -157,25 +260,20 @@ void Connection::Impl::on_writable(int, short, void *arg)
 {
     auto *impl = static_cast<Impl *>(arg);
     std::shared_ptr<Connection> keep = impl->self;
-    impl->write_some();
+    impl->flush();
 }
 
-void Connection::Impl::write_some()
+Connection::Impl::WriteStep Connection::Impl::write_queued_locked(int *errno_p)
 {
-    while (!closed && !outgoing.empty()) {
+    while (!outgoing.empty()) {
         const std::vector<uint8_t> &front = outgoing.front();
-        ssize_t n = send_no_sigpipe(fd, front.data() + outgoing_offset, front.size() - outgoing_offset);
+        ssize_t n = write_frame(fd, std::span<const uint8_t>(front).subspan(outgoing_offset), {});
         if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
             if (errno == EAGAIN || errno == EWOULDBLOCK) {
-                event_add(write_event, nullptr);
-                return;
+                return WriteStep::would_block;
             }
-            finish_close(PMIX_ERR_LOST_CONNECTION, std::string("write failed: ") + std::strerror(errno),
-                         false);
-            return;
+            *errno_p = errno;
+            return WriteStep::failed;
         }
         outgoing_offset += static_cast<size_t>(n);
         if (outgoing_offset == front.size()) {
@@ -183,12 +281,36 @@ void Connection::Impl::write_some()
             outgoing_offset = 0;
         }
     }
-    if (closed) {
-        return;
+    return WriteStep::done;
+}
+
+void Connection::Impl::flush()
+{
+    WriteStep step = WriteStep::done;
+    int error = 0;
+    {
+        std::lock_guard lock(out_mutex);
+        if (closed || !started) {
+            return;
+        }
+        step = write_queued_locked(&error);
     }
-    event_del(write_event);
-    if (close_after_send) {
-        finish_close(pending_close_status, pending_close_reason, false);
+    // Events are touched only here, on the progress thread. A sender that
+    // finds the queue empty after we unlock writes by itself, and posts a
+    // flush (which runs after this) if the socket is full.
+    switch (step) {
+    case WriteStep::would_block:
+        event_add(write_event, nullptr);
+        return;
+    case WriteStep::failed:
+        finish_close(PMIX_ERR_LOST_CONNECTION, std::string("write failed: ") + std::strerror(error), false);
+        return;
+    case WriteStep::done:
+        event_del(write_event);
+        if (close_after_send) {
+            finish_close(pending_close_status, pending_close_reason, false);
+        }
+        return;
     }
 }
 

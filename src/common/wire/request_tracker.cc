@@ -31,28 +31,43 @@ uint32_t RequestTracker::next_free_tag()
 
 uint32_t RequestTracker::add(ReplyCallback cb, std::chrono::milliseconds timeout)
 {
-    uint32_t tag = next_free_tag();
-    Pending &entry = pending_[tag];
-    entry.callback = std::move(cb);
-    if (timeout.count() > 0) {
-        std::weak_ptr<bool> alive = alive_;
-        entry.timer = engine_.add_timer(timeout, [this, alive, tag] {
-            if (alive.lock()) {
-                fail(tag, PMIX_ERR_TIMEOUT);
-            }
-        });
+    uint32_t tag = kNoTag;
+    {
+        std::lock_guard lock(mutex_);
+        tag = next_free_tag();
+        pending_[tag].callback = std::move(cb);
+    }
+    if (timeout.count() <= 0) {
+        return tag;
+    }
+    std::weak_ptr<bool> alive = alive_;
+    runtime::Timer timer = engine_.add_timer(timeout, [this, alive, tag] {
+        if (alive.lock()) {
+            fail(tag, PMIX_ERR_TIMEOUT);
+        }
+    });
+    std::lock_guard lock(mutex_);
+    auto it = pending_.find(tag);
+    if (it != pending_.end()) {
+        it->second.timer = std::move(timer);
+    } else {
+        timer.cancel();  // failed meanwhile (the connection dropped)
     }
     return tag;
 }
 
 bool RequestTracker::finish(uint32_t tag, pmix_status_t status, const Frame *reply)
 {
-    auto it = pending_.find(tag);
-    if (it == pending_.end()) {
-        return false;
+    Pending entry;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = pending_.find(tag);
+        if (it == pending_.end()) {
+            return false;
+        }
+        entry = std::move(it->second);
+        pending_.erase(it);
     }
-    Pending entry = std::move(it->second);
-    pending_.erase(it);
     entry.timer.cancel();
     if (!entry.callback) {
         return true;
@@ -81,13 +96,38 @@ void RequestTracker::fail_all(pmix_status_t status)
 {
     // Callbacks may add new requests; those are not failed by this call.
     std::vector<uint32_t> tags;
-    tags.reserve(pending_.size());
-    for (const auto &entry : pending_) {
-        tags.push_back(entry.first);
+    {
+        std::lock_guard lock(mutex_);
+        tags.reserve(pending_.size());
+        for (const auto &entry : pending_) {
+            tags.push_back(entry.first);
+        }
     }
     for (uint32_t tag : tags) {
         fail(tag, status);
     }
+}
+
+bool RequestTracker::forget(uint32_t tag)
+{
+    Pending entry;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = pending_.find(tag);
+        if (it == pending_.end()) {
+            return false;
+        }
+        entry = std::move(it->second);
+        pending_.erase(it);
+    }
+    entry.timer.cancel();
+    return true;  // entry (and what its callback captured) is released here, unlocked
+}
+
+size_t RequestTracker::pending() const
+{
+    std::lock_guard lock(mutex_);
+    return pending_.size();
 }
 
 }  // namespace pmixpp::wire

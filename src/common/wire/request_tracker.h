@@ -2,17 +2,21 @@
 // callback per tag, completes it on the matching REPLY, on its timeout, or
 // when the connection drops (fail_all), so no caller is left waiting.
 //
-//   // on the progress thread:
+//   // on any thread:
 //   uint32_t tag = tracker.add(
 //       [](pmix_status_t st, const Frame *reply) { ... }, 5000ms);
 //   if (conn->send(FrameKind::request, tag, payload) != PMIX_SUCCESS)
-//       tracker.fail(tag, PMIX_ERR_LOST_CONNECTION);
+//       tracker.forget(tag);   // or fail(tag, ...) on the progress thread
 //   // message handler:  if (f.header.kind == FrameKind::reply) tracker.complete(f);
 //   // close handler:    tracker.fail_all(PMIX_ERR_LOST_CONNECTION);
 //
-// Threading: progress thread only (timeouts are engine timers). Each callback
-// runs exactly once, is removed before it runs (so it may call add/fail_all),
-// and gets reply == nullptr unless status is PMIX_SUCCESS.
+// Threading: add() and forget() from any thread, so that a caller can send
+// its request itself; complete/fail/fail_all on the progress thread, where
+// callbacks therefore run (timeouts are engine timers). Each callback runs
+// at most once (exactly once unless forgotten), is removed before it runs
+// (so it may call add/fail_all), and gets reply == nullptr unless status is
+// PMIX_SUCCESS. Call add() before sending, and fail_all() after the
+// connection stopped taking sends: then no request is left behind.
 #ifndef PMIXPP_COMMON_WIRE_REQUEST_TRACKER_H
 #define PMIXPP_COMMON_WIRE_REQUEST_TRACKER_H
 
@@ -20,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 
 #include <pmix_common.h>
@@ -51,8 +56,12 @@ public:
     bool fail(uint32_t tag, pmix_status_t status);
     // Completes every pending request with status (e.g. LOST_CONNECTION).
     void fail_all(pmix_status_t status);
+    // Drops a request without running its callback (its send failed and
+    // the caller reports that itself). False when it is no longer pending:
+    // then the callback has run or is running.
+    bool forget(uint32_t tag);
 
-    size_t pending() const { return pending_.size(); }
+    size_t pending() const;
 
 private:
     struct Pending {
@@ -64,6 +73,7 @@ private:
     uint32_t next_free_tag();
 
     runtime::ProgressEngine &engine_;
+    mutable std::mutex mutex_;  // guards pending_ and last_tag_
     std::unordered_map<uint32_t, Pending> pending_;
     uint32_t last_tag_ = kNoTag;
     // Timers capture this flag, not `this`, so a timer that fires after the

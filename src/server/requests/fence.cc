@@ -149,10 +149,30 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Byt
     reply.status = status;
     const std::vector<FenceParticipant> participants = std::move(collective->arrived);
     server.fences.erase(id);
+    // Encoded once: every participant gets the same bytes.
+    wire::Bytes bytes;
+    const pmix_status_t encoded = wire::encode_to_bytes(reply, &bytes);
     for (const auto &participant : participants) {
-        reply_to(server, participant.peer, participant.tag, reply);
+        Peer *peer = server.find_peer(participant.peer);
+        if (peer == nullptr) continue;
+        if (encoded != PMIX_SUCCESS) {
+            send_message(*peer, wire::FrameKind::reply, participant.tag, reply);  // logs and closes
+            continue;
+        }
+        send_bytes(*peer, wire::FrameKind::reply, participant.tag, bytes);
     }
 }
+
+// A host that answers fence_nb from inside the call (one node, nothing to
+// exchange) hands its result here, and call_host completes the fence right
+// after, without a trip through the event loop.
+struct InlineAnswer {
+    uint64_t id = 0;
+    bool answered = false;
+    pmix_status_t status = PMIX_SUCCESS;
+    wire::Bytes blob;
+};
+thread_local InlineAnswer *inline_answer = nullptr;
 
 // What the host's fence_nb is handed, owned by the call itself: the host
 // may read procs, directives and data until it calls back, and that may be
@@ -172,6 +192,12 @@ void host_fence_done(pmix_status_t status, const char *data, size_t ndata, void 
     const uint64_t id = call == nullptr ? 0 : call->id;
     wire::Bytes blob = take_host_blob(data, ndata, release, release_cbdata, &status);
     call.reset();
+    if (inline_answer != nullptr && inline_answer->id == id && !inline_answer->answered) {
+        inline_answer->answered = true;
+        inline_answer->status = status;
+        inline_answer->blob = std::move(blob);
+        return;
+    }
     post_to_server([id, status, blob = std::move(blob)](Server &server) {
         complete(server, id, status, blob);
     });
@@ -217,9 +243,20 @@ void call_host(Server &server, Collective &collective)
     if (rc != PMIX_SUCCESS) return complete(server, id, rc, {});
     collective.host_called = true;
     HostFenceCall *raw = call.release();
+    InlineAnswer answer;
+    answer.id = id;
+    InlineAnswer *outer = inline_answer;
+    inline_answer = &answer;
     rc = server.host.slots().fence_nb(raw->procs.data(), raw->procs.size(), raw->directives.data(),
                                       raw->directives.size(), reinterpret_cast<char *>(raw->data.data()),
                                       raw->data.size(), host_fence_done, raw);
+    inline_answer = outer;
+    if (answer.answered) {
+        // The host called back before returning: that is its answer, even if
+        // it also returned an error status (it must not have; the callback
+        // has freed raw already).
+        return complete(server, id, answer.status, answer.blob);
+    }
     if (rc == PMIX_SUCCESS) return;
     // Not accepted: the host will not call back (an error, or
     // OPERATION_SUCCEEDED: completed at once, with no data).
