@@ -136,6 +136,14 @@ const char *HashStore::intern(const char *key)
     return it != keys_.end() ? it->c_str() : keys_.emplace(key).first->c_str();
 }
 
+const char *HashStore::intern_at(size_t position, const char *key)
+{
+    if (position >= recent_keys_.size()) return intern(key);
+    const char *recent = recent_keys_[position];
+    if (recent != nullptr && std::strcmp(recent, key) == 0) return recent;
+    return recent_keys_[position] = intern(key);
+}
+
 Namespace &HashStore::namespace_entry(const char *nspace)
 {
     const auto it = nspaces_.find(nspace);
@@ -164,7 +172,7 @@ void HashStore::merge(Bucket &bucket, std::vector<Entry> &entries)
         // A new bucket (every proc at registration): take the vector whole,
         // no search and no regrowth. Keys are unique within one store call
         // unless the caller repeated one; then the later value wins below.
-        for (Entry &entry : entries) entry.set_key(intern(entry.key()));
+        for (size_t i = 0; i < entries.size(); ++i) entries[i].set_key(intern_at(i, entries[i].key()));
         if (!has_duplicate_keys(entries)) {
             bucket = std::move(entries);
             return;

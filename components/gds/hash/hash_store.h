@@ -141,6 +141,10 @@ public:
 private:
     // Returns the interned copy of key; call with the lock held exclusively.
     const char *intern(const char *key);
+    // intern() for the key at `position` of a store call: consecutive calls
+    // (one per proc at registration) repeat the same keys in the same order,
+    // so a strcmp against the last call's key usually replaces a hash lookup.
+    const char *intern_at(size_t position, const char *key);
     // The namespace, created when new; call with the lock held exclusively.
     Namespace &namespace_entry(const char *nspace);
     // Deep copies of info made without the lock (keys interned later).
@@ -155,6 +159,7 @@ private:
     mutable std::shared_mutex mutex_;
     NameMap<Namespace> nspaces_;
     std::unordered_set<std::string, NameHash, NameEqual> keys_;
+    std::array<const char *, 32> recent_keys_{};
 };
 
 // Validation shared by the operations (gds.h lists the rules).

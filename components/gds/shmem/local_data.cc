@@ -9,7 +9,7 @@
 namespace gds_shmem {
 
 LocalEntry::LocalEntry(LocalEntry &&other) noexcept
-    : key(std::move(other.key)), scope(other.scope), value(other.value)
+    : key(other.key), scope(other.scope), value(other.value)
 {
     other.value = {};
 }
@@ -18,7 +18,7 @@ LocalEntry &LocalEntry::operator=(LocalEntry &&other) noexcept
 {
     if (this != &other) {
         PMIx_Value_destruct(&value);
-        key = std::move(other.key);
+        key = other.key;
         scope = other.scope;
         value = other.value;
         other.value = {};
@@ -68,7 +68,18 @@ pmix_status_t copy_out(const pmix_value_t &value, pmix_value_t **value_p)
     return PMIX_SUCCESS;
 }
 
-pmix_status_t copy_infos(const pmix_info_t info[], size_t ninfo, pmix_scope_t scope,
+const char *KeyTable::intern(size_t position, const char *key)
+{
+    const std::string_view text(key, strnlen(key, PMIX_MAX_KEYLEN));
+    const char *recent = position < recent_.size() ? recent_[position] : nullptr;
+    if (recent != nullptr && text == recent) return recent;
+    auto it = keys_.find(text);
+    if (it == keys_.end()) it = keys_.emplace(text).first;
+    if (position < recent_.size()) recent_[position] = it->c_str();
+    return it->c_str();
+}
+
+pmix_status_t copy_infos(const pmix_info_t info[], size_t ninfo, pmix_scope_t scope, KeyTable &keys,
                          std::vector<LocalEntry> *entries_p)
 {
     if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
@@ -78,7 +89,7 @@ pmix_status_t copy_infos(const pmix_info_t info[], size_t ninfo, pmix_scope_t sc
     std::vector<LocalEntry> entries;
     entries.reserve(ninfo);
     for (size_t i = 0; i < ninfo; ++i) {
-        entries.emplace_back(std::string(info[i].key, strnlen(info[i].key, PMIX_MAX_KEYLEN)), scope);
+        entries.emplace_back(keys.intern(i, info[i].key), scope);
         const pmix_status_t rc = PMIx_Value_xfer(&entries.back().value, &info[i].value);
         if (rc != PMIX_SUCCESS) return rc;
     }
@@ -88,8 +99,24 @@ pmix_status_t copy_infos(const pmix_info_t info[], size_t ninfo, pmix_scope_t sc
 
 namespace {
 
+bool has_duplicate_keys(const std::vector<LocalEntry> &entries)
+{
+    for (size_t i = 0; i < entries.size(); ++i) {
+        for (size_t j = i + 1; j < entries.size(); ++j) {
+            if (entries[i].key == entries[j].key) return true;
+        }
+    }
+    return false;
+}
+
 void merge(LocalBucket &bucket, std::vector<LocalEntry> &entries)
 {
+    // A new bucket (every proc at registration) takes the vector whole: no
+    // search and no regrowth, one allocation per bucket instead of several.
+    if (bucket.empty() && !has_duplicate_keys(entries)) {
+        bucket = std::move(entries);
+        return;
+    }
     for (LocalEntry &entry : entries) {
         bool replaced = false;
         for (LocalEntry &old : bucket) {
@@ -108,9 +135,9 @@ void index_hostnames(std::unordered_map<std::string, uint32_t> &index, uint32_t 
 {
     for (const LocalEntry &entry : bucket) {
         if (entry.value.type != PMIX_STRING || entry.value.data.string == nullptr) continue;
-        if (entry.key == PMIX_HOSTNAME) {
+        if (std::strcmp(entry.key, PMIX_HOSTNAME) == 0) {
             index[entry.value.data.string] = nodeid;
-        } else if (entry.key == PMIX_HOSTNAME_ALIASES) {
+        } else if (std::strcmp(entry.key, PMIX_HOSTNAME_ALIASES) == 0) {
             std::string_view rest(entry.value.data.string);
             while (!rest.empty()) {
                 const size_t comma = rest.find(',');
@@ -129,7 +156,7 @@ const LocalEntry *LocalData::find(pmixpp_gds_level_t level, uint32_t id, const c
     const auto it = buckets.find(bucket_key(level, id));
     if (it == buckets.end()) return nullptr;
     for (const LocalEntry &entry : it->second) {
-        if (entry.key == key) return &entry;
+        if (std::strcmp(entry.key, key) == 0) return &entry;
     }
     return nullptr;
 }
@@ -137,7 +164,7 @@ const LocalEntry *LocalData::find(pmixpp_gds_level_t level, uint32_t id, const c
 pmix_status_t LocalData::store(pmixpp_gds_level_t level, uint32_t id, const pmix_info_t info[], size_t ninfo)
 {
     std::vector<LocalEntry> entries;
-    const pmix_status_t rc = copy_infos(info, ninfo, PMIX_SCOPE_UNDEF, &entries);
+    const pmix_status_t rc = copy_infos(info, ninfo, PMIX_SCOPE_UNDEF, keys, &entries);
     if (rc != PMIX_SUCCESS) return rc;
     LocalBucket &bucket = buckets[bucket_key(level, id)];
     merge(bucket, entries);
@@ -149,7 +176,7 @@ pmix_status_t LocalData::store_modex(pmix_rank_t rank, pmix_scope_t scope, const
                                      size_t ninfo)
 {
     std::vector<LocalEntry> entries;
-    const pmix_status_t rc = copy_infos(info, ninfo, scope, &entries);
+    const pmix_status_t rc = copy_infos(info, ninfo, scope, keys, &entries);
     if (rc != PMIX_SUCCESS) return rc;
     merge(modex[rank], entries);
     return PMIX_SUCCESS;

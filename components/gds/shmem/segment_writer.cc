@@ -33,9 +33,19 @@ public:
         strings_.emplace(text, off);
         return off;
     }
+    // Keys are interned by the store already: their address identifies them.
+    uint64_t intern_key(const char *key)
+    {
+        const auto it = key_offsets_.find(key);
+        if (it != key_offsets_.end()) return it->second;
+        const uint64_t off = intern(key);
+        key_offsets_.emplace(key, off);
+        return off;
+    }
     std::string bytes;
 
 private:
+    std::unordered_map<const char *, uint64_t> key_offsets_;
     std::unordered_map<std::string, uint64_t> strings_;
 };
 
@@ -51,12 +61,14 @@ pmix_status_t add_bucket(uint64_t key, const LocalBucket &bucket, Tables &t)
     std::vector<const LocalEntry *> sorted;
     sorted.reserve(bucket.size());
     for (const LocalEntry &entry : bucket) sorted.push_back(&entry);
-    std::sort(sorted.begin(), sorted.end(), [](const LocalEntry *a, const LocalEntry *b) { return a->key < b->key; });
+    std::sort(sorted.begin(), sorted.end(), [](const LocalEntry *a, const LocalEntry *b) {
+        return std::strcmp(a->key, b->key) < 0;
+    });
     t.buckets.push_back(BucketRecord{static_cast<uint32_t>(key >> 32), static_cast<uint32_t>(key),
                                      static_cast<uint32_t>(t.entries.size()), static_cast<uint32_t>(sorted.size())});
     for (const LocalEntry *entry : sorted) {
         EntryRecord record{};
-        record.key_off = t.heap.intern(entry->key);
+        record.key_off = t.heap.intern_key(entry->key);
         record.value_off = t.heap.bytes.size();
         Encoding encoding{};
         const pmix_status_t rc = encode_value(entry->value, t.heap.bytes, &encoding);

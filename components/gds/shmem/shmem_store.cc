@@ -104,7 +104,7 @@ pmix_status_t collect_local(const LocalBucket &bucket, bool modex, pmix_scope_t 
     for (const LocalEntry &entry : bucket) {
         if (modex && !visible(entry.scope, visible_to)) continue;
         pmix_info_t info{};
-        PMIX_LOAD_KEY(info.key, entry.key.c_str());
+        PMIX_LOAD_KEY(info.key, entry.key);
         const pmix_status_t rc = PMIx_Value_xfer(&info.value, &entry.value);
         if (rc != PMIX_SUCCESS) return rc;
         out.infos.push_back(info);
@@ -259,7 +259,7 @@ pmix_status_t ShmemStore::fetch_modex(const char *nspace, pmix_rank_t rank, pmix
     const auto it = ns->local.modex.find(rank);
     if (it == ns->local.modex.end()) return PMIX_ERR_NOT_FOUND;
     for (const LocalEntry &entry : it->second) {
-        if (entry.key == key && visible(entry.scope, visible_to)) return copy_out(entry.value, value_p);
+        if (std::strcmp(entry.key, key) == 0 && visible(entry.scope, visible_to)) return copy_out(entry.value, value_p);
     }
     return PMIX_ERR_NOT_FOUND;
 }

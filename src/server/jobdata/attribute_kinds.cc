@@ -4,6 +4,7 @@
 #include "server/jobdata/collect.h"
 
 #include <array>
+#include <unordered_map>
 #include <utility>
 
 namespace pmixpp::jobdata {
@@ -33,12 +34,13 @@ constexpr std::array<std::pair<std::string_view, Kind>, 37> kinds{{
     {PMIX_REGISTER_NODATA, Kind::boolean},
 }};
 
+// Every entry of a registration is looked up here (twice): a hash lookup
+// instead of a scan of the whole table. Built on first use.
 const Kind *kind_of(std::string_view key)
 {
-    for (const auto &[name, kind] : kinds) {
-        if (name == key) return &kind;
-    }
-    return nullptr;
+    static const std::unordered_map<std::string_view, Kind> by_name(kinds.begin(), kinds.end());
+    const auto it = by_name.find(key);
+    return it == by_name.end() ? nullptr : &it->second;
 }
 
 const char *describe(Kind kind)

@@ -51,6 +51,20 @@ std::string text_of(const pmix_value_t &value)
     return std::string(bo.bytes, strnlen(bo.bytes, bo.size));
 }
 
+uint16_t derived_key_bit(std::string_view key)
+{
+    if (key == PMIX_RANK) return kGivenRank;
+    if (key == PMIX_GLOBAL_RANK) return kGivenGlobalRank;
+    if (key == PMIX_APPNUM) return kGivenAppnum;
+    if (key == PMIX_APP_RANK) return kGivenAppRank;
+    if (key == PMIX_LOCAL_RANK) return kGivenLocalRank;
+    if (key == PMIX_NODE_RANK) return kGivenNodeRank;
+    if (key == PMIX_NODEID) return kGivenNodeid;
+    if (key == PMIX_HOSTNAME) return kGivenHostname;
+    if (key == PMIX_LOCALITY_STRING) return kGivenLocality;
+    return 0;
+}
+
 class Walker {
 public:
     Walker(const char *nspace, Collected &out, std::string &error) : nspace_(nspace), out_(out), error_(error) {}
@@ -69,7 +83,6 @@ private:
     pmix_status_t session_entry(const pmix_info_t &info, std::string_view key);
     pmix_status_t proc_entry(const pmix_info_t &info, std::string_view key, GivenProc &proc);
     pmix_status_t node_index(const pmix_data_array_t &array, uint32_t *index_p);
-    GivenProc &proc_entry_for(pmix_rank_t rank);
 
     const char *nspace_;
     Collected &out_;
@@ -140,21 +153,9 @@ pmix_status_t Walker::enter(const pmix_info_t &info, int depth)
         return fail(PMIX_ERR_BAD_PARAM, "PMIX_PROC_INFO_ARRAY without PMIX_RANK or PMIX_PROCID");
     }
     if (!PMIX_RANK_IS_VALID(rank)) return fail(PMIX_ERR_BAD_PARAM, "PMIX_PROC_INFO_ARRAY names an invalid rank");
-    GivenProc &proc = proc_entry_for(rank);
-    proc.infos.reserve(proc.infos.size() + array->size);
+    GivenProc &proc = out_.procs.at(rank);
     if (current_app_ && !proc.appnum) proc.appnum = current_app_;
     return walk(infos, array->size, Context::proc, rank, depth + 1);
-}
-
-GivenProc &Walker::proc_entry_for(pmix_rank_t rank)
-{
-    // Hosts list their procs in rank order: appending at the end with a hint
-    // is O(1) instead of a tree search per proc.
-    auto &procs = out_.procs;
-    if (procs.empty() || procs.rbegin()->first < rank) {
-        return procs.emplace_hint(procs.end(), rank, GivenProc{})->second;
-    }
-    return procs[rank];
 }
 
 pmix_status_t Walker::node_index(const pmix_data_array_t &array, uint32_t *index_p)
@@ -203,7 +204,7 @@ pmix_status_t Walker::entry(const pmix_info_t &info, Context context, uint32_t i
     case Context::session: return session_entry(info, key);
     case Context::app: out_.apps[id].infos.push_back(&info); return PMIX_SUCCESS;
     case Context::node: out_.nodes[id].infos.push_back(&info); return PMIX_SUCCESS;
-    case Context::proc: return proc_entry(info, key, proc_entry_for(id));
+    case Context::proc: return proc_entry(info, key, out_.procs.at(id));
     }
     return PMIX_SUCCESS;
 }
@@ -251,17 +252,37 @@ pmix_status_t Walker::session_entry(const pmix_info_t &info, std::string_view ke
 pmix_status_t Walker::proc_entry(const pmix_info_t &info, std::string_view key, GivenProc &proc)
 {
     uint32_t number = 0;
+    proc.given_keys |= derived_key_bit(key);
     if (key == PMIX_APPNUM && as_uint32(info.value, &number)) proc.appnum = number;
     if (key == PMIX_NODEID && as_uint32(info.value, &number)) proc.nodeid = number;
     if (key == PMIX_HOSTNAME && info.value.type == PMIX_STRING) proc.hostname = info.value.data.string;
     if (key == PMIX_CPUSET && info.value.type == PMIX_STRING) {
         proc.cpuset = info.value.data.string;
     }
-    proc.infos.push_back(&info);
+    proc.add(&info);
     return PMIX_SUCCESS;
 }
 
 } // namespace
+
+GivenProc &ProcTable::at(pmix_rank_t rank)
+{
+    GivenProc *proc = nullptr;
+    if (rank < dense_.size()) {
+        proc = &dense_[rank];
+    } else if (sparse_.empty() && rank - dense_.size() <= kMaxDenseGap) {
+        dense_.resize(static_cast<std::size_t>(rank) + 1);
+        proc = &dense_[rank];
+    } else {
+        proc = &sparse_[rank];
+    }
+    if (!proc->present) {
+        proc->present = true;
+        ++count_;
+        if (rank < dense_.size() && rank >= dense_last_) dense_last_ = rank;
+    }
+    return *proc;
+}
 
 bool as_uint32(const pmix_value_t &value, uint32_t *out_p)
 {
@@ -305,6 +326,10 @@ pmix_status_t collect(const char *nspace, const pmix_info_t info[], std::size_t 
         return PMIX_ERR_BAD_PARAM;
     }
     Collected out;
+    // Most entries of a big job are its procs' arrays: one slot each, and
+    // never more than the host's own array holds (a huge PMIX_JOB_SIZE alone
+    // must not allocate).
+    out.procs.reserve(ninfo);
     Walker walker(nspace, out, *error_p);
     const pmix_status_t rc = walker.walk(info, ninfo, Context::job, 0, 0);
     if (rc == PMIX_SUCCESS) *out_p = std::move(out);

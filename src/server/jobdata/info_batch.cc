@@ -54,6 +54,13 @@ void InfoBatch::add_string(const char *key, const std::string &value)
     info.value.data.string = strings_.back().data();
 }
 
+void InfoBatch::add_borrowed_string(const char *key, const char *text)
+{
+    pmix_info_t &info = append(key, false);
+    info.value.type = PMIX_STRING;
+    info.value.data.string = const_cast<char *>(text);
+}
+
 void InfoBatch::add_given(const pmix_info_t &given)
 {
     pmix_info_t &info = append(given.key, false);
@@ -65,6 +72,11 @@ void InfoBatch::add_given(const pmix_info_t &given)
 void InfoBatch::add_given(const std::vector<const pmix_info_t *> &infos)
 {
     for (const pmix_info_t *info : infos) add_given(*info);
+}
+
+void InfoBatch::add_given(const GivenProc &proc)
+{
+    proc.for_each_info([this](const pmix_info_t &info) { add_given(info); });
 }
 
 pmix_status_t InfoBatch::put(const store::Store &store, const char *nspace, store::Level level, uint32_t id)

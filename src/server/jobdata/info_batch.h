@@ -5,6 +5,7 @@
 #define PMIXPP_SERVER_JOBDATA_INFO_BATCH_H
 
 #include "common/store/store.h"
+#include "server/jobdata/collect.h"
 
 #include <pmix_common.h>
 
@@ -26,9 +27,12 @@ public:
     void add_rank(const char *key, pmix_rank_t value);
     void add_u16(const char *key, uint16_t value);
     void add_string(const char *key, const std::string &value);
+    // `text` must stay valid until the next put (the store copies it).
+    void add_borrowed_string(const char *key, const char *text);
     // The host's entry, normalized to the attribute's declared type.
     void add_given(const pmix_info_t &info);
     void add_given(const std::vector<const pmix_info_t *> &infos);
+    void add_given(const GivenProc &proc);
 
     bool empty() const { return count_ == 0; }
     // Stores everything at (nspace, level, id) and clears the batch.

@@ -140,7 +140,7 @@ pmix_status_t Builder::place_ranks(const std::vector<std::vector<pmix_rank_t>> &
     for (const auto &list : ranks) {
         for (pmix_rank_t r : list) known = std::max(known, r + 1);
     }
-    if (!given_.procs.empty()) known = std::max(known, given_.procs.rbegin()->first + 1);
+    if (!given_.procs.empty()) known = std::max(known, given_.procs.last_rank() + 1);
     if (given_.job_size && known > *given_.job_size) {
         return fail(PMIX_ERR_BAD_PARAM, "rank " + std::to_string(known - 1) + " is outside PMIX_JOB_SIZE " +
                                             std::to_string(*given_.job_size));
@@ -153,11 +153,11 @@ pmix_status_t Builder::place_ranks(const std::vector<std::vector<pmix_rank_t>> &
             if (rc != PMIX_SUCCESS) return rc;
         }
     }
-    for (const auto &[rank, proc] : given_.procs) {
-        if (layout_.node_of_rank[rank] != kUnplaced) continue;
-        if (proc.hostname) layout_.node_of_rank[rank] = static_cast<int32_t>(node_named(*proc.hostname));
+    given_.procs.for_each([this](pmix_rank_t rank, const GivenProc &proc) {
+        if (layout_.node_of_rank[rank] != kUnplaced) return;
+        if (proc.hostname) layout_.node_of_rank[rank] = static_cast<int32_t>(node_named(proc.hostname));
         else if (proc.nodeid) layout_.node_of_rank[rank] = static_cast<int32_t>(node_numbered(*proc.nodeid));
-    }
+    });
     uint32_t placed = 0;
     for (int32_t slot : layout_.node_of_rank) placed += slot != kUnplaced ? 1 : 0;
     layout_.job_size = given_.job_size ? *given_.job_size : std::max(placed, known);
@@ -168,9 +168,9 @@ void Builder::assign_apps()
 {
     std::map<uint32_t, const GivenApp *> apps;
     for (const auto &[appnum, app] : given_.apps) apps[appnum] = &app;
-    for (const auto &[rank, proc] : given_.procs) {
+    given_.procs.for_each([&apps](pmix_rank_t, const GivenProc &proc) {
         if (proc.appnum) apps.emplace(*proc.appnum, nullptr);
-    }
+    });
     if (apps.empty()) apps.emplace(0, nullptr);
     std::unordered_map<uint32_t, std::size_t> index_of;
     for (const auto &[appnum, app] : apps) {
@@ -180,11 +180,11 @@ void Builder::assign_apps()
     layout_.num_apps = given_.num_apps ? *given_.num_apps : static_cast<uint32_t>(layout_.apps.size());
     layout_.app_of_rank.assign(layout_.known_ranks, 0);
     bool any_appnum = false;
-    for (const auto &[rank, proc] : given_.procs) {
-        if (!proc.appnum) continue;
+    given_.procs.for_each([&](pmix_rank_t rank, const GivenProc &proc) {
+        if (!proc.appnum) return;
         any_appnum = true;
         layout_.app_of_rank[rank] = static_cast<int32_t>(index_of[*proc.appnum]);
-    }
+    });
     if (!any_appnum && layout_.apps.size() > 1) split_ranks_by_app_size();
 }
 
@@ -214,7 +214,7 @@ void Builder::fill_per_node_and_app()
     layout_.app_rank_of.assign(layout_.known_ranks, 0);
     for (pmix_rank_t r = 0; r < layout_.known_ranks; ++r) {
         const int32_t node = layout_.node_of_rank[r];
-        const bool described = node != kUnplaced || given_.procs.count(r) != 0;
+        const bool described = node != kUnplaced || given_.procs.find(r) != nullptr;
         if (!described) {
             layout_.app_of_rank[r] = kUnplaced;
             continue;

@@ -107,10 +107,10 @@ std::string Registrar::local_cpusets(const Node &node) const
 {
     std::string sets;
     for (pmix_rank_t r : node.ranks) {
-        const auto it = given_.procs.find(r);
-        if (it == given_.procs.end() || it->second.cpuset == nullptr) return {};
+        const GivenProc *proc = given_.procs.find(r);
+        if (proc == nullptr || proc->cpuset == nullptr) return {};
         if (!sets.empty()) sets += ':';
-        sets += it->second.cpuset;
+        sets += proc->cpuset;
     }
     return sets;
 }
@@ -145,28 +145,34 @@ pmix_status_t Registrar::store_nodes()
 pmix_status_t Registrar::store_proc(pmix_rank_t rank)
 {
     const Node *node = layout_.node_of(rank);
-    const auto given = given_.procs.find(rank);
-    if (node == nullptr && given == given_.procs.end()) return PMIX_SUCCESS; // nothing known
-    batch_.add_rank(PMIX_RANK, rank);
-    batch_.add_rank(PMIX_GLOBAL_RANK, given_.nproc_offset.value_or(0) + rank);
+    const GivenProc *given = given_.procs.find(rank);
+    if (node == nullptr && given == nullptr) return PMIX_SUCCESS; // nothing known
+    // A key the host gave is not derived: its value wins, and a batch with
+    // unique keys is taken whole by the store.
+    const GivenProc none;
+    const GivenProc &host = given != nullptr ? *given : none;
+    if (!host.gave(kGivenRank)) batch_.add_rank(PMIX_RANK, rank);
+    if (!host.gave(kGivenGlobalRank)) batch_.add_rank(PMIX_GLOBAL_RANK, given_.nproc_offset.value_or(0) + rank);
     const int32_t app = layout_.app_of_rank[rank];
     if (app != kUnplaced) {
-        batch_.add_u32(PMIX_APPNUM, layout_.apps[static_cast<std::size_t>(app)].appnum);
-        batch_.add_rank(PMIX_APP_RANK, layout_.app_rank_of[rank]);
+        if (!host.gave(kGivenAppnum)) {
+            batch_.add_u32(PMIX_APPNUM, layout_.apps[static_cast<std::size_t>(app)].appnum);
+        }
+        if (!host.gave(kGivenAppRank)) batch_.add_rank(PMIX_APP_RANK, layout_.app_rank_of[rank]);
     }
     if (node != nullptr) {
         const auto local_rank = static_cast<uint16_t>(layout_.local_rank_of[rank]);
-        batch_.add_u16(PMIX_LOCAL_RANK, local_rank);
-        batch_.add_u16(PMIX_NODE_RANK, local_rank);
-        batch_.add_u32(PMIX_NODEID, node->nodeid);
-        if (node->hostname) batch_.add_string(PMIX_HOSTNAME, *node->hostname);
+        if (!host.gave(kGivenLocalRank)) batch_.add_u16(PMIX_LOCAL_RANK, local_rank);
+        if (!host.gave(kGivenNodeRank)) batch_.add_u16(PMIX_NODE_RANK, local_rank);
+        if (!host.gave(kGivenNodeid)) batch_.add_u32(PMIX_NODEID, node->nodeid);
+        if (node->hostname && !host.gave(kGivenHostname)) batch_.add_borrowed_string(PMIX_HOSTNAME, node->hostname->c_str());
         const bool local = layout_.local_node && &layout_.nodes[*layout_.local_node] == node;
-        if (local && given != given_.procs.end() && given->second.cpuset != nullptr) {
-            const std::string locality = locality_string(options_.topology, given->second.cpuset);
+        if (local && host.cpuset != nullptr && !host.gave(kGivenLocality)) {
+            const std::string locality = locality_string(options_.topology, host.cpuset);
             if (!locality.empty()) batch_.add_string(PMIX_LOCALITY_STRING, locality);
         }
     }
-    if (given != given_.procs.end()) batch_.add_given(given->second.infos);
+    batch_.add_given(host);
     return batch_.put(store_, nspace_, PMIXPP_GDS_LEVEL_PROC, rank);
 }
 
