@@ -192,6 +192,10 @@ Test(lifecycle, abort_of_the_job_is_carried_out_by_the_host)
         }
     }
     // The host carries the abort out: it kills its own children, then answers.
+    // All are stopped first: a pending SIGSTOP keeps a process from running
+    // any more of its own code, so none sees a peer die (its fence failing)
+    // and exits by itself before its SIGKILL arrives.
+    for (pid_t pid : pids) kill(pid, SIGSTOP);
     for (pid_t pid : pids) kill(pid, SIGKILL);
     host().release_abort(PMIX_SUCCESS);
     const std::vector<ProcResult> results = host().wait(pids, kJobTimeoutMs);
