@@ -32,33 +32,6 @@ Entry &Entry::operator=(Entry &&other) noexcept
 
 Entry::~Entry() { PMIx_Value_destruct(&value_); }
 
-bool valid_nspace(const char *nspace)
-{
-    return nspace != nullptr && nspace[0] != '\0' && strnlen(nspace, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
-}
-
-bool valid_key(const char *key)
-{
-    return key != nullptr && key[0] != '\0' && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
-}
-
-bool valid_level(pmixpp_gds_level_t level)
-{
-    return static_cast<int>(level) >= 0 && static_cast<int>(level) < PMIXPP_GDS_NUM_LEVELS;
-}
-
-bool visible(pmix_scope_t scope, pmix_scope_t visible_to)
-{
-    switch (visible_to) {
-    case PMIX_LOCAL:
-        return scope == PMIX_LOCAL || scope == PMIX_GLOBAL || scope == PMIX_INTERNAL;
-    case PMIX_REMOTE:
-        return scope == PMIX_REMOTE || scope == PMIX_GLOBAL;
-    default:
-        return true;
-    }
-}
-
 namespace {
 
 uint32_t bucket_id(const pmixpp_gds_address_t &addr)

@@ -8,6 +8,8 @@
 #include <pmix_common.h>
 #include <pmixpp/gds.h>
 
+#include "../shared/gds_module.hpp"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -163,11 +165,10 @@ private:
 };
 
 // Validation shared by the operations (gds.h lists the rules).
-bool valid_nspace(const char *nspace);
-bool valid_key(const char *key);
-bool valid_level(pmixpp_gds_level_t level);
-// True when an entry put with `scope` may be seen by a requester in `visible_to`.
-bool visible(pmix_scope_t scope, pmix_scope_t visible_to);
+using gds_shared::valid_key;
+using gds_shared::valid_level;
+using gds_shared::valid_nspace;
+using gds_shared::visible;
 
 // A bucket as a malloc'ed info array, filtered by scope (for fetch_all).
 pmix_status_t bucket_to_infos(const Bucket &bucket, pmix_scope_t visible_to, bool filter,

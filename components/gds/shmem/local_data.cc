@@ -28,33 +28,6 @@ LocalEntry &LocalEntry::operator=(LocalEntry &&other) noexcept
 
 LocalEntry::~LocalEntry() { PMIx_Value_destruct(&value); }
 
-bool valid_nspace(const char *nspace)
-{
-    return nspace != nullptr && nspace[0] != '\0' && strnlen(nspace, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
-}
-
-bool valid_key(const char *key)
-{
-    return key != nullptr && key[0] != '\0' && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
-}
-
-bool valid_level(pmixpp_gds_level_t level)
-{
-    return static_cast<unsigned>(level) < PMIXPP_GDS_NUM_LEVELS;
-}
-
-bool visible(pmix_scope_t scope, pmix_scope_t visible_to)
-{
-    switch (visible_to) {
-    case PMIX_LOCAL:
-        return scope == PMIX_LOCAL || scope == PMIX_GLOBAL || scope == PMIX_INTERNAL;
-    case PMIX_REMOTE:
-        return scope == PMIX_REMOTE || scope == PMIX_GLOBAL;
-    default:
-        return true;
-    }
-}
-
 pmix_status_t copy_out(const pmix_value_t &value, pmix_value_t **value_p)
 {
     auto *copy = static_cast<pmix_value_t *>(std::calloc(1, sizeof(pmix_value_t)));

@@ -8,6 +8,8 @@
 #include <pmix_common.h>
 #include <pmixpp/gds.h>
 
+#include "../shared/gds_module.hpp"
+
 #include <cstdint>
 #include <array>
 #include <string>
@@ -76,10 +78,10 @@ pmix_status_t copy_infos(const pmix_info_t info[], size_t ninfo, pmix_scope_t sc
                          std::vector<LocalEntry> *entries_p);
 
 // Validation shared by the operations (gds.h lists the rules).
-bool valid_nspace(const char *nspace);
-bool valid_key(const char *key);
-bool valid_level(pmixpp_gds_level_t level);
-bool visible(pmix_scope_t scope, pmix_scope_t visible_to);
+using gds_shared::valid_key;
+using gds_shared::valid_level;
+using gds_shared::valid_nspace;
+using gds_shared::visible;
 
 // A malloc'ed deep copy of value.
 pmix_status_t copy_out(const pmix_value_t &value, pmix_value_t **value_p);
