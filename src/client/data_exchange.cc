@@ -12,7 +12,6 @@
 #include "client/core/host_mode.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
-#include "common/runtime/log.h"
 #include "common/values/value_ops.h"
 
 using namespace pmixpp;
@@ -80,21 +79,16 @@ pmix_status_t commit(const std::shared_ptr<client::Session> &session)
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
-    // Sent, not waited for (as OpenPMIx does): the server stores a commit
-    // before it reads the next request of this connection, and our requests
-    // leave in the order they were made, so a Fence or Get that follows
-    // already sees the data. Waiting would cost a round trip, and in a job
-    // it delays every peer's next fence by as much.
-    return client::send_message(session, request, std::chrono::milliseconds{0},
-                                [](pmix_status_t st, const wire::Frame *reply) {
-                                    wire::StatusReply r;
-                                    pmix_status_t status = client::read_reply(st, reply, &r);
-                                    if (status != PMIX_SUCCESS && status != PMIX_ERR_LOST_CONNECTION) {
-                                        runtime::log_warning(
-                                            "client", std::string("the server did not store our committed data: ") +
-                                                          PMIx_Error_string(status));
-                                    }
-                                });
+    // Sent, not waited for (as OpenPMIx does), and with no reply asked for:
+    // the server stores a commit before it reads the next request of this
+    // connection, and our requests leave in the order they were made, so a
+    // Fence or Get that follows already sees the data. A reply would wake
+    // our progress thread for nothing, in the middle of the next fence; the
+    // server logs a commit it could not store instead.
+    request.reply_wanted = false;
+    wire::Bytes payload;
+    rc = wire::encode_to_bytes(request, &payload);
+    return rc != PMIX_SUCCESS ? rc : client::send_oneway(session, payload);
 }
 
 }  // namespace

@@ -100,6 +100,32 @@ Test(wire_roundtrip, empty_commit)
     cr_expect(back.local.empty() && back.remote.empty() && back.global.empty());
 }
 
+Test(wire_roundtrip, commit_reply_flag)
+{
+    CommitRequest quiet = sample_commit();
+    quiet.reply_wanted = false;
+    CommitRequest back = roundtrip(quiet);
+    cr_expect(!back.reply_wanted);
+    expect_info_matches(back.global, "global");
+    cr_expect(roundtrip(sample_commit()).reply_wanted);
+}
+
+Test(wire_roundtrip, commit_without_the_flag_byte_wants_a_reply)
+{
+    Bytes loud;
+    Bytes quiet;
+    CommitRequest request;
+    cr_assert_eq(encode_to_bytes(request, &loud), PMIX_SUCCESS);
+    request.reply_wanted = false;
+    cr_assert_eq(encode_to_bytes(request, &quiet), PMIX_SUCCESS);
+    cr_assert_eq(quiet.size(), loud.size() + 1);  // one trailing byte, nothing else changes
+    CommitRequest back;
+    cr_assert_eq(decode_payload(loud.data(), loud.size(), &back), PMIX_SUCCESS);
+    cr_expect(back.reply_wanted);
+    quiet.back() = 7;  // only 1 is defined
+    cr_expect_neq(decode_payload(quiet.data(), quiet.size(), &back), PMIX_SUCCESS);
+}
+
 Test(wire_roundtrip, fence_and_reply)
 {
     FenceRequest back = roundtrip(sample_fence());

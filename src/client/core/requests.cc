@@ -236,6 +236,19 @@ pmix_status_t send_request(const std::shared_ptr<Session> &session, wire::Bytes 
     return PMIX_SUCCESS;
 }
 
+pmix_status_t send_oneway(const std::shared_ptr<Session> &session, const wire::Bytes &payload)
+{
+    if (session->singleton) {
+        return PMIX_ERR_UNREACH;
+    }
+    std::shared_ptr<ServerLink> link = active_link(*session);
+    if (!link || !link->connection || !link->connection->is_open()) {
+        return PMIX_SUCCESS;  // as a tracked request would: it fails quietly
+    }
+    const pmix_status_t rc = link->connection->send(wire::FrameKind::request, 0, payload);
+    return rc == PMIX_ERR_LOST_CONNECTION ? PMIX_SUCCESS : rc;
+}
+
 pmix_status_t post_callback(const Session &session, std::function<void()> fn)
 {
     return session.engine->post(std::move(fn));

@@ -44,6 +44,10 @@ std::string proc_text(const pmix_proc_t &proc);
 pmix_status_t send_request(const std::shared_ptr<Session> &session, wire::Bytes payload,
                            std::chrono::milliseconds timeout, ReplyHandler handler);
 
+// Sends a request that asks for no reply (tag 0, nothing tracked). A lost
+// connection is not an error here: there is nothing left to fail later.
+pmix_status_t send_oneway(const std::shared_ptr<Session> &session, const wire::Bytes &payload);
+
 template <typename Request>
 pmix_status_t send_message(const std::shared_ptr<Session> &session, const Request &request,
                            std::chrono::milliseconds timeout, ReplyHandler handler)

@@ -83,9 +83,12 @@ private:
     WriteStep write_queued_locked(int *errno_p);
     void post_flush();
     enum class ReadStep { progress, would_block, closed };
-    ReadStep read_header();
-    ReadStep read_payload();
     ReadStep handle_read_result(ssize_t n);
+    // Feeds bytes read from the socket to the frame being assembled,
+    // delivering each frame completed; false once the connection closed.
+    bool consume(const uint8_t *bytes, size_t size);
+    bool take_header_bytes(const uint8_t **bytes_p, size_t *size_p);
+    bool take_payload_bytes(const uint8_t **bytes_p, size_t *size_p);
     void deliver_frame();
 };
 

@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <memory>
+#include <optional>
 #include <new>
 
 #include "common/runtime/log.h"
@@ -24,6 +26,44 @@ constexpr const char *kVerboseEnv = "PMIX_MCA_ptl_verbose";
 constexpr int kMaxReadsPerWakeup = 256;
 // A claimed payload length is only allocated as its bytes arrive.
 constexpr size_t kFirstPayloadChunk = 64 * 1024;
+// Bytes taken from a socket per read.
+constexpr size_t kStageBytes = 64 * 1024;
+
+// The calling thread's read buffer, or a private one when a frame handler
+// reads another connection from inside read_some (the thread's is in use).
+class StageLease {
+public:
+    StageLease()
+    {
+        if (!busy_) {
+            busy_ = true;
+            owner_ = true;
+            if (!thread_stage_) thread_stage_ = std::make_unique<uint8_t[]>(kStageBytes);
+            data_ = thread_stage_.get();
+        } else {
+            own_ = std::make_unique<uint8_t[]>(kStageBytes);
+            data_ = own_.get();
+        }
+    }
+    ~StageLease()
+    {
+        if (owner_) busy_ = false;
+    }
+    StageLease(const StageLease &) = delete;
+    StageLease &operator=(const StageLease &) = delete;
+    uint8_t *data() { return data_; }
+    size_t size() const { return kStageBytes; }
+
+private:
+    static thread_local std::unique_ptr<uint8_t[]> thread_stage_;
+    static thread_local bool busy_;
+    std::unique_ptr<uint8_t[]> own_;
+    uint8_t *data_ = nullptr;
+    bool owner_ = false;
+};
+
+thread_local std::unique_ptr<uint8_t[]> StageLease::thread_stage_;
+thread_local bool StageLease::busy_ = false;
 
 // One gather write of header and payload, without SIGPIPE, retried on EINTR.
 ssize_t write_frame(int fd, std::span<const uint8_t> header, std::span<const uint8_t> payload)
@@ -316,9 +356,28 @@ void Connection::Impl::flush()
 
 void Connection::Impl::read_some()
 {
+    // One read takes every frame the socket holds, up to the stage's size,
+    // instead of a read for each header and payload and a last one to learn
+    // that the socket is empty. The stage is the thread's, not the
+    // connection's: a server with many clients keeps one, not one each.
+    std::optional<StageLease> lease;
+    try {
+        lease.emplace();
+    } catch (const std::bad_alloc &) {
+        finish_close(PMIX_ERR_NOMEM, "out of memory for a read buffer", true);
+        return;
+    }
     for (int i = 0; i < kMaxReadsPerWakeup && !closed; ++i) {
-        ReadStep step = in_payload ? read_payload() : read_header();
-        if (step != ReadStep::progress) {
+        ssize_t n = ::read(fd, lease->data(), lease->size());
+        ReadStep step = handle_read_result(n);
+        if (n <= 0) {
+            if (step == ReadStep::progress) {
+                continue;  // interrupted
+            }
+            return;
+        }
+        if (!consume(lease->data(), static_cast<size_t>(n)) || static_cast<size_t>(n) < lease->size()) {
+            // Closed, or the socket is drained: the next bytes wake us again.
             return;
         }
     }
@@ -354,23 +413,33 @@ Connection::Impl::ReadStep Connection::Impl::handle_read_result(ssize_t n)
     return ReadStep::closed;
 }
 
-Connection::Impl::ReadStep Connection::Impl::read_header()
+bool Connection::Impl::consume(const uint8_t *bytes, size_t size)
 {
-    ssize_t n = ::read(fd, header_bytes.data() + header_got, kFrameHeaderSize - header_got);
-    ReadStep step = handle_read_result(n);
-    if (n <= 0) {
-        return step;
+    while (size > 0 && !closed) {
+        const bool ok = in_payload ? take_payload_bytes(&bytes, &size) : take_header_bytes(&bytes, &size);
+        if (!ok) {
+            return false;
+        }
     }
-    header_got += static_cast<size_t>(n);
+    return !closed;
+}
+
+bool Connection::Impl::take_header_bytes(const uint8_t **bytes_p, size_t *size_p)
+{
+    const size_t take = std::min(*size_p, kFrameHeaderSize - header_got);
+    std::memcpy(header_bytes.data() + header_got, *bytes_p, take);
+    header_got += take;
+    *bytes_p += take;
+    *size_p -= take;
     if (header_got < kFrameHeaderSize) {
-        return ReadStep::progress;
+        return true;
     }
     std::string reason;
     FrameHeader header;
     pmix_status_t status = decode_header(header_bytes, limits, &header, &reason);
     if (status != PMIX_SUCCESS) {
         finish_close(status, reason, true);
-        return ReadStep::closed;
+        return false;
     }
     incoming.header = header;
     incoming.payload.clear();
@@ -380,34 +449,33 @@ Connection::Impl::ReadStep Connection::Impl::read_header()
     } else {
         in_payload = true;
     }
-    return closed ? ReadStep::closed : ReadStep::progress;
+    return !closed;
 }
 
-Connection::Impl::ReadStep Connection::Impl::read_payload()
+bool Connection::Impl::take_payload_bytes(const uint8_t **bytes_p, size_t *size_p)
 {
-    size_t total = incoming.header.payload_size;
-    if (payload_got == incoming.payload.size()) {
+    const size_t total = incoming.header.payload_size;
+    const size_t take = std::min(*size_p, total - payload_got);
+    if (payload_got + take > incoming.payload.size()) {
         // Grow geometrically as bytes arrive: a peer claiming 64 MiB and
         // sending nothing costs us nothing.
-        size_t next = std::min(total, std::max(kFirstPayloadChunk, 2 * payload_got));
+        size_t next = std::min(total, std::max({kFirstPayloadChunk, 2 * payload_got, payload_got + take}));
         try {
             incoming.payload.resize(next);
         } catch (const std::bad_alloc &) {
-            finish_close(PMIX_ERR_NOMEM, "out of memory for a " + std::to_string(total) +
-                                             "-byte frame", true);
-            return ReadStep::closed;
+            finish_close(PMIX_ERR_NOMEM, "out of memory for a " + std::to_string(total) + "-byte frame",
+                         true);
+            return false;
         }
     }
-    ssize_t n = ::read(fd, incoming.payload.data() + payload_got, incoming.payload.size() - payload_got);
-    ReadStep step = handle_read_result(n);
-    if (n <= 0) {
-        return step;
-    }
-    payload_got += static_cast<size_t>(n);
+    std::memcpy(incoming.payload.data() + payload_got, *bytes_p, take);
+    payload_got += take;
+    *bytes_p += take;
+    *size_p -= take;
     if (payload_got == total) {
         deliver_frame();
     }
-    return closed ? ReadStep::closed : ReadStep::progress;
+    return !closed;
 }
 
 void Connection::Impl::deliver_frame()

@@ -188,6 +188,10 @@ struct CommitRequest {
     InfoArray local;
     InfoArray remote;
     InfoArray global;
+    // False: the server sends no reply (a client that does not wait for it
+    // is spared a wake-up; a failure is logged by the server instead).
+    // Encoded as a trailing u8, absent = true, so older encoders still work.
+    bool reply_wanted = true;
 };
 
 // PMIx_Fence(_nb).

@@ -11,6 +11,27 @@ namespace {
 // Leads every modex record so the layout of a record can evolve.
 constexpr uint8_t kModexRecordV1 = 1;
 
+// The optional last byte of a commit: its only defined value asks for no reply.
+constexpr uint8_t kCommitNoReply = 1;
+
+pmix_status_t get_reply_flag(Unpacker &u, bool *wanted_p)
+{
+    if (u.remaining() == 0) {
+        *wanted_p = true;
+        return PMIX_SUCCESS;
+    }
+    uint8_t flag = 0;
+    pmix_status_t rc = u.get_u8(&flag);
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    if (flag != kCommitNoReply) {
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    *wanted_p = false;
+    return PMIX_SUCCESS;
+}
+
 }  // namespace
 
 pmix_status_t encode(const CommitRequest &msg, Packer &p)
@@ -18,7 +39,8 @@ pmix_status_t encode(const CommitRequest &msg, Packer &p)
     return chain([&] { return put_command(p, Command::Commit); },
                  [&] { return put_array(p, msg.local); },
                  [&] { return put_array(p, msg.remote); },
-                 [&] { return put_array(p, msg.global); });
+                 [&] { return put_array(p, msg.global); },
+                 [&] { return msg.reply_wanted ? PMIX_SUCCESS : p.put_u8(kCommitNoReply); });
 }
 
 pmix_status_t decode(Unpacker &u, CommitRequest *msg_p)
@@ -27,7 +49,8 @@ pmix_status_t decode(Unpacker &u, CommitRequest *msg_p)
         return chain([&] { return expect_command(u, Command::Commit); },
                      [&] { return get_array(u, &msg.local); },
                      [&] { return get_array(u, &msg.remote); },
-                     [&] { return get_array(u, &msg.global); });
+                     [&] { return get_array(u, &msg.global); },
+                     [&] { return get_reply_flag(u, &msg.reply_wanted); });
     });
 }
 

@@ -3,6 +3,12 @@
 #include "server/core/connections.h"
 #include "server/requests/requests.h"
 
+#include "common/runtime/log.h"
+
+#include <pmix.h>
+
+#include <string>
+
 namespace pmixpp::server {
 
 namespace {
@@ -26,7 +32,11 @@ void handle_commit(Server &server, Peer &peer, uint32_t tag, wire::CommitRequest
         if (Namespace *ns = server.find_namespace(proc.nspace)) ns->committed.insert(proc.rank);
         server.waiters.committed(proc.nspace, proc.rank);
     }
-    reply_status(server, peer.id, tag, rc);
+    if (request.reply_wanted) return reply_status(server, peer.id, tag, rc);
+    if (rc != PMIX_SUCCESS) {
+        runtime::log_warning("server", "could not store the data committed by " + describe(peer) + ": " +
+                                           PMIx_Error_string(rc));
+    }
 }
 
 pmix_status_t proc_modex(const Server &server, const pmix_proc_t &proc, pmix_scope_t scope,

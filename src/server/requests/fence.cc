@@ -136,16 +136,40 @@ pmix_status_t blob_for_local_peers(Server &server, const wire::Bytes &collected,
     return wire::encode_modex(records, blob_p);
 }
 
+pmix_status_t local_blob(Server &server, const Collective &collective, pmix_scope_t scope,
+                         wire::Bytes *blob_p);
+
+// The data the local participants receive, and what the host's blob holds
+// for other nodes stored. A host whose collective brought back exactly our
+// own contribution (a single node) adds nothing: no record to store, and
+// the local view is built straight from the store, without decoding.
+pmix_status_t take_collected(Server &server, const Collective &collective, const wire::Bytes &blob,
+                             wire::Bytes *reply_data_p)
+{
+    const bool only_ours = !blob.empty() && collective.arrived.size() == collective.expected.size() &&
+                           blob == collective.contribution;
+    if (only_ours && collective.collect) {
+        if (collective.contribution_scope == PMIX_LOCAL) {
+            *reply_data_p = blob;
+            return PMIX_SUCCESS;
+        }
+        return local_blob(server, collective, PMIX_LOCAL, reply_data_p);
+    }
+    if (only_ours) return PMIX_SUCCESS;
+    pmix_status_t status = store_remote_blob(server, blob);
+    if (status == PMIX_SUCCESS && collective.collect) {
+        status = blob_for_local_peers(server, blob, reply_data_p);
+    }
+    return status;
+}
+
 void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Bytes &blob)
 {
     Collective *collective = server.fences.find(id);
     if (collective == nullptr) return;  // timed out or failed already
     collective->timer.cancel();
-    if (status == PMIX_SUCCESS) status = store_remote_blob(server, blob);
     wire::FenceReply reply;
-    if (status == PMIX_SUCCESS && collective->collect) {
-        status = blob_for_local_peers(server, blob, &reply.data);
-    }
+    if (status == PMIX_SUCCESS) status = take_collected(server, *collective, blob, &reply.data);
     reply.status = status;
     const std::vector<FenceParticipant> participants = std::move(collective->arrived);
     server.fences.erase(id);
@@ -224,6 +248,7 @@ pmix_status_t make_host_call(Collective &collective, std::unique_ptr<HostFenceCa
     const pmix_status_t rc = call->directives.assign_copy(collective.directives.data(),
                                                           collective.directives.size());
     if (rc != PMIX_SUCCESS) return rc;
+    collective.contribution = collective.local_blob;
     call->data = std::move(collective.local_blob);
     *call_p = std::move(call);
     return PMIX_SUCCESS;
@@ -273,6 +298,10 @@ void launch(Server &server, Collective &collective)
     wire::Bytes blob;
     pmix_status_t rc = PMIX_SUCCESS;
     if (collective.collect) rc = local_blob(server, collective, PMIX_LOCAL, &blob);
+    if (rc == PMIX_SUCCESS) {
+        collective.contribution = blob;
+        collective.contribution_scope = PMIX_LOCAL;
+    }
     complete(server, collective.id, rc, blob);
 }
 

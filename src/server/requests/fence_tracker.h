@@ -34,6 +34,8 @@ struct Collective {
     bool all_local = false;              // no participant on another node
     bool host_called = false;
     wire::Bytes local_blob;              // built for the host, then moved into its call
+    wire::Bytes contribution;            // a copy of what the host was handed
+    pmix_scope_t contribution_scope = PMIX_REMOTE;  // the view it holds of each proc
     runtime::Timer timer;
 
     bool has_arrived(const pmix_proc_t &proc) const;
