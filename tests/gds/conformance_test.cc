@@ -401,3 +401,31 @@ Test(gds, bad_arguments_get_a_status_everywhere)
     cr_assert_neq(store->import_nspace(kNs, empty), PMIX_SUCCESS);
     cr_assert_eq(fetch_u32(*store, kNs, PMIXPP_GDS_LEVEL_APP, 1, "test.id"), 1u, "the store still answers");
 }
+
+// Text repeated proc after proc (a node's host name) may be shared by a
+// store: each proc must still read its own value, also after one of them is
+// replaced, and after the namespace is exported and imported.
+Test(gds, repeated_text_and_scattered_ranks_read_back_per_proc)
+{
+    auto store = new_store();
+    const uint32_t ranks[] = {0, 1, 2, 3, 200000, 4, 70000, 5};
+    for (uint32_t rank : ranks) {
+        InfoList infos;
+        infos.add_u32("test.rank", rank);
+        infos.add_string("test.host", rank < 4 ? "node-a" : "node-b");
+        cr_assert_eq(store->put(kNs, PMIXPP_GDS_LEVEL_PROC, rank, infos.data(), infos.size()), PMIX_SUCCESS);
+    }
+    InfoList renamed;
+    renamed.add_string("test.host", "node-c");
+    cr_assert_eq(store->put(kNs, PMIXPP_GDS_LEVEL_PROC, 2, renamed.data(), renamed.size()), PMIX_SUCCESS);
+    for (uint32_t rank : ranks) {
+        cr_assert_eq(fetch_u32(*store, kNs, PMIXPP_GDS_LEVEL_PROC, rank, "test.rank"), rank);
+        const char *host = rank == 2 ? "node-c" : rank < 4 ? "node-a" : "node-b";
+        cr_assert_eq(fetch_string(*store, kNs, PMIXPP_GDS_LEVEL_PROC, rank, "test.host"), host, "rank %u", rank);
+    }
+    ValuePtr value;
+    cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_PROC, 6, "test.rank", &value), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_PROC, 100000, "test.rank", &value), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->remove_nspace(kNs), PMIX_SUCCESS);
+    cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_PROC, 0, "test.host", &value), PMIX_ERR_NOT_FOUND);
+}

@@ -71,12 +71,12 @@ pmix_status_t add_bucket(uint64_t key, const LocalBucket &bucket, Tables &t)
         record.key_off = t.heap.intern_key(entry->key);
         record.value_off = t.heap.bytes.size();
         Encoding encoding{};
-        const pmix_status_t rc = encode_value(entry->value, t.heap.bytes, &encoding);
+        const pmix_status_t rc = encode_value(entry->value(), t.heap.bytes, &encoding);
         if (rc != PMIX_SUCCESS) return rc;
         const uint64_t len = t.heap.bytes.size() - record.value_off;
         if (len > std::numeric_limits<uint32_t>::max()) return PMIX_ERR_BAD_PARAM;
         record.value_len = static_cast<uint32_t>(len);
-        record.type = entry->value.type;
+        record.type = entry->type;
         record.encoding = static_cast<uint8_t>(encoding);
         t.entries.push_back(record);
     }
@@ -85,14 +85,11 @@ pmix_status_t add_bucket(uint64_t key, const LocalBucket &bucket, Tables &t)
 
 pmix_status_t fill_tables(const LocalData &data, Tables &t)
 {
-    std::vector<uint64_t> keys;
-    keys.reserve(data.buckets.size());
-    for (const auto &[key, bucket] : data.buckets) {
-        if (!bucket.empty()) keys.push_back(key);
-    }
+    std::vector<uint64_t> keys = data.buckets.nonempty_keys();
     std::sort(keys.begin(), keys.end()); // (level, id) order: readers binary-search it
     for (uint64_t key : keys) {
-        const pmix_status_t rc = add_bucket(key, data.buckets.at(key), t);
+        const auto level = static_cast<pmixpp_gds_level_t>(key >> 32);
+        const pmix_status_t rc = add_bucket(key, *data.buckets.find(level, static_cast<uint32_t>(key)), t);
         if (rc != PMIX_SUCCESS) return rc;
         if (t.entries.size() > std::numeric_limits<uint32_t>::max()) return PMIX_ERR_OUT_OF_RESOURCE;
     }

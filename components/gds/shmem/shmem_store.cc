@@ -105,7 +105,8 @@ pmix_status_t collect_local(const LocalBucket &bucket, bool modex, pmix_scope_t 
         if (modex && !visible(entry.scope, visible_to)) continue;
         pmix_info_t info{};
         PMIX_LOAD_KEY(info.key, entry.key);
-        const pmix_status_t rc = PMIx_Value_xfer(&info.value, &entry.value);
+        const pmix_value_t value = entry.value();
+        const pmix_status_t rc = PMIx_Value_xfer(&info.value, &value);
         if (rc != PMIX_SUCCESS) return rc;
         out.infos.push_back(info);
     }
@@ -164,7 +165,7 @@ pmix_status_t ShmemStore::fetch(const pmixpp_gds_address_t &addr, const char *ke
         std::shared_lock lock(mutex_);
         const Namespace *ns = find(addr.nspace);
         if (ns == nullptr) return PMIX_ERR_NOT_FOUND;
-        if (const LocalEntry *entry = ns->local.find(addr.level, id, key)) return copy_out(entry->value, value_p);
+        if (const LocalEntry *entry = ns->local.find(addr.level, id, key)) return copy_out(entry->value(), value_p);
         segment = ns->segment;
     }
     if (!segment) return PMIX_ERR_NOT_FOUND;
@@ -185,9 +186,9 @@ pmix_status_t ShmemStore::fetch_all(const pmixpp_gds_address_t &addr, pmix_info_
         std::shared_lock lock(mutex_);
         const Namespace *ns = find(addr.nspace);
         if (ns == nullptr) return PMIX_ERR_NOT_FOUND;
-        const auto it = ns->local.buckets.find(bucket_key(addr.level, id));
-        if (it != ns->local.buckets.end()) {
-            const pmix_status_t rc = collect_local(it->second, false, PMIX_SCOPE_UNDEF, collected);
+        const LocalBucket *bucket = ns->local.buckets.find(addr.level, id);
+        if (bucket != nullptr) {
+            const pmix_status_t rc = collect_local(*bucket, false, PMIX_SCOPE_UNDEF, collected);
             if (rc != PMIX_SUCCESS) return rc;
         }
         segment = ns->segment;
@@ -259,7 +260,7 @@ pmix_status_t ShmemStore::fetch_modex(const char *nspace, pmix_rank_t rank, pmix
     const auto it = ns->local.modex.find(rank);
     if (it == ns->local.modex.end()) return PMIX_ERR_NOT_FOUND;
     for (const LocalEntry &entry : it->second) {
-        if (std::strcmp(entry.key, key) == 0 && visible(entry.scope, visible_to)) return copy_out(entry.value, value_p);
+        if (std::strcmp(entry.key, key) == 0 && visible(entry.scope, visible_to)) return copy_out(entry.value(), value_p);
     }
     return PMIX_ERR_NOT_FOUND;
 }
@@ -319,9 +320,9 @@ std::shared_ptr<const Segment> ShmemStore::current_segment(const char *nspace, s
 std::string ShmemStore::segment_directory(const Namespace &ns) const
 {
     const LocalEntry *nsdir = ns.local.find(PMIXPP_GDS_LEVEL_JOB, 0, PMIX_NSDIR);
-    if (nsdir != nullptr && nsdir->value.type == PMIX_STRING && nsdir->value.data.string != nullptr &&
-        usable_directory(nsdir->value.data.string)) {
-        return nsdir->value.data.string;
+    if (nsdir != nullptr && nsdir->type == PMIX_STRING && nsdir->data.string != nullptr &&
+        usable_directory(nsdir->data.string)) {
+        return nsdir->data.string;
     }
     if (usable_directory(dir_hint_)) return dir_hint_;
     if (usable_directory("/dev/shm")) return "/dev/shm";
