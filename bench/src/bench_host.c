@@ -329,6 +329,9 @@ static int measure_pss(const pid_t pids[], int n)
     }
     if (failures == 0) {
         for (int r = 0; r < n; ++r) record_memory(pids[r]);
+        /* BENCH_HOLD_S=<seconds>: keep the stopped clients for inspection. */
+        const char *hold = getenv("BENCH_HOLD_S");
+        if (hold != NULL) sleep((unsigned)atoi(hold));
     }
     for (int r = 0; r < n; ++r) kill(pids[r], SIGCONT);
     return failures;

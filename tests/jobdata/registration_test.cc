@@ -122,6 +122,40 @@ Test(jobdata, derives_every_key_of_a_two_node_job)
     cr_assert_eq(v->type, PMIX_PROC_RANK);
 }
 
+// Keys that follow from the rank and the job's other data are derived by the
+// store on fetch instead of being kept per proc; the answers are the same,
+// also in a proc's whole data (a NULL-key get) and never past the job.
+Test(jobdata, derivable_proc_keys_are_not_stored_per_proc)
+{
+    auto store = hash_store();
+    Infos infos = two_by_four();
+    infos.u32(PMIX_NPROC_OFFSET, 100);
+    register_ok(*store, kNs, infos, "n0");
+    const pmixpp_gds_module_t &module = store->module();
+    for (const char *key : {PMIX_RANK, PMIX_GLOBAL_RANK, PMIX_APPNUM, PMIX_APP_RANK, PMIX_HOSTNAME}) {
+        // The module itself holds no such value ...
+        pmix_value_t *raw = nullptr;
+        const pmixpp_gds_address_t addr{kNs, PMIXPP_GDS_LEVEL_PROC, 6};
+        cr_assert_eq(module.fetch(store->handle(), &addr, key, &raw), PMIX_ERR_NOT_FOUND, "%s is stored", key);
+    }
+    // ... but the store answers for it.
+    cr_assert_eq(u32_at(*store, kNs, PMIXPP_GDS_LEVEL_PROC, 6, PMIX_RANK), 6u);
+    cr_assert_eq(u32_at(*store, kNs, PMIXPP_GDS_LEVEL_PROC, 6, PMIX_GLOBAL_RANK), 106u);
+    cr_assert_eq(u32_at(*store, kNs, PMIXPP_GDS_LEVEL_PROC, 6, PMIX_APPNUM), 0u);
+    cr_assert_eq(str_at(*store, kNs, PMIXPP_GDS_LEVEL_PROC, 6, PMIX_HOSTNAME), "n1");
+    InfoArray all;
+    cr_assert_eq(store->fetch_all(kNs, PMIXPP_GDS_LEVEL_PROC, 6, &all), PMIX_SUCCESS);
+    std::vector<std::string> keys;
+    for (const pmix_info_t &info : all) keys.emplace_back(info.key);
+    for (const char *key : {PMIX_RANK, PMIX_GLOBAL_RANK, PMIX_APPNUM, PMIX_APP_RANK, PMIX_HOSTNAME, PMIX_NODEID,
+                            PMIX_LOCAL_RANK, PMIX_NODE_RANK}) {
+        cr_assert_eq(std::count(keys.begin(), keys.end(), key), 1, "%s in the proc's data", key);
+    }
+    pmixpp::store::ValuePtr v;
+    cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_PROC, 8, PMIX_RANK, &v), PMIX_ERR_NOT_FOUND);
+    cr_assert_eq(store->fetch_all(kNs, PMIXPP_GDS_LEVEL_PROC, 8, &all), PMIX_ERR_NOT_FOUND);
+}
+
 Test(jobdata, get_resolves_levels_like_a_client)
 {
     auto store = hash_store();

@@ -12,6 +12,9 @@
 
 #include <cstdint>
 #include <array>
+#include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -59,10 +62,13 @@ private:
 };
 
 // One stored value; owns what its value points to unless the text is
-// shared from the LocalData's StringPool. The value's type and data are
-// kept apart so they pack beside the key and scope (40 bytes instead of 48):
-// a big job stores several per proc.
-struct LocalEntry {
+// shared from the LocalData's StringPool. A big job stores several per proc,
+// so an entry is 24 bytes: a value whose data union fits in its first 8
+// bytes (every integer, a string or other pointer) is kept inline; anything
+// wider (byte objects, envars, timevals) is boxed in a malloc'ed copy of the
+// union.
+class LocalEntry {
+public:
     using Data = decltype(pmix_value_t::data);
 
     LocalEntry(const char *k, pmix_scope_t s) : key(k), scope(s) {}
@@ -73,53 +79,107 @@ struct LocalEntry {
     ~LocalEntry() { release(); }
 
     // A shallow view (valid while the entry lives); copy it to keep it.
-    pmix_value_t value() const
-    {
-        pmix_value_t v{};
-        v.type = type;
-        v.data = data;
-        return v;
-    }
-    // Takes ownership of what v points to.
-    void adopt(const pmix_value_t &v)
-    {
-        type = v.type;
-        data = v.data;
-    }
-    void release();
+    pmix_value_t value() const;
+    // Takes ownership of what v points to: on success v must not be
+    // destructed by the caller; on PMIX_ERR_NOMEM it still owns it.
+    pmix_status_t adopt(const pmix_value_t &v);
+    // Points at text from a StringPool (never freed by the entry).
+    void share_text(const char *text);
+    // The string of a PMIX_STRING entry, else nullptr.
+    const char *text() const;
+    pmix_data_type_t type() const { return type_; }
 
+    // Members in this order pack into 24 bytes.
     const char *key; // interned in the LocalData's KeyTable
-    pmix_data_type_t type = PMIX_UNDEF;
+
+private:
+    void release();
+    static constexpr uint8_t kShared = 1;
+    static constexpr uint8_t kBoxed = 2;
+
+    uint64_t word_ = 0; // the data union's first 8 bytes, or its boxed copy
+    pmix_data_type_t type_ = PMIX_UNDEF;
+
+public:
     pmix_scope_t scope; // modex only
-    bool shared_text = false; // data.string belongs to a StringPool
-    Data data{};
+
+private:
+    uint8_t flags_ = 0;
 };
-static_assert(sizeof(LocalEntry) == 40); // a pmix_value_t is 32 bytes; 48 with it whole
+static_assert(sizeof(LocalEntry) == 24);
 
 using LocalBucket = std::vector<LocalEntry>;
+// A read-only view of a bucket, wherever it lives.
+using BucketView = std::span<const LocalEntry>;
 
 inline uint64_t bucket_key(pmixpp_gds_level_t level, uint32_t id)
 {
     return (static_cast<uint64_t>(level) << 32) | id;
 }
 
+// Storage for the entries of proc buckets: bump-allocated from large
+// chunks, so a million procs cost no allocation (and no allocator header)
+// each. Space given up when a bucket moves is not reused; that only
+// happens when a proc gains keys after registration.
+class EntryArena {
+public:
+    EntryArena() = default;
+    EntryArena(const EntryArena &) = delete;
+    EntryArena &operator=(const EntryArena &) = delete;
+    // Uninitialized room for n entries; throws std::bad_alloc.
+    LocalEntry *allocate(size_t n);
+
+private:
+    // Chunks double from a few pages (a small job stays small) up to one
+    // 2 MiB huge page each: a million-proc job then takes ~100 page faults
+    // for its entries instead of ~50,000, most of the cost of storing them.
+    static constexpr size_t kFirstChunkBytes = 16 * 1024;
+    static constexpr size_t kHugePageBytes = 2 * 1024 * 1024;
+    struct Free {
+        void operator()(void *chunk) const { std::free(chunk); }
+    };
+    LocalEntry *new_chunk(size_t bytes);
+
+    std::vector<std::unique_ptr<void, Free>> chunks_;
+    LocalEntry *next_ = nullptr; // free room in the newest chunk
+    size_t left_ = 0;            // entries left there
+    size_t last_bytes_ = 0;      // size of the newest chunk
+};
+
 // The buckets of one namespace by (level, id). Proc ranks are dense from 0
-// in nearly every job, so proc buckets are a vector indexed by rank (no hash
-// node per proc: that node was a tenth of a big job's memory); a rank far
-// past the others, and every other level, goes to the map.
+// in nearly every job, so proc buckets are slices of an EntryArena indexed
+// by rank (16 bytes a proc besides the entries); a rank far past the
+// others, and every other level, goes to the map.
 class BucketTable {
 public:
-    const LocalBucket *find(pmixpp_gds_level_t level, uint32_t id) const;
-    // The bucket, created empty when missing.
-    LocalBucket &slot(pmixpp_gds_level_t level, uint32_t id);
+    BucketTable() = default;
+    BucketTable(const BucketTable &) = delete;
+    BucketTable &operator=(const BucketTable &) = delete;
+    ~BucketTable();
+
+    // The bucket, or nullopt when it was never created.
+    std::optional<BucketView> find(pmixpp_gds_level_t level, uint32_t id) const;
+    // Merges entries into the bucket (created when missing): an entry
+    // replaces the one with the same key. Throws std::bad_alloc.
+    void merge(pmixpp_gds_level_t level, uint32_t id, std::vector<LocalEntry> &entries);
     bool empty() const { return created_ == 0; }
     // Keys (bucket_key) of the non-empty buckets, in no particular order.
     std::vector<uint64_t> nonempty_keys() const;
 
 private:
+    struct Slice {
+        LocalEntry *first = nullptr;
+        uint32_t count = 0;
+        uint32_t capacity = 0; // kCreated marks a created bucket
+    };
+    static constexpr uint32_t kCreated = 1u << 31;
     static constexpr size_t kMaxDenseGap = 65536;
-    std::vector<LocalBucket> procs_;
-    std::vector<bool> proc_created_;
+
+    bool dense(pmixpp_gds_level_t level, uint32_t id) const;
+    void merge_slice(Slice &slice, std::vector<LocalEntry> &entries);
+
+    EntryArena arena_;
+    std::vector<Slice> procs_;
     std::unordered_map<uint64_t, LocalBucket> others_; // bucket_key(level, id)
     size_t created_ = 0;
     bool sparse_procs_ = false;

@@ -56,7 +56,7 @@ struct Tables {
     HeapBuilder heap;
 };
 
-pmix_status_t add_bucket(uint64_t key, const LocalBucket &bucket, Tables &t)
+pmix_status_t add_bucket(uint64_t key, BucketView bucket, Tables &t)
 {
     std::vector<const LocalEntry *> sorted;
     sorted.reserve(bucket.size());
@@ -76,7 +76,7 @@ pmix_status_t add_bucket(uint64_t key, const LocalBucket &bucket, Tables &t)
         const uint64_t len = t.heap.bytes.size() - record.value_off;
         if (len > std::numeric_limits<uint32_t>::max()) return PMIX_ERR_BAD_PARAM;
         record.value_len = static_cast<uint32_t>(len);
-        record.type = entry->type;
+        record.type = entry->type();
         record.encoding = static_cast<uint8_t>(encoding);
         t.entries.push_back(record);
     }

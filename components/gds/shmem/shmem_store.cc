@@ -99,7 +99,7 @@ struct Collected {
     }
 };
 
-pmix_status_t collect_local(const LocalBucket &bucket, bool modex, pmix_scope_t visible_to, Collected &out)
+pmix_status_t collect_local(BucketView bucket, bool modex, pmix_scope_t visible_to, Collected &out)
 {
     for (const LocalEntry &entry : bucket) {
         if (modex && !visible(entry.scope, visible_to)) continue;
@@ -186,8 +186,8 @@ pmix_status_t ShmemStore::fetch_all(const pmixpp_gds_address_t &addr, pmix_info_
         std::shared_lock lock(mutex_);
         const Namespace *ns = find(addr.nspace);
         if (ns == nullptr) return PMIX_ERR_NOT_FOUND;
-        const LocalBucket *bucket = ns->local.buckets.find(addr.level, id);
-        if (bucket != nullptr) {
+        const std::optional<BucketView> bucket = ns->local.buckets.find(addr.level, id);
+        if (bucket) {
             const pmix_status_t rc = collect_local(*bucket, false, PMIX_SCOPE_UNDEF, collected);
             if (rc != PMIX_SUCCESS) return rc;
         }
@@ -320,10 +320,8 @@ std::shared_ptr<const Segment> ShmemStore::current_segment(const char *nspace, s
 std::string ShmemStore::segment_directory(const Namespace &ns) const
 {
     const LocalEntry *nsdir = ns.local.find(PMIXPP_GDS_LEVEL_JOB, 0, PMIX_NSDIR);
-    if (nsdir != nullptr && nsdir->type == PMIX_STRING && nsdir->data.string != nullptr &&
-        usable_directory(nsdir->data.string)) {
-        return nsdir->data.string;
-    }
+    const char *text = nsdir != nullptr ? nsdir->text() : nullptr;
+    if (text != nullptr && usable_directory(text)) return text;
     if (usable_directory(dir_hint_)) return dir_hint_;
     if (usable_directory("/dev/shm")) return "/dev/shm";
     return {};

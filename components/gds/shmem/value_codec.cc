@@ -10,8 +10,14 @@ namespace {
 
 constexpr size_t kRawSize = sizeof(pmix_value_t{}.data);
 
-// Types whose pmix_value_t::data holds no pointer: copying the union's bytes
-// copies the value.
+bool byte_object(pmix_data_type_t type)
+{
+    return type == PMIX_BYTE_OBJECT || type == PMIX_COMPRESSED_STRING ||
+           type == PMIX_COMPRESSED_BYTE_OBJECT;
+}
+
+} // namespace
+
 bool pointer_free(pmix_data_type_t type)
 {
     switch (type) {
@@ -28,11 +34,8 @@ bool pointer_free(pmix_data_type_t type)
     }
 }
 
-bool byte_object(pmix_data_type_t type)
-{
-    return type == PMIX_BYTE_OBJECT || type == PMIX_COMPRESSED_STRING ||
-           type == PMIX_COMPRESSED_BYTE_OBJECT;
-}
+namespace {
+
 
 pmix_status_t encode_packed(const pmix_value_t &value, std::string &heap)
 {

@@ -13,6 +13,10 @@
 
 namespace gds_shmem {
 
+// Types whose pmix_value_t::data holds no pointer: copying the union's bytes
+// copies the value.
+bool pointer_free(pmix_data_type_t type);
+
 // Appends value's payload to heap; sets *encoding_p.
 pmix_status_t encode_value(const pmix_value_t &value, std::string &heap, Encoding *encoding_p);
 

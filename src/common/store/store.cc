@@ -1,6 +1,8 @@
 // Store facade: forwards to the gds module table (see store.h).
 #include "common/store/store.h"
 
+#include "common/store/derived_keys.h"
+
 #include "common/values/value_ops.h"
 
 #include <cstddef>
@@ -109,7 +111,14 @@ pmix_status_t Store::fetch(const char *nspace, Level level, uint32_t id, const c
 {
     const pmixpp_gds_address_t addr = address(nspace, level, id);
     pmix_value_t *value = nullptr;
-    const pmix_status_t rc = module_->fetch(handle_, &addr, key, &value);
+    pmix_status_t rc = module_->fetch(handle_, &addr, key, &value);
+    if (rc == PMIX_ERR_NOT_FOUND && level == PMIXPP_GDS_LEVEL_PROC && key != nullptr &&
+        is_derived_proc_key(key)) {
+        value = static_cast<pmix_value_t *>(std::calloc(1, sizeof(pmix_value_t)));
+        if (value == nullptr) return PMIX_ERR_NOMEM;
+        rc = derive_proc_key(*module_, handle_, nspace, id, key, value);
+        if (rc != PMIX_SUCCESS) std::free(value);
+    }
     if (rc == PMIX_SUCCESS) value_p->reset(value);
     return rc;
 }
@@ -120,8 +129,14 @@ pmix_status_t Store::fetch_all(const char *nspace, Level level, uint32_t id, Inf
     pmix_info_t *info = nullptr;
     std::size_t ninfo = 0;
     const pmix_status_t rc = module_->fetch_all(handle_, &addr, &info, &ninfo);
-    if (rc == PMIX_SUCCESS) *info_p = InfoArray(info, ninfo);
-    return rc;
+    if (rc != PMIX_SUCCESS && !(rc == PMIX_ERR_NOT_FOUND && level == PMIXPP_GDS_LEVEL_PROC)) return rc;
+    InfoArray held = rc == PMIX_SUCCESS ? InfoArray(info, ninfo) : InfoArray();
+    if (level == PMIXPP_GDS_LEVEL_PROC) {
+        const pmix_status_t derived = add_derived_proc_keys(*module_, handle_, nspace, id, &held);
+        if (derived != PMIX_SUCCESS) return derived;
+    }
+    *info_p = std::move(held);
+    return PMIX_SUCCESS;
 }
 
 pmix_status_t Store::lookup_node(const char *nspace, const char *hostname, uint32_t *nodeid_p) const

@@ -61,6 +61,8 @@ public:
 
     const char *module_name() const { return module_->name; }
     const pmixpp_gds_module_t &module() const { return *module_; }
+    // The module's own store, for calling it without the facade's additions.
+    pmixpp_gds_store_t *handle() const { return handle_; }
 
     // Registered data (see gds.h for the addressing and errors).
     pmix_status_t put(const char *nspace, Level level, uint32_t id, const pmix_info_t info[],

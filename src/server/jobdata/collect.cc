@@ -141,7 +141,7 @@ pmix_status_t Walker::enter(const pmix_info_t &info, int depth)
     }
     // PMIX_PROC_INFO_ARRAY
     const pmix_info_t *rank_info = find_key(*array, PMIX_RANK);
-    const pmix_info_t *procid = find_key(*array, PMIX_PROCID);
+    const pmix_info_t *procid = rank_info == nullptr ? find_key(*array, PMIX_PROCID) : nullptr;
     pmix_rank_t rank = PMIX_RANK_UNDEF;
     if (rank_info != nullptr) {
         if (!as_uint32(rank_info->value, &rank)) {

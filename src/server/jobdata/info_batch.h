@@ -1,6 +1,7 @@
 // A reusable array of pmix_info_t for one store call: derived values are
-// owned copies, the host's values are borrowed (never released here). The
-// store copies what it is given, so a batch is cleared after each put.
+// scalars or text the batch keeps, the host's values are borrowed (never
+// released here). The store copies what it is given, so a batch is cleared
+// after each put.
 #ifndef PMIXPP_SERVER_JOBDATA_INFO_BATCH_H
 #define PMIXPP_SERVER_JOBDATA_INFO_BATCH_H
 
@@ -32,7 +33,8 @@ public:
     // The host's entry, normalized to the attribute's declared type.
     void add_given(const pmix_info_t &info);
     void add_given(const std::vector<const pmix_info_t *> &infos);
-    void add_given(const GivenProc &proc);
+    // The proc's entries, but none with key `skip` (when not NULL).
+    void add_given(const GivenProc &proc, const char *skip = nullptr);
 
     bool empty() const { return count_ == 0; }
     // Stores everything at (nspace, level, id) and clears the batch.
@@ -40,11 +42,10 @@ public:
     void clear();
 
 private:
-    pmix_info_t &append(const char *key, bool owned);
+    pmix_info_t &append(const char *key);
 
     std::vector<pmix_info_t> infos_; // slots [0, count_) are in use
     std::size_t count_ = 0;
-    std::vector<bool> owned_;
     std::deque<std::string> strings_; // stable addresses for add_string
 };
 

@@ -1,6 +1,7 @@
 // register_nspace: collect -> layout -> derive and store (see registration.h).
 #include "server/jobdata/registration.h"
 
+#include "common/store/derived_keys.h"
 #include "server/jobdata/collect.h"
 #include "server/jobdata/info_batch.h"
 #include "server/jobdata/layout.h"
@@ -23,11 +24,24 @@ std::string join_ranks(const std::vector<pmix_rank_t> &ranks)
     return text;
 }
 
+// Whether the store can derive every proc's PMIX_APPNUM and PMIX_APP_RANK:
+// one application, number 0, holding ranks 0, 1, ... in order.
+bool app_keys_derived(const Collected &given, const Layout &layout)
+{
+    if (given.num_apps && *given.num_apps != 1) return false;
+    if (layout.num_apps != 1 || layout.apps.size() != 1 || layout.apps[0].appnum != 0) return false;
+    for (pmix_rank_t r = 0; r < layout.known_ranks; ++r) {
+        if (layout.app_of_rank[r] != kUnplaced && layout.app_rank_of[r] != r) return false;
+    }
+    return true;
+}
+
 class Registrar {
 public:
     Registrar(const char *nspace, const Collected &given, const Layout &layout, const Options &options,
               const store::Store &store)
-        : nspace_(nspace), given_(given), layout_(layout), options_(options), store_(store) {}
+        : nspace_(nspace), given_(given), layout_(layout), options_(options), store_(store),
+          app_keys_derived_(app_keys_derived(given, layout)) {}
 
     pmix_status_t run();
 
@@ -52,6 +66,7 @@ private:
     const Layout &layout_;
     const Options &options_;
     const store::Store &store_;
+    const bool app_keys_derived_;
     InfoBatch batch_;
 };
 
@@ -151,10 +166,16 @@ pmix_status_t Registrar::store_proc(pmix_rank_t rank)
     // unique keys is taken whole by the store.
     const GivenProc none;
     const GivenProc &host = given != nullptr ? *given : none;
-    if (!host.gave(kGivenRank)) batch_.add_rank(PMIX_RANK, rank);
-    if (!host.gave(kGivenGlobalRank)) batch_.add_rank(PMIX_GLOBAL_RANK, given_.nproc_offset.value_or(0) + rank);
+    // PMIX_RANK, PMIX_GLOBAL_RANK, the node's PMIX_HOSTNAME and, in a job of
+    // one application, PMIX_APPNUM and PMIX_APP_RANK are not stored for a
+    // proc of the job: the store derives them (common/store/derived_keys.h).
+    const bool derivable = rank < layout_.job_size;
+    if (!derivable) {
+        if (!host.gave(kGivenRank)) batch_.add_rank(PMIX_RANK, rank);
+        if (!host.gave(kGivenGlobalRank)) batch_.add_rank(PMIX_GLOBAL_RANK, given_.nproc_offset.value_or(0) + rank);
+    }
     const int32_t app = layout_.app_of_rank[rank];
-    if (app != kUnplaced) {
+    if (app != kUnplaced && !(derivable && app_keys_derived_)) {
         if (!host.gave(kGivenAppnum)) {
             batch_.add_u32(PMIX_APPNUM, layout_.apps[static_cast<std::size_t>(app)].appnum);
         }
@@ -165,14 +186,16 @@ pmix_status_t Registrar::store_proc(pmix_rank_t rank)
         if (!host.gave(kGivenLocalRank)) batch_.add_u16(PMIX_LOCAL_RANK, local_rank);
         if (!host.gave(kGivenNodeRank)) batch_.add_u16(PMIX_NODE_RANK, local_rank);
         if (!host.gave(kGivenNodeid)) batch_.add_u32(PMIX_NODEID, node->nodeid);
-        if (node->hostname && !host.gave(kGivenHostname)) batch_.add_borrowed_string(PMIX_HOSTNAME, node->hostname->c_str());
+        if (!derivable && node->hostname && !host.gave(kGivenHostname)) {
+            batch_.add_borrowed_string(PMIX_HOSTNAME, node->hostname->c_str());
+        }
         const bool local = layout_.local_node && &layout_.nodes[*layout_.local_node] == node;
         if (local && host.cpuset != nullptr && !host.gave(kGivenLocality)) {
             const std::string locality = locality_string(options_.topology, host.cpuset);
             if (!locality.empty()) batch_.add_string(PMIX_LOCALITY_STRING, locality);
         }
     }
-    batch_.add_given(host);
+    batch_.add_given(host, derivable ? PMIX_RANK : nullptr);
     return batch_.put(store_, nspace_, PMIXPP_GDS_LEVEL_PROC, rank);
 }
 

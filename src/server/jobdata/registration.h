@@ -5,6 +5,12 @@
 // local and node ranks, local peers, node ids, hostnames, leaders, locality
 // strings). What the host gave always wins over a derived value.
 //
+// Per-proc keys that follow from the rank and job/app/node data (PMIX_RANK,
+// PMIX_GLOBAL_RANK, PMIX_HOSTNAME, and in a job of one application
+// PMIX_APPNUM and PMIX_APP_RANK) are not stored per proc: the Store facade
+// derives them on fetch (common/store/derived_keys.h). A proc of a big job
+// then costs three stored values (local rank, node rank, node id).
+//
 // Cost is linear in the size of the job: per-node rank lists are built once.
 #ifndef PMIXPP_SERVER_JOBDATA_REGISTRATION_H
 #define PMIXPP_SERVER_JOBDATA_REGISTRATION_H
