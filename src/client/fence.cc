@@ -1,12 +1,14 @@
 // PMIx_Fence / PMIx_Fence_nb: the server tracks the collective (locally,
 // then through its host); with PMIX_COLLECT_DATA the reply carries everyone's
-// committed data, which goes into our store so later Gets stay local.
+// committed data, which goes into our store so later Gets stay local, or
+// names where the server left it in shared memory for our gds to read.
 #include <pmix.h>
 
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <new>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,26 @@ void store_modex(const client::Session &session, const wire::Bytes &blob)
             client::mark_collected(session, pd.proc);
         }
     }
+}
+
+// Collected data the server left in shared memory: our gds reads it from
+// there. The namespaces it cannot reach are returned: their peers' data is
+// then asked of the server when needed, as if no fence had brought it.
+std::set<std::string> import_shared(const client::Session &session, const std::vector<wire::SharedModex> &shared)
+{
+    std::set<std::string> unreachable;
+    for (const wire::SharedModex &entry : shared) {
+        const bool ours = entry.nspace == std::string(session.self.nspace, strnlen(session.self.nspace, PMIX_MAX_NSLEN));
+        pmix_byte_object_t blob{};
+        blob.bytes = reinterpret_cast<char *>(const_cast<uint8_t *>(entry.blob.data()));
+        blob.size = entry.blob.size();
+        // Our own puts stay ours: they carry every scope we put them with.
+        if (session.store->import_modex(entry.nspace.c_str(), blob, ours ? session.self.rank : PMIX_RANK_UNDEF) !=
+            PMIX_SUCCESS) {
+            unreachable.insert(entry.nspace);
+        }
+    }
+    return unreachable;
 }
 
 // The namespaces a fence covers whole: ours for an empty proc list, else
@@ -82,11 +104,13 @@ pmix_status_t start_fence(const std::shared_ptr<client::Session> &session, const
                                 [session, done, covered](pmix_status_t st, const wire::Frame *frame) {
                                     wire::FenceReply reply;
                                     pmix_status_t status = client::read_reply(st, frame, &reply);
-                                    if (status == PMIX_SUCCESS && !reply.data.empty()) {
-                                        store_modex(*session, reply.data);
+                                    std::set<std::string> unreachable;
+                                    if (status == PMIX_SUCCESS) {
+                                        if (!reply.data.empty()) store_modex(*session, reply.data);
+                                        unreachable = import_shared(*session, reply.shared);
                                     }
                                     for (const auto &nspace : covered) {
-                                        if (status == PMIX_SUCCESS) {
+                                        if (status == PMIX_SUCCESS && unreachable.count(nspace) == 0) {
                                             client::mark_nspace_collected(*session, nspace.c_str());
                                         }
                                     }

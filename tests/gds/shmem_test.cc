@@ -5,6 +5,7 @@
 #include "gds_fixture.h"
 
 #include <criterion/criterion.h>
+#include <pmix.h>
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -276,5 +277,129 @@ Test(shmem, the_directory_hint_is_used_without_nsdir)
     PMIX_BYTE_OBJECT_DESTRUCT(&blob);
     m->store_destroy(raw);
     cr_assert(segments_in(dir).empty());
+    ::rmdir(dir.c_str());
+}
+
+namespace {
+
+// One proc's modex data, for share_modex.
+struct ProcData {
+    pmix_rank_t rank;
+    InfoList info;
+};
+
+pmix_byte_object_t shared(const Store &server, std::vector<ProcData> &procs)
+{
+    std::vector<pmixpp_gds_proc_data_t> table;
+    for (ProcData &proc : procs) table.push_back({proc.rank, proc.info.data(), proc.info.size()});
+    pmix_byte_object_t blob{};
+    cr_assert_eq(server.share_modex(kNs, table.data(), table.size(), &blob), PMIX_SUCCESS);
+    return blob;
+}
+
+uint32_t modex_u32(const Store &store, pmix_rank_t rank, const char *key, pmix_status_t expect = PMIX_SUCCESS)
+{
+    ValuePtr value;
+    const pmix_status_t rc = store.fetch_modex(kNs, rank, PMIX_LOCAL, key, &value);
+    cr_assert_eq(rc, expect, "rank %u %s: %s", rank, key, PMIx_Error_string(rc));
+    if (rc != PMIX_SUCCESS) return 0;
+    cr_assert_eq(value->type, PMIX_UINT32);
+    return value->data.uint32;
+}
+
+std::vector<std::string> modex_segments_in(const std::string &dir)
+{
+    std::vector<std::string> found;
+    for (const std::string &file : segments_in(dir)) {
+        if (file.size() > 6 && file.compare(file.size() - 6, 6, ".modex") == 0) found.push_back(file);
+    }
+    return found;
+}
+
+} // namespace
+
+// A fence's collected data is written once by the server and read by every
+// client from the same file; a client's own puts stay its own, the rest of
+// what it kept is replaced by the newer shared data, and later fences
+// publish new generations that readers follow.
+Test(shmem, shared_fence_data_is_read_from_one_segment)
+{
+    const std::string dir = make_directory();
+    auto server = new_store();
+    register_job(*server, dir, 3, 1);
+    std::vector<ProcData> procs(3);
+    for (pmix_rank_t r = 0; r < 3; ++r) {
+        procs[r].rank = r;
+        procs[r].info.add_u32("test.peer", 100 + r);
+    }
+    pmix_byte_object_t blob = shared(*server, procs);
+    cr_assert_eq(modex_segments_in(dir).size(), 1u);
+    struct stat st {};
+    cr_assert_eq(::stat(modex_segments_in(dir)[0].c_str(), &st), 0);
+    cr_assert_eq(st.st_mode & 0777, 0600u);
+
+    auto client = new_store(); // rank 1
+    InfoList own;
+    own.add_u32("test.peer", 7);
+    cr_assert_eq(client->put_modex(kNs, 1, PMIX_REMOTE, own.data(), own.size()), PMIX_SUCCESS);
+    InfoList stale;
+    stale.add_u32("test.peer", 9);
+    cr_assert_eq(client->put_modex(kNs, 2, PMIX_GLOBAL, stale.data(), stale.size()), PMIX_SUCCESS);
+    cr_assert_eq(client->import_modex(kNs, blob, 1), PMIX_SUCCESS);
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+    cr_assert_eq(modex_u32(*client, 0, "test.peer"), 100u);
+    cr_assert_eq(modex_u32(*client, 2, "test.peer"), 102u, "the kept value of rank 2 was older");
+    ValuePtr mine;
+    cr_assert_eq(client->fetch_modex(kNs, 1, PMIX_REMOTE, "test.peer", &mine), PMIX_SUCCESS);
+    cr_assert_eq(mine->data.uint32, 7u, "the client's own put comes first");
+    cr_assert_eq(modex_u32(*client, 0, "test.other", PMIX_ERR_NOT_FOUND), 0u);
+    pmixpp::store::InfoArray all;
+    cr_assert_eq(client->fetch_modex_all(kNs, 0, PMIX_LOCAL, &all), PMIX_SUCCESS);
+    cr_assert_eq(all.size(), 1u);
+
+    // The next fence: new values, one more key, a new generation.
+    std::vector<ProcData> second(1);
+    second[0].rank = 0;
+    second[0].info.add_u32("test.peer", 200);
+    second[0].info.add_u32("test.other", 5);
+    blob = shared(*server, second);
+    cr_assert_eq(client->import_modex(kNs, blob, 1), PMIX_SUCCESS);
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+    cr_assert_eq(modex_u32(*client, 0, "test.peer"), 200u);
+    cr_assert_eq(modex_u32(*client, 0, "test.other"), 5u);
+    cr_assert_eq(modex_u32(*client, 2, "test.peer"), 102u, "earlier shared data stays");
+    cr_assert_eq(modex_segments_in(dir).size(), 1u, "superseded generations are unlinked");
+
+    cr_assert_eq(server->remove_nspace(kNs), PMIX_SUCCESS);
+    cr_assert(segments_in(dir).empty(), "remove_nspace left the shared fence data behind");
+    client.reset();
+    server.reset();
+    cr_assert_eq(::rmdir(dir.c_str()), 0);
+}
+
+// A client that cannot reach the shared file answers "not found" (its core
+// then asks the server) instead of failing or returning stale data.
+Test(shmem, unreachable_shared_fence_data_reads_as_not_found)
+{
+    const std::string dir = make_directory();
+    auto server = new_store();
+    register_job(*server, dir, 2, 1);
+    std::vector<ProcData> procs(1);
+    procs[0].rank = 0;
+    procs[0].info.add_u32("test.peer", 1);
+    pmix_byte_object_t blob = shared(*server, procs);
+    for (const auto &file : modex_segments_in(dir)) ::unlink(file.c_str());
+    auto client = new_store();
+    cr_assert_eq(client->import_modex(kNs, blob, PMIX_RANK_UNDEF), PMIX_SUCCESS);
+    cr_assert_eq(modex_u32(*client, 0, "test.peer", PMIX_ERR_NOT_FOUND), 0u);
+    cr_assert_eq(modex_u32(*client, 0, "test.peer", PMIX_ERR_NOT_FOUND), 0u, "and again, without a retry storm");
+    // Malformed objects and a namespace the server does not hold are refused.
+    pmix_byte_object_t junk{const_cast<char *>("junk"), 4};
+    cr_assert_neq(client->import_modex(kNs, junk, PMIX_RANK_UNDEF), PMIX_SUCCESS);
+    cr_assert_eq(client->import_modex("other.ns", blob, PMIX_RANK_UNDEF), PMIX_ERR_BAD_PARAM);
+    pmix_byte_object_t none{};
+    cr_assert_eq(server->share_modex("not.registered", nullptr, 0, &none), PMIX_ERR_NOT_FOUND);
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+    server.reset();
     ::rmdir(dir.c_str());
 }

@@ -173,6 +173,8 @@ FenceReply sample_fence_reply()
     FenceReply m;
     m.status = PMIX_SUCCESS;
     cr_assert_eq(encode_modex(sample_modex(), &m.data), PMIX_SUCCESS);
+    m.shared.push_back(SharedModex{"job-2", Bytes{1, 2, 3, 4}});
+    m.shared.push_back(SharedModex{"job-3", Bytes{}});
     return m;
 }
 

@@ -76,11 +76,34 @@ Test(wire_hostile, every_truncated_prefix_fails_cleanly)
     expect_all_checks(sample_notify_event());
     expect_all_checks(sample_query());
     expect_all_checks(sample_status_reply());
-    expect_all_checks(sample_fence_reply());
+    FenceReply plain_fence_reply = sample_fence_reply();
+    plain_fence_reply.shared.clear(); // its optional tail: see the next test
+    expect_all_checks(plain_fence_reply);
     expect_all_checks(sample_get_reply());
     expect_all_checks(sample_register_events_reply());
     expect_all_checks(sample_query_reply());
     expect_all_checks(sample_event());
+}
+
+// A fence reply may end after its data (no shared list: an older server's
+// reply); any other cut inside the shared list is malformed.
+Test(wire_hostile, a_cut_inside_the_shared_fence_list_fails)
+{
+    FenceReply plain = sample_fence_reply();
+    plain.shared.clear();
+    const size_t boundary = encoded(plain).size();
+    Bytes full = encoded(sample_fence_reply());
+    cr_assert_gt(full.size(), boundary);
+    for (size_t len = boundary + 1; len < full.size(); ++len) {
+        Bytes prefix(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(len));
+        FenceReply out;
+        cr_expect_neq(decode_bytes(prefix, &out), PMIX_SUCCESS, "prefix of %zu of %zu bytes decoded", len,
+                      full.size());
+    }
+    Bytes longer = full;
+    longer.push_back(0);
+    FenceReply out;
+    cr_expect_neq(decode_bytes(longer, &out), PMIX_SUCCESS, "a trailing byte after the shared list decoded");
 }
 
 Test(wire_hostile, wrong_command_code_is_malformed)

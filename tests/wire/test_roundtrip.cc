@@ -138,6 +138,16 @@ Test(wire_roundtrip, fence_and_reply)
     std::vector<ProcData> procs;
     cr_assert_eq(decode_modex(reply.data.data(), reply.data.size(), &procs), PMIX_SUCCESS);
     cr_expect_eq(procs.size(), 3u);
+    cr_assert_eq(reply.shared.size(), 2u);
+    cr_expect(reply.shared[0].nspace == "job-2" && reply.shared[0].blob == (Bytes{1, 2, 3, 4}));
+    cr_expect(reply.shared[1].nspace == "job-3" && reply.shared[1].blob.empty());
+
+    // A reply without the shared list (an older server's) still decodes.
+    FenceReply plain = sample_fence_reply();
+    plain.shared.clear();
+    FenceReply back_plain = roundtrip(plain);
+    cr_expect(back_plain.shared.empty());
+    cr_expect_eq(back_plain.data.size(), plain.data.size());
 }
 
 Test(wire_roundtrip, get_and_reply)

@@ -6,7 +6,8 @@
 // A Store class provides the operations of pmixpp_gds_module_t as members
 // (store, fetch, fetch_all, lookup_node, has_nspace, store_modex,
 // fetch_modex, fetch_modex_all, remove_nspace, export_nspace,
-// import_nspace), optionally export_nspace_inline, and a constructor taking
+// import_nspace), optionally export_nspace_inline and the pair
+// share_modex/import_modex, and a constructor taking
 // the store_create hints (const pmix_info_t[], size_t) or none.
 #ifndef PMIXPP_COMPONENTS_GDS_SHARED_GDS_MODULE_HPP
 #define PMIXPP_COMPONENTS_GDS_SHARED_GDS_MODULE_HPP
@@ -71,12 +72,21 @@ public:
         module.export_nspace = export_nspace;
         module.import_nspace = import_nspace;
         if constexpr (kHasInlineExport) module.export_nspace_inline = export_nspace_inline;
+        if constexpr (kSharesModex) {
+            module.share_modex = share_modex;
+            module.import_modex = import_modex;
+        }
         return module;
     }
 
 private:
     static constexpr bool kHasInlineExport = requires(Store &s, const char *n, pmix_byte_object_t *b) {
         s.export_nspace_inline(n, b);
+    };
+    static constexpr bool kSharesModex = requires(Store &s, const char *n, const pmixpp_gds_proc_data_t *p,
+                                                  const pmix_byte_object_t &c, pmix_byte_object_t *b) {
+        s.share_modex(n, p, size_t{0}, b);
+        s.import_modex(n, c, pmix_rank_t{0});
     };
 
     // pmixpp_gds_store_t is opaque to the core: here it is a Store.
@@ -188,6 +198,20 @@ private:
     {
         if (blob == nullptr) return PMIX_ERR_BAD_PARAM;
         return with_store(handle, [&](Store &s) { return s.import_nspace(nspace, *blob); });
+    }
+
+    static pmix_status_t share_modex(pmixpp_gds_store_t *handle, const char *nspace,
+                                     const pmixpp_gds_proc_data_t procs[], size_t nprocs, pmix_byte_object_t *blob_p)
+    {
+        if ((procs == nullptr && nprocs > 0) || blob_p == nullptr) return PMIX_ERR_BAD_PARAM;
+        return with_store(handle, [&](Store &s) { return s.share_modex(nspace, procs, nprocs, blob_p); });
+    }
+
+    static pmix_status_t import_modex(pmixpp_gds_store_t *handle, const char *nspace,
+                                      const pmix_byte_object_t *blob, pmix_rank_t keep)
+    {
+        if (blob == nullptr) return PMIX_ERR_BAD_PARAM;
+        return with_store(handle, [&](Store &s) { return s.import_modex(nspace, *blob, keep); });
     }
 };
 

@@ -126,6 +126,7 @@ ShmemStore::~ShmemStore()
     if (::getpid() != owner_) return;
     for (auto &[name, ns] : nspaces_) {
         if (ns.publisher) ns.publisher->unlink_segment();
+        if (ns.modex && ns.modex->publisher) ns.modex->publisher->unlink_segment();
     }
 }
 
@@ -251,32 +252,58 @@ pmix_status_t ShmemStore::store_modex(const char *nspace, pmix_rank_t rank, pmix
 }
 
 pmix_status_t ShmemStore::fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                                      const char *key, pmix_value_t **value_p) const
+                                      const char *key, pmix_value_t **value_p)
 {
     if (!valid_nspace(nspace) || !valid_key(key) || value_p == nullptr) return PMIX_ERR_BAD_PARAM;
-    std::shared_lock lock(mutex_);
-    const Namespace *ns = find(nspace);
-    if (ns == nullptr) return PMIX_ERR_NOT_FOUND;
-    const auto it = ns->local.modex.find(rank);
-    if (it == ns->local.modex.end()) return PMIX_ERR_NOT_FOUND;
-    for (const LocalEntry &entry : it->second) {
-        if (std::strcmp(entry.key, key) == 0 && visible(entry.scope, visible_to)) return copy_out(entry.value(), value_p);
+    {
+        std::shared_lock lock(mutex_);
+        const Namespace *ns = find(nspace);
+        if (ns == nullptr) return PMIX_ERR_NOT_FOUND;
+        const auto it = ns->local.modex.find(rank);
+        if (it != ns->local.modex.end()) {
+            for (const LocalEntry &entry : it->second) {
+                if (std::strcmp(entry.key, key) == 0 && visible(entry.scope, visible_to)) {
+                    return copy_out(entry.value(), value_p);
+                }
+            }
+        }
+        if (!ns->modex) return PMIX_ERR_NOT_FOUND;
     }
-    return PMIX_ERR_NOT_FOUND;
+    // Shared fence results are what local peers may see: PMIX_GLOBAL scope.
+    pmix_value_t decoded{};
+    const pmix_status_t rc = fetch_shared_modex(nspace, rank, key, &decoded);
+    return rc == PMIX_SUCCESS ? hand_out_value(decoded, value_p) : rc;
 }
 
 pmix_status_t ShmemStore::fetch_modex_all(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                                          pmix_info_t **info_p, size_t *ninfo_p) const
+                                          pmix_info_t **info_p, size_t *ninfo_p)
 {
     if (!valid_nspace(nspace) || info_p == nullptr || ninfo_p == nullptr) return PMIX_ERR_BAD_PARAM;
     Collected collected;
-    std::shared_lock lock(mutex_);
-    const Namespace *ns = find(nspace);
-    if (ns == nullptr) return PMIX_ERR_NOT_FOUND;
-    const auto it = ns->local.modex.find(rank);
-    if (it == ns->local.modex.end()) return PMIX_ERR_NOT_FOUND;
-    const pmix_status_t rc = collect_local(it->second, true, visible_to, collected);
-    if (rc != PMIX_SUCCESS) return rc;
+    {
+        std::shared_lock lock(mutex_);
+        const Namespace *ns = find(nspace);
+        if (ns == nullptr) return PMIX_ERR_NOT_FOUND;
+        const auto it = ns->local.modex.find(rank);
+        if (it != ns->local.modex.end()) {
+            const pmix_status_t rc = collect_local(it->second, true, visible_to, collected);
+            if (rc != PMIX_SUCCESS) return rc;
+        }
+        if (!ns->modex) return collected.hand_out(info_p, ninfo_p);
+    }
+    const std::shared_ptr<const Segment> segment = modex_segment(nspace);
+    if (segment) {
+        pmix_status_t rc = PMIX_SUCCESS;
+        segment->for_each(PMIXPP_GDS_LEVEL_PROC, rank, [&](const char *key, const EntryRecord &entry) {
+            if (collected.has(key)) return PMIX_SUCCESS; // this store's own value comes first
+            pmix_info_t info{};
+            PMIX_LOAD_KEY(info.key, key);
+            const pmix_status_t decoded = segment->decode(entry, &info.value);
+            if (decoded == PMIX_SUCCESS) collected.infos.push_back(info);
+            return decoded;
+        }, &rc);
+        if (rc != PMIX_SUCCESS) return rc;
+    }
     return collected.hand_out(info_p, ninfo_p);
 }
 
@@ -287,6 +314,7 @@ pmix_status_t ShmemStore::remove_nspace(const char *nspace)
     const auto it = nspaces_.find(std::string_view(nspace));
     if (it == nspaces_.end()) return PMIX_ERR_NOT_FOUND;
     if (it->second.publisher) it->second.publisher->unlink_segment();
+    if (it->second.modex && it->second.modex->publisher) it->second.modex->publisher->unlink_segment();
     nspaces_.erase(it);
     return PMIX_SUCCESS;
 }

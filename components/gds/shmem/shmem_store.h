@@ -41,17 +41,36 @@ public:
     pmix_status_t store_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope,
                               const pmix_info_t info[], size_t ninfo);
     pmix_status_t fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                              const char *key, pmix_value_t **value_p) const;
+                              const char *key, pmix_value_t **value_p);
     pmix_status_t fetch_modex_all(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                                  pmix_info_t **info_p, size_t *ninfo_p) const;
+                                  pmix_info_t **info_p, size_t *ninfo_p);
+
+    // Fence results shared with local clients (shared_modex.cc).
+    pmix_status_t share_modex(const char *nspace, const pmixpp_gds_proc_data_t procs[], size_t nprocs,
+                              pmix_byte_object_t *blob_p);
+    pmix_status_t import_modex(const char *nspace, const pmix_byte_object_t &blob, pmix_rank_t keep);
 
     pmix_status_t remove_nspace(const char *nspace);
     pmix_status_t export_nspace(const char *nspace, bool inline_data, pmix_byte_object_t *blob_p);
     pmix_status_t import_nspace(const char *nspace, const pmix_byte_object_t &blob);
 
 private:
+    // The results of data-collecting fences, one segment per namespace
+    // beside its job data: written by share_modex on a server, named to a
+    // client by import_modex and mapped there on its first fetch.
+    struct SharedModex {
+        LocalData view;                         // server: everything shared so far
+        std::unique_ptr<Publisher> publisher;   // server
+        bool publish_failed = false;            // server: said so once
+        std::string path;                       // client: where it is
+        uint64_t generation = 0;                //   the newest announced
+        uint64_t checksum = 0;                  //   and its header checksum
+        std::shared_ptr<const Segment> segment; // client: mapped, or null
+        bool map_failed = false;                // client: said so once
+    };
     struct Namespace {
         LocalData local;
+        std::unique_ptr<SharedModex> modex;     // see SharedModex
         std::shared_ptr<const Segment> segment; // imported
         bool refresh_failed = false;
         bool publish_failed = false;
@@ -68,6 +87,14 @@ private:
     // The namespace's segment, reopened first when a newer generation replaced it.
     std::shared_ptr<const Segment> current_segment(const char *nspace, std::shared_ptr<const Segment> seen);
     pmix_status_t publish(const char *nspace, Namespace &ns);
+    // The client's mapping of nspace's shared modex segment at the announced
+    // generation (or newer), mapped first if needed; null when there is none
+    // or it cannot be mapped (logged once: Gets then go to the server).
+    std::shared_ptr<const Segment> modex_segment(const char *nspace);
+    // A value of (nspace, rank) from the shared modex segment, decoded into
+    // *decoded_p (which the caller destructs).
+    pmix_status_t fetch_shared_modex(const char *nspace, pmix_rank_t rank, const char *key,
+                                     pmix_value_t *decoded_p);
     std::string segment_directory(const Namespace &ns) const;
     std::string segment_path(const std::string &dir, const char *nspace);
 

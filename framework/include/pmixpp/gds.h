@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 #define PMIXPP_GDS_API_MAJOR 1
-#define PMIXPP_GDS_API_MINOR 1
+#define PMIXPP_GDS_API_MINOR 2
 
 /* Which part of a namespace's registered data an address names. */
 typedef enum {
@@ -64,6 +64,13 @@ typedef struct pmixpp_gds_address {
     pmixpp_gds_level_t level;
     uint32_t id;              /* see the table above; ignored at job level */
 } pmixpp_gds_address_t;
+
+/* One proc's modex data as its local peers may see it (share_modex). */
+typedef struct pmixpp_gds_proc_data {
+    pmix_rank_t rank;
+    const pmix_info_t *info;
+    size_t ninfo;
+} pmixpp_gds_proc_data_t;
 
 /* A store instance, opaque to the core. */
 typedef struct pmixpp_gds_store pmixpp_gds_store_t;
@@ -161,6 +168,29 @@ typedef struct pmixpp_gds_module {
      * import_nspace. NULL when export_nspace already carries the data. */
     pmix_status_t (*export_nspace_inline)(pmixpp_gds_store_t *store, const char *nspace,
                                           pmix_byte_object_t *blob_p);
+
+    /* ---- 1.2 ------------------------------------------------------------- */
+
+    /* Server: the result of a data-collecting fence, published once for
+     * every local client instead of sent to each: procs[0..nprocs) of nspace
+     * with their data as a local peer may see it. It is kept apart from the
+     * store's own modex data, merged with what earlier calls shared (a key
+     * shared again replaces the earlier value), and *blob_p (malloc'ed, as
+     * for export_nspace) names where clients find it. NULL, or an error
+     * status: the core sends the data itself. */
+    pmix_status_t (*share_modex)(pmixpp_gds_store_t *store, const char *nspace,
+                                 const pmixpp_gds_proc_data_t procs[], size_t nprocs,
+                                 pmix_byte_object_t *blob_p);
+
+    /* Client: makes the data named by a share_modex object readable through
+     * fetch_modex and fetch_modex_all, as data put with PMIX_GLOBAL scope
+     * (values this store holds itself come first). The store's own modex
+     * data of nspace's other ranks is dropped (the shared data is newer);
+     * that of rank `keep` (the client's own puts; PMIX_RANK_UNDEF for none)
+     * stays. PMIX_ERR_NOT_AVAILABLE when the data cannot be reached from
+     * here; the store is then unchanged. */
+    pmix_status_t (*import_modex)(pmixpp_gds_store_t *store, const char *nspace,
+                                  const pmix_byte_object_t *blob, pmix_rank_t keep);
 } pmixpp_gds_module_t;
 
 /* store_create hints (pmix_info_t keys). */

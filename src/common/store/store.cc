@@ -193,4 +193,23 @@ pmix_status_t Store::import_nspace(const char *nspace, const pmix_byte_object_t 
     return module_->import_nspace(handle_, nspace, &blob);
 }
 
+bool Store::shares_modex() const
+{
+    constexpr std::size_t needed = offsetof(pmixpp_gds_module_t, import_modex) + sizeof(module_->import_modex);
+    return module_->struct_size >= needed && module_->share_modex != nullptr && module_->import_modex != nullptr;
+}
+
+pmix_status_t Store::share_modex(const char *nspace, const pmixpp_gds_proc_data_t procs[], std::size_t nprocs,
+                                 pmix_byte_object_t *blob_p) const
+{
+    if (!shares_modex()) return PMIX_ERR_NOT_SUPPORTED;
+    return module_->share_modex(handle_, nspace, procs, nprocs, blob_p);
+}
+
+pmix_status_t Store::import_modex(const char *nspace, const pmix_byte_object_t &blob, pmix_rank_t keep) const
+{
+    if (!shares_modex()) return PMIX_ERR_NOT_SUPPORTED;
+    return module_->import_modex(handle_, nspace, &blob, keep);
+}
+
 } // namespace pmixpp::store

@@ -92,6 +92,14 @@ public:
     // then always carries the data.
     pmix_status_t export_nspace_inline(const char *nspace, pmix_byte_object_t *blob_p) const;
 
+    // Fence results shared with local clients instead of sent to each (gds
+    // 1.2 share_modex / import_modex); PMIX_ERR_NOT_SUPPORTED when the
+    // module has no such operations.
+    bool shares_modex() const;
+    pmix_status_t share_modex(const char *nspace, const pmixpp_gds_proc_data_t procs[], std::size_t nprocs,
+                              pmix_byte_object_t *blob_p) const;
+    pmix_status_t import_modex(const char *nspace, const pmix_byte_object_t &blob, pmix_rank_t keep) const;
+
 private:
     Store(const pmixpp_gds_module_t *module, pmixpp_gds_store_t *handle)
         : module_(module), handle_(handle) {}

@@ -295,9 +295,20 @@ struct StatusReply {
     pmix_status_t status = PMIX_SUCCESS;
 };
 
+// Collected data a fence leaves where every local client reads it (the
+// server's gds share_modex): the client hands `blob` to its gds import_modex.
+struct SharedModex {
+    std::string nspace;  // at most PMIX_MAX_NSLEN bytes
+    Bytes blob;
+};
+
 struct FenceReply {
     pmix_status_t status = PMIX_SUCCESS;
     Bytes data;  // with PMIX_COLLECT_DATA: modex records (see ModexBlob below)
+    // Namespaces whose collected data was shared instead of put in `data`.
+    // Encoded after `data` as a count and entries; absent = none, so
+    // replies of older servers still decode.
+    std::vector<SharedModex> shared;
 };
 
 struct GetReply {

@@ -32,6 +32,33 @@ pmix_status_t get_reply_flag(Unpacker &u, bool *wanted_p)
     return PMIX_SUCCESS;
 }
 
+pmix_status_t put_shared(Packer &p, const std::vector<SharedModex> &shared)
+{
+    pmix_status_t rc = p.put_count(shared.size());
+    for (size_t i = 0; i < shared.size() && rc == PMIX_SUCCESS; ++i) {
+        rc = chain([&] { return put_text(p, shared[i].nspace, PMIX_MAX_NSLEN); },
+                   [&] { return put_blob(p, shared[i].blob); });
+    }
+    return rc;
+}
+
+pmix_status_t get_shared(Unpacker &u, std::vector<SharedModex> *shared_p)
+{
+    // An entry is at least a length and a byte of name plus a blob length.
+    size_t n = 0;
+    pmix_status_t rc = u.get_count(9, &n);
+    std::vector<SharedModex> shared;
+    if (rc == PMIX_SUCCESS) shared.resize(n);
+    for (size_t i = 0; i < n && rc == PMIX_SUCCESS; ++i) {
+        rc = chain([&] { return get_text(u, PMIX_MAX_NSLEN, &shared[i].nspace); },
+                   [&] { return get_blob(u, &shared[i].blob); });
+        if (rc == PMIX_SUCCESS && shared[i].nspace.empty()) rc = PMIX_ERR_UNPACK_FAILURE;
+    }
+    if (rc == PMIX_SUCCESS) *shared_p = std::move(shared);
+    // Whatever follows the data must be a whole list: anything else is malformed.
+    return rc == PMIX_SUCCESS || rc == PMIX_ERR_NOMEM ? rc : PMIX_ERR_UNPACK_FAILURE;
+}
+
 }  // namespace
 
 pmix_status_t encode(const CommitRequest &msg, Packer &p)
@@ -73,14 +100,16 @@ pmix_status_t decode(Unpacker &u, FenceRequest *msg_p)
 pmix_status_t encode(const FenceReply &msg, Packer &p)
 {
     return chain([&] { return put_status(p, msg.status); },
-                 [&] { return put_blob(p, msg.data); });
+                 [&] { return put_blob(p, msg.data); },
+                 [&] { return msg.shared.empty() ? PMIX_SUCCESS : put_shared(p, msg.shared); });
 }
 
 pmix_status_t decode(Unpacker &u, FenceReply *msg_p)
 {
     return decode_into(msg_p, [&](FenceReply &msg) {
         return chain([&] { return get_status(u, &msg.status); },
-                     [&] { return get_blob(u, &msg.data); });
+                     [&] { return get_blob(u, &msg.data); },
+                     [&] { return u.remaining() == 0 ? PMIX_SUCCESS : get_shared(u, &msg.shared); });
     });
 }
 

@@ -93,9 +93,25 @@ std::chrono::milliseconds handshake_timeout_from_environment()
     return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0 + 0.5));
 }
 
+long long share_modex_bytes_from_environment()
+{
+    const char *text = std::getenv(kShareModexBytesEnv);
+    if (text == nullptr || *text == '\0') return Config::kDefaultShareModexBytes;
+    char *end = nullptr;
+    const long long bytes = std::strtoll(text, &end, 10);
+    if (end == text || *end != '\0' || bytes < -1) {
+        runtime::log_warning("server", std::string(kShareModexBytesEnv) + "='" + text +
+                                           "' is not a byte count >= 0, or -1 for never (using the default of " +
+                                           std::to_string(Config::kDefaultShareModexBytes) + ")");
+        return Config::kDefaultShareModexBytes;
+    }
+    return bytes;
+}
+
 void apply_defaults(Config &config)
 {
     config.handshake_timeout = handshake_timeout_from_environment();
+    config.share_modex_bytes = share_modex_bytes_from_environment();
     if (config.hostname.empty()) config.hostname = local_hostname();
     if (config.nspace.empty()) {
         config.nspace = "pmixpp-server-" + config.hostname + "-" + std::to_string(getpid());

@@ -34,11 +34,19 @@ struct Config {
     // default 10. A peer that stays silent, or sends part of a frame and
     // stops, is closed after it with one log line.
     std::chrono::milliseconds handshake_timeout{kDefaultHandshakeTimeout};
+    // PMIX_MCA_pmix_server_share_modex_bytes: a data-collecting fence whose
+    // replies would carry at least this many bytes in all (collected bytes
+    // times local participants) leaves the data in shared memory (gds
+    // share_modex) instead; -1 never does. Below it, writing a segment
+    // costs more than the copies it saves.
+    long long share_modex_bytes = kDefaultShareModexBytes;
 
     static constexpr std::chrono::milliseconds kDefaultHandshakeTimeout{10000};
+    static constexpr long long kDefaultShareModexBytes = 131072;
 };
 
 inline constexpr const char *kHandshakeTimeoutEnv = "PMIX_MCA_ptl_base_handshake_timeout";
+inline constexpr const char *kShareModexBytesEnv = "PMIX_MCA_pmix_server_share_modex_bytes";
 
 // PMIX_ERR_BAD_PARAM (with *error_p naming the attribute) for a value of the
 // wrong type or an nspace longer than PMIX_MAX_NSLEN.

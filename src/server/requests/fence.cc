@@ -170,6 +170,7 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Byt
     collective->timer.cancel();
     wire::FenceReply reply;
     if (status == PMIX_SUCCESS) status = take_collected(server, *collective, blob, &reply.data);
+    if (status == PMIX_SUCCESS && collective->collect) share_collected(server, collective->arrived.size(), reply);
     reply.status = status;
     const std::vector<FenceParticipant> participants = std::move(collective->arrived);
     server.fences.erase(id);

@@ -77,6 +77,12 @@ void host_events_removed(Server &server, const EventRegistration &registration);
 pmix_status_t get_node_resource(Server &server, const store::GetRequest &request,
                                 store::ValuePtr *value_p);
 
+// fence_share.cc: when a collecting fence's replies to `recipients` local
+// participants would carry at least Config::share_modex_bytes in all, the
+// collected data of every namespace the store can share (gds share_modex)
+// moves from reply.data to reply.shared; anything else stays in data.
+void share_collected(Server &server, std::size_t recipients, wire::FenceReply &reply);
+
 // commit.cc: the modex blob of one local proc's data visible to `scope`
 // (PMIX_REMOTE for other nodes, PMIX_LOCAL for peers on this node).
 pmix_status_t proc_modex(const Server &server, const pmix_proc_t &proc, pmix_scope_t scope,
