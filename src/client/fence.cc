@@ -57,7 +57,11 @@ std::set<std::string> import_shared(const client::Session &session, const std::v
         if (session.store->import_modex(entry.nspace.c_str(), blob, ours ? session.self.rank : PMIX_RANK_UNDEF) !=
             PMIX_SUCCESS) {
             unreachable.insert(entry.nspace);
+            continue;
         }
+        // The import dropped what we kept of the other ranks: only what this
+        // fence covers counts as collected now.
+        client::forget_collected(session, entry.nspace.c_str());
     }
     return unreachable;
 }

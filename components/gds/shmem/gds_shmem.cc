@@ -14,6 +14,7 @@
 namespace {
 
 std::atomic<const pmixpp_services_t *> g_services{nullptr};
+std::atomic<bool> g_modex_on_disk{false};
 
 std::string directory_hint(const pmix_info_t info[], size_t ninfo)
 {
@@ -55,7 +56,17 @@ struct GdsShmem {
     static constexpr uint16_t framework_major = PMIXPP_GDS_API_MAJOR;
     static constexpr uint16_t framework_minor = PMIXPP_GDS_API_MINOR;
 
-    static void open(pmixpp::sdk::Services &services) { g_services = services.raw(); }
+    static void register_params(pmixpp::sdk::Services &services)
+    {
+        services.register_param("modex_on_disk", PMIXPP_PARAM_BOOL, "false",
+                                "share fence data in a segment even when the segment directory is on a "
+                                "disk file system (each shared fence then creates a file there)");
+    }
+    static void open(pmixpp::sdk::Services &services)
+    {
+        g_services = services.raw();
+        g_modex_on_disk = services.param_bool("modex_on_disk", false);
+    }
     static const void *query(pmixpp::sdk::Services &services, int &)
     {
         g_services = services.raw();
@@ -65,6 +76,8 @@ struct GdsShmem {
 };
 
 PMIXPP_CXX_COMPONENT(gds, shmem, GdsShmem)
+
+bool gds_shmem::modex_on_disk() { return g_modex_on_disk.load(); }
 
 void gds_shmem::report(pmixpp_log_level_t level, const std::string &line)
 {

@@ -8,15 +8,33 @@
 // from its fence reply (import_modex) but maps it only when it first reads
 // from it: a job that fences in a loop without reading pays nothing per
 // fence.
+//
+// Only where the segment directory is in memory (tmpfs, ramfs): on a disk
+// file system the file created per fence costs more than the copies it
+// saves (measured: bench/README.md), so share_modex declines and the core
+// sends the data in the replies, unless PMIX_MCA_gds_shmem_modex_on_disk=1.
 #include "shmem_store.h"
 
 #include "blob.h"
 
 #include <pmix.h>
 
+#include <linux/magic.h>
+#include <sys/vfs.h>
+
 #include <mutex>
 
 namespace gds_shmem {
+namespace {
+
+bool in_memory(const std::string &dir)
+{
+    struct statfs fs {};
+    if (::statfs(dir.c_str(), &fs) != 0) return false;
+    return fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
+}
+
+} // namespace
 
 pmix_status_t ShmemStore::share_modex(const char *nspace, const pmixpp_gds_proc_data_t procs[], size_t nprocs,
                                       pmix_byte_object_t *blob_p)
@@ -29,6 +47,14 @@ pmix_status_t ShmemStore::share_modex(const char *nspace, const pmixpp_gds_proc_
     if (!ns->modex) ns->modex = std::make_unique<SharedModex>();
     SharedModex &shared = *ns->modex;
     if (shared.publish_failed) return PMIX_ERR_NOT_AVAILABLE;
+    if (shared.declined) return PMIX_ERR_NOT_SUPPORTED;
+    if (!shared.publisher) {
+        const std::string dir = segment_directory(*ns);
+        if (!dir.empty() && !in_memory(dir) && !modex_on_disk()) {
+            shared.declined = true;
+            return PMIX_ERR_NOT_SUPPORTED;
+        }
+    }
     for (size_t i = 0; i < nprocs; ++i) {
         const pmix_status_t rc = shared.view.store(PMIXPP_GDS_LEVEL_PROC, procs[i].rank, procs[i].info, procs[i].ninfo);
         if (rc != PMIX_SUCCESS) return rc;

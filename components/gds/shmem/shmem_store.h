@@ -25,6 +25,10 @@ namespace gds_shmem {
 // One line for people (component log, or stderr before the core is known).
 void report(pmixpp_log_level_t level, const std::string &line);
 
+// The component parameter modex_on_disk (PMIX_MCA_gds_shmem_modex_on_disk):
+// share fence data even when the segment directory is not in memory.
+bool modex_on_disk();
+
 class ShmemStore {
 public:
     explicit ShmemStore(std::string dir_hint);
@@ -62,6 +66,7 @@ private:
         LocalData view;                         // server: everything shared so far
         std::unique_ptr<Publisher> publisher;   // server
         bool publish_failed = false;            // server: said so once
+        bool declined = false;                  // server: directory on disk
         std::string path;                       // client: where it is
         uint64_t generation = 0;                //   the newest announced
         uint64_t checksum = 0;                  //   and its header checksum

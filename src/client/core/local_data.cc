@@ -165,6 +165,17 @@ void mark_nspace_collected(const Session &session, const char *nspace)
     session.collected_nspaces.insert(std::move(name));
 }
 
+void forget_collected(const Session &session, const char *nspace)
+{
+    std::string name = nspace_string(nspace);
+    std::lock_guard lock(session.collected_mutex);
+    session.collected_nspaces.erase(name);
+    auto first = session.collected_procs.lower_bound({name, 0});
+    auto last = first;
+    while (last != session.collected_procs.end() && last->first == name) ++last;
+    session.collected_procs.erase(first, last);
+}
+
 pmix_status_t answer_from(const wire::InfoArray &data, const char *key, store::ValuePtr *value_p)
 {
     if (key == nullptr) {

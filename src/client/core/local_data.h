@@ -41,6 +41,9 @@ void mark_collected(const Session &session, const pmix_proc_t &proc);
 // A collecting fence over the whole namespace: every rank of it counts as
 // collected (a rank that put nothing has no modex data to miss).
 void mark_nspace_collected(const Session &session, const char *nspace);
+// Nothing of nspace counts as collected any more (its data kept here was
+// replaced by shared fence data that may cover fewer ranks).
+void forget_collected(const Session &session, const char *nspace);
 
 // The answer to `lookup` from a GetReply's data.
 pmix_status_t answer_from(const wire::InfoArray &data, const char *key, store::ValuePtr *value_p);
