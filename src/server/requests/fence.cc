@@ -332,12 +332,12 @@ void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &
     std::vector<pmix_proc_t> procs = participant_set(peer, request);
     Participants participants = local_participants(server, procs);
     if (participants.local.count(proc_name(peer.proc)) == 0) {
-        return reply_to(server, peer.id, tag, wire::FenceReply{PMIX_ERR_BAD_PARAM, {}});
+        return reply_to(server, peer.id, tag, wire::FenceReply{PMIX_ERR_BAD_PARAM, {}, {}});
     }
     if (participants.any_gone) {
         // A participant whose connection already ended can never arrive:
         // the same answer as when it leaves during the fence.
-        return reply_to(server, peer.id, tag, wire::FenceReply{PMIX_ERR_LOST_CONNECTION, {}});
+        return reply_to(server, peer.id, tag, wire::FenceReply{PMIX_ERR_LOST_CONNECTION, {}, {}});
     }
     const std::string signature = signature_of(procs);
     Collective *collective = server.fences.find_open(signature, peer.proc);
