@@ -192,6 +192,24 @@ void release(std::string_view framework) {
     close_live(framework);
 }
 
+pmix_status_t retain_only(std::string_view framework, const std::vector<std::string> &names) {
+    try {
+        if (called_from_component_hook("retain_only(\"" + std::string(framework) + "\")")) {
+            return PMIX_ERR_NOT_SUPPORTED;
+        }
+        CoreLock lock;
+        if (core == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+        const auto holders = core->users.find(framework);
+        if (holders != core->users.end() && holders->second > 1) return PMIX_ERR_NOT_SUPPORTED;
+        const auto found = core->live.find(framework);
+        if (found == core->live.end() || found->second.order.empty()) return PMIX_ERR_NOT_SUPPORTED;
+        keep_only_named(&found->second, names);
+        return PMIX_SUCCESS;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
 int users(std::string_view framework) {
     CoreLock lock;
     if (core == nullptr) return 0;

@@ -32,6 +32,14 @@ pmix_status_t select(std::string_view framework, std::vector<SelectedModule> *mo
 // others are closed and unloaded. PMIX_ERR_NOT_FOUND when none is usable.
 pmix_status_t select_best(std::string_view framework, SelectedModule *module_p);
 
+// Closes and unloads the selected components of `framework` that are not
+// named in `names`, when one role alone uses the framework (a client that
+// connected: one transport, one security module and its server's gds are
+// all it needs, and every other loaded .so costs each process memory).
+// PMIX_ERR_NOT_SUPPORTED, changing nothing, when other roles hold it too or
+// nothing is selected.
+pmix_status_t retain_only(std::string_view framework, const std::vector<std::string> &names);
+
 // Shared use of a framework by the roles of one process (server, client,
 // tool can all live in one process): each role acquires the frameworks it
 // uses before selecting and releases them when it finalizes. release() of

@@ -258,6 +258,20 @@ void keep_only_best(FrameworkSelection *selection) {
     selection->order.resize(1);
 }
 
+void keep_only_named(FrameworkSelection *selection, const std::vector<std::string> &names) {
+    std::vector<std::size_t> kept;
+    for (const std::size_t index : selection->order) {
+        ComponentState &state = selection->components[index];
+        if (std::ranges::find(names, state.candidate.name) != names.end()) {
+            kept.push_back(index);
+            continue;
+        }
+        release(&state);
+        state.reason = "not used by this process";
+    }
+    selection->order = std::move(kept);
+}
+
 void close_selection(FrameworkSelection *selection) {
     // Reverse of the opening order, like nested resources.
     for (auto state = selection->components.rbegin(); state != selection->components.rend(); ++state) {

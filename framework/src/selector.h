@@ -40,6 +40,10 @@ pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *
 // Keeps only the best selected component; closes and unloads the others.
 void keep_only_best(FrameworkSelection *selection);
 
+// Keeps only the selected components named in `names`; closes and unloads
+// the others (recorded as "not used by this process").
+void keep_only_named(FrameworkSelection *selection, const std::vector<std::string> &names);
+
 // Calls close() of every opened component and unloads everything.
 void close_selection(FrameworkSelection *selection);
 

@@ -113,6 +113,22 @@ pmix_status_t collect_local(BucketView bucket, bool modex, pmix_scope_t visible_
     return PMIX_SUCCESS;
 }
 
+// Adds the segment's values at (level, id) that `out` does not hold yet
+// (this store's own values come first).
+pmix_status_t collect_segment(const Segment &segment, pmixpp_gds_level_t level, uint32_t id, Collected &out)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    segment.for_each(level, id, [&](const char *key, const EntryRecord &entry) {
+        if (out.has(key)) return PMIX_SUCCESS;
+        pmix_info_t info{};
+        PMIX_LOAD_KEY(info.key, key);
+        const pmix_status_t decoded = segment.decode(entry, &info.value);
+        if (decoded == PMIX_SUCCESS) out.infos.push_back(info);
+        return decoded;
+    }, &rc);
+    return rc;
+}
+
 } // namespace
 
 ShmemStore::ShmemStore(std::string dir_hint) : dir_hint_(std::move(dir_hint)), owner_(::getpid())
@@ -196,15 +212,7 @@ pmix_status_t ShmemStore::fetch_all(const pmixpp_gds_address_t &addr, pmix_info_
     }
     if (segment) {
         segment = current_segment(addr.nspace, std::move(segment));
-        pmix_status_t rc = PMIX_SUCCESS;
-        segment->for_each(addr.level, id, [&](const char *key, const EntryRecord &entry) {
-            if (collected.has(key)) return PMIX_SUCCESS; // shadowed by a local value
-            pmix_info_t info{};
-            PMIX_LOAD_KEY(info.key, key);
-            const pmix_status_t decoded = segment->decode(entry, &info.value);
-            if (decoded == PMIX_SUCCESS) collected.infos.push_back(info);
-            return decoded;
-        }, &rc);
+        const pmix_status_t rc = collect_segment(*segment, addr.level, id, collected);
         if (rc != PMIX_SUCCESS) return rc;
     }
     return collected.hand_out(info_p, ninfo_p);
@@ -293,15 +301,7 @@ pmix_status_t ShmemStore::fetch_modex_all(const char *nspace, pmix_rank_t rank, 
     }
     const std::shared_ptr<const Segment> segment = modex_segment(nspace);
     if (segment) {
-        pmix_status_t rc = PMIX_SUCCESS;
-        segment->for_each(PMIXPP_GDS_LEVEL_PROC, rank, [&](const char *key, const EntryRecord &entry) {
-            if (collected.has(key)) return PMIX_SUCCESS; // this store's own value comes first
-            pmix_info_t info{};
-            PMIX_LOAD_KEY(info.key, key);
-            const pmix_status_t decoded = segment->decode(entry, &info.value);
-            if (decoded == PMIX_SUCCESS) collected.infos.push_back(info);
-            return decoded;
-        }, &rc);
+        const pmix_status_t rc = collect_segment(*segment, PMIXPP_GDS_LEVEL_PROC, rank, collected);
         if (rc != PMIX_SUCCESS) return rc;
     }
     return collected.hand_out(info_p, ninfo_p);

@@ -281,6 +281,8 @@ pmix_status_t connect_and_greet(const ServerContact &contact, Greeted *greeted_p
         return rc;
     }
     greeted.fd = fd;
+    greeted.ptl = ptl;
+    greeted.psec = hello.psec_module;
     *greeted_p = std::move(greeted);
     return PMIX_SUCCESS;
 }

@@ -24,6 +24,8 @@ struct Greeted {
     // gds/shmem segment this process cannot map): it is empty, and the
     // caller must fetch a private copy (fetch_private_job_data) once connected.
     bool needs_private_copy = false;
+    std::string ptl;   // the transport component that connected
+    std::string psec;  // the security component that made our credential
 };
 
 // Connects with the best selected ptl that handles one of contact.uris,

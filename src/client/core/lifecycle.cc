@@ -139,6 +139,22 @@ pmix_status_t start_singleton(Session &session, const std::string &nspace)
     return rc;
 }
 
+// A client talks to one server through one transport, one security module
+// and its server's gds: every other component .so loaded for the selection
+// only costs each process memory (a tool keeps them: it may attach to other
+// servers). A process that is also a server keeps everything (retain_only
+// declines while another role holds a framework).
+namespace {
+
+void unload_unused_components(const Greeted &greeted, const store::Store &store)
+{
+    if (!greeted.ptl.empty()) (void)framework::retain_only("ptl", {greeted.ptl});
+    if (!greeted.psec.empty()) (void)framework::retain_only("psec", {greeted.psec});
+    (void)framework::retain_only("gds", {store.module_name()});
+}
+
+}  // namespace
+
 pmix_status_t start_connected(const std::shared_ptr<Session> &session, const ServerContact &contact,
                               std::shared_ptr<ServerLink> *link_p)
 {
@@ -169,6 +185,7 @@ pmix_status_t start_connected(const std::shared_ptr<Session> &session, const Ser
         session->singleton = false;
     }
     if (rc == PMIX_SUCCESS && needs_private_copy) rc = fetch_private_job_data(session);
+    if (rc == PMIX_SUCCESS && !session->tool) unload_unused_components(greeted, *session->store);
     return rc;
 }
 

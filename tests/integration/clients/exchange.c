@@ -23,6 +23,24 @@ static uint32_t g_first_local;
 static uint32_t g_local_size;
 static int g_check_scopes;
 
+/* A client keeps only the components it uses: one ptl, one psec, one gds. */
+static int component_libraries_mapped(void)
+{
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (maps == NULL) return -1;
+    char line[4096], seen[16][256];
+    int count = 0;
+    while (fgets(line, sizeof line, maps) != NULL) {
+        const char *name = strstr(line, "/pmixpp_");
+        if (name == NULL) continue;
+        int known = 0;
+        for (int i = 0; i < count && !known; ++i) known = strncmp(seen[i], name, sizeof seen[i] - 1) == 0;
+        if (!known && count < 16) snprintf(seen[count++], sizeof seen[0], "%s", name);
+    }
+    fclose(maps);
+    return count;
+}
+
 static void put_one(pmix_scope_t scope, const char *key, pmix_value_t *value)
 {
     pmix_status_t rc = PMIx_Put(scope, key, value);
@@ -284,6 +302,9 @@ int main(int argc, char **argv)
     }
     itc_step("init");
     ITC_CHECK(PMIx_Initialized() == 1, "PMIx_Initialized after init");
+    const int components = component_libraries_mapped();
+    ITC_CHECK(components == 3, "%d component libraries mapped after init (one ptl, psec and gds expected)",
+              components);
     ITC_CHECK(itc_me.rank >= g_first_local && itc_me.rank < g_first_local + g_local_size,
               "rank %u is not one of the local ranks", itc_me.rank);
 
