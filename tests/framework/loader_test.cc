@@ -81,6 +81,29 @@ Test(loader, good_components_in_priority_order) {
     framework::finalize();
 }
 
+// A client keeps only what it uses: the others are closed and unloaded, and
+// a later select() returns what was kept. Nothing changes while another
+// role of the process holds the framework.
+Test(loader, retain_only_unloads_the_unnamed_components) {
+    setenv("PMIX_MCA_mca_base_component_path", (fixture_root + "/good").c_str(), 1);
+    std::vector<framework::SelectedModule> modules;
+    cr_assert_eq(framework::select("pnet", &modules), PMIX_SUCCESS);
+    cr_assert_eq(modules.size(), 2u);
+    framework::acquire("pnet");
+    framework::acquire("pnet");
+    cr_assert_eq(framework::retain_only("pnet", {"alpha"}), PMIX_ERR_NOT_SUPPORTED, "two roles hold pnet");
+    cr_assert_eq(framework::select("pnet", &modules), PMIX_SUCCESS);
+    cr_assert_eq(modules.size(), 2u);
+    framework::release("pnet");
+    cr_assert_eq(framework::retain_only("pnet", {"alpha"}), PMIX_SUCCESS);
+    cr_assert_eq(framework::select("pnet", &modules), PMIX_SUCCESS);
+    cr_assert_eq(modules.size(), 1u);
+    cr_assert_str_eq(modules[0].component.c_str(), "alpha");
+    cr_assert_eq(framework::retain_only("nonesuch", {"alpha"}), PMIX_ERR_NOT_SUPPORTED);
+    framework::release("pnet");
+    framework::finalize();
+}
+
 Test(loader, undefined_symbol_is_a_dlopen_error) {
     expect_one_rejection("undefsym", "pmixpp_fixture_symbol_defined_nowhere");
 }
