@@ -1,18 +1,51 @@
-// Job preconditioning through the pnet components (tokens, environment,
-// local fabric setup). Issue 6 (pnet) fills these in.
+// PMIx_server_setup_application and PMIx_server_setup_local_support: job
+// preconditioning through the pnet components (server/pnet/setup_calls.h).
+// Both return at once; the callback runs later, on the progress thread, once.
 #include <pmix_server.h>
 
-pmix_status_t PMIx_server_setup_application(const pmix_nspace_t /*nspace*/,
-                                            pmix_info_t /*info*/[], size_t /*ninfo*/,
-                                            pmix_setup_application_cbfunc_t /*cbfunc*/,
-                                            void * /*cbdata*/)
+#include "server/core/server.h"
+#include "server/pnet/setup_calls.h"
+
+#include <cstring>
+#include <new>
+#include <string>
+
+using namespace pmixpp::server;
+
+namespace {
+
+bool valid_nspace(const char *nspace)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    return nspace != nullptr && nspace[0] != '\0' && strnlen(nspace, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
 }
 
-pmix_status_t PMIx_server_setup_local_support(const pmix_nspace_t /*nspace*/,
-                                              pmix_info_t /*info*/[], size_t /*ninfo*/,
-                                              pmix_op_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
+}  // namespace
+
+pmix_status_t PMIx_server_setup_application(const pmix_nspace_t nspace, pmix_info_t info[], size_t ninfo,
+                                            pmix_setup_application_cbfunc_t cbfunc, void *cbdata)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    // Without a callback the result could never reach the host.
+    if (!valid_nspace(nspace) || cbfunc == nullptr || (info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
+    try {
+        const std::string name(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
+        return with_server([&](Server &server) {
+            return pnet::start_application(server, name, info, ninfo, cbfunc, cbdata);
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t PMIx_server_setup_local_support(const pmix_nspace_t nspace, pmix_info_t info[], size_t ninfo,
+                                              pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    if (!valid_nspace(nspace) || (info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
+    try {
+        const std::string name(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
+        return with_server([&](Server &server) {
+            return pnet::start_local_support(server, name, info, ninfo, cbfunc, cbdata);
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }

@@ -14,6 +14,8 @@
 #include "server/core/server.h"
 #include "server/core/topology.h"
 #include "server/jobdata/registration.h"
+#include "server/pnet/envars.h"
+#include "server/pnet/pnet_server.h"
 #include "server/requests/requests.h"
 #include "server/sessiondirs/server_hooks.h"
 
@@ -46,6 +48,15 @@ void post_callback(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t status)
 pmix_status_t register_nspace(Server &server, const std::string &name, int nlocalprocs,
                               const pmix_info_t info[], size_t ninfo)
 {
+    // The job's environment directives (issue 6) are checked first: a bad
+    // one refuses the registration before anything changed.
+    std::vector<pmixpp::server::pnet::EnvarDirective> envars;
+    std::string why;
+    if (const pmix_status_t rc = pmixpp::server::pnet::collect_envars(info, ninfo, &envars, &why); rc != PMIX_SUCCESS) {
+        pmixpp::runtime::log_warning("server", "cannot register nspace " + name + ": " + why + " (" +
+                                                   PMIx_Error_string(rc) + ")");
+        return rc;
+    }
     Namespace *existing = server.find_namespace(name);
     if (existing != nullptr && existing->registered) {
         // A re-registration replaces the job data (OpenPMIx accepts it too).
@@ -63,8 +74,9 @@ pmix_status_t register_nspace(Server &server, const std::string &name, int nloca
                                                    " (" + PMIx_Error_string(rc) + ")");
         return rc;
     }
-    if (summary.local_node_known && !summary.nodata) share_topology(server, name, summary.local_nodeid);
     Namespace &ns = server.namespace_entry(name);
+    ns.pnet.envars = std::move(envars);
+    if (summary.local_node_known && !summary.nodata) share_topology(server, name, summary.local_nodeid);
     ns.registered = true;
     ns.nlocalprocs = nlocalprocs;
     ns.summary = std::move(summary);
@@ -77,6 +89,7 @@ void deregister_nspace(Server &server, const std::string &name)
     if (server.find_namespace(name) == nullptr) return;
     disconnect_clients(server, name);
     server.waiters.fail_nspace(name, PMIX_ERR_NOT_FOUND);
+    pmixpp::server::pnet::on_nspace_deregistered(server, name);  // issue 6: child, app, nspace cleanups
     pmixpp::cleanup::on_nspace_deregistered(server, name);  // issue 4: before its dirs go
     pmixpp::sessiondirs::on_deregister_nspace(server, name);  // issue 4
     server.namespaces.erase(name);
@@ -152,6 +165,7 @@ void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbf
         Namespace *ns = server.find_namespace(target.nspace);
         if (ns == nullptr || ns->clients.erase(target.rank) == 0) return PMIX_ERR_NOT_FOUND;
         disconnect_client(server, target);
+        pmixpp::server::pnet::on_child_ended(server, target);  // issue 6: once, if its connection did not end first
         pmixpp::cleanup::on_client_deregistered(server, target);  // issue 4: before its dir goes
         pmixpp::sessiondirs::on_deregister_client(server, target.nspace, target.rank);  // issue 4
         return PMIX_SUCCESS;
@@ -163,19 +177,18 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
 {
     if (proc == nullptr || env == nullptr || !valid_nspace(proc->nspace)) return PMIX_ERR_BAD_PARAM;
     try {
-        EnvList list;
-        const pmix_status_t rc = with_server([&](Server &server) {
+        // The job's directives and the pnet components first, then ours: a
+        // job's envar cannot change who the child is or where its server is.
+        return with_server([&](Server &server) {
+            pmix_status_t rc = pmixpp::server::pnet::setup_child_env(server, *proc, env);
+            if (rc != PMIX_SUCCESS) return rc;
             // issue 4: a host that forks before register_client still gets the dir
             pmixpp::sessiondirs::on_register_client(server, nspace_string(proc->nspace), proc->rank);
-            list = fork_environment(server, *proc);
+            for (const auto &[name, value] : fork_environment(server, *proc)) {
+                if ((rc = env_set(env, name, value)) != PMIX_SUCCESS) return rc;
+            }
             return PMIX_SUCCESS;
         });
-        if (rc != PMIX_SUCCESS) return rc;
-        for (const auto &[name, value] : list) {
-            const pmix_status_t set = env_set(env, name, value);
-            if (set != PMIX_SUCCESS) return set;
-        }
-        return PMIX_SUCCESS;
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

@@ -75,8 +75,6 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_Allocation_request, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Allocation_request_nb, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
     // server: application setup and inventory (issue 6)
-    STUB(PMIx_server_setup_application, nullptr, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_server_setup_local_support, nullptr, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_server_collect_inventory, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_server_deliver_inventory, nullptr, 0, nullptr, 0, nullptr, nullptr),
     // forwarded I/O (issue 7: pmixrun)

@@ -94,4 +94,27 @@ pmix_status_t env_set(char ***env_p, const std::string &name, const std::string 
     return PMIX_SUCCESS;
 }
 
+const char *env_get(char *const *env, const std::string &name)
+{
+    for (std::size_t i = 0; env != nullptr && env[i] != nullptr; ++i) {
+        if (std::strncmp(env[i], name.c_str(), name.size()) == 0 && env[i][name.size()] == '=') {
+            return env[i] + name.size() + 1;
+        }
+    }
+    return nullptr;
+}
+
+void env_unset(char **env, const std::string &name)
+{
+    std::size_t out = 0;
+    for (std::size_t i = 0; env != nullptr && env[i] != nullptr; ++i) {
+        if (std::strncmp(env[i], name.c_str(), name.size()) == 0 && env[i][name.size()] == '=') {
+            std::free(env[i]);
+            continue;
+        }
+        env[out++] = env[i];
+    }
+    if (env != nullptr) env[out] = nullptr;
+}
+
 }  // namespace pmixpp::server

@@ -25,6 +25,10 @@ EnvList fork_environment(const Server &server, const pmix_proc_t &proc);
 // Sets NAME=value in a NULL-terminated, malloc'ed argv-style array,
 // replacing an existing NAME. PMIX_ERR_NOMEM leaves *env_p valid.
 pmix_status_t env_set(char ***env_p, const std::string &name, const std::string &value);
+// The value of NAME in such an array, or nullptr.
+const char *env_get(char *const *env, const std::string &name);
+// Removes NAME from such an array (nothing when absent).
+void env_unset(char **env, const std::string &name);
 
 }  // namespace pmixpp::server
 

@@ -7,6 +7,7 @@
 #include "server/core/server.h"
 #include "server/core/topology.h"
 #include "server/cleanup/server_cleanup.h"
+#include "server/pnet/pnet_server.h"
 #include "server/rendezvous/server_files.h"
 #include "server/requests/requests.h"
 #include "server/sessiondirs/server_hooks.h"
@@ -26,7 +27,7 @@ namespace {
 std::mutex g_lifecycle;
 int g_references = 0;
 
-constexpr const char *kFrameworks[] = {"ptl", "psec", "gds"};
+constexpr const char *kFrameworks[] = {"ptl", "psec", "gds", "pnet"};
 
 pmix_status_t select_store(Server &server)
 {
@@ -50,7 +51,8 @@ pmix_status_t select_modules(Server &server)
         runtime::log_warning("server", "no usable psec component: every client will be refused "
                                        "(check PMIX_MCA_psec)");
     }
-    return framework::select("ptl", &server.ptl_modules);
+    if ((rc = framework::select("ptl", &server.ptl_modules)) != PMIX_SUCCESS) return rc;
+    return pnet::select_components(server);
 }
 
 // The server's share of the frameworks: a client of the same process (the
@@ -102,6 +104,8 @@ void shut_down(Server &server)
     server.host_handlers = HostHandlers{};
     rendezvous::withdraw_server_files();  // issue 4: before the listeners go
     close_listeners(server);
+    pnet::fail_pending_calls(server);  // issue 6: the host's setup callbacks
+    pnet::on_finalize(server);         // issue 6: component cleanups of every job
     cleanup::on_finalize(server);      // issue 4: registrations still pending
     sessiondirs::on_finalize(server);  // issue 4: session directories
     for (auto &[id, peer] : server.peers) {

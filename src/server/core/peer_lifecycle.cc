@@ -3,6 +3,7 @@
 #include "common/runtime/log.h"
 #include "common/values/value_ops.h"
 #include "server/cleanup/server_cleanup.h"
+#include "server/pnet/pnet_server.h"
 #include "server/core/connections.h"
 #include "server/core/tool_peers.h"
 #include "server/requests/requests.h"
@@ -69,6 +70,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
         if (client != nullptr) client->peer = kNoPeer;
         mark_gone(server, peer.proc);
         cleanup::on_client_gone(server, peer.proc);  // issue 4: its registered cleanup (RFC0027)
+        pnet::on_child_ended(server, peer.proc);     // issue 6: the pnet components' child cleanup
     }
     fence_peer_lost(server, peer);
     if (peer.state == PeerState::finalized) return;

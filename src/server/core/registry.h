@@ -7,6 +7,7 @@
 #include "common/wire/connection.h"
 #include "common/wire/messages.h"
 #include "server/jobdata/registration.h"
+#include "server/pnet/job_state.h"
 
 #include <pmix_common.h>
 #include <pmixpp/peer.h>
@@ -46,6 +47,7 @@ struct Namespace {
     // Local procs whose connection ended (finalized, died, deregistered) and
     // that have not connected again: they will neither commit nor fence.
     std::set<pmix_rank_t> gone;
+    pnet::JobState pnet;  // envars, local support, cleanups (server/pnet/)
 
     bool is_local(pmix_rank_t rank) const;
     // Every proc of the job runs on this node.

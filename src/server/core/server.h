@@ -15,6 +15,7 @@
 #include "server/core/registry.h"
 #include "server/core/waiters.h"
 #include "server/host/host_module.h"
+#include "server/pnet/setup_calls.h"
 #include "server/requests/fence_tracker.h"
 #include "server/sessiondirs/session_dirs.h"
 
@@ -77,6 +78,8 @@ public:
     std::vector<framework::SelectedModule> gds_modules;
     std::vector<framework::SelectedModule> psec_modules;
     std::vector<framework::SelectedModule> ptl_modules;
+    std::vector<framework::SelectedModule> pnet_modules;  // every active one, best first
+    pnet::SetupCalls pnet_calls;  // setup_application / setup_local_support in progress
     std::unique_ptr<store::Store> store;
     hwloc_topology_t topology = nullptr;
     bool own_topology = false;

@@ -1,0 +1,26 @@
+// What the server keeps per namespace for its pnet components: the job's
+// environment directives, whether local support is still being prepared,
+// and which cleanups already ran (each runs exactly once).
+#ifndef PMIXPP_SERVER_PNET_JOB_STATE_H
+#define PMIXPP_SERVER_PNET_JOB_STATE_H
+
+#include "server/pnet/envars.h"
+
+#include <pmix_common.h>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+namespace pmixpp::server::pnet {
+
+struct JobState {
+    std::vector<EnvarDirective> envars;  // from register_nspace, in order
+    int local_support_pending = 0;       // setup_local_support calls not done yet
+    std::set<pmix_rank_t> children_ended; // child cleanup ran
+    std::set<uint32_t> apps_ended;        // application cleanup ran
+};
+
+}  // namespace pmixpp::server::pnet
+
+#endif
