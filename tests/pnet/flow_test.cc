@@ -1,0 +1,295 @@
+// The RFC's flow end to end: a "head node" (a forked process with its own
+// server) calls setup_application; its result travels as bytes, the way a
+// launch message carries it, to the "compute node" (this process), which
+// registers the namespace with it, prepares local support, forks real
+// clients through setup_fork; the clients see the token, the site's envars
+// and every peer's fabric address without a fence; then every cleanup runs
+// once and every file a component made is gone.
+#include "pnet_test_support.h"
+
+#include <criterion/criterion.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace pnet_test;
+
+namespace {
+
+constexpr const char *kNs = "pnet.flow";
+
+struct HeadWait {
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool done = false;
+    pmix_data_buffer_t buffer;
+    pmix_status_t status = PMIX_ERR_TIMEOUT;
+};
+
+void on_head_result(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *provided, pmix_op_cbfunc_t release,
+                    void *release_cbdata)
+{
+    auto *wait = static_cast<HeadWait *>(provided);
+    std::lock_guard lock(wait->mutex);
+    wait->status = status;
+    if (status == PMIX_SUCCESS) {
+        wait->status = PMIx_Data_pack(nullptr, &wait->buffer, &ninfo, 1, PMIX_SIZE);
+        if (wait->status == PMIX_SUCCESS && ninfo > 0) {
+            wait->status = PMIx_Data_pack(nullptr, &wait->buffer, info, static_cast<int32_t>(ninfo), PMIX_INFO);
+        }
+    }
+    if (release != nullptr) release(PMIX_SUCCESS, release_cbdata);
+    wait->done = true;
+    wait->cv.notify_all();
+}
+
+// The head node's whole life, in a child process; writes the packed result
+// to fd. Exit codes name the step that failed.
+int head_node(int fd)
+{
+    const std::string scratch = scratch_dir();
+    pmix_info_t dirs[2];
+    PMIX_INFO_LOAD(&dirs[0], PMIX_SERVER_TMPDIR, scratch.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&dirs[1], PMIX_SYSTEM_TMPDIR, scratch.c_str(), PMIX_STRING);
+    static pmix_server_module_t module{};
+    if (PMIx_server_init(&module, dirs, 2) != PMIX_SUCCESS) return 10;
+    uint32_t size = 2;
+    pmix_info_t job;
+    PMIX_INFO_LOAD(&job, PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    HeadWait wait;
+    PMIX_DATA_BUFFER_CONSTRUCT(&wait.buffer);
+    {
+        std::unique_lock lock(wait.mutex);
+        if (PMIx_server_setup_application(kNs, &job, 1, on_head_result, &wait) != PMIX_SUCCESS) return 11;
+        if (!wait.cv.wait_for(lock, std::chrono::seconds(20), [&] { return wait.done; })) return 12;
+    }
+    if (wait.status != PMIX_SUCCESS) return 13;
+    std::size_t done = 0;
+    while (done < wait.buffer.bytes_used) {
+        const ssize_t n = ::write(fd, wait.buffer.base_ptr + done, wait.buffer.bytes_used - done);
+        if (n <= 0) return 14;
+        done += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    PMIx_server_finalize();
+    remove_tree(scratch);
+    return 0;
+}
+
+std::string read_all(int fd)
+{
+    std::string text;
+    char chunk[4096];
+    ssize_t n = 0;
+    while ((n = ::read(fd, chunk, sizeof chunk)) > 0) text.append(chunk, static_cast<std::size_t>(n));
+    ::close(fd);
+    return text;
+}
+
+// Forks the head node; the info array it produced, unpacked.
+std::vector<pmix_info_t> launch_message()
+{
+    int fds[2];
+    cr_assert_eq(::pipe(fds), 0);
+    const pid_t pid = ::fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        ::close(fds[0]);
+        _exit(head_node(fds[1]));
+    }
+    ::close(fds[1]);
+    const std::string bytes = read_all(fds[0]);
+    int status = 0;
+    cr_assert_eq(::waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "head node failed with %d", WEXITSTATUS(status));
+    pmix_data_buffer_t buffer;
+    PMIX_DATA_BUFFER_CONSTRUCT(&buffer);
+    PMIX_DATA_BUFFER_LOAD(&buffer, const_cast<char *>(bytes.data()), bytes.size());
+    size_t ninfo = 0;
+    int32_t count = 1;
+    cr_assert_eq(PMIx_Data_unpack(nullptr, &buffer, &ninfo, &count, PMIX_SIZE), PMIX_SUCCESS);
+    std::vector<pmix_info_t> info(ninfo);
+    count = static_cast<int32_t>(ninfo);
+    cr_assert_eq(PMIx_Data_unpack(nullptr, &buffer, info.data(), &count, PMIX_INFO), PMIX_SUCCESS);
+    buffer.base_ptr = nullptr; // the bytes belong to `bytes`
+    return info;
+}
+
+void register_job(std::vector<pmix_info_t> &launch)
+{
+    char hostname[256] = {};
+    gethostname(hostname, sizeof hostname - 1);
+    char *node_map = nullptr, *proc_map = nullptr;
+    cr_assert_eq(PMIx_generate_regex(hostname, &node_map), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_generate_ppn("0,1", &proc_map), PMIX_SUCCESS);
+    std::vector<pmix_info_t> info(4);
+    uint32_t size = 2;
+    PMIX_INFO_LOAD(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[1], PMIX_NODE_MAP, node_map, PMIX_REGEX);
+    PMIX_INFO_LOAD(&info[2], PMIX_PROC_MAP, proc_map, PMIX_REGEX);
+    PMIX_INFO_LOAD(&info[3], PMIX_HOSTNAME, hostname, PMIX_STRING);
+    for (const pmix_info_t &entry : launch) {
+        info.emplace_back();
+        PMIX_INFO_CONSTRUCT(&info.back());
+        PMIx_Info_xfer(&info.back(), &entry);
+    }
+    const pmix_status_t rc = PMIx_server_register_nspace(kNs, 2, info.data(), info.size(), nullptr, nullptr);
+    cr_assert(rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED, "%s", PMIx_Error_string(rc));
+    for (pmix_info_t &entry : info) PMIX_INFO_DESTRUCT(&entry);
+    std::free(node_map);
+    std::free(proc_map);
+    for (pmix_rank_t r = 0; r < 2; ++r) {
+        pmix_proc_t proc;
+        PMIX_LOAD_PROCID(&proc, kNs, r);
+        const pmix_status_t c = PMIx_server_register_client(&proc, geteuid(), getegid(), nullptr, nullptr, nullptr);
+        cr_assert(c == PMIX_SUCCESS || c == PMIX_OPERATION_SUCCEEDED);
+    }
+}
+
+struct Client {
+    pid_t pid = -1;
+    int out = -1;
+};
+
+Client fork_client(pmix_rank_t rank)
+{
+    std::size_t count = 0;
+    while (environ[count] != nullptr) ++count;
+    auto **env = static_cast<char **>(std::calloc(count + 1, sizeof(char *)));
+    for (std::size_t i = 0; i < count; ++i) env[i] = strdup(environ[i]);
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, kNs, rank);
+    cr_assert_eq(PMIx_server_setup_fork(&proc, &env), PMIX_SUCCESS);
+    int fds[2];
+    cr_assert_eq(::pipe(fds), 0);
+    Client client;
+    client.pid = ::fork();
+    cr_assert_geq(client.pid, 0);
+    if (client.pid == 0) {
+        ::dup2(fds[1], STDOUT_FILENO);
+        ::close(fds[0]);
+        char *argv[] = {const_cast<char *>(PNET_CLIENT), nullptr};
+        ::execve(PNET_CLIENT, argv, env);
+        _exit(127);
+    }
+    ::close(fds[1]);
+    client.out = fds[0];
+    for (char **e = env; *e != nullptr; ++e) std::free(*e);
+    std::free(env);
+    return client;
+}
+
+bool has_line(const std::string &output, const std::string &line)
+{
+    return ("\n" + output).find("\n" + line + "\n") != std::string::npos;
+}
+
+std::size_t count_lines(const std::string &path, const std::string &line)
+{
+    std::ifstream in(path);
+    std::size_t n = 0;
+    for (std::string got; std::getline(in, got);) n += got == line ? 1 : 0;
+    return n;
+}
+
+// Polls (bounded) until no file of `dir` starts with `prefix`.
+bool gone_within(const std::string &dir, const std::string &prefix, int seconds)
+{
+    for (int i = 0; i < seconds * 20; ++i) {
+        if (files_with_prefix(dir, prefix).empty()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+}
+
+std::string token_of(const std::vector<pmix_info_t> &launch)
+{
+    for (const pmix_info_t &entry : launch) {
+        if (entry.value.type == PMIX_ENVAR && std::strcmp(entry.value.data.envar.envar, "PMIXPP_JOB_TOKEN") == 0) {
+            return entry.value.data.envar.value;
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+Test(pnet_flow, the_rfc_flow_from_head_node_to_clients_and_back, .timeout = 120)
+{
+    const std::string scratch = scratch_dir();
+    const std::string hooks = scratch + "/hooks.log";
+    setenv("PNET_FIXTURE_LOG", hooks.c_str(), 1);
+    setenv("PMIX_MCA_pnet", "token,env,simfabric,slow", 1);
+    setenv("PMIX_MCA_pnet_simfabric_enable", "1", 1);
+    setenv("PMIX_MCA_pnet_env_set", "SITE_FABRIC=sim0", 1);
+    setenv("PMIX_MCA_pnet_env_forward", "PNETTEST_FWD_*", 1);
+    setenv("PMIX_MCA_pnet_env_prepend", "PNETTEST_PATH=/site/bin", 1);
+    setenv("PMIX_MCA_pnet_env_unset", "PNETTEST_DROP*", 1);
+    setenv("PNETTEST_FWD_A", "forwarded", 1);
+    setenv("PNETTEST_PATH", "/usr/bin", 1);
+    setenv("PNETTEST_DROP_ME", "secret", 1);
+
+    std::vector<pmix_info_t> launch = launch_message();
+    const std::string token = token_of(launch);
+    cr_assert_eq(token.size(), 64u, "the head node's token travels in the launch message");
+
+    start_server(scratch);
+    register_job(launch);
+    const std::string nsdir = nsdir_of(scratch, kNs);
+    LocalSupport ls;
+    cr_assert_eq(start_local_support(kNs, launch.data(), launch.size(), &ls), PMIX_SUCCESS);
+    cr_assert_eq(ls.wait(20), PMIX_SUCCESS);
+    cr_assert(exists(nsdir + "/simfab.table"), "no address table in %s", nsdir.c_str());
+    cr_assert(exists(nsdir + "/simfab.app0.ctx"));
+
+    Client clients[2] = {fork_client(0), fork_client(1)};
+    cr_assert(exists(nsdir + "/simfab.rank0.port") && exists(nsdir + "/simfab.rank1.port"));
+    for (const Client &client : clients) {
+        const std::string output = read_all(client.out);
+        int status = 0;
+        cr_assert_eq(::waitpid(client.pid, &status, 0), client.pid);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "client failed:\n%s", output.c_str());
+        cr_assert(has_line(output, "ENV PMIXPP_JOB_TOKEN " + token), "%s", output.c_str());
+        cr_assert(has_line(output, "ENV SITE_FABRIC sim0"), "%s", output.c_str());
+        cr_assert(has_line(output, "ENV PNETTEST_FWD_A forwarded"), "%s", output.c_str());
+        cr_assert(has_line(output, "ENV PNETTEST_PATH /site/bin:/usr/bin"), "%s", output.c_str());
+        cr_assert(has_line(output, "ENV PNETTEST_DROP_ME (unset)"), "%s", output.c_str());
+        cr_assert(has_line(output, "PORTFILE present"), "%s", output.c_str());
+        for (int r = 0; r < 2; ++r) {
+            const std::string prefix = "ADDR " + std::to_string(r) + " simfab://";
+            cr_assert(output.find(prefix) != std::string::npos, "no address of rank %d without a fence:\n%s", r,
+                      output.c_str());
+        }
+    }
+    // The clients are gone: their ports, then their application's context.
+    cr_assert(gone_within(nsdir, "simfab.rank", 10), "child cleanup left port files");
+    cr_assert(gone_within(nsdir, "simfab.app", 10), "application cleanup left its context");
+    for (pmix_rank_t r = 0; r < 2; ++r) {
+        pmix_proc_t proc;
+        PMIX_LOAD_PROCID(&proc, kNs, r);
+        PMIx_server_deregister_client(&proc, nullptr, nullptr);
+    }
+    PMIx_server_deregister_nspace(kNs, nullptr, nullptr);
+    cr_assert(gone_within(nsdir, "simfab.", 10), "namespace cleanup left the address table");
+    PMIx_server_finalize();
+
+    const std::string ns(kNs);
+    cr_assert_eq(count_lines(hooks, "child_finalized " + ns + ".0"), 1u, "child cleanup must run exactly once");
+    cr_assert_eq(count_lines(hooks, "child_finalized " + ns + ".1"), 1u);
+    cr_assert_eq(count_lines(hooks, "local_app_finalized " + ns + " 0"), 1u);
+    cr_assert_eq(count_lines(hooks, "deregister_nspace " + ns), 1u);
+    cr_assert_eq(count_lines(hooks, "setup_local_support " + ns), 1u);
+    for (pmix_info_t &entry : launch) PMIX_INFO_DESTRUCT(&entry);
+    remove_tree(scratch);
+}
