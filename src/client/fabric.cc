@@ -1,5 +1,6 @@
-// Fabric registration and updates, served by the pnet components. Issue 6
-// (pnet) fills these in.
+// Fabric registration and updates (fabric topology, costs, device
+// distances). Not built: they need a fabric backend no issue asks for yet;
+// docs/api-coverage.md lists them as unscheduled.
 #include <pmix.h>
 
 pmix_status_t PMIx_Fabric_register(pmix_fabric_t * /*fabric*/,

@@ -75,8 +75,6 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_Allocation_request, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Allocation_request_nb, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
     // server: application setup and inventory (issue 6)
-    STUB(PMIx_server_collect_inventory, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_server_deliver_inventory, nullptr, 0, nullptr, 0, nullptr, nullptr),
     // forwarded I/O (issue 7: pmixrun)
     STUB(PMIx_IOF_pull, nullptr, 0, nullptr, 0, PMIX_FWD_STDOUT_CHANNEL, nullptr, nullptr,
          nullptr),

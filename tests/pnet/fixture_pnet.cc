@@ -97,6 +97,8 @@ constexpr pmixpp_pnet_module_t fixture_module = {
     .child_finalized = child_finalized,
     .local_app_finalized = local_app_finalized,
     .deregister_nspace = deregister_nspace,
+    .collect_inventory = nullptr,
+    .deliver_inventory = nullptr,
 };
 
 } // namespace

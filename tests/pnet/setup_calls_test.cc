@@ -5,7 +5,11 @@
 
 #include <criterion/criterion.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
+#include <vector>
 #include <cstring>
 #include <string>
 
@@ -191,5 +195,64 @@ Test(pnet_setup, a_malformed_envar_refuses_the_registration)
     cr_assert_eq(PMIx_server_register_nspace("pnet.m", 1, info, 2, nullptr, nullptr), PMIX_ERR_TYPE_MISMATCH);
     PMIX_INFO_LOAD(&info[1], PMIX_SET_ENVAR, "=novalue", PMIX_STRING);
     cr_assert_eq(PMIx_server_register_nspace("pnet.m", 1, info, 2, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
+    stop();
+}
+
+namespace {
+
+struct Inventory {
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool done = false;
+    pmix_status_t status = PMIX_ERR_TIMEOUT;
+    std::vector<std::string> keys;
+};
+
+void on_inventory(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata, pmix_release_cbfunc_t release,
+                  void *release_cbdata)
+{
+    auto *inv = static_cast<Inventory *>(cbdata);
+    std::lock_guard lock(inv->mutex);
+    inv->status = status;
+    for (size_t i = 0; i < ninfo; ++i) inv->keys.emplace_back(info[i].key);
+    if (release != nullptr) release(release_cbdata);
+    inv->done = true;
+    inv->cv.notify_all();
+}
+
+void on_delivered(pmix_status_t status, void *cbdata)
+{
+    auto *inv = static_cast<Inventory *>(cbdata);
+    std::lock_guard lock(inv->mutex);
+    inv->status = status;
+    inv->done = true;
+    inv->cv.notify_all();
+}
+
+pmix_status_t wait_for(Inventory &inv)
+{
+    std::unique_lock lock(inv.mutex);
+    inv.cv.wait_for(lock, std::chrono::seconds(10), [&] { return inv.done; });
+    return inv.done ? inv.status : PMIX_ERR_TIMEOUT;
+}
+
+} // namespace
+
+Test(pnet_setup, inventory_is_collected_from_and_delivered_to_the_components)
+{
+    setenv("PMIX_MCA_pnet_simfabric_enable", "1", 1);
+    start_with("token,simfabric");
+    Inventory collected;
+    cr_assert_eq(PMIx_server_collect_inventory(nullptr, 0, on_inventory, &collected), PMIX_SUCCESS);
+    cr_assert_eq(wait_for(collected), PMIX_SUCCESS);
+    cr_assert_eq(collected.keys.size(), 1u, "only simfabric knows a NIC");
+    cr_assert(collected.keys[0] == "pmixpp.simfab.nic");
+    Inventory delivered;
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, "pmixpp.simfab.nic", "simnic0", PMIX_STRING);
+    cr_assert_eq(PMIx_server_deliver_inventory(&info, 1, nullptr, 0, on_delivered, &delivered), PMIX_SUCCESS);
+    cr_assert_eq(wait_for(delivered), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&info);
+    cr_assert_eq(PMIx_server_collect_inventory(nullptr, 0, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
     stop();
 }

@@ -173,6 +173,32 @@ Test(sdk_install, vendor_component_is_loaded_and_selected)
     cr_assert_eq(vendor_excluded->member("priority")->number, 20);
 }
 
+// The vendor component through a whole job: the hello job's host runs the
+// RFC's steps, so the component reserves a VNI, writes its configuration
+// into the job's session directory and removes it when the job ends.
+Test(sdk_install, vendor_component_prepares_a_job_and_cleans_up)
+{
+    install_or_fail();
+    build_vendor_component();
+    const std::string build = work_dir + "/hello-build";
+    build_project(env_or_empty("PMIXPP_SOURCE_DIR") + "/share/examples/hello-job", build);
+    const std::string tmpdir = work_dir + "/tmp";
+    std::filesystem::create_directories(tmpdir);
+    std::string out;
+    const std::string command = "env -u LD_LIBRARY_PATH -u PMIXPP_SYSCONFDIR -u PMIX_SERVER_TMPDIR -u TEMP -u TMP"
+                                " HOME=" + shell_quote(work_dir) + " TMPDIR=" + shell_quote(tmpdir) +
+                                " PMIX_MCA_mca_base_component_path=" + shell_quote(work_dir + "/vendor-build") +
+                                " PMIX_MCA_pnet_vendor_vni_base=4242 " + shell_quote(build + "/hello_host") +
+                                " -n 2 " + shell_quote(build + "/hello_client");
+    cr_assert(run_capture(command, log("hello-vendor"), &out), "the hello job failed:\n%s", out.c_str());
+    cr_expect(out.find("VENDOR_FABRIC_KEY VENDOR_VNI") != std::string::npos, "the vendor's envars are missing:\n%s",
+              out.c_str());
+    cr_expect(out.find("2 of 2 processes succeeded") != std::string::npos, "unexpected output:\n%s", out.c_str());
+    std::error_code ignored;
+    cr_expect(std::filesystem::is_empty(tmpdir, ignored), "the job left files in %s (the vendor's configuration?)",
+              tmpdir.c_str());
+}
+
 // The system param file belongs to the prefix the tree was installed to with
 // `cmake --install --prefix`, not to the prefix configured at build time.
 Test(sdk_install, system_param_file_of_the_installed_prefix)

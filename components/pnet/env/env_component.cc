@@ -82,6 +82,8 @@ constexpr pmixpp_pnet_module_t env_module = {
     .child_finalized = nullptr,
     .local_app_finalized = nullptr,
     .deregister_nspace = nullptr,
+    .collect_inventory = nullptr,
+    .deliver_inventory = nullptr,
 };
 
 void read_assignments(pmixpp::sdk::Services &services, const char *param,

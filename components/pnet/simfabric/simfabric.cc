@@ -11,6 +11,7 @@
 //                        file per local application under PMIX_NSDIR
 //   setup_fork           one port file per child (SIMFAB_PORT_FILE)
 //   child_finalized, local_app_finalized, deregister_nspace remove them.
+//   collect_inventory    reports the node's simulated NIC (pmixpp.simfab.nic)
 // File names: simfabric_files.h. It needs PMIX_JOB_SIZE in the info of
 // setup_application and the job's PMIX_PROC_DATA (what setup_application
 // returned) in the info of setup_local_support.
@@ -269,6 +270,19 @@ void deregister_nspace(const char *nspace)
     jobs.erase(it);
 }
 
+// The node's simulated NIC, for PMIx_server_collect_inventory.
+pmix_status_t collect_inventory(const pmix_info_t[], size_t, void *ilist)
+{
+    const pmix_status_t rc = PMIx_Info_list_add(ilist, "pmixpp.simfab.nic", "simnic0", PMIX_STRING);
+    return rc == PMIX_SUCCESS ? PMIX_OPERATION_SUCCEEDED : rc;
+}
+
+// Another node's inventory: a real fabric would learn its peers' NICs here.
+pmix_status_t deliver_inventory(const pmix_info_t[], size_t, const pmix_info_t[], size_t)
+{
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
 constexpr pmixpp_pnet_module_t simfabric_module = {
     .struct_size = sizeof(pmixpp_pnet_module_t),
     .setup_application = setup_application,
@@ -277,6 +291,8 @@ constexpr pmixpp_pnet_module_t simfabric_module = {
     .child_finalized = child_finalized,
     .local_app_finalized = local_app_finalized,
     .deregister_nspace = deregister_nspace,
+    .collect_inventory = collect_inventory,
+    .deliver_inventory = deliver_inventory,
 };
 
 } // namespace

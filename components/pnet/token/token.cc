@@ -70,6 +70,8 @@ constexpr pmixpp_pnet_module_t token_module = {
     .child_finalized = nullptr,
     .local_app_finalized = nullptr,
     .deregister_nspace = nullptr,
+    .collect_inventory = nullptr,
+    .deliver_inventory = nullptr,
 };
 
 } // namespace

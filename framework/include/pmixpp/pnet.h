@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 #define PMIXPP_PNET_API_MAJOR 1
-#define PMIXPP_PNET_API_MINOR 0
+#define PMIXPP_PNET_API_MINOR 1
 
 /* Completion callback for the asynchronous hooks. */
 typedef void (*pmixpp_pnet_done_fn)(pmix_status_t status, void *cbdata);
@@ -49,6 +49,19 @@ typedef struct pmixpp_pnet_module {
     void (*child_finalized)(const pmix_proc_t *proc);
     void (*local_app_finalized)(const char *nspace, uint32_t appnum);
     void (*deregister_nspace)(const char *nspace);
+
+    /* ---- 1.1 ------------------------------------------------------------- */
+
+    /* PMIx_server_collect_inventory: add what this node has that the
+     * component knows of (NICs, fabric ports, ...) to `ilist`. Runs on the
+     * server's progress thread and must not block. PMIX_OPERATION_SUCCEEDED
+     * or an error (the core names the component and goes on). */
+    pmix_status_t (*collect_inventory)(const pmix_info_t directives[], size_t ndirs, void *ilist);
+
+    /* PMIx_server_deliver_inventory: an inventory gathered elsewhere (a
+     * scheduler's view of many nodes) for the component to use. Same rules. */
+    pmix_status_t (*deliver_inventory)(const pmix_info_t info[], size_t ninfo, const pmix_info_t directives[],
+                                       size_t ndirs);
 } pmixpp_pnet_module_t;
 
 #ifdef __cplusplus
