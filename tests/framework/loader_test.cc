@@ -6,6 +6,8 @@
 #include "framework/src/inventory.h"
 #include "framework/src/selection.h"
 
+#include <pmixpp/pnet.h>
+
 #include <criterion/criterion.h>
 
 #include <climits>
