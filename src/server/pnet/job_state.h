@@ -9,6 +9,7 @@
 #include <pmix_common.h>
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct JobState {
     int local_support_pending = 0;       // setup_local_support calls not done yet
     std::set<pmix_rank_t> children_ended; // child cleanup ran
     std::set<uint32_t> apps_ended;        // application cleanup ran
+    // Local children not ended yet, per application; counted once, at the
+    // first child that ends (one lookup per local rank for the whole job).
+    std::map<uint32_t, uint32_t> children_left;
+    bool counted = false;
 };
 
 }  // namespace pmixpp::server::pnet

@@ -24,15 +24,23 @@ uint32_t appnum_of(const Server &server, const std::string &nspace, pmix_rank_t 
     return 0;  // a job of one application
 }
 
-// After `rank` ended: the application cleanup, when it was the last local
-// child of its application.
+void count_children(const Server &server, Namespace &ns)
+{
+    if (ns.pnet.counted) return;
+    ns.pnet.counted = true;
+    for (pmix_rank_t local : ns.summary.local_ranks) {
+        if (ns.pnet.children_ended.count(local) == 0) ++ns.pnet.children_left[appnum_of(server, ns.name, local)];
+    }
+}
+
+// After a child of `appnum` ended: the application cleanup, when it was the
+// last local child of its application.
 void end_app_if_done(Server &server, Namespace &ns, uint32_t appnum)
 {
-    if (ns.pnet.apps_ended.count(appnum) != 0) return;
-    for (pmix_rank_t local : ns.summary.local_ranks) {
-        if (ns.pnet.children_ended.count(local) == 0 && appnum_of(server, ns.name, local) == appnum) return;
-    }
-    ns.pnet.apps_ended.insert(appnum);
+    auto left = ns.pnet.children_left.find(appnum);
+    if (left != ns.pnet.children_left.end() && left->second > 0) --left->second;
+    if (left != ns.pnet.children_left.end() && left->second > 0) return;
+    if (!ns.pnet.apps_ended.insert(appnum).second) return;
     for (const auto &selected : server.pnet_modules) {
         const auto *module = module_of(selected);
         if (PMIXPP_PNET_HAS(module, local_app_finalized)) module->local_app_finalized(ns.name.c_str(), appnum);
@@ -41,6 +49,7 @@ void end_app_if_done(Server &server, Namespace &ns, uint32_t appnum)
 
 void end_child(Server &server, Namespace &ns, pmix_rank_t rank)
 {
+    count_children(server, ns);
     if (!ns.pnet.children_ended.insert(rank).second) return;  // ran already
     const pmix_proc_t proc = make_proc(ns.name, rank);
     for (const auto &selected : server.pnet_modules) {
