@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The demo: pmixpp_info on the build tree, then the installed library at work —
+# The demo: pmixrun runs the hello example (4 processes, a fence, a peer's
+# data); pmixpp_info on the build tree; then the installed library at work —
 # install into a temporary prefix; build the hello job (share/examples/hello-job:
 # a minimal host and its client) against it and run it in a fresh tmpdir, which
 # must be empty afterwards; build the out-of-tree vendor component
@@ -11,11 +12,22 @@ PMIXPP_BUILD=${PMIXPP_BUILD:-"$PMIXPP_ROOT/build"}
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "pmixpp_info (build tree)"
-"$PMIXPP_BUILD/bin/pmixpp_info"
-
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmixpp-demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+
+step "pmixrun -n 4 examples/hello: ranks, a fence, a peer's data"
+run_tmp="$work/pmixrun-tmp"
+mkdir -p "$run_tmp"
+"$PMIXPP_BUILD/bin/pmixrun" --tmpdir "$run_tmp" -n 4 "$PMIXPP_BUILD/examples/hello"
+left=$(find "$run_tmp" -mindepth 1)
+if [ -n "$left" ]; then
+  printf 'pmixrun left files behind in %s:\n%s\n' "$run_tmp" "$left" >&2
+  exit 1
+fi
+echo "the job's session directories under $run_tmp are gone"
+
+step "pmixpp_info (build tree)"
+"$PMIXPP_BUILD/bin/pmixpp_info"
 prefix="$work/prefix"
 vendor_build="$work/pnet-vendor"
 

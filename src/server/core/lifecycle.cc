@@ -55,6 +55,24 @@ pmix_status_t select_modules(Server &server)
     return pnet::select_components(server);
 }
 
+// PMIX_SERVER_URI and PMIX_MYSERVER_URI ("<nspace>.<rank>;<best uri>", the
+// form of PMIX_SERVER_URI4 in a child's environment) in the server's own
+// data: a host reads where its server listens with PMIx_Get of its own
+// proc (a launcher's --report-uri).
+void store_own_uri(Server &server)
+{
+    const std::vector<std::string> uris = server.uris();
+    if (uris.empty() || server.store == nullptr) return;
+    const std::string contact = server.config.nspace + "." + std::to_string(server.config.rank) + ";" + uris.front();
+    pmix_value_t value{};
+    value.type = PMIX_STRING;
+    value.data.string = const_cast<char *>(contact.c_str());  // copied by the store
+    for (const char *key : {PMIX_SERVER_URI, PMIX_MYSERVER_URI}) {
+        (void)server.store->put_value(server.config.nspace.c_str(), PMIXPP_GDS_LEVEL_PROC, server.config.rank, key,
+                                      &value);
+    }
+}
+
 // The server's share of the frameworks: a client of the same process (the
 // host calling PMIx_Init) may keep using them after the server finalizes.
 void acquire_frameworks()
@@ -154,6 +172,7 @@ pmix_status_t launch(std::unique_ptr<Server> server, const pmix_info_t info[], s
     // Built before the server is published: nothing below may throw.
     std::function<void()> open = [&] {
         listen_rc = open_listeners(*running, info, ninfo);
+        if (listen_rc == PMIX_SUCCESS) store_own_uri(*running);
         if (listen_rc == PMIX_SUCCESS) listen_rc = rendezvous::publish_server_files(*running, info, ninfo);
     };
     std::function<void()> close = [running] { shut_down(*running); };

@@ -1,0 +1,183 @@
+#include "launcher.h"
+
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+extern char **environ;
+
+namespace pmixrun {
+namespace {
+
+bool executable(const std::string &path)
+{
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+// A malloc'ed argv-style copy of our environment (setup_fork edits it).
+char **copy_environment()
+{
+    std::size_t n = 0;
+    while (environ[n] != nullptr) ++n;
+    auto **env = static_cast<char **>(std::calloc(n + 1, sizeof(char *)));
+    for (std::size_t i = 0; env != nullptr && i < n; ++i) env[i] = strdup(environ[i]);
+    return env;
+}
+
+void free_environment(char **env)
+{
+    for (char **e = env; e != nullptr && *e != nullptr; ++e) std::free(*e);
+    std::free(env);
+}
+
+bool set_variable(char ***env_p, const std::string &name, const std::string &value)
+{
+    const std::string entry = name + "=" + value;
+    std::size_t n = 0;
+    for (; (*env_p)[n] != nullptr; ++n) {
+        if (std::strncmp((*env_p)[n], entry.c_str(), name.size() + 1) == 0) {
+            std::free((*env_p)[n]);
+            (*env_p)[n] = strdup(entry.c_str());
+            return (*env_p)[n] != nullptr;
+        }
+    }
+    auto **grown = static_cast<char **>(std::realloc(*env_p, (n + 2) * sizeof(char *)));
+    if (grown == nullptr) return false;
+    grown[n] = strdup(entry.c_str());
+    grown[n + 1] = nullptr;
+    *env_p = grown;
+    return grown[n] != nullptr;
+}
+
+// In the child, between fork and exec: only async-signal-safe calls.
+[[noreturn]] void become_process(const std::string &path, char **argv, char **env, int in_fd, int out_fd, int err_fd)
+{
+    ::setpgid(0, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);  // pmixrun blocks the signals it reads
+    ::dup2(in_fd, STDIN_FILENO);
+    ::dup2(out_fd, STDOUT_FILENO);
+    ::dup2(err_fd, STDERR_FILENO);
+    ::execve(path.c_str(), argv, env);
+    const char *reason = std::strerror(errno);
+    (void)!::write(STDERR_FILENO, "pmixrun: cannot run ", 20);
+    (void)!::write(STDERR_FILENO, path.c_str(), path.size());
+    (void)!::write(STDERR_FILENO, ": ", 2);
+    (void)!::write(STDERR_FILENO, reason, std::strlen(reason));
+    (void)!::write(STDERR_FILENO, "\n", 1);
+    _exit(127);
+}
+
+bool start_one(const Job &job, Proc &proc, const std::string &path, int *stdin_fd_p, std::string *why_p)
+{
+    pmix_proc_t id;
+    PMIX_LOAD_PROCID(&id, job.nspace.c_str(), proc.rank);
+    const std::string who = "rank " + std::to_string(proc.rank);
+    pmix_status_t rc = PMIx_server_register_client(&id, ::geteuid(), ::getegid(), nullptr, nullptr, nullptr);
+    if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+        *why_p = who + ": PMIx_server_register_client failed: " + PMIx_Error_string(rc);
+        return false;
+    }
+    char **env = copy_environment();
+    bool ok = env != nullptr;
+    for (const auto &[name, value] : job.apps[proc.app].env) ok = ok && set_variable(&env, name, value);
+    rc = ok ? PMIx_server_setup_fork(&id, &env) : PMIX_ERR_NOMEM;
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1};
+    if (rc == PMIX_SUCCESS && (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)) rc = PMIX_ERR_OUT_OF_RESOURCE;
+    if (rc == PMIX_SUCCESS) {
+        if (proc.rank == 0) {
+            if (::pipe2(in, O_CLOEXEC) != 0) rc = PMIX_ERR_OUT_OF_RESOURCE;
+        } else {
+            in[0] = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+        }
+    }
+    if (rc != PMIX_SUCCESS) {
+        free_environment(env);
+        for (int fd : {out[0], out[1], err[0], err[1], in[0], in[1]}) {
+            if (fd >= 0) ::close(fd);
+        }
+        *why_p = who + ": cannot prepare its start: " + PMIx_Error_string(rc);
+        return false;
+    }
+    std::vector<char *> argv;
+    for (const std::string &arg : job.apps[proc.app].argv) argv.push_back(const_cast<char *>(arg.c_str()));
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) become_process(path, argv.data(), env, in[0], out[1], err[1]);
+    free_environment(env);
+    ::close(out[1]);
+    ::close(err[1]);
+    ::close(in[0]);
+    if (pid < 0) {
+        for (int fd : {out[0], err[0], in[1]}) {
+            if (fd >= 0) ::close(fd);
+        }
+        *why_p = who + ": fork failed: " + std::strerror(errno);
+        return false;
+    }
+    ::setpgid(pid, pid);  // also here: whichever runs first
+    proc.pid = pid;
+    proc.out_fd = out[0];
+    proc.err_fd = err[0];
+    if (proc.rank == 0) *stdin_fd_p = in[1];
+    return true;
+}
+
+} // namespace
+
+bool resolve_program(const std::string &program, std::string *path_p, std::string *why_p)
+{
+    if (program.find('/') != std::string::npos) {
+        if (executable(program)) {
+            *path_p = program;
+            return true;
+        }
+        *why_p = "cannot run '" + program + "': " + (::access(program.c_str(), F_OK) == 0 ? "not an executable file"
+                                                                                         : "no such file");
+        return false;
+    }
+    const char *path = std::getenv("PATH");
+    std::string dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+    std::size_t start = 0;
+    while (start <= dirs.size()) {
+        std::size_t colon = dirs.find(':', start);
+        if (colon == std::string::npos) colon = dirs.size();
+        const std::string dir = dirs.substr(start, colon - start);
+        const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+        if (executable(candidate)) {
+            *path_p = candidate;
+            return true;
+        }
+        start = colon + 1;
+    }
+    *why_p = "cannot find program '" + program + "' on PATH (give its path, e.g. ./" + program + ")";
+    return false;
+}
+
+bool launch_job(Job &job, int *stdin_fd_p, std::string *why_p)
+{
+    *stdin_fd_p = -1;
+    std::vector<std::string> paths;
+    for (const AppSpec &app : job.apps) {
+        std::string path;
+        if (!resolve_program(app.argv[0], &path, why_p)) return false;
+        paths.push_back(path);
+    }
+    for (Proc &proc : job.procs) {
+        if (!start_one(job, proc, paths[proc.app], stdin_fd_p, why_p)) return false;
+    }
+    return true;
+}
+
+} // namespace pmixrun

@@ -1,0 +1,26 @@
+// Starting the job's processes: each is registered with the server, gets
+// setup_fork's environment plus its application's -x variables, runs in a
+// process group of its own (Ctrl-C reaches pmixrun, which passes it on
+// once), writes stdout and stderr into pipes pmixrun reads, and reads stdin
+// from a pipe (rank 0) or /dev/null (the others).
+#ifndef PMIXPP_BIN_PMIXRUN_LAUNCHER_H
+#define PMIXPP_BIN_PMIXRUN_LAUNCHER_H
+
+#include "job.h"
+
+#include <string>
+
+namespace pmixrun {
+
+// The path execve runs for `program`: as given when it holds a '/', else
+// the first executable match on PATH. False with *why_p when none.
+bool resolve_program(const std::string &program, std::string *path_p, std::string *why_p);
+
+// Starts every process of the job, in rank order. *stdin_fd_p is the write
+// end of rank 0's stdin (-1 if none). On failure *why_p says which rank and
+// why; processes already started keep running (the caller ends them).
+bool launch_job(Job &job, int *stdin_fd_p, std::string *why_p);
+
+} // namespace pmixrun
+
+#endif

@@ -1,0 +1,47 @@
+// pmixrun's command line:
+//
+//   pmixrun [-n N] [-x VAR[=VAL]]... [--mca NAME VALUE]... [--tag-output]
+//           [--timeout S] [--tmpdir DIR] [--report-uri FILE] [--session-id N]
+//           prog [args] [: -n M prog2 [args] ...]
+//
+// Per-application options (-n, -x) come before that application's program;
+// global ones anywhere before the first program. `:` starts the next
+// application of the same job (MPMD).
+#ifndef PMIXPP_BIN_PMIXRUN_OPTIONS_H
+#define PMIXPP_BIN_PMIXRUN_OPTIONS_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pmixrun {
+
+struct AppSpec {
+    uint32_t nprocs = 1;
+    std::vector<std::string> argv;                            // argv[0] as given
+    std::vector<std::pair<std::string, std::string>> env;     // -x, resolved
+};
+
+struct Options {
+    std::vector<AppSpec> apps;
+    std::vector<std::pair<std::string, std::string>> mca;     // --mca NAME VALUE
+    bool tag_output = false;
+    double timeout_seconds = 0;                               // 0: none
+    std::string tmpdir;
+    std::string report_uri;
+    std::optional<uint32_t> session_id;
+    bool help = false;
+    bool version = false;
+};
+
+// Parses argv[1..argc). False with *error_p for a malformed command line
+// (the message names the option and what it expects).
+bool parse_options(int argc, char **argv, Options *options_p, std::string *error_p);
+
+const char *usage_text();
+
+} // namespace pmixrun
+
+#endif

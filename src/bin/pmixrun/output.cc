@@ -1,0 +1,42 @@
+#include "output.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace pmixrun {
+
+void OutputStream::write_all(const std::string &text) const
+{
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(target_, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;  // our own output is gone: nothing to do about it
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+void OutputStream::feed(const char *data, std::size_t size)
+{
+    if (tag_.empty()) {
+        write_all(std::string(data, size));
+        return;
+    }
+    partial_.append(data, size);
+    std::string lines;
+    std::size_t start = 0;
+    for (std::size_t newline; (newline = partial_.find('\n', start)) != std::string::npos; start = newline + 1) {
+        lines += tag_ + partial_.substr(start, newline - start + 1);
+    }
+    partial_.erase(0, start);
+    if (!lines.empty()) write_all(lines);
+}
+
+void OutputStream::finish()
+{
+    if (!partial_.empty()) write_all(tag_ + partial_ + "\n");
+    partial_.clear();
+}
+
+} // namespace pmixrun

@@ -1,0 +1,192 @@
+// pmixrun as a user runs it: the hello example, output tagging, MPMD, -x,
+// stdin, and every way a job ends (success, a missing program, a failing or
+// crashing rank, an abort, the timeout, SIGTERM, a bad --mca value), each
+// with its exit code and its one line, and no file left in the tmpdir.
+#include "run_pmixrun.h"
+
+#include <criterion/criterion.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+using namespace pmixrun_test;
+
+namespace {
+
+std::string g_tmp;
+
+void make_tmp() { g_tmp = scratch_dir(); }
+void drop_tmp() { remove_tree(g_tmp); }
+
+// The job's tmpdir is this test's own: --tmpdir <it>.
+Result job(std::vector<std::string> args, const std::string &input = "", int seconds = 60)
+{
+    args.insert(args.begin(), {"--tmpdir", g_tmp});
+    return run(args, input, seconds);
+}
+
+void expect_clean_tmpdir()
+{
+    cr_expect(empty_dir(g_tmp), "pmixrun left files in %s", g_tmp.c_str());
+}
+
+} // namespace
+
+TestSuite(pmixrun, .init = make_tmp, .fini = drop_tmp, .timeout = 120);
+
+Test(pmixrun, hello_runs_four_processes_that_see_each_other_after_a_fence)
+{
+    const Result r = job({"-n", "4", HELLO});
+    cr_assert_eq(r.code, 0, "exit %d\nout:\n%s\nerr:\n%s", r.code, r.out.c_str(), r.err.c_str());
+    for (int rank = 0; rank < 4; ++rank) {
+        const std::string says = "rank " + std::to_string((rank + 1) % 4) + " says \"hello from rank " +
+                                 std::to_string((rank + 1) % 4) + "\"";
+        cr_assert(r.out.find("rank " + std::to_string(rank) + " of 4 on ") != std::string::npos, "%s", r.out.c_str());
+        cr_assert(r.out.find(says) != std::string::npos, "no \"%s\" in:\n%s", says.c_str(), r.out.c_str());
+    }
+    cr_assert(r.err.empty(), "unexpected errors:\n%s", r.err.c_str());
+    expect_clean_tmpdir();
+}
+
+Test(pmixrun, tag_output_prefixes_every_line_with_nspace_and_rank)
+{
+    const Result r = job({"--tag-output", "-n", "2", "sh", "-c", "echo one; echo two; echo err >&2"});
+    cr_assert_eq(r.code, 0);
+    cr_assert_eq(count_lines_with(r.out, "@1:0] one"), 1, "%s", r.out.c_str());
+    cr_assert_eq(count_lines_with(r.out, "@1:1] two"), 1, "%s", r.out.c_str());
+    cr_assert_eq(count_lines_with(r.err, "@1:1] err"), 1, "%s", r.err.c_str());
+    cr_assert_eq(count_lines_with(r.out, "[pmixrun-"), 4, "every line tagged:\n%s", r.out.c_str());
+}
+
+Test(pmixrun, mpmd_applications_share_one_job)
+{
+    const Result r = job({"-n", "1", PROBE, ":", "-n", "2", PROBE});
+    cr_assert_eq(r.code, 0, "%s%s", r.out.c_str(), r.err.c_str());
+    cr_assert(has_line(r.out, "rank 0 size 3 appnum 0 app_rank 0"), "%s", r.out.c_str());
+    cr_assert(has_line(r.out, "rank 1 size 3 appnum 1 app_rank 0"), "%s", r.out.c_str());
+    cr_assert(has_line(r.out, "rank 2 size 3 appnum 1 app_rank 1"), "%s", r.out.c_str());
+    expect_clean_tmpdir();
+}
+
+Test(pmixrun, x_gives_an_application_variables)
+{
+    setenv("PMIXRUN_TEST_FROM_HERE", "inherited", 1);
+    const Result r = job({"-x", "PMIXRUN_TEST_SET=given", "-x", "PMIXRUN_TEST_FROM_HERE", "-n", "1", PROBE, "--env",
+                          "PMIXRUN_TEST_SET", "--env", "PMIXRUN_TEST_FROM_HERE", ":", "-n", "1", PROBE, "--env",
+                          "PMIXRUN_TEST_SET"});
+    cr_assert_eq(r.code, 0, "%s%s", r.out.c_str(), r.err.c_str());
+    cr_assert(has_line(r.out, "env PMIXRUN_TEST_SET given"), "%s", r.out.c_str());
+    cr_assert(has_line(r.out, "env PMIXRUN_TEST_FROM_HERE inherited"), "%s", r.out.c_str());
+    cr_assert(has_line(r.out, "env PMIXRUN_TEST_SET (unset)"), "-x belongs to its own application:\n%s", r.out.c_str());
+}
+
+Test(pmixrun, stdin_reaches_rank_zero_only)
+{
+    const std::string input(100000, 'x');
+    const Result r = job({"-n", "2", PROBE, "--read-stdin"}, input);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_assert(has_line(r.out, "stdin 100000"), "%s", r.out.c_str());
+    cr_assert(has_line(r.out, "stdin 0"), "the other rank reads /dev/null:\n%s", r.out.c_str());
+}
+
+Test(pmixrun, a_missing_program_is_named_and_exits_127)
+{
+    const Result r = job({"-n", "2", "no_such_program_pmixrun"});
+    cr_assert_eq(r.code, 127);
+    cr_assert(r.err.find("cannot find program 'no_such_program_pmixrun' on PATH") != std::string::npos, "%s",
+              r.err.c_str());
+    expect_clean_tmpdir();
+}
+
+Test(pmixrun, the_first_failure_is_named_and_gives_the_exit_code)
+{
+    const Result r = job({"-n", "3", "sh", "-c", "if [ \"$PMIX_RANK\" = 1 ]; then exit 7; fi; sleep 30"});
+    cr_assert_eq(r.code, 7, "%s", r.err.c_str());
+    cr_assert(r.err.find("rank 1 (pid ") != std::string::npos, "%s", r.err.c_str());
+    cr_assert(r.err.find("exited with status 7; terminating the job") != std::string::npos, "%s", r.err.c_str());
+    expect_clean_tmpdir();
+}
+
+Test(pmixrun, a_crash_gives_128_plus_the_signal)
+{
+    const Result r = job({"-n", "2", "sh", "-c", "if [ \"$PMIX_RANK\" = 0 ]; then kill -SEGV $$; fi; sleep 30"});
+    cr_assert_eq(r.code, 128 + SIGSEGV, "%s", r.err.c_str());
+    cr_assert(r.err.find("was killed by signal 11 (Segmentation fault)") != std::string::npos, "%s", r.err.c_str());
+    expect_clean_tmpdir();
+}
+
+Test(pmixrun, an_abort_ends_the_job_with_its_status)
+{
+    const Result r = job({"-n", "3", PROBE, "--abort", "42"});
+    cr_assert_eq(r.code, 42, "%s", r.err.c_str());
+    cr_assert(r.err.find("rank 1 called PMIx_Abort with status 42: the probe gives up") != std::string::npos, "%s",
+              r.err.c_str());
+    expect_clean_tmpdir();
+}
+
+Test(pmixrun, the_timeout_ends_the_job_with_124)
+{
+    const Result r = job({"--timeout", "0.5", "-n", "2", "sleep", "30"});
+    cr_assert_eq(r.code, 124);
+    cr_assert(r.err.find("did not finish within --timeout 0.5 s") != std::string::npos, "%s", r.err.c_str());
+    expect_clean_tmpdir();
+}
+
+Test(pmixrun, sigterm_is_passed_to_the_job)
+{
+    const pid_t pid = start({"--tmpdir", g_tmp, "-n", "2", "sleep", "30"});
+    ::usleep(500000);
+    ::kill(pid, SIGTERM);
+    cr_assert_eq(finish(pid), 128 + SIGTERM);
+    expect_clean_tmpdir();
+}
+
+Test(pmixrun, a_bad_mca_value_is_refused_with_the_choices)
+{
+    const Result r = job({"--mca", "gds", "nonesuch", "-n", "1", "true"});
+    cr_assert_eq(r.code, 1);
+    cr_assert(r.err.find("gds component nonesuch was not found; available:") != std::string::npos, "%s", r.err.c_str());
+    cr_assert(r.err.find("cannot start the PMIx server") != std::string::npos, "%s", r.err.c_str());
+    expect_clean_tmpdir();
+}
+
+Test(pmixrun, mca_settings_reach_the_job)
+{
+    const Result r = job({"--mca", "gds", "hash", "-n", "2", HELLO});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    const Result shmem = job({"--mca", "gds", "shmem", "-n", "2", PROBE, "--env", "PMIX_MCA_gds"});
+    cr_assert(has_line(shmem.out, "env PMIX_MCA_gds shmem"), "%s", shmem.out.c_str());
+}
+
+Test(pmixrun, usage_errors_help_and_version)
+{
+    Result r = run({"--no-such-option", "true"});
+    cr_assert_eq(r.code, 2);
+    cr_assert(r.err.find("unknown option --no-such-option") != std::string::npos, "%s", r.err.c_str());
+    r = run({"-n", "0", "true"});
+    cr_assert_eq(r.code, 2);
+    r = run({});
+    cr_assert_eq(r.code, 2);
+    cr_assert(r.err.find("no program to run") != std::string::npos);
+    r = run({"--help"});
+    cr_assert_eq(r.code, 0);
+    cr_assert(r.out.find("usage: pmixrun") != std::string::npos);
+    r = run({"--version"});
+    cr_assert_eq(r.code, 0);
+    cr_assert(r.out.find("pmixrun (pmixpp") != std::string::npos, "%s", r.out.c_str());
+}
+
+Test(pmixrun, report_uri_names_the_server)
+{
+    const std::string file = g_tmp + "/uri";
+    const Result r = run({"--report-uri", file, "-n", "1", "true"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    std::ifstream in(file);
+    std::string uri;
+    std::getline(in, uri);
+    cr_assert(uri.rfind("pmixrun-", 0) == 0 && uri.find(".0;") != std::string::npos, "uri '%s'", uri.c_str());
+    ::unlink(file.c_str());
+}

@@ -1,0 +1,54 @@
+/* A client for the pmixrun tests: prints what it was given, then does what
+ * its arguments say.
+ *   probe_client [--abort STATUS] [--env NAME]... [--read-stdin]
+ * Prints "rank R size S appnum A app_rank P", "env NAME VALUE" lines,
+ * "stdin <bytes>" after reading stdin to its end. */
+#include <pmix.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static uint32_t get_u32(const pmix_proc_t *proc, const char *key)
+{
+    pmix_value_t *value = NULL;
+    uint32_t number = UINT32_MAX;
+    if (PMIx_Get(proc, key, NULL, 0, &value) == PMIX_SUCCESS) {
+        number = value->type == PMIX_PROC_RANK ? value->data.rank : value->data.uint32;
+        PMIX_VALUE_RELEASE(value);
+    }
+    return number;
+}
+
+int main(int argc, char **argv)
+{
+    pmix_proc_t me;
+    if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS) return 1;
+    pmix_proc_t job = me;
+    job.rank = PMIX_RANK_WILDCARD;
+    printf("rank %u size %u appnum %u app_rank %u\n", me.rank, get_u32(&job, PMIX_JOB_SIZE), get_u32(&me, PMIX_APPNUM),
+           get_u32(&me, PMIX_APP_RANK));
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--env") == 0 && i + 1 < argc) {
+            const char *value = getenv(argv[++i]);
+            printf("env %s %s\n", argv[i], value != NULL ? value : "(unset)");
+        } else if (strcmp(argv[i], "--read-stdin") == 0) {
+            char buffer[4096];
+            size_t total = 0;
+            ssize_t n;
+            while ((n = read(0, buffer, sizeof buffer)) > 0) total += (size_t)n;
+            printf("stdin %zu\n", total);
+        } else if (strcmp(argv[i], "--abort") == 0 && i + 1 < argc) {
+            const int status = atoi(argv[++i]);
+            if (me.rank == 1) {
+                fflush(stdout);
+                PMIx_Abort(status, "the probe gives up", NULL, 0);
+                sleep(30); /* pmixrun ends us */
+            }
+            sleep(30);
+        }
+    }
+    fflush(stdout);
+    return PMIx_Finalize(NULL, 0) == PMIX_SUCCESS ? 0 : 1;
+}
