@@ -64,12 +64,6 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_Fabric_deregister, nullptr),
     STUB(PMIx_Fabric_deregister_nb, nullptr, nullptr, nullptr),
     // client: publish, spawn, allocation (issue 7)
-    STUB(PMIx_Publish, nullptr, 0),
-    STUB(PMIx_Publish_nb, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Lookup, nullptr, 0, nullptr, 0),
-    STUB(PMIx_Lookup_nb, nullptr, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Unpublish, nullptr, nullptr, 0),
-    STUB(PMIx_Unpublish_nb, nullptr, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Spawn, nullptr, 0, nullptr, 0, nullptr),
     STUB(PMIx_Spawn_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Allocation_request, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),

@@ -51,6 +51,19 @@ Test(pmixrun, hello_runs_four_processes_that_see_each_other_after_a_fence)
     expect_clean_tmpdir();
 }
 
+Test(pmixrun, publish_and_lookup_go_through_the_name_service)
+{
+    const Result r = job({"-n", "3", PUBLISH_LOOKUP});
+    cr_assert_eq(r.code, 0, "out:\n%s\nerr:\n%s", r.out.c_str(), r.err.c_str());
+    cr_assert(has_line(r.out, "rank 1: looked up example.service = port-4711@rank0, published by rank 0"), "%s",
+              r.out.c_str());
+    cr_assert(has_line(r.out, "rank 2: looked up example.service = port-4711@rank0, published by rank 0"), "%s",
+              r.out.c_str());
+    cr_assert(has_line(r.out, "rank 0: publishing it again: PMIX_ERR_DUPLICATE_KEY"), "%s", r.out.c_str());
+    cr_assert(has_line(r.out, "rank 0: looking it up now: PMIX_ERR_NOT_FOUND"), "%s", r.out.c_str());
+    expect_clean_tmpdir();
+}
+
 Test(pmixrun, tag_output_prefixes_every_line_with_nspace_and_rank)
 {
     const Result r = job({"--tag-output", "-n", "2", "sh", "-c", "echo one; echo two; echo err >&2"});

@@ -236,10 +236,29 @@ Test(server_requests, finalize_then_reconnect, .init = two_rank_job)
 Test(server_requests, reserved_command_is_not_supported, .init = two_rank_job)
 {
     auto a = connect_rank(0);
-    const uint8_t publish[] = {20, 0};
-    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 8, publish, kTimeoutMs),
+    const uint8_t spawn[] = {23, 0};
+    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 8, spawn, kTimeoutMs),
                  PMIX_SUCCESS);
     cr_expect_eq(a->reply<wire::StatusReply>().status, PMIX_ERR_NOT_SUPPORTED);
+}
+
+// A host without a name service (no publish / lookup upcall): a clear
+// PMIX_ERR_NOT_SUPPORTED, and the connection goes on.
+Test(server_requests, publish_and_lookup_without_the_host_upcalls_are_not_supported, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    wire::PublishRequest publish;
+    cr_assert_eq(publish.info.allocate(1), PMIX_SUCCESS);
+    PMIX_INFO_LOAD(&publish.info[0], "svc", "port", PMIX_STRING);
+    wire::Bytes bytes;
+    cr_assert_eq(wire::encode_to_bytes(publish, &bytes), PMIX_SUCCESS);
+    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 8, bytes, kTimeoutMs), PMIX_SUCCESS);
+    cr_expect_eq(a->reply<wire::StatusReply>().status, PMIX_ERR_NOT_SUPPORTED);
+    wire::LookupRequest lookup;
+    lookup.keys = {"svc"};
+    cr_assert_eq(wire::encode_to_bytes(lookup, &bytes), PMIX_SUCCESS);
+    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 9, bytes, kTimeoutMs), PMIX_SUCCESS);
+    cr_expect_eq(a->reply<wire::LookupReply>().status, PMIX_ERR_NOT_SUPPORTED);
 }
 
 Test(server_requests, malformed_request_closes_only_that_client, .init = two_rank_job)

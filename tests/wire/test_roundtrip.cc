@@ -297,3 +297,40 @@ Test(wire_roundtrip, version_negotiation)
     cr_expect_eq(negotiate_version(hello, &version), PMIX_ERR_NOT_SUPPORTED);
     cr_expect_eq(version, 0);
 }
+
+Test(wire_roundtrip, publish_lookup_unpublish)
+{
+    PublishRequest publish;
+    publish.info = sample_info("publish");
+    PublishRequest publish_back = roundtrip(publish);
+    expect_info_matches(publish_back.info, "publish");
+
+    LookupRequest lookup;
+    lookup.keys = {"svc.a", "svc.b"};
+    lookup.directives = sample_info("lookup");
+    LookupRequest lookup_back = roundtrip(lookup);
+    cr_assert_eq(lookup_back.keys.size(), 2u);
+    cr_expect(lookup_back.keys[1] == "svc.b");
+    expect_info_matches(lookup_back.directives, "lookup");
+
+    UnpublishRequest unpublish;  // no keys: everything the caller published
+    UnpublishRequest unpublish_back = roundtrip(unpublish);
+    cr_expect(unpublish_back.keys.empty());
+
+    LookupReply reply;
+    reply.status = PMIX_SUCCESS;
+    cr_assert_eq(reply.data.allocate(1), PMIX_SUCCESS);
+    PMIX_LOAD_PROCID(&reply.data[0].proc, "job-1", 3);
+    PMIX_LOAD_KEY(reply.data[0].key, "svc.a");
+    PMIX_VALUE_LOAD(&reply.data[0].value, "port-1", PMIX_STRING);
+    LookupReply reply_back = roundtrip(reply);
+    cr_assert_eq(reply_back.data.size(), 1u);
+    cr_expect_eq(reply_back.data[0].proc.rank, 3u);
+    cr_expect_str_eq(reply_back.data[0].value.data.string, "port-1");
+
+    // An empty key is malformed.
+    lookup.keys = {""};
+    Bytes bytes;
+    cr_expect_neq(encode_to_bytes(lookup, &bytes) == PMIX_SUCCESS && decode_bytes(bytes, &lookup_back) == PMIX_SUCCESS,
+                  true);
+}

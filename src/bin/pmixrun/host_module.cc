@@ -2,6 +2,8 @@
 // this node's contribution, and no other node holds a process's data.
 #include "host_module.h"
 
+#include "name_service.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -37,8 +39,9 @@ pmix_status_t on_abort(const pmix_proc_t *proc, void *, int status, const char m
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-pmix_status_t on_client_finalized(const pmix_proc_t *, void *, pmix_op_cbfunc_t, void *)
+pmix_status_t on_client_finalized(const pmix_proc_t *proc, void *, pmix_op_cbfunc_t, void *)
 {
+    ns_proc_finalized(proc);
     return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -86,6 +89,9 @@ pmix_server_module_t make_host_module(HostEvents *events)
     module.abort = on_abort;
     module.fence_nb = on_fence;
     module.direct_modex = on_direct_modex;
+    module.publish = ns_publish;
+    module.lookup = ns_lookup;
+    module.unpublish = ns_unpublish;
     return module;
 }
 

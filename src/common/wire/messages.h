@@ -249,6 +249,21 @@ struct QueryRequest {
     QueryArray queries;
 };
 
+// PMIx_Publish(_nb), PMIx_Lookup(_nb), PMIx_Unpublish(_nb)
+// (messages_publish.cc): forwarded to the host's publish / lookup /
+// unpublish upcalls. A key is at most PMIX_MAX_KEYLEN bytes.
+struct PublishRequest {
+    InfoArray info;        // the data, plus directives (PMIX_RANGE, PMIX_PERSISTENCE, ...)
+};
+struct LookupRequest {
+    std::vector<std::string> keys;
+    InfoArray directives;  // PMIX_RANGE, PMIX_WAIT, PMIX_TIMEOUT, ...
+};
+struct UnpublishRequest {
+    std::vector<std::string> keys;  // empty: everything the caller published
+    InfoArray directives;
+};
+
 // PMIx_Job_control(_nb) (messages_job_control.cc). Registered cleanup
 // (PMIX_REGISTER_CLEANUP*, PMIX_CLEANUP_*) is the server's own business;
 // other directives go to the host's job_control upcall.
@@ -282,6 +297,12 @@ pmix_status_t encode(const DeregisterEventsRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, DeregisterEventsRequest *msg_p);
 pmix_status_t encode(const NotifyEventRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, NotifyEventRequest *msg_p);
+pmix_status_t encode(const PublishRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, PublishRequest *msg_p);
+pmix_status_t encode(const LookupRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, LookupRequest *msg_p);
+pmix_status_t encode(const UnpublishRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, UnpublishRequest *msg_p);
 pmix_status_t encode(const QueryRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, QueryRequest *msg_p);
 pmix_status_t encode(const JobControlRequest &msg, buffer::Packer &p);
@@ -321,6 +342,12 @@ struct RegisterEventsReply {
     uint64_t reference = 0;  // for DeregisterEventsRequest
 };
 
+// Reply of LookupRequest: what was found, each with its publisher.
+struct LookupReply {
+    pmix_status_t status = PMIX_SUCCESS;
+    PdataArray data;
+};
+
 struct QueryReply {
     pmix_status_t status = PMIX_SUCCESS;
     InfoArray results;
@@ -352,6 +379,8 @@ pmix_status_t encode(const RegisterEventsReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, RegisterEventsReply *msg_p);
 pmix_status_t encode(const QueryReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, QueryReply *msg_p);
+pmix_status_t encode(const LookupReply &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, LookupReply *msg_p);
 pmix_status_t encode(const JobControlReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, JobControlReply *msg_p);
 

@@ -49,6 +49,9 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
     case Command::Query: return decode_and_run(server, peer, frame, command, handle_query);
     case Command::JobData: return decode_and_run(server, peer, frame, command, handle_job_data);
     case Command::JobControl: return decode_and_run(server, peer, frame, command, handle_job_control);
+    case Command::Publish: return decode_and_run(server, peer, frame, command, handle_publish);
+    case Command::Lookup: return decode_and_run(server, peer, frame, command, handle_lookup);
+    case Command::Unpublish: return decode_and_run(server, peer, frame, command, handle_unpublish);
     default:
         // Reserved for later issues, or unknown: the client gets a clear answer.
         reply_status(server, peer.id, frame.header.tag, PMIX_ERR_NOT_SUPPORTED);

@@ -26,6 +26,10 @@ void handle_deregister_events(Server &server, Peer &peer, uint32_t tag,
 void handle_notify_event(Server &server, Peer &peer, uint32_t tag,
                          wire::NotifyEventRequest &request);
 void handle_query(Server &server, Peer &peer, uint32_t tag, wire::QueryRequest &request);
+// publish.cc: to the host's publish / lookup / unpublish upcalls.
+void handle_publish(Server &server, Peer &peer, uint32_t tag, wire::PublishRequest &request);
+void handle_lookup(Server &server, Peer &peer, uint32_t tag, wire::LookupRequest &request);
+void handle_unpublish(Server &server, Peer &peer, uint32_t tag, wire::UnpublishRequest &request);
 void handle_job_data(Server &server, Peer &peer, uint32_t tag, wire::JobDataRequest &request);
 // job_control.cc: cleanup registrations stay here (server/cleanup), the
 // rest goes to the host's job_control upcall.
