@@ -203,3 +203,24 @@ Test(pmixrun, report_uri_names_the_server)
     cr_assert(uri.rfind("pmixrun-", 0) == 0 && uri.find(".0;") != std::string::npos, "uri '%s'", uri.c_str());
     ::unlink(file.c_str());
 }
+
+// A second terminal: pmixpp_ps finds the running pmixrun by its pid in the
+// same tmpdir and lists its processes.
+Test(pmixrun, pmixpp_ps_lists_the_running_job)
+{
+    const pid_t pid = start({"--tmpdir", g_tmp, "-n", "2", "sleep", "30"});
+    Result ps;
+    for (int attempt = 0; attempt < 50; ++attempt) {
+        ps = run_program(PMIXPP_PS, {"--pid", std::to_string(pid), "--tmpdir", g_tmp}, 20);
+        if (ps.code == 0 && count_lines_with(ps.out, " running ") == 2) break;
+        ::usleep(200000);
+    }
+    ::kill(pid, SIGTERM);
+    cr_assert_eq(finish(pid), 128 + SIGTERM);
+    cr_assert_eq(ps.code, 0, "%s", ps.err.c_str());
+    cr_assert_eq(count_lines_with(ps.out, " running "), 2, "%s", ps.out.c_str());
+    cr_assert_eq(count_lines_with(ps.out, "sleep"), 2, "%s", ps.out.c_str());
+    const Result gone = run_program(PMIXPP_PS, {"--pid", std::to_string(pid), "--tmpdir", g_tmp}, 20);
+    cr_assert_neq(gone.code, 0, "a finished pmixrun cannot be reached");
+    expect_clean_tmpdir();
+}

@@ -17,10 +17,10 @@
 namespace pmixrun_test {
 namespace {
 
-std::vector<char *> argv_of(const std::vector<std::string> &args)
+std::vector<char *> argv_of(const std::vector<std::string> &args, const char *program = PMIXRUN)
 {
     std::vector<char *> argv;
-    argv.push_back(const_cast<char *>(PMIXRUN));
+    argv.push_back(const_cast<char *>(program));
     for (const std::string &arg : args) argv.push_back(const_cast<char *>(arg.c_str()));
     argv.push_back(nullptr);
     return argv;
@@ -32,13 +32,25 @@ int remove_entry(const char *path, const struct stat *, int, struct FTW *) { ret
 
 } // namespace
 
+Result run_with(const char *program, const std::vector<std::string> &args, const std::string &input, int seconds);
+
 Result run(const std::vector<std::string> &args, const std::string &input, int seconds)
+{
+    return run_with(PMIXRUN, args, input, seconds);
+}
+
+Result run_program(const char *program, const std::vector<std::string> &args, int seconds)
+{
+    return run_with(program, args, "", seconds);
+}
+
+Result run_with(const char *program, const std::vector<std::string> &args, const std::string &input, int seconds)
 {
     int out[2], err[2], in[2];
     cr_assert_eq(::pipe(out), 0);
     cr_assert_eq(::pipe(err), 0);
     cr_assert_eq(::pipe(in), 0);
-    std::vector<char *> argv = argv_of(args);
+    std::vector<char *> argv = argv_of(args, program);
     const pid_t pid = ::fork();
     cr_assert_geq(pid, 0);
     if (pid == 0) {
@@ -46,7 +58,7 @@ Result run(const std::vector<std::string> &args, const std::string &input, int s
         ::dup2(out[1], 1);
         ::dup2(err[1], 2);
         for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
-        ::execv(PMIXRUN, argv.data());
+        ::execv(program, argv.data());
         _exit(126);
     }
     ::close(in[0]);

@@ -18,6 +18,8 @@ struct Result {
 
 // pmixrun <args>, with `input` on its stdin, bounded by `seconds`.
 Result run(const std::vector<std::string> &args, const std::string &input = "", int seconds = 60);
+// Another program the same way.
+Result run_program(const char *program, const std::vector<std::string> &args, int seconds = 60);
 
 // Starts pmixrun <args> in the background (stdout/stderr to /dev/null).
 pid_t start(const std::vector<std::string> &args);

@@ -2,6 +2,7 @@
 // this node's contribution, and no other node holds a process's data.
 #include "host_module.h"
 
+#include "job_table.h"
 #include "name_service.h"
 
 #include <fcntl.h>
@@ -92,6 +93,7 @@ pmix_server_module_t make_host_module(HostEvents *events)
     module.publish = ns_publish;
     module.lookup = ns_lookup;
     module.unpublish = ns_unpublish;
+    module.query = query_job_table;
     return module;
 }
 

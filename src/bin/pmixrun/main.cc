@@ -5,6 +5,7 @@
 // is prepared (network setup, registration, local support) and launched;
 // the supervisor runs it to its end; everything is deregistered and the
 // server finalized (its session directories go with it).
+#include "job_table.h"
 #include "launcher.h"
 #include "options.h"
 #include "server_setup.h"
@@ -86,6 +87,7 @@ int main(int argc, char **argv)
         code = fail(why, 1);
         end_started(job);
     } else {
+        update_job_table(job);
         SupervisorSetup setup;
         setup.job = &job;
         setup.events = &events;

@@ -1,5 +1,6 @@
 #include "supervisor.h"
 
+#include "job_table.h"
 #include "output.h"
 
 #include <fcntl.h>
@@ -147,7 +148,9 @@ void Supervisor::reap()
 {
     int status = 0;
     pid_t pid;
+    bool reaped_any = false;
     while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+        reaped_any = true;
         for (Proc &proc : job_.procs) {
             if (proc.pid != pid) continue;
             proc.exited = true;
@@ -163,6 +166,7 @@ void Supervisor::reap()
         }
         if (pid > 0 && job_.procs[0].pid == pid) close_stdin();
     }
+    if (reaped_any) update_job_table(job_);
     bool all = true;
     for (const Proc &proc : job_.procs) all = all && proc.exited;
     if (all && !all_exited_seen_) {

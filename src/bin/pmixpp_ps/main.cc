@@ -1,0 +1,153 @@
+// pmixpp_ps: what a running pmixrun is doing, from another terminal. A PMIx
+// tool: it finds the server through its rendezvous file (by pid) or its URI
+// (pmixrun --report-uri), asks for the namespaces it serves and each one's
+// process table (PMIx_Query_info), and prints one line per process.
+//
+//   pmixpp_ps --pid PID [--tmpdir DIR]     DIR: pmixrun's --tmpdir, if given
+//   pmixpp_ps --uri URI|@FILE
+#include <pmix.h>
+#include <pmix_tool.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Options {
+    pid_t pid = 0;
+    std::string uri;
+    std::string tmpdir;
+};
+
+int usage()
+{
+    std::fprintf(stderr, "usage: pmixpp_ps --pid PID [--tmpdir DIR] | --uri URI|@FILE\n");
+    return 2;
+}
+
+bool parse(int argc, char **argv, Options *o)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (i + 1 >= argc) return false;
+        if (arg == "--pid") o->pid = static_cast<pid_t>(std::atol(argv[++i]));
+        else if (arg == "--tmpdir") o->tmpdir = argv[++i];
+        else if (arg == "--uri") o->uri = argv[++i];
+        else return false;
+    }
+    if (!o->uri.empty() && o->uri[0] == '@') {
+        std::ifstream in(o->uri.substr(1));
+        std::getline(in, o->uri);
+    }
+    return o->pid > 0 || !o->uri.empty();
+}
+
+const char *state_name(pmix_proc_state_t state)
+{
+    switch (state) {
+    case PMIX_PROC_STATE_PREPPED: return "starting";
+    case PMIX_PROC_STATE_RUNNING: return "running";
+    case PMIX_PROC_STATE_TERMINATED: return "exited";
+    case PMIX_PROC_STATE_TERM_NON_ZERO: return "failed";
+    case PMIX_PROC_STATE_ABORTED_BY_SIG: return "killed";
+    default: return "unknown";
+    }
+}
+
+// One query; the caller frees the results.
+pmix_status_t query(const char *key, const char *nspace, pmix_info_t **results, size_t *nresults)
+{
+    pmix_query_t q;
+    PMIX_QUERY_CONSTRUCT(&q);
+    char *keys[] = {const_cast<char *>(key), nullptr};
+    q.keys = keys;
+    pmix_info_t qualifier;
+    if (nspace != nullptr) {
+        PMIX_INFO_LOAD(&qualifier, PMIX_NSPACE, nspace, PMIX_STRING);
+        q.qualifiers = &qualifier;
+        q.nqual = 1;
+    }
+    const pmix_status_t rc = PMIx_Query_info(&q, 1, results, nresults);
+    if (nspace != nullptr) PMIX_INFO_DESTRUCT(&qualifier);
+    q.keys = nullptr;  // ours, not malloc'ed
+    q.qualifiers = nullptr;
+    PMIX_QUERY_DESTRUCT(&q);
+    return rc;
+}
+
+std::vector<std::string> split(const std::string &text)
+{
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t comma = text.find(',', start);
+        if (comma == std::string::npos) comma = text.size();
+        if (comma > start) items.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
+}
+
+void print_table(const std::string &nspace)
+{
+    pmix_info_t *results = nullptr;
+    size_t n = 0;
+    const pmix_status_t rc = query(PMIX_QUERY_PROC_TABLE, nspace.c_str(), &results, &n);
+    if (rc != PMIX_SUCCESS || n == 0 || results[0].value.type != PMIX_DATA_ARRAY) {
+        std::printf("%s: no process table (%s)\n", nspace.c_str(), PMIx_Error_string(rc));
+    } else {
+        const pmix_data_array_t *array = results[0].value.data.darray;
+        const auto *procs = static_cast<const pmix_proc_info_t *>(array->array);
+        for (size_t i = 0; array->type == PMIX_PROC_INFO && i < array->size; ++i) {
+            std::printf("%-40s %5u %8d  %-8s %4d  %s\n", procs[i].proc.nspace, procs[i].proc.rank, procs[i].pid,
+                        state_name(procs[i].state), procs[i].exit_code,
+                        procs[i].executable_name != nullptr ? procs[i].executable_name : "?");
+        }
+    }
+    if (results != nullptr) PMIX_INFO_FREE(results, n);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    Options options;
+    if (!parse(argc, argv, &options)) return usage();
+    std::vector<pmix_info_t> info(3);
+    size_t ninfo = 0;
+    if (!options.uri.empty()) {
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_URI, options.uri.c_str(), PMIX_STRING);
+    } else {
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_PIDINFO, &options.pid, PMIX_PID);
+    }
+    if (!options.tmpdir.empty()) {
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TMPDIR, options.tmpdir.c_str(), PMIX_STRING);
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_SYSTEM_TMPDIR, options.tmpdir.c_str(), PMIX_STRING);
+    }
+    pmix_proc_t me;
+    pmix_status_t rc = PMIx_tool_init(&me, info.data(), ninfo);
+    for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&info[i]);
+    if (rc != PMIX_SUCCESS) {
+        std::fprintf(stderr, "pmixpp_ps: cannot reach the pmixrun: %s (is it running? give its --tmpdir)\n",
+                     PMIx_Error_string(rc));
+        return 1;
+    }
+    pmix_info_t *results = nullptr;
+    size_t n = 0;
+    rc = query(PMIX_QUERY_NAMESPACES, nullptr, &results, &n);
+    if (rc != PMIX_SUCCESS || n == 0 || results[0].value.type != PMIX_STRING) {
+        std::fprintf(stderr, "pmixpp_ps: the server lists no job (%s)\n", PMIx_Error_string(rc));
+        PMIx_tool_finalize();
+        return 1;
+    }
+    const std::vector<std::string> namespaces = split(results[0].value.data.string);
+    PMIX_INFO_FREE(results, n);
+    std::printf("%-40s %5s %8s  %-8s %4s  %s\n", "NSPACE", "RANK", "PID", "STATE", "EXIT", "PROGRAM");
+    for (const std::string &nspace : namespaces) print_table(nspace);
+    PMIx_tool_finalize();
+    return 0;
+}
