@@ -64,6 +64,15 @@ Test(pmixrun, publish_and_lookup_go_through_the_name_service)
     expect_clean_tmpdir();
 }
 
+// Rank 1 finishes first while rank 0 waits for PMIX_EVENT_PROC_TERMINATED:
+// the event names rank 1 and its exit code.
+Test(pmixrun, a_process_exit_is_announced_to_the_others)
+{
+    const Result r = job({"-n", "2", PROBE, "--watch-exit"});
+    cr_assert(has_line(r.out, "rank 0 saw rank 1 terminate with 0"), "out:\n%s\nerr:\n%s", r.out.c_str(), r.err.c_str());
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+}
+
 Test(pmixrun, tag_output_prefixes_every_line_with_nspace_and_rank)
 {
     const Result r = job({"--tag-output", "-n", "2", "sh", "-c", "echo one; echo two; echo err >&2"});

@@ -1,6 +1,6 @@
 /* A client for the pmixrun tests: prints what it was given, then does what
  * its arguments say.
- *   probe_client [--abort STATUS] [--env NAME]... [--read-stdin]
+ *   probe_client [--abort STATUS] [--env NAME]... [--read-stdin] [--watch-exit]
  * Prints "rank R size S appnum A app_rank P", "env NAME VALUE" lines,
  * "stdin <bytes>" after reading stdin to its end. */
 #include <pmix.h>
@@ -9,6 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static volatile int terminated_rank = -1;
+static volatile int terminated_code = -1;
+
+static void on_terminated(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                          size_t ninfo, pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                          void *cbdata)
+{
+    (void)id; (void)status; (void)source; (void)results; (void)nresults;
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (strcmp(info[i].key, PMIX_EVENT_AFFECTED_PROC) == 0 && info[i].value.type == PMIX_PROC) {
+            terminated_rank = (int)info[i].value.data.proc->rank;
+        } else if (strcmp(info[i].key, PMIX_EXIT_CODE) == 0 && info[i].value.type == PMIX_INT) {
+            terminated_code = info[i].value.data.integer;
+        }
+    }
+    if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
 
 static uint32_t get_u32(const pmix_proc_t *proc, const char *key)
 {
@@ -39,6 +57,20 @@ int main(int argc, char **argv)
             ssize_t n;
             while ((n = read(0, buffer, sizeof buffer)) > 0) total += (size_t)n;
             printf("stdin %zu\n", total);
+        } else if (strcmp(argv[i], "--watch-exit") == 0) {
+            /* Rank 0 listens, everyone meets, then rank 1 finishes first. */
+            if (me.rank == 0) {
+                pmix_status_t code = PMIX_EVENT_PROC_TERMINATED;
+                PMIx_Register_event_handler(&code, 1, NULL, 0, on_terminated, NULL, NULL);
+            }
+            PMIx_Fence(NULL, 0, NULL, 0);
+            if (me.rank == 1) {
+                fflush(stdout);
+                PMIx_Finalize(NULL, 0);
+                return 0;
+            }
+            for (int t = 0; t < 200 && terminated_rank < 0; ++t) usleep(50000);
+            printf("rank %u saw rank %d terminate with %d\n", me.rank, terminated_rank, terminated_code);
         } else if (strcmp(argv[i], "--abort") == 0 && i + 1 < argc) {
             const int status = atoi(argv[++i]);
             if (me.rank == 1) {

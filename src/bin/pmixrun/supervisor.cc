@@ -3,6 +3,8 @@
 #include "job_table.h"
 #include "output.h"
 
+#include <pmix.h>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -29,6 +31,21 @@ void say(const std::string &line)
 {
     std::fflush(stdout);
     std::fprintf(stderr, "pmixrun: %s\n", line.c_str());
+}
+
+// PMIX_EVENT_PROC_TERMINATED to the job's processes that registered for it:
+// which process (PMIX_EVENT_AFFECTED_PROC) and its exit code.
+void announce_exit(const Job &job, const Proc &proc)
+{
+    pmix_proc_t gone;
+    PMIX_LOAD_PROCID(&gone, job.nspace.c_str(), proc.rank);
+    const int code = WIFEXITED(proc.wait_status) ? WEXITSTATUS(proc.wait_status) : 128 + WTERMSIG(proc.wait_status);
+    pmix_info_t info[2];
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &gone, PMIX_PROC);
+    PMIX_INFO_LOAD(&info[1], PMIX_EXIT_CODE, &code, PMIX_INT);
+    (void)PMIx_Notify_event(PMIX_EVENT_PROC_TERMINATED, &gone, PMIX_RANGE_NAMESPACE, info, 2, nullptr, nullptr);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
 }
 
 std::string describe(const Proc &proc, const Job &job)
@@ -155,6 +172,7 @@ void Supervisor::reap()
             if (proc.pid != pid) continue;
             proc.exited = true;
             proc.wait_status = status;
+            announce_exit(job_, proc);
             const bool failed = (WIFEXITED(status) && WEXITSTATUS(status) != 0) || WIFSIGNALED(status);
             if (!failed || ending_ || first_failure_ >= 0) continue;
             first_failure_ = status;

@@ -7,7 +7,10 @@
 //   interrupted (Ctrl-C ...) -> 128+signal, unless a process failed first
 //   otherwise                -> 0
 // Once the job must end (a failure, an abort, the timeout, a signal) every
-// live process gets SIGTERM, then SIGKILL after a grace period.
+// live process gets SIGTERM, then SIGKILL after a grace period. Each exit is
+// announced to the job's other processes that registered for
+// PMIX_EVENT_PROC_TERMINATED (with PMIX_EVENT_AFFECTED_PROC and
+// PMIX_EXIT_CODE).
 #ifndef PMIXPP_BIN_PMIXRUN_SUPERVISOR_H
 #define PMIXPP_BIN_PMIXRUN_SUPERVISOR_H
 
