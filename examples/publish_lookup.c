@@ -31,6 +31,14 @@ int main(void)
         printf("rank 0: publishing it again: %s\n", PMIx_Error_string(rc));
         failed |= rc != PMIX_ERR_DUPLICATE_KEY;
         PMIX_INFO_DESTRUCT(&info);
+        pmix_info_t twice[2];
+        PMIX_INFO_LOAD(&twice[0], "example.twice", "a", PMIX_STRING);
+        PMIX_INFO_LOAD(&twice[1], "example.twice", "b", PMIX_STRING);
+        rc = PMIx_Publish(twice, 2);
+        printf("rank 0: one key twice in one publish: %s\n", PMIx_Error_string(rc));
+        failed |= rc != PMIX_ERR_DUPLICATE_KEY;
+        PMIX_INFO_DESTRUCT(&twice[0]);
+        PMIX_INFO_DESTRUCT(&twice[1]);
     } else {
         pmix_pdata_t data;
         PMIX_PDATA_CONSTRUCT(&data);

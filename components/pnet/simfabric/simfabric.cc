@@ -218,23 +218,6 @@ std::string nsdir_of(const char *nspace)
     return it == jobs.end() ? std::string() : it->second.nsdir;
 }
 
-pmix_status_t env_put(char ***env_p, const std::string &entry)
-{
-    char *copy = strdup(entry.c_str());
-    if (copy == nullptr) return PMIX_ERR_NOMEM;
-    size_t n = 0;
-    while (*env_p != nullptr && (*env_p)[n] != nullptr) ++n;
-    auto **grown = static_cast<char **>(std::realloc(*env_p, (n + 2) * sizeof(char *)));
-    if (grown == nullptr) {
-        std::free(copy);
-        return PMIX_ERR_NOMEM;
-    }
-    grown[n] = copy;
-    grown[n + 1] = nullptr;
-    *env_p = grown;
-    return PMIX_SUCCESS;
-}
-
 pmix_status_t setup_fork(const pmix_proc_t *proc, char ***env_p)
 {
     const std::string nsdir = nsdir_of(proc->nspace);
@@ -245,7 +228,7 @@ pmix_status_t setup_fork(const pmix_proc_t *proc, char ***env_p)
         warn("setup_fork of " + std::string(proc->nspace) + "." + std::to_string(proc->rank) + ": " + why);
         return PMIX_ERR_FILE_OPEN_FAILURE;
     }
-    return env_put(env_p, "SIMFAB_PORT_FILE=" + path);
+    return pmixpp::sdk::env_set(env_p, "SIMFAB_PORT_FILE", path) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
 }
 
 void child_finalized(const pmix_proc_t *proc)

@@ -34,10 +34,13 @@
 #include <cstdarg>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace pmixpp::sdk {
@@ -143,6 +146,37 @@ private:
     const pmixpp_services_t *raw_;
     const pmixpp_component_t *self_;
 };
+
+// Sets NAME=value in a NULL-terminated, malloc'ed argv-style environment
+// (what a pnet component's setup_fork edits), replacing an existing NAME.
+// False when memory ran out; *env_p stays valid either way.
+inline bool env_set(char ***env_p, const std::string &name, const std::string &value)
+{
+    const std::string entry = name + "=" + value;
+    std::size_t n = 0;
+    for (; *env_p != nullptr && (*env_p)[n] != nullptr; ++n) {
+        if (std::string_view((*env_p)[n]).substr(0, name.size() + 1) == std::string_view(entry).substr(0, name.size() + 1)) {
+            char *copy = static_cast<char *>(std::malloc(entry.size() + 1));
+            if (copy == nullptr) return false;
+            std::memcpy(copy, entry.c_str(), entry.size() + 1);
+            std::free((*env_p)[n]);
+            (*env_p)[n] = copy;
+            return true;
+        }
+    }
+    char *copy = static_cast<char *>(std::malloc(entry.size() + 1));
+    if (copy == nullptr) return false;
+    std::memcpy(copy, entry.c_str(), entry.size() + 1);
+    auto **grown = static_cast<char **>(std::realloc(*env_p, (n + 2) * sizeof(char *)));
+    if (grown == nullptr) {
+        std::free(copy);
+        return false;
+    }
+    grown[n] = copy;
+    grown[n + 1] = nullptr;
+    *env_p = grown;
+    return true;
+}
 
 namespace detail {
 

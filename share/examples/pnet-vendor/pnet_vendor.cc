@@ -131,15 +131,7 @@ pmix_status_t setup_fork(const pmix_proc_t *proc, char ***env)
         if (it == jobs.end() || it->second.conf_path.empty()) return PMIX_SUCCESS;
         path = it->second.conf_path;
     }
-    const std::string entry = "VENDOR_FABRIC_CONF=" + path;
-    size_t n = 0;
-    while (*env != nullptr && (*env)[n] != nullptr) ++n;
-    auto **grown = static_cast<char **>(std::realloc(*env, (n + 2) * sizeof(char *)));
-    if (grown == nullptr) return PMIX_ERR_NOMEM;
-    grown[n] = strdup(entry.c_str());
-    grown[n + 1] = nullptr;
-    *env = grown;
-    return grown[n] != nullptr ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+    return pmixpp::sdk::env_set(env, "VENDOR_FABRIC_CONF", path) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
 }
 
 void child_finalized(const pmix_proc_t *proc)

@@ -139,11 +139,12 @@ pmix_status_t ns_publish(const pmix_proc_t *proc, const pmix_info_t info[], size
         entry.key.assign(info[i].key, strnlen(info[i].key, PMIX_MAX_KEYLEN));
         entry.range = range;
         entry.persistence = persistence;
-        for (const Entry &existing : entries) {
-            if (overlaps(existing, entry)) {
-                for (Entry &undo : added) PMIX_VALUE_DESTRUCT(&undo.value);
-                return PMIX_ERR_DUPLICATE_KEY;
-            }
+        bool duplicate = false;
+        for (const Entry &existing : entries) duplicate = duplicate || overlaps(existing, entry);
+        for (const Entry &earlier : added) duplicate = duplicate || earlier.key == entry.key;  // twice in one call
+        if (duplicate) {
+            for (Entry &undo : added) PMIX_VALUE_DESTRUCT(&undo.value);
+            return PMIX_ERR_DUPLICATE_KEY;
         }
         PMIx_Value_xfer(&entry.value, &info[i].value);
         added.push_back(entry);
@@ -189,6 +190,13 @@ pmix_status_t ns_unpublish(const pmix_proc_t *proc, char **keys, const pmix_info
 void ns_proc_finalized(const pmix_proc_t *proc)
 {
     if (proc == nullptr) return;
+    // Its waiting lookups end too (the library frees what it handed us).
+    for (std::size_t i = waiting.size(); i-- > 0;) {
+        if (!same_proc(waiting[i].requester, *proc)) continue;
+        const Waiting w = waiting[i];
+        waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i));
+        if (w.cbfunc != nullptr) w.cbfunc(PMIX_ERR_LOST_CONNECTION, nullptr, 0, w.cbdata);
+    }
     for (std::size_t i = entries.size(); i-- > 0;) {
         const bool lifetime = entries[i].persistence == PMIX_PERSIST_PROC || entries[i].persistence == PMIX_PERSIST_APP;
         if (lifetime && same_proc(entries[i].owner, *proc)) erase_entry(i);

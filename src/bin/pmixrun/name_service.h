@@ -8,8 +8,8 @@
 //   persistence  PMIX_PERSISTENCE: PMIX_PERSIST_FIRST_READ (gone after one
 //                lookup), PMIX_PERSIST_PROC / _APP (gone when the publisher
 //                finalizes), otherwise until pmixrun ends
-//   duplicates   a key another process published in an overlapping range:
-//                PMIX_ERR_DUPLICATE_KEY
+//   duplicates   a key already published in an overlapping range, or twice
+//                in one call: PMIX_ERR_DUPLICATE_KEY
 //   lookups      every key found: PMIX_SUCCESS with them; otherwise
 //                PMIX_ERR_NOT_FOUND, or with PMIX_WAIT the lookup waits until
 //                every key is published (the client's PMIX_TIMEOUT bounds it)
@@ -26,7 +26,8 @@ pmix_status_t ns_lookup(const pmix_proc_t *proc, char **keys, const pmix_info_t 
                         pmix_lookup_cbfunc_t cbfunc, void *cbdata);
 pmix_status_t ns_unpublish(const pmix_proc_t *proc, char **keys, const pmix_info_t info[], size_t ninfo,
                            pmix_op_cbfunc_t cbfunc, void *cbdata);
-// The publisher finalized: its process-lifetime entries go.
+// A process finalized: its process-lifetime entries go, and a lookup it
+// still waits for is answered PMIX_ERR_LOST_CONNECTION.
 void ns_proc_finalized(const pmix_proc_t *proc);
 
 } // namespace pmixrun
