@@ -166,6 +166,17 @@ PMIX_EXPORT pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t dire
                                                      pmix_info_t *info, size_t ninfo,
                                                      pmix_info_cbfunc_t cbfunc, void *cbdata);
 
+/* Directs the host to act on a session (an allocation): terminate, pause,
+ * resume, signal or separate it from its parent session (PMIX_SESSION_*
+ * directives). An addition of pmixpp in the style of later PMIx versions
+ * (not in OpenPMIx 4.2); the host serves it only when it installed a
+ * session-control callback (PMIXPP_SERVER_SESSION_CONTROL, pmix_server.h).
+ * cbfunc receives the host's answer; with a NULL cbfunc the call blocks
+ * and returns the host's status. */
+PMIX_EXPORT pmix_status_t PMIx_Session_control(uint32_t sessionID,
+                                               const pmix_info_t directives[], size_t ndirs,
+                                               pmix_info_cbfunc_t cbfunc, void *cbdata);
+
 /* Applies directives (kill, signal, checkpoint, register cleanup, ...) to
  * targets (NULL: the caller's namespace). */
 PMIX_EXPORT pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets,

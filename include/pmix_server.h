@@ -219,6 +219,19 @@ typedef struct pmix_server_module_4_0_0_t {
     pmix_server_client_connected2_fn_t client_connected2;
 } pmix_server_module_t;
 
+/* pmixpp extension: the host's handler of PMIx_Session_control. A 4.2
+ * module has no slot for it (and the module's size is ABI), so a host that
+ * serves session control passes the function to PMIx_server_init as the
+ * value (PMIX_POINTER) of PMIXPP_SERVER_SESSION_CONTROL. Without it,
+ * PMIx_Session_control answers PMIX_ERR_NOT_SUPPORTED. */
+typedef pmix_status_t (*pmixpp_server_session_control_fn_t)(const pmix_proc_t *requestor,
+                                                            uint32_t sessionID,
+                                                            const pmix_info_t directives[],
+                                                            size_t ndirs,
+                                                            pmix_info_cbfunc_t cbfunc,
+                                                            void *cbdata);
+#define PMIXPP_SERVER_SESSION_CONTROL "pmixpp.srvr.ssnctrl"
+
 /* ---- Life cycle ------------------------------------------------------- */
 
 /* Starts the server side of the library with the host's callbacks. The

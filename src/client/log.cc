@@ -3,10 +3,10 @@
 // PMIX_LOG_LOCAL_SYSLOG - are written here, honouring PMIX_LOG_ONCE,
 // PMIX_LOG_SYSLOG_PRI and PMIX_LOG_GENERATE_TIMESTAMP / PMIX_LOG_TIMESTAMP.
 // Channels only a host can serve (global syslog, email, job record, ...)
-// need a log request to the server, which the wire protocol does not have
-// yet: they count as not handled. Outcome: PMIX_SUCCESS when every request
-// was served (or one, with PMIX_LOG_ONCE), PMIX_ERR_PARTIAL_SUCCESS when
-// some were, PMIX_ERR_NOT_SUPPORTED when none could be.
+// go to the server in one log request, which hands them to its host's log
+// upcall. Outcome: PMIX_SUCCESS when every request was served (or one,
+// with PMIX_LOG_ONCE), PMIX_ERR_PARTIAL_SUCCESS when some were,
+// PMIX_ERR_NOT_SUPPORTED when none could be.
 #include <pmix.h>
 
 #include <syslog.h>
@@ -14,13 +14,17 @@
 
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "client/core/host_mode.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
+#include "common/runtime/latch.h"
+#include "common/runtime/progress_engine.h"
 
 using namespace pmixpp;
 
@@ -94,25 +98,62 @@ bool serve_locally(const pmix_info_t &item, const Directives &d)
     return false;
 }
 
-pmix_status_t log_locally(const pmix_info_t data[], size_t ndata, const pmix_info_t dirs[], size_t ndirs)
+// What the process served itself, and what is left for the host.
+struct LocalOutcome {
+    size_t served = 0;
+    bool done = false;  // everything asked for is served (PMIX_LOG_ONCE: one is enough)
+    wire::InfoArray left;
+};
+
+pmix_status_t log_locally(const pmix_info_t data[], size_t ndata, const pmix_info_t dirs[], size_t ndirs,
+                          LocalOutcome *outcome_p)
 {
     if (data == nullptr || ndata == 0 || (dirs == nullptr && ndirs > 0)) {
         return PMIX_ERR_BAD_PARAM;
     }
     Directives d = read_directives(dirs, ndirs);
-    size_t served = 0;
+    std::vector<const pmix_info_t *> left;
     for (size_t i = 0; i < ndata; ++i) {
-        if (serve_locally(data[i], d)) {
-            ++served;
-            if (d.once) {
-                return PMIX_SUCCESS;
-            }
+        if (!serve_locally(data[i], d)) {
+            left.push_back(&data[i]);
+            continue;
+        }
+        ++outcome_p->served;
+        if (d.once) {
+            outcome_p->done = true;
+            return PMIX_SUCCESS;
         }
     }
-    if (served == ndata) {
-        return PMIX_SUCCESS;
-    }
-    return served == 0 ? PMIX_ERR_NOT_SUPPORTED : PMIX_ERR_PARTIAL_SUCCESS;
+    outcome_p->done = left.empty();
+    pmix_status_t rc = outcome_p->left.allocate(left.size());
+    for (size_t i = 0; i < left.size() && rc == PMIX_SUCCESS; ++i) rc = PMIx_Info_xfer(&outcome_p->left[i], left[i]);
+    return rc;
+}
+
+// The call's status once the host answered `host_status` for what was left.
+pmix_status_t combined(const LocalOutcome &local, pmix_status_t host_status)
+{
+    if (local.done || host_status == PMIX_SUCCESS) return PMIX_SUCCESS;
+    if (local.served > 0 || host_status == PMIX_ERR_PARTIAL_SUCCESS) return PMIX_ERR_PARTIAL_SUCCESS;
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+// Sends what is left to the host; done(host status) on the progress thread.
+// PMIX_ERR_NOT_SUPPORTED without a server to ask (a host process itself).
+pmix_status_t ask_host(LocalOutcome &local, const pmix_info_t dirs[], size_t ndirs,
+                       std::function<void(pmix_status_t)> done)
+{
+    std::shared_ptr<client::Session> session = client::current_session();
+    if (!session) return PMIX_ERR_NOT_SUPPORTED;
+    wire::LogRequest request;
+    request.data = std::move(local.left);
+    pmix_status_t rc = request.directives.assign_copy(dirs, ndirs);
+    if (rc != PMIX_SUCCESS) return rc;
+    return client::send_message(session, request, client::timeout_of(dirs, ndirs),
+                                [done](pmix_status_t st, const wire::Frame *frame) {
+                                    wire::StatusReply reply;
+                                    done(client::read_reply(st, frame, &reply));
+                                });
 }
 
 bool ready()
@@ -128,7 +169,13 @@ pmix_status_t PMIx_Log(const pmix_info_t data[], size_t ndata, const pmix_info_t
         return PMIX_ERR_INIT;
     }
     try {
-        return log_locally(data, ndata, directives, ndirs);
+        LocalOutcome local;
+        pmix_status_t rc = log_locally(data, ndata, directives, ndirs, &local);
+        if (rc != PMIX_SUCCESS || local.done) return rc;
+        if (runtime::ProgressEngine::process().on_progress_thread()) return combined(local, PMIX_ERR_NOT_SUPPORTED);
+        auto latch = std::make_shared<runtime::Latch<>>();
+        rc = ask_host(local, directives, ndirs, [latch](pmix_status_t st) { latch->complete(st); });
+        return combined(local, rc == PMIX_SUCCESS ? latch->wait() : rc);
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
@@ -142,11 +189,14 @@ pmix_status_t PMIx_Log_nb(const pmix_info_t data[], size_t ndata, const pmix_inf
         return PMIX_ERR_INIT;
     }
     try {
-        pmix_status_t rc = log_locally(data, ndata, directives, ndirs);
-        if (rc == PMIX_ERR_BAD_PARAM || cbfunc == nullptr) {
+        auto local = std::make_shared<LocalOutcome>();
+        pmix_status_t rc = log_locally(data, ndata, directives, ndirs, local.get());
+        if (rc != PMIX_SUCCESS || cbfunc == nullptr) {
             return rc;
         }
-        return runtime::ProgressEngine::process().post([cbfunc, cbdata, rc] { cbfunc(rc, cbdata); });
+        auto finish = [cbfunc, cbdata, local](pmix_status_t host_status) { cbfunc(combined(*local, host_status), cbdata); };
+        if (!local->done && ask_host(*local, directives, ndirs, finish) == PMIX_SUCCESS) return PMIX_SUCCESS;
+        return runtime::ProgressEngine::process().post([finish] { finish(PMIX_ERR_NOT_SUPPORTED); });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

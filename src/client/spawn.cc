@@ -1,17 +1,75 @@
-// Spawn of new jobs, relayed to the host. Issue 7 (spawn through pmixrun)
-// fills these in.
+// PMIx_Spawn / PMIx_Spawn_nb: the server relays the job to its host's spawn
+// upcall, which starts it and names its namespace. The host decides where
+// it runs and in which session (PMIX_SESSION_ID, PMIX_ALLOC_ID, ...) and
+// whether it outlives its parent (PMIX_SPAWN_CHILD_SEP).
 #include <pmix.h>
 
-pmix_status_t PMIx_Spawn(const pmix_info_t /*job_info*/[], size_t /*ninfo*/,
-                         const pmix_app_t /*apps*/[], size_t /*napps*/,
-                         pmix_nspace_t /*nspace*/)
+#include <cstring>
+#include <new>
+
+#include "client/core/host_call.h"
+
+using namespace pmixpp;
+
+namespace {
+
+using SpawnDone = std::function<void(pmix_status_t, std::shared_ptr<wire::SpawnReply>)>;
+
+// A margin after PMIX_TIMEOUT so the host's own timeout answers first.
+constexpr std::chrono::milliseconds kMargin{2000};
+
+bool valid_apps(const pmix_app_t apps[], size_t napps)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    if (apps == nullptr || napps == 0) return false;
+    for (size_t i = 0; i < napps; ++i) {
+        if (apps[i].cmd == nullptr || apps[i].cmd[0] == '\0') return false;
+        if (apps[i].info == nullptr && apps[i].ninfo > 0) return false;
+    }
+    return true;
 }
 
-pmix_status_t PMIx_Spawn_nb(const pmix_info_t /*job_info*/[], size_t /*ninfo*/,
-                            const pmix_app_t /*apps*/[], size_t /*napps*/,
-                            pmix_spawn_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
+pmix_status_t start_spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[], size_t napps,
+                          SpawnDone done)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    std::shared_ptr<client::Session> session;
+    pmix_status_t rc = client::connected_session(&session);
+    if (rc != PMIX_SUCCESS) return rc;
+    if (!valid_apps(apps, napps) || (job_info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
+    wire::SpawnRequest request;
+    if ((rc = request.job_info.assign_copy(job_info, ninfo)) != PMIX_SUCCESS) return rc;
+    if ((rc = request.apps.assign_copy(apps, napps)) != PMIX_SUCCESS) return rc;
+    return client::send_for_reply<wire::SpawnReply>(session, request, client::timeout_of(job_info, ninfo, kMargin),
+                                                    std::move(done));
+}
+
+}  // namespace
+
+pmix_status_t PMIx_Spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[], size_t napps,
+                         pmix_nspace_t nspace)
+{
+    try {
+        std::shared_ptr<wire::SpawnReply> reply;
+        const pmix_status_t rc = client::wait_for_reply<wire::SpawnReply>(
+            [&](SpawnDone done) { return start_spawn(job_info, ninfo, apps, napps, std::move(done)); }, &reply);
+        if (rc == PMIX_SUCCESS && nspace != nullptr && reply) PMIX_LOAD_NSPACE(nspace, reply->nspace.c_str());
+        return rc;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[], size_t napps,
+                            pmix_spawn_cbfunc_t cbfunc, void *cbdata)
+{
+    try {
+        return start_spawn(job_info, ninfo, apps, napps,
+                           [cbfunc, cbdata](pmix_status_t st, std::shared_ptr<wire::SpawnReply> reply) {
+                               if (cbfunc == nullptr) return;
+                               pmix_nspace_t nspace = {};
+                               if (st == PMIX_SUCCESS && reply) PMIX_LOAD_NSPACE(nspace, reply->nspace.c_str());
+                               cbfunc(st, nspace, cbdata);
+                           });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }

@@ -64,10 +64,6 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_Fabric_deregister, nullptr),
     STUB(PMIx_Fabric_deregister_nb, nullptr, nullptr, nullptr),
     // client: publish, spawn, allocation (issue 7)
-    STUB(PMIx_Spawn, nullptr, 0, nullptr, 0, nullptr),
-    STUB(PMIx_Spawn_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Allocation_request, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Allocation_request_nb, PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr),
     // server: application setup and inventory (issue 6)
     // forwarded I/O (issue 7: pmixrun)
     STUB(PMIx_IOF_pull, nullptr, 0, nullptr, 0, PMIX_FWD_STDOUT_CHANNEL, nullptr, nullptr,
@@ -149,6 +145,7 @@ Test(api_stubs, coverage_doc_lists_every_export_once)
         listed.insert(name);
     }
     auto expected = lines_of(source_path("tests/api/expected-exports.txt"));
+    for (const auto &addition : lines_of(source_path("tests/api/pmixpp-additions.txt"))) expected.insert(addition);
     cr_expect(difference(expected, listed).empty(), "docs/api-coverage.md lacks%s",
               joined(difference(expected, listed)).c_str());
     cr_expect(difference(listed, expected).empty(), "docs/api-coverage.md has extra%s",

@@ -83,6 +83,16 @@ Test(wire_hostile, every_truncated_prefix_fails_cleanly)
     expect_all_checks(sample_register_events_reply());
     expect_all_checks(sample_query_reply());
     expect_all_checks(sample_event());
+    SessionControlRequest control;
+    control.session_id = 7;
+    control.directives = sample_info("control");
+    expect_all_checks(control);
+    AllocateRequest allocate;
+    allocate.info = sample_info("allocate");
+    expect_all_checks(allocate);
+    SpawnReply spawn_reply;
+    spawn_reply.nspace = "child@1";
+    expect_all_checks(spawn_reply);
 }
 
 // A fence reply may end after its data (no shared list: an older server's

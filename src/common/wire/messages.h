@@ -272,6 +272,26 @@ struct JobControlRequest {
     InfoArray directives;
 };
 
+// PMIx_Spawn(_nb), PMIx_Allocation_request(_nb), PMIx_Session_control and
+// the PMIx_Log channels a process cannot serve itself (messages_dynamic.cc):
+// each goes to the host's matching upcall.
+struct SpawnRequest {
+    InfoArray job_info;  // PMIX_SPAWN_CHILD_SEP, PMIX_SESSION_ID, PMIX_NOTIFY_COMPLETION, ...
+    AppArray apps;       // at least one
+};
+struct AllocateRequest {
+    pmix_alloc_directive_t directive = PMIX_ALLOC_NEW;  // a known directive (1..4 or 5, cancel)
+    InfoArray info;
+};
+struct SessionControlRequest {
+    uint32_t session_id = 0;
+    InfoArray directives;  // PMIX_SESSION_TERMINATE, _PAUSE, _RESUME, _SIGNAL, _SEP, ...
+};
+struct LogRequest {
+    InfoArray data;        // what the client could not write itself
+    InfoArray directives;  // PMIX_LOG_ONCE, timestamps, ...
+};
+
 // A client whose gds could not use the Welcome's job data (a gds/shmem
 // segment it cannot map) asks for a copy that carries the data itself
 // (messages_job_data.cc). Only the caller's own namespace is answered.
@@ -305,6 +325,14 @@ pmix_status_t encode(const UnpublishRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, UnpublishRequest *msg_p);
 pmix_status_t encode(const QueryRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, QueryRequest *msg_p);
+pmix_status_t encode(const SpawnRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, SpawnRequest *msg_p);
+pmix_status_t encode(const AllocateRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, AllocateRequest *msg_p);
+pmix_status_t encode(const SessionControlRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, SessionControlRequest *msg_p);
+pmix_status_t encode(const LogRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, LogRequest *msg_p);
 pmix_status_t encode(const JobControlRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, JobControlRequest *msg_p);
 
@@ -360,6 +388,19 @@ struct JobControlReply {
     std::string reason;  // at most kMaxMessageLength bytes
 };
 
+// Reply of SpawnRequest: the new job's namespace (empty on failure).
+struct SpawnReply {
+    pmix_status_t status = PMIX_SUCCESS;
+    std::string nspace;  // at most PMIX_MAX_NSLEN bytes
+};
+
+// Reply of AllocateRequest and SessionControlRequest: what the host said
+// (PMIX_SESSION_ID, PMIX_ALLOC_ID, ...).
+struct InfoReply {
+    pmix_status_t status = PMIX_SUCCESS;
+    InfoArray info;
+};
+
 // Reply of JobDataRequest: an export of the namespace by the server's gds
 // module that carries the data inline (import it with the same module).
 struct JobDataReply {
@@ -367,6 +408,10 @@ struct JobDataReply {
     Bytes data;
 };
 
+pmix_status_t encode(const SpawnReply &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, SpawnReply *msg_p);
+pmix_status_t encode(const InfoReply &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, InfoReply *msg_p);
 pmix_status_t encode(const JobDataReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, JobDataReply *msg_p);
 pmix_status_t encode(const StatusReply &msg, buffer::Packer &p);

@@ -112,6 +112,7 @@ template <typename T, pmix_data_type_t Type> class PmixArray {
 using InfoArray = PmixArray<pmix_info_t, PMIX_INFO>;
 using QueryArray = PmixArray<pmix_query_t, PMIX_QUERY>;
 using PdataArray = PmixArray<pmix_pdata_t, PMIX_PDATA>;
+using AppArray = PmixArray<pmix_app_t, PMIX_APP>;
 
 // Opaque bytes (credentials, job-data and modex blobs, whole payloads); the
 // same type as Frame::payload in frame.h.

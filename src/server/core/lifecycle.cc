@@ -2,6 +2,7 @@
 
 #include "common/runtime/latch.h"
 #include "common/runtime/log.h"
+#include "server/core/info_read.h"
 #include "server/core/listeners.h"
 #include "server/core/self_ops.h"
 #include "server/core/server.h"
@@ -28,6 +29,20 @@ std::mutex g_lifecycle;
 int g_references = 0;
 
 constexpr const char *kFrameworks[] = {"ptl", "psec", "gds", "pnet"};
+
+// The host's PMIx_Session_control handler, when it passed one (pmix_server.h).
+void install_session_control(Server &server, const pmix_info_t info[], size_t ninfo)
+{
+    const pmix_info_t *item = find_info(info, ninfo, PMIXPP_SERVER_SESSION_CONTROL);
+    void *pointer = nullptr;
+    if (item == nullptr) return;
+    if (read_pointer(item->value, &pointer) != PMIX_SUCCESS) {
+        runtime::log_warning("server", std::string("PMIx_server_init: ") + PMIXPP_SERVER_SESSION_CONTROL +
+                                           " must be a function pointer (PMIX_POINTER); session control stays off");
+        return;
+    }
+    server.host.set_session_control(reinterpret_cast<pmixpp_server_session_control_fn_t>(pointer));
+}
 
 pmix_status_t select_store(Server &server)
 {
@@ -218,6 +233,7 @@ pmix_status_t start_server(const pmix_server_module_t *module, const pmix_info_t
         rendezvous::reap_before_start(server->config);       // issue 4: dead servers' leftovers
         sessiondirs::on_server_init(*server, info, ninfo);  // issue 4: session directories
         server->host.install(module);
+        install_session_control(*server, info, ninfo);
         rc = launch(std::move(server), info, ninfo);
         if (rc != PMIX_SUCCESS) return rc;
         guard.dismiss();

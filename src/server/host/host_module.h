@@ -27,9 +27,14 @@ class HostModule {
 public:
     void install(const pmix_server_module_t *module);
     const pmix_server_module_t &slots() const { return slots_; }
+    // pmixpp's extension slot, from PMIx_server_init's info
+    // (PMIXPP_SERVER_SESSION_CONTROL); nullptr when the host gave none.
+    void set_session_control(pmixpp_server_session_control_fn_t fn) { session_control_ = fn; }
+    pmixpp_server_session_control_fn_t session_control() const { return session_control_; }
 
 private:
     pmix_server_module_t slots_{};
+    pmixpp_server_session_control_fn_t session_control_ = nullptr;
 };
 
 // Completion of one upcall that answers through a pmix_op_cbfunc_t.

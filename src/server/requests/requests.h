@@ -30,6 +30,11 @@ void handle_query(Server &server, Peer &peer, uint32_t tag, wire::QueryRequest &
 void handle_publish(Server &server, Peer &peer, uint32_t tag, wire::PublishRequest &request);
 void handle_lookup(Server &server, Peer &peer, uint32_t tag, wire::LookupRequest &request);
 void handle_unpublish(Server &server, Peer &peer, uint32_t tag, wire::UnpublishRequest &request);
+// dynamic.cc: to the host's spawn / allocate / session-control / log upcalls.
+void handle_spawn(Server &server, Peer &peer, uint32_t tag, wire::SpawnRequest &request);
+void handle_allocate(Server &server, Peer &peer, uint32_t tag, wire::AllocateRequest &request);
+void handle_session_control(Server &server, Peer &peer, uint32_t tag, wire::SessionControlRequest &request);
+void handle_log(Server &server, Peer &peer, uint32_t tag, wire::LogRequest &request);
 void handle_job_data(Server &server, Peer &peer, uint32_t tag, wire::JobDataRequest &request);
 // job_control.cc: cleanup registrations stay here (server/cleanup), the
 // rest goes to the host's job_control upcall.

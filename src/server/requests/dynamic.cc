@@ -1,0 +1,146 @@
+// Requests that change what runs, each relayed to the host: PMIx_Spawn (its
+// spawn upcall), PMIx_Allocation_request (allocate), PMIx_Session_control
+// (pmixpp's session-control extension, pmix_server.h) and the PMIx_Log
+// channels a client cannot serve itself (log). Without the upcall the
+// requester hears PMIX_ERR_NOT_SUPPORTED. What the host is handed stays
+// valid until it calls back; its answer is copied before it is released.
+#include "common/runtime/log.h"
+#include "server/core/connections.h"
+#include "server/host/host_module.h"
+#include "server/requests/requests.h"
+
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+
+namespace pmixpp::server {
+
+namespace {
+
+// A call handed to the host: the request it reads, and whom to answer.
+template <typename Request> struct HostCall {
+    pmix_proc_t requester{};
+    Request request;
+    PeerId peer = kNoPeer;
+    uint32_t tag = 0;
+};
+
+template <typename Request> HostCall<Request> *hand_over(Peer &peer, uint32_t tag, Request &request)
+{
+    return new (std::nothrow) HostCall<Request>{peer.proc, std::move(request), peer.id, tag};
+}
+
+// The answer to send when the upcall itself returned `rc`.
+pmix_status_t immediate_status(pmix_status_t rc, pmix_status_t succeeded_means)
+{
+    return rc == PMIX_OPERATION_SUCCEEDED ? succeeded_means : rc;
+}
+
+void spawn_done(pmix_status_t status, char nspace[], void *cbdata)
+{
+    std::unique_ptr<HostCall<wire::SpawnRequest>> call(static_cast<HostCall<wire::SpawnRequest> *>(cbdata));
+    if (call == nullptr) return;
+    auto reply = std::make_shared<wire::SpawnReply>();
+    reply->status = status;
+    if (status == PMIX_SUCCESS && nspace != nullptr) reply->nspace.assign(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
+    if (status == PMIX_SUCCESS && reply->nspace.empty()) {
+        runtime::log_warning("server", "the host's spawn reported success without a namespace; "
+                                       "telling the requester PMIX_ERR_BAD_PARAM (fix the host's spawn callback)");
+        reply->status = PMIX_ERR_BAD_PARAM;
+    }
+    post_to_server([peer = call->peer, tag = call->tag, reply](Server &server) { reply_to(server, peer, tag, *reply); });
+}
+
+// For allocate and session control: the host's info answer, copied.
+template <typename Request>
+void info_done(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata, pmix_release_cbfunc_t release,
+               void *release_cbdata)
+{
+    std::unique_ptr<HostCall<Request>> call(static_cast<HostCall<Request> *>(cbdata));
+    auto reply = std::make_shared<wire::InfoReply>();
+    reply->status = status;
+    if (ninfo > 0 && info != nullptr) {
+        const pmix_status_t rc = reply->info.assign_copy(info, ninfo);
+        if (rc != PMIX_SUCCESS && status == PMIX_SUCCESS) reply->status = rc;
+    }
+    if (release != nullptr) release(release_cbdata);
+    if (call == nullptr) return;
+    post_to_server([peer = call->peer, tag = call->tag, reply](Server &server) { reply_to(server, peer, tag, *reply); });
+}
+
+void reply_info_status(Server &server, PeerId peer, uint32_t tag, pmix_status_t status)
+{
+    wire::InfoReply reply;
+    reply.status = status;
+    reply_to(server, peer, tag, reply);
+}
+
+void log_done(pmix_status_t status, void *cbdata)
+{
+    std::unique_ptr<HostCall<wire::LogRequest>> call(static_cast<HostCall<wire::LogRequest> *>(cbdata));
+    if (call == nullptr) return;
+    post_to_server([peer = call->peer, tag = call->tag, status](Server &server) {
+        reply_status(server, peer, tag, status);
+    });
+}
+
+}  // namespace
+
+void handle_spawn(Server &server, Peer &peer, uint32_t tag, wire::SpawnRequest &request)
+{
+    const auto upcall = server.host.slots().spawn;
+    wire::SpawnReply refused;
+    refused.status = PMIX_ERR_NOT_SUPPORTED;
+    if (upcall == nullptr) return reply_to(server, peer.id, tag, refused);
+    auto *call = hand_over(peer, tag, request);
+    refused.status = PMIX_ERR_NOMEM;
+    if (call == nullptr) return reply_to(server, peer.id, tag, refused);
+    const pmix_status_t rc = upcall(&call->requester, call->request.job_info.data(), call->request.job_info.size(),
+                                    call->request.apps.data(), call->request.apps.size(), spawn_done, call);
+    if (rc == PMIX_SUCCESS) return;
+    delete call;
+    // "Succeeded at once" without a namespace cannot be answered.
+    refused.status = immediate_status(rc, PMIX_ERR_BAD_PARAM);
+    reply_to(server, peer.id, tag, refused);
+}
+
+void handle_allocate(Server &server, Peer &peer, uint32_t tag, wire::AllocateRequest &request)
+{
+    const auto upcall = server.host.slots().allocate;
+    if (upcall == nullptr) return reply_info_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
+    auto *call = hand_over(peer, tag, request);
+    if (call == nullptr) return reply_info_status(server, peer.id, tag, PMIX_ERR_NOMEM);
+    const pmix_status_t rc = upcall(&call->requester, call->request.directive, call->request.info.data(),
+                                    call->request.info.size(), info_done<wire::AllocateRequest>, call);
+    if (rc == PMIX_SUCCESS) return;
+    delete call;
+    reply_info_status(server, peer.id, tag, immediate_status(rc, PMIX_SUCCESS));
+}
+
+void handle_session_control(Server &server, Peer &peer, uint32_t tag, wire::SessionControlRequest &request)
+{
+    const auto upcall = server.host.session_control();
+    if (upcall == nullptr) return reply_info_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
+    auto *call = hand_over(peer, tag, request);
+    if (call == nullptr) return reply_info_status(server, peer.id, tag, PMIX_ERR_NOMEM);
+    const pmix_status_t rc =
+        upcall(&call->requester, call->request.session_id, call->request.directives.data(),
+               call->request.directives.size(), info_done<wire::SessionControlRequest>, call);
+    if (rc == PMIX_SUCCESS) return;
+    delete call;
+    reply_info_status(server, peer.id, tag, immediate_status(rc, PMIX_SUCCESS));
+}
+
+void handle_log(Server &server, Peer &peer, uint32_t tag, wire::LogRequest &request)
+{
+    const auto upcall = server.host.slots().log;
+    if (upcall == nullptr) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
+    auto *call = hand_over(peer, tag, request);
+    if (call == nullptr) return reply_status(server, peer.id, tag, PMIX_ERR_NOMEM);
+    // The log upcall returns nothing: it always answers through log_done.
+    upcall(&call->requester, call->request.data.data(), call->request.data.size(), call->request.directives.data(),
+           call->request.directives.size(), log_done, call);
+}
+
+}  // namespace pmixpp::server
