@@ -1,14 +1,21 @@
 // pmixrun's upcalls (see host_module.h). One node: a fence gathers only
-// this node's contribution, and no other node holds a process's data.
+// this node's contribution, no other node holds a process's data, and a
+// connect or disconnect has nobody else to agree with.
 #include "host_module.h"
 
 #include "job_table.h"
 #include "name_service.h"
+#include "runtime.h"
+
+#include <pmix.h>
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
+#include <memory>
+#include <string>
 
 namespace pmixrun {
 namespace {
@@ -27,17 +34,23 @@ pmix_status_t on_direct_modex(const pmix_proc_t *, const pmix_info_t[], size_t, 
     return PMIX_ERR_NOT_FOUND;
 }
 
+// Hands `task` to the main thread; PMIX_ERR_OUT_OF_RESOURCE when there is
+// no queue (a module used outside pmixrun's main()).
+pmix_status_t queue(HostTask task)
+{
+    if (g_events == nullptr) return PMIX_ERR_OUT_OF_RESOURCE;
+    g_events->push(std::move(task));
+    return PMIX_SUCCESS;
+}
+
 pmix_status_t on_abort(const pmix_proc_t *proc, void *, int status, const char msg[], pmix_proc_t[], size_t,
                        pmix_op_cbfunc_t, void *)
 {
-    HostEvent event;
-    event.kind = HostEvent::Kind::abort;
-    if (proc != nullptr) event.proc = *proc;
-    event.status = status;
-    event.message = msg != nullptr ? msg : "";
-    if (g_events != nullptr) g_events->push(std::move(event));
-    // The supervisor ends the job; the caller need not wait for that.
-    return PMIX_OPERATION_SUCCEEDED;
+    const pmix_proc_t who = proc != nullptr ? *proc : pmix_proc_t{};
+    const std::string message = msg != nullptr ? msg : "";
+    const pmix_status_t rc = queue([who, status, message](Runtime &rt) { rt.on_abort(who, status, message); });
+    // The runtime ends the job; the caller need not wait for that.
+    return rc == PMIX_SUCCESS ? PMIX_OPERATION_SUCCEEDED : rc;
 }
 
 pmix_status_t on_client_finalized(const pmix_proc_t *proc, void *, pmix_op_cbfunc_t, void *)
@@ -46,7 +59,101 @@ pmix_status_t on_client_finalized(const pmix_proc_t *proc, void *, pmix_op_cbfun
     return PMIX_OPERATION_SUCCEEDED;
 }
 
+pmix_status_t on_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
+                       size_t napps, pmix_spawn_cbfunc_t cbfunc, void *cbdata)
+{
+    auto call = std::make_shared<SpawnCall>();
+    if (proc != nullptr) call->requester = *proc;
+    call->cbfunc = cbfunc;
+    call->cbdata = cbdata;
+    if (ninfo > 0) {
+        PMIX_INFO_CREATE(call->job_info, ninfo);
+        if (call->job_info == nullptr) return PMIX_ERR_NOMEM;
+        call->ninfo = ninfo;
+        for (size_t i = 0; i < ninfo; ++i) PMIx_Info_xfer(&call->job_info[i], &job_info[i]);
+    }
+    PMIX_APP_CREATE(call->apps, napps);
+    if (call->apps == nullptr) return PMIX_ERR_NOMEM;
+    call->napps = napps;
+    for (size_t a = 0; a < napps; ++a) {
+        pmix_app_t &copy = call->apps[a];
+        copy.cmd = apps[a].cmd != nullptr ? strdup(apps[a].cmd) : nullptr;
+        PMIX_ARGV_COPY(copy.argv, apps[a].argv);
+        PMIX_ARGV_COPY(copy.env, apps[a].env);
+        copy.cwd = apps[a].cwd != nullptr ? strdup(apps[a].cwd) : nullptr;
+        copy.maxprocs = apps[a].maxprocs;
+    }
+    return queue([call](Runtime &rt) { rt.spawn(*call); });
+}
+
+// An InfoCall holding a copy of info.
+std::shared_ptr<InfoCall> info_call(const pmix_proc_t *requester, uint32_t number, const pmix_info_t info[],
+                                    size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    auto call = std::make_shared<InfoCall>();
+    if (requester != nullptr) call->requester = *requester;
+    call->number = number;
+    call->cbfunc = cbfunc;
+    call->cbdata = cbdata;
+    if (ninfo > 0) {
+        PMIX_INFO_CREATE(call->info, ninfo);
+        if (call->info == nullptr) return nullptr;
+        call->ninfo = ninfo;
+        for (size_t i = 0; i < ninfo; ++i) PMIx_Info_xfer(&call->info[i], &info[i]);
+    }
+    return call;
+}
+
+pmix_status_t on_allocate(const pmix_proc_t *client, pmix_alloc_directive_t directive, const pmix_info_t data[],
+                          size_t ndata, pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    auto call = info_call(client, directive, data, ndata, cbfunc, cbdata);
+    if (call == nullptr) return PMIX_ERR_NOMEM;
+    return queue([call](Runtime &rt) { rt.allocate(*call); });
+}
+
+pmix_status_t on_job_control(const pmix_proc_t *requestor, const pmix_proc_t targets[], size_t ntargets,
+                             const pmix_info_t directives[], size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    auto call = info_call(requestor, 0, directives, ndirs, cbfunc, cbdata);
+    if (call == nullptr) return PMIX_ERR_NOMEM;
+    if (targets != nullptr) call->targets.assign(targets, targets + ntargets);
+    return queue([call](Runtime &rt) { rt.job_control(*call); });
+}
+
+pmix_status_t on_connect(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, pmix_op_cbfunc_t, void *)
+{
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+// PMIx_Log's host channels: one line on pmixrun's stderr per entry, naming
+// the process ("[nspace:rank] key: text").
+void on_log(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata, const pmix_info_t[], size_t,
+            pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    size_t written = 0;
+    for (size_t i = 0; i < ndata; ++i) {
+        if (data[i].value.type != PMIX_STRING || data[i].value.data.string == nullptr) continue;
+        std::fprintf(stderr, "[%s:%u] %s: %s\n", client != nullptr ? client->nspace : "?",
+                     client != nullptr ? client->rank : 0u, data[i].key, data[i].value.data.string);
+        ++written;
+    }
+    std::fflush(stderr);
+    if (cbfunc != nullptr) {
+        cbfunc(written == ndata ? PMIX_SUCCESS : written > 0 ? PMIX_ERR_PARTIAL_SUCCESS : PMIX_ERR_NOT_SUPPORTED,
+               cbdata);
+    }
+}
+
 } // namespace
+
+pmix_status_t on_session_control(const pmix_proc_t *requestor, uint32_t session_id, const pmix_info_t directives[],
+                                 size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    auto call = info_call(requestor, session_id, directives, ndirs, cbfunc, cbdata);
+    if (call == nullptr) return PMIX_ERR_NOMEM;
+    return queue([call](Runtime &rt) { rt.session_control(*call); });
+}
 
 HostEvents::HostEvents()
 {
@@ -60,23 +167,23 @@ HostEvents::~HostEvents()
     }
 }
 
-void HostEvents::push(HostEvent event)
+void HostEvents::push(HostTask task)
 {
     {
         std::lock_guard lock(mutex_);
-        queue_.push_back(std::move(event));
+        queue_.push_back(std::move(task));
     }
     const char byte = 1;
     (void)!::write(fds_[1], &byte, 1); // a full pipe already wakes the supervisor
 }
 
-std::deque<HostEvent> HostEvents::take()
+std::deque<HostTask> HostEvents::take()
 {
     char drain[64];
     while (::read(fds_[0], drain, sizeof drain) > 0) {
     }
     std::lock_guard lock(mutex_);
-    std::deque<HostEvent> taken;
+    std::deque<HostTask> taken;
     taken.swap(queue_);
     return taken;
 }
@@ -93,7 +200,13 @@ pmix_server_module_t make_host_module(HostEvents *events)
     module.publish = ns_publish;
     module.lookup = ns_lookup;
     module.unpublish = ns_unpublish;
+    module.spawn = on_spawn;
+    module.connect = on_connect;
+    module.disconnect = on_connect;
     module.query = query_job_table;
+    module.log = on_log;
+    module.allocate = on_allocate;
+    module.job_control = on_job_control;
     return module;
 }
 

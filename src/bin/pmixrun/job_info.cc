@@ -4,6 +4,7 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -97,13 +98,18 @@ void add_job_level(const Job &job, InfoList &list)
     list.add(PMIX_JOB_NUM_APPS, &napps, PMIX_UINT32);
     list.add(PMIX_NUM_NODES, &nodes, PMIX_UINT32);
     list.add(PMIX_HOSTNAME, job.hostname.c_str(), PMIX_STRING);
+    if (!job.from_command_line()) {
+        const bool yes = true;
+        list.add(PMIX_PARENT_ID, &job.spawned_by, PMIX_PROC);
+        list.add(PMIX_SPAWNED, &yes, PMIX_BOOL);
+    }
     add_maps(job, list);
 }
 
 void add_apps(const Job &job, InfoList &list)
 {
-    char cwd[4096] = ".";
-    if (::getcwd(cwd, sizeof cwd) == nullptr) cwd[0] = '.', cwd[1] = '\0';
+    char own_cwd[4096] = ".";
+    if (::getcwd(own_cwd, sizeof own_cwd) == nullptr) own_cwd[0] = '.', own_cwd[1] = '\0';
     uint32_t first = 0;
     for (uint32_t a = 0; a < job.apps.size(); ++a) {
         const AppSpec &app = job.apps[a];
@@ -114,7 +120,7 @@ void add_apps(const Job &job, InfoList &list)
         entry.add(PMIX_APP_SIZE, &app.nprocs, PMIX_UINT32);
         entry.add(PMIX_APPLDR, &leader, PMIX_PROC_RANK);
         entry.add(PMIX_APP_ARGV, argv.c_str(), PMIX_STRING);
-        entry.add(PMIX_WDIR, cwd, PMIX_STRING);
+        entry.add(PMIX_WDIR, app.cwd.empty() ? own_cwd : app.cwd.c_str(), PMIX_STRING);
         entry.add_to(list, PMIX_APP_INFO_ARRAY);
         first += app.nprocs;
     }
@@ -133,13 +139,20 @@ void add_procs(const Job &job, InfoList &list)
 
 } // namespace
 
-Job make_job(const Options &options, std::string nspace, std::string hostname)
+int Job::exit_code() const
+{
+    if (aborted) return abort_status;
+    if (first_failure < 0) return 0;
+    return WIFEXITED(first_failure) ? WEXITSTATUS(first_failure) : 128 + WTERMSIG(first_failure);
+}
+
+Job make_job(const std::vector<AppSpec> &apps, std::string nspace, std::string hostname, uint32_t session_id)
 {
     Job job;
     job.nspace = std::move(nspace);
     job.hostname = std::move(hostname);
-    job.session_id = options.session_id.value_or(1);
-    job.apps = options.apps;
+    job.session_id = session_id;
+    job.apps = apps;
     pmix_rank_t rank = 0;
     for (uint32_t a = 0; a < job.apps.size(); ++a) {
         for (uint32_t i = 0; i < job.apps[a].nprocs; ++i) {

@@ -20,10 +20,19 @@ struct Row {
     pmix_proc_state_t state = PMIX_PROC_STATE_UNDEF;
 };
 
+struct JobRow {
+    std::string nspace;
+    std::string command_line;
+    uint32_t session_id = 0;
+    pmix_proc_t parent{};
+    bool done = false;
+    std::vector<Row> procs;
+};
+
 std::mutex table_mutex;
-std::string table_nspace;
 std::string table_host;
-std::vector<Row> table;
+std::vector<JobRow> job_rows;
+std::vector<Session> session_rows;
 
 pmix_proc_state_t state_of(const Proc &proc, int *exit_code_p)
 {
@@ -40,7 +49,7 @@ pmix_proc_state_t state_of(const Proc &proc, int *exit_code_p)
 
 bool key_is(const char *key, const char *wanted) { return std::strncmp(key, wanted, PMIX_MAX_KEYLEN) == 0; }
 
-// The namespace a query names (PMIX_NSPACE qualifier), else the job's.
+// The namespace a query names (PMIX_NSPACE qualifier), else the command line's job.
 std::string nspace_of(const pmix_query_t &query)
 {
     for (size_t i = 0; query.qualifiers != nullptr && i < query.nqual; ++i) {
@@ -49,28 +58,107 @@ std::string nspace_of(const pmix_query_t &query)
             return q.value.data.string;
         }
     }
-    return table_nspace;
+    return job_rows.empty() ? std::string() : job_rows.front().nspace;
+}
+
+std::string joined(const std::vector<std::string> &items)
+{
+    std::string text;
+    for (const std::string &item : items) text += (text.empty() ? "" : ",") + item;
+    return text;
 }
 
 // The proc table of nspace as one PMIX_DATA_ARRAY of PMIX_PROC_INFO under key.
 bool add_table(void *results, const char *key, const std::string &nspace)
 {
-    if (nspace != table_nspace) return false;
+    const JobRow *job = nullptr;
+    for (const JobRow &row : job_rows) {
+        if (row.nspace == nspace) job = &row;
+    }
+    if (job == nullptr) return false;
     pmix_data_array_t *array = nullptr;
-    PMIX_DATA_ARRAY_CREATE(array, table.size(), PMIX_PROC_INFO);
+    PMIX_DATA_ARRAY_CREATE(array, job->procs.size(), PMIX_PROC_INFO);
     if (array == nullptr) return false;
     auto *infos = static_cast<pmix_proc_info_t *>(array->array);
-    for (std::size_t i = 0; i < table.size(); ++i) {
-        PMIX_LOAD_PROCID(&infos[i].proc, table_nspace.c_str(), table[i].rank);
+    for (std::size_t i = 0; i < job->procs.size(); ++i) {
+        const Row &row = job->procs[i];
+        PMIX_LOAD_PROCID(&infos[i].proc, job->nspace.c_str(), row.rank);
         infos[i].hostname = strdup(table_host.c_str());
-        infos[i].executable_name = strdup(table[i].executable.c_str());
-        infos[i].pid = table[i].pid;
-        infos[i].exit_code = table[i].exit_code;
-        infos[i].state = table[i].state;
+        infos[i].executable_name = strdup(row.executable.c_str());
+        infos[i].pid = row.pid;
+        infos[i].exit_code = row.exit_code;
+        infos[i].state = row.state;
     }
     const bool ok = PMIx_Info_list_add(results, key, array, PMIX_DATA_ARRAY) == PMIX_SUCCESS;
     PMIX_DATA_ARRAY_FREE(array);
     return ok;
+}
+
+// One PMIX_DATA_ARRAY per row, all in one outer array under key.
+template <typename Rows, typename Describe>
+bool add_rows(void *results, const char *key, const Rows &rows, Describe describe)
+{
+    pmix_data_array_t *outer = nullptr;
+    PMIX_DATA_ARRAY_CREATE(outer, rows.size(), PMIX_INFO);
+    if (outer == nullptr) return false;
+    auto *items = static_cast<pmix_info_t *>(outer->array);
+    bool ok = true;
+    for (std::size_t i = 0; ok && i < rows.size(); ++i) {
+        void *entry = PMIx_Info_list_start();
+        ok = entry != nullptr;
+        if (ok) describe(entry, rows[i]);
+        pmix_data_array_t inner;
+        PMIX_DATA_ARRAY_CONSTRUCT(&inner, 0, PMIX_INFO);
+        ok = ok && PMIx_Info_list_convert(entry, &inner) == PMIX_SUCCESS;
+        if (entry != nullptr) PMIx_Info_list_release(entry);
+        if (ok) PMIX_INFO_LOAD(&items[i], key, &inner, PMIX_DATA_ARRAY);
+        PMIX_DATA_ARRAY_DESTRUCT(&inner);
+    }
+    ok = ok && PMIx_Info_list_add(results, key, outer, PMIX_DATA_ARRAY) == PMIX_SUCCESS;
+    PMIX_DATA_ARRAY_FREE(outer);
+    return ok;
+}
+
+void describe_job(void *entry, const JobRow &job)
+{
+    const uint32_t size = static_cast<uint32_t>(job.procs.size());
+    PMIx_Info_list_add(entry, PMIX_NSPACE, job.nspace.c_str(), PMIX_STRING);
+    PMIx_Info_list_add(entry, PMIX_CMD_LINE, job.command_line.c_str(), PMIX_STRING);
+    PMIx_Info_list_add(entry, PMIX_SESSION_ID, &job.session_id, PMIX_UINT32);
+    PMIx_Info_list_add(entry, PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    if (job.parent.nspace[0] != '\0') PMIx_Info_list_add(entry, PMIX_PARENT_ID, &job.parent, PMIX_PROC);
+}
+
+void describe_session(void *entry, const Session &session)
+{
+    PMIx_Info_list_add(entry, PMIX_SESSION_ID, &session.id, PMIX_UINT32);
+    PMIx_Info_list_add(entry, PMIX_ALLOC_ID, session.alloc_refid.c_str(), PMIX_STRING);
+    if (!session.user_refid.empty()) {
+        PMIx_Info_list_add(entry, PMIX_ALLOC_REQ_ID, session.user_refid.c_str(), PMIX_STRING);
+    }
+    if (session.parent) PMIx_Info_list_add(entry, PMIXRUN_SESSION_PARENT, &*session.parent, PMIX_UINT32);
+    PMIx_Info_list_add(entry, PMIX_ALLOC_CHILD_SEP, &session.separated, PMIX_BOOL);
+    const char *state = session.ended ? "ended" : session.paused ? "paused" : "running";
+    PMIx_Info_list_add(entry, PMIXRUN_SESSION_STATE, state, PMIX_STRING);
+    PMIx_Info_list_add(entry, PMIXRUN_SESSION_JOBS, joined(session.jobs).c_str(), PMIX_STRING);
+}
+
+// Answers one key of a query; false when it is not ours or fails.
+bool answer(void *results, const char *key, const pmix_query_t &query)
+{
+    if (key_is(key, PMIX_QUERY_PROC_TABLE) || key_is(key, PMIX_QUERY_LOCAL_PROC_TABLE)) {
+        return add_table(results, key, nspace_of(query));
+    }
+    if (key_is(key, PMIX_QUERY_NAMESPACES)) {
+        std::vector<std::string> live;
+        for (const JobRow &job : job_rows) {
+            if (!job.done) live.push_back(job.nspace);
+        }
+        return PMIx_Info_list_add(results, key, joined(live).c_str(), PMIX_STRING) == PMIX_SUCCESS;
+    }
+    if (key_is(key, PMIX_QUERY_NAMESPACE_INFO)) return add_rows(results, key, job_rows, describe_job);
+    if (key_is(key, PMIX_QUERY_ALLOCATION)) return add_rows(results, key, session_rows, describe_session);
+    return false;
 }
 
 void release_results(void *cbdata)
@@ -81,20 +169,32 @@ void release_results(void *cbdata)
 
 } // namespace
 
-void update_job_table(const Job &job)
+void update_job_table(const std::vector<std::unique_ptr<Job>> &jobs, const SessionTable &sessions)
 {
     std::lock_guard lock(table_mutex);
-    table_nspace = job.nspace;
-    table_host = job.hostname;
-    table.clear();
-    for (const Proc &proc : job.procs) {
-        Row row;
-        row.rank = proc.rank;
-        row.pid = proc.pid;
-        row.executable = job.apps[proc.app].argv[0];
-        row.state = state_of(proc, &row.exit_code);
-        table.push_back(row);
+    job_rows.clear();
+    session_rows.clear();
+    for (const auto &job : jobs) {
+        table_host = job->hostname;
+        JobRow row;
+        row.nspace = job->nspace;
+        row.session_id = job->session_id;
+        row.parent = job->spawned_by;
+        row.done = job->phase == JobPhase::done;
+        for (const AppSpec &app : job->apps) {
+            for (const std::string &arg : app.argv) row.command_line += (row.command_line.empty() ? "" : " ") + arg;
+        }
+        for (const Proc &proc : job->procs) {
+            Row p;
+            p.rank = proc.rank;
+            p.pid = proc.pid;
+            p.executable = job->apps[proc.app].argv[0];
+            p.state = state_of(proc, &p.exit_code);
+            row.procs.push_back(p);
+        }
+        job_rows.push_back(std::move(row));
     }
+    for (const auto &[id, session] : sessions.all()) session_rows.push_back(session);
 }
 
 pmix_status_t query_job_table(pmix_proc_t *, pmix_query_t *queries, size_t nqueries, pmix_info_cbfunc_t cbfunc,
@@ -107,9 +207,7 @@ pmix_status_t query_job_table(pmix_proc_t *, pmix_query_t *queries, size_t nquer
         std::lock_guard lock(table_mutex);
         for (size_t q = 0; q < nqueries; ++q) {
             for (char **key = queries[q].keys; key != nullptr && *key != nullptr; ++key) {
-                if (key_is(*key, PMIX_QUERY_PROC_TABLE) || key_is(*key, PMIX_QUERY_LOCAL_PROC_TABLE)) {
-                    answered += add_table(results, *key, nspace_of(queries[q])) ? 1 : 0;
-                }
+                answered += answer(results, *key, queries[q]) ? 1 : 0;
             }
         }
     }

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -60,7 +61,8 @@ bool set_variable(char ***env_p, const std::string &name, const std::string &val
 }
 
 // In the child, between fork and exec: only async-signal-safe calls.
-[[noreturn]] void become_process(const std::string &path, char **argv, char **env, int in_fd, int out_fd, int err_fd)
+[[noreturn]] void become_process(const std::string &path, char **argv, char **env, const char *cwd, int in_fd,
+                                 int out_fd, int err_fd)
 {
     ::setpgid(0, 0);
     sigset_t none;
@@ -69,6 +71,12 @@ bool set_variable(char ***env_p, const std::string &name, const std::string &val
     ::dup2(in_fd, STDIN_FILENO);
     ::dup2(out_fd, STDOUT_FILENO);
     ::dup2(err_fd, STDERR_FILENO);
+    if (cwd[0] != '\0' && ::chdir(cwd) != 0) {
+        (void)!::write(STDERR_FILENO, "pmixrun: cannot change to the working directory ", 48);
+        (void)!::write(STDERR_FILENO, cwd, std::strlen(cwd));
+        (void)!::write(STDERR_FILENO, "\n", 1);
+        _exit(127);
+    }
     ::execve(path.c_str(), argv, env);
     const char *reason = std::strerror(errno);
     (void)!::write(STDERR_FILENO, "pmixrun: cannot run ", 20);
@@ -96,7 +104,7 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, int *stdin_f
     int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1};
     if (rc == PMIX_SUCCESS && (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)) rc = PMIX_ERR_OUT_OF_RESOURCE;
     if (rc == PMIX_SUCCESS) {
-        if (proc.rank == 0) {
+        if (proc.rank == 0 && stdin_fd_p != nullptr) {
             if (::pipe2(in, O_CLOEXEC) != 0) rc = PMIX_ERR_OUT_OF_RESOURCE;
         } else {
             in[0] = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -114,7 +122,7 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, int *stdin_f
     for (const std::string &arg : job.apps[proc.app].argv) argv.push_back(const_cast<char *>(arg.c_str()));
     argv.push_back(nullptr);
     const pid_t pid = ::fork();
-    if (pid == 0) become_process(path, argv.data(), env, in[0], out[1], err[1]);
+    if (pid == 0) become_process(path, argv.data(), env, job.apps[proc.app].cwd.c_str(), in[0], out[1], err[1]);
     free_environment(env);
     ::close(out[1]);
     ::close(err[1]);
@@ -130,7 +138,7 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, int *stdin_f
     proc.pid = pid;
     proc.out_fd = out[0];
     proc.err_fd = err[0];
-    if (proc.rank == 0) *stdin_fd_p = in[1];
+    if (proc.rank == 0 && stdin_fd_p != nullptr) *stdin_fd_p = in[1];
     return true;
 }
 
@@ -167,7 +175,7 @@ bool resolve_program(const std::string &program, std::string *path_p, std::strin
 
 bool launch_job(Job &job, int *stdin_fd_p, std::string *why_p)
 {
-    *stdin_fd_p = -1;
+    if (stdin_fd_p != nullptr) *stdin_fd_p = -1;
     std::vector<std::string> paths;
     for (const AppSpec &app : job.apps) {
         std::string path;
@@ -178,6 +186,26 @@ bool launch_job(Job &job, int *stdin_fd_p, std::string *why_p)
         if (!start_one(job, proc, paths[proc.app], stdin_fd_p, why_p)) return false;
     }
     return true;
+}
+
+void end_started(Job &job)
+{
+    for (const Proc &proc : job.procs) {
+        if (proc.pid > 0 && !proc.exited) ::kill(-proc.pid, SIGTERM);
+    }
+    for (Proc &proc : job.procs) {
+        if (proc.pid <= 0 || proc.exited) continue;
+        for (int i = 0; i < 60 && ::waitpid(proc.pid, &proc.wait_status, WNOHANG) == 0; ++i) ::usleep(50000);
+        if (::waitpid(proc.pid, &proc.wait_status, WNOHANG) == 0) {
+            ::kill(-proc.pid, SIGKILL);
+            ::waitpid(proc.pid, &proc.wait_status, 0);
+        }
+        proc.exited = true;
+        for (int fd : {proc.out_fd, proc.err_fd}) {
+            if (fd >= 0) ::close(fd);
+        }
+        proc.out_fd = proc.err_fd = -1;
+    }
 }
 
 } // namespace pmixrun

@@ -16,10 +16,15 @@ namespace pmixrun {
 // the first executable match on PATH. False with *why_p when none.
 bool resolve_program(const std::string &program, std::string *path_p, std::string *why_p);
 
-// Starts every process of the job, in rank order. *stdin_fd_p is the write
-// end of rank 0's stdin (-1 if none). On failure *why_p says which rank and
+// Starts every process of the job, in rank order. With stdin_fd_p, rank 0
+// reads its stdin from a pipe whose write end *stdin_fd_p becomes; without,
+// every process reads /dev/null. On failure *why_p says which rank and
 // why; processes already started keep running (the caller ends them).
 bool launch_job(Job &job, int *stdin_fd_p, std::string *why_p);
+
+// Ends whatever was started (a launch that failed half-way): SIGTERM, then
+// SIGKILL, and reaps them.
+void end_started(Job &job);
 
 } // namespace pmixrun
 

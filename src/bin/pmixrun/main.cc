@@ -3,11 +3,12 @@
 // The steps: options; the programs must exist; signals are blocked and read
 // from a signalfd (children get them unblocked); the server starts; the job
 // is prepared (network setup, registration, local support) and launched;
-// the supervisor runs it to its end; everything is deregistered and the
-// server finalized (its session directories go with it).
-#include "job_table.h"
+// the supervisor runs it, and whatever it spawns, to the end; each job is
+// deregistered as it ends and the server finalized (its session
+// directories go with it).
 #include "launcher.h"
 #include "options.h"
+#include "runtime.h"
 #include "server_setup.h"
 #include "supervisor.h"
 
@@ -77,27 +78,21 @@ int main(int argc, char **argv)
     HostEvents events;
     if (!events.ok()) return fail("cannot create the host's event pipe", 1);
     if (!start_server(options, &events, &why)) return fail(why, 1);
-    Job job = make_job(options, "pmixrun-" + local_hostname() + "-" + std::to_string(::getpid()) + "@1",
-                       local_hostname());
+    Runtime runtime(options, local_hostname());
     int code = 0;
     int stdin_fd = -1;
-    if (!report_uri(options, &why) || !prepare_job(job, &why)) {
+    if (!report_uri(options, &why) || !runtime.start_main_job(&stdin_fd, &why)) {
         code = fail(why, 1);
-    } else if (!launch_job(job, &stdin_fd, &why)) {
-        code = fail(why, 1);
-        end_started(job);
     } else {
-        update_job_table(job);
         SupervisorSetup setup;
-        setup.job = &job;
+        setup.runtime = &runtime;
         setup.events = &events;
         setup.signal_fd = signal_fd;
         setup.stdin_fd = stdin_fd;
-        setup.tag_output = options.tag_output;
         setup.timeout_seconds = options.timeout_seconds;
         code = supervise(setup);
     }
-    stop_server(job);
+    stop_server();
     ::close(signal_fd);
     return code;
 }

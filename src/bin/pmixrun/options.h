@@ -22,6 +22,7 @@ struct AppSpec {
     uint32_t nprocs = 1;
     std::vector<std::string> argv;                            // argv[0] as given
     std::vector<std::pair<std::string, std::string>> env;     // -x, resolved
+    std::string cwd;                                          // empty: pmixrun's own (PMIx_Spawn's app.cwd)
 };
 
 struct Options {

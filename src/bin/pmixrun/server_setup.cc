@@ -87,8 +87,11 @@ bool start_server(const Options &options, HostEvents *events, std::string *why_p
     const std::string nspace = server_nspace();
     const bool yes = true;
     const pmix_rank_t rank = 0;
-    pmix_info_t info[6];
+    pmix_info_t info[7];
     size_t n = 0;
+    // PMIx_Session_control has no slot in the 4.2 module: pmixpp takes it here.
+    PMIX_INFO_LOAD(&info[n++], PMIXPP_SERVER_SESSION_CONTROL, reinterpret_cast<void *>(&on_session_control),
+                   PMIX_POINTER);
     PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_NSPACE, nspace.c_str(), PMIX_STRING);
     PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
     PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
@@ -168,7 +171,7 @@ bool prepare_job(const Job &job, std::string *why_p)
     return true;
 }
 
-void stop_server(const Job &job)
+void release_job(const Job &job)
 {
     for (const Proc &proc : job.procs) {
         pmix_proc_t id;
@@ -176,7 +179,8 @@ void stop_server(const Job &job)
         PMIx_server_deregister_client(&id, nullptr, nullptr);
     }
     PMIx_server_deregister_nspace(job.nspace.c_str(), nullptr, nullptr);
-    PMIx_server_finalize();
 }
+
+void stop_server() { PMIx_server_finalize(); }
 
 } // namespace pmixrun

@@ -20,8 +20,10 @@ bool start_server(const Options &options, HostEvents *events, std::string *why_p
 bool report_uri(const Options &options, std::string *why_p);
 // setup_application, register_nspace, setup_local_support. False with *why_p.
 bool prepare_job(const Job &job, std::string *why_p);
-// Deregisters the job's processes and namespace, then finalizes the server.
-void stop_server(const Job &job);
+// Deregisters the job's processes and namespace (its session directory goes).
+void release_job(const Job &job);
+// Finalizes the server.
+void stop_server();
 
 } // namespace pmixrun
 

@@ -1,0 +1,339 @@
+// The host's answers to PMIx_Spawn, PMIx_Allocation_request,
+// PMIx_Session_control and PMIx_Job_control, on pmixrun's main thread.
+#include "launcher.h"
+#include "runtime.h"
+
+#include <pmix.h>
+
+#include <signal.h>
+
+#include <cstring>
+
+namespace pmixrun {
+namespace {
+
+bool key_is(const pmix_info_t &info, const char *key) { return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0; }
+
+const pmix_info_t *find(const pmix_info_t info[], size_t ninfo, const char *key)
+{
+    for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
+        if (key_is(info[i], key)) return &info[i];
+    }
+    return nullptr;
+}
+
+bool flag(const pmix_info_t info[], size_t ninfo, const char *key)
+{
+    const pmix_info_t *item = find(info, ninfo, key);
+    return item != nullptr && PMIX_INFO_TRUE(item);
+}
+
+std::string text(const pmix_info_t info[], size_t ninfo, const char *key)
+{
+    const pmix_info_t *item = find(info, ninfo, key);
+    if (item == nullptr || item->value.type != PMIX_STRING || item->value.data.string == nullptr) return {};
+    return item->value.data.string;
+}
+
+// An unsigned or non-negative integer value.
+bool number(const pmix_info_t *item, uint32_t *out_p)
+{
+    if (item == nullptr) return false;
+    const pmix_value_t &v = item->value;
+    long long n = -1;
+    switch (v.type) {
+    case PMIX_UINT32: n = v.data.uint32; break;
+    case PMIX_UINT16: n = v.data.uint16; break;
+    case PMIX_UINT64: n = static_cast<long long>(v.data.uint64 & 0xffffffffu); break;
+    case PMIX_INT: n = v.data.integer; break;
+    case PMIX_INT32: n = v.data.int32; break;
+    case PMIX_SIZE: n = static_cast<long long>(v.data.size & 0xffffffffu); break;
+    default: return false;
+    }
+    if (n < 0) return false;
+    *out_p = static_cast<uint32_t>(n);
+    return true;
+}
+
+// The applications of a spawn as pmixrun's own AppSpecs. False with *why_p.
+bool app_specs(const SpawnCall &call, std::vector<AppSpec> *specs_p, std::string *why_p)
+{
+    for (size_t a = 0; a < call.napps; ++a) {
+        const pmix_app_t &app = call.apps[a];
+        AppSpec spec;
+        spec.nprocs = app.maxprocs > 0 ? static_cast<uint32_t>(app.maxprocs) : 1;
+        spec.argv.emplace_back(app.cmd);
+        for (char **arg = app.argv; arg != nullptr && *arg != nullptr; ++arg) {
+            if (arg != app.argv) spec.argv.emplace_back(*arg);  // argv[0] is the command itself
+        }
+        for (char **entry = app.env; entry != nullptr && *entry != nullptr; ++entry) {
+            const char *eq = std::strchr(*entry, '=');
+            if (eq == nullptr) continue;
+            spec.env.emplace_back(std::string(*entry, static_cast<std::size_t>(eq - *entry)), std::string(eq + 1));
+        }
+        if (app.cwd != nullptr) spec.cwd = app.cwd;
+        std::string path;
+        if (!resolve_program(spec.argv[0], &path, why_p)) return false;
+        specs_p->push_back(std::move(spec));
+    }
+    return true;
+}
+
+// The seed's order: session id, allocation id, the user's allocation
+// reference, the spawner's own session, the default session (a tool).
+// nullptr with *why_p when the job names a session pmixrun does not know.
+Session *session_for(Runtime &rt, const SpawnCall &call, std::string *why_p)
+{
+    SessionTable &sessions = rt.sessions();
+    uint32_t id = 0;
+    if (number(find(call.job_info, call.ninfo, PMIX_SESSION_ID), &id)) {
+        if (Session *s = sessions.find(id)) return s;
+        *why_p = "session " + std::to_string(id) + " (PMIX_SESSION_ID) is unknown";
+        return nullptr;
+    }
+    const std::string alloc_id = text(call.job_info, call.ninfo, PMIX_ALLOC_ID);
+    if (!alloc_id.empty()) {
+        if (Session *s = sessions.find_by_alloc_id(alloc_id)) return s;
+        *why_p = "allocation '" + alloc_id + "' (PMIX_ALLOC_ID) is unknown";
+        return nullptr;
+    }
+    const std::string user_refid = text(call.job_info, call.ninfo, PMIX_ALLOC_REQ_ID);
+    if (!user_refid.empty()) {
+        if (Session *s = sessions.find_by_user_refid(user_refid)) return s;
+        *why_p = "no session was allocated for request '" + user_refid + "' (PMIX_ALLOC_REQ_ID)";
+        return nullptr;
+    }
+    if (const Job *parent = rt.find_job(call.requester.nspace)) return sessions.find(parent->session_id);
+    return sessions.find(sessions.default_id());
+}
+
+void add_result(std::vector<pmix_info_t> &results, const char *key, const void *value, pmix_data_type_t type)
+{
+    results.emplace_back();
+    PMIX_INFO_LOAD(&results.back(), key, value, type);
+}
+
+void describe_session(const Session &session, std::vector<pmix_info_t> &results)
+{
+    add_result(results, PMIX_SESSION_ID, &session.id, PMIX_UINT32);
+    add_result(results, PMIX_ALLOC_ID, session.alloc_refid.c_str(), PMIX_STRING);
+    if (!session.user_refid.empty()) add_result(results, PMIX_ALLOC_REQ_ID, session.user_refid.c_str(), PMIX_STRING);
+    const uint32_t nodes = static_cast<uint32_t>(session.nodes.size());
+    add_result(results, PMIX_NUM_NODES, &nodes, PMIX_UINT32);
+    add_result(results, PMIX_NODE_LIST, session.nodes.front().c_str(), PMIX_STRING);
+}
+
+// The jobs a job-control request names: each target's namespace (a rank
+// names its whole job here), or the requester's own job.
+std::vector<Job *> target_jobs(Runtime &rt, const InfoCall &call, std::string *missing_p)
+{
+    std::vector<Job *> jobs;
+    auto add = [&](const char *nspace) {
+        Job *job = rt.find_job(nspace);
+        if (job == nullptr) {
+            *missing_p = nspace;
+            return;
+        }
+        for (Job *known : jobs) {
+            if (known == job) return;
+        }
+        jobs.push_back(job);
+    };
+    if (call.targets.empty()) add(call.requester.nspace);
+    for (const pmix_proc_t &target : call.targets) add(target.nspace);
+    return jobs;
+}
+
+void signal_targets(Runtime &rt, const InfoCall &call, Job &job, int sig)
+{
+    bool whole_job = call.targets.empty();
+    for (const pmix_proc_t &t : call.targets) {
+        whole_job = whole_job || (t.rank == PMIX_RANK_WILDCARD && job.nspace == t.nspace);
+    }
+    if (whole_job) return rt.signal_job(job, sig);
+    for (const pmix_proc_t &t : call.targets) {
+        if (job.nspace != t.nspace || t.rank >= job.size()) continue;
+        const Proc &proc = job.procs[t.rank];
+        if (!proc.exited && proc.pid > 0) ::kill(-proc.pid, sig);
+    }
+}
+
+} // namespace
+
+SpawnCall::~SpawnCall()
+{
+    if (job_info != nullptr) PMIX_INFO_FREE(job_info, ninfo);
+    if (apps != nullptr) PMIX_APP_FREE(apps, napps);
+}
+
+InfoCall::~InfoCall()
+{
+    if (info != nullptr) PMIX_INFO_FREE(info, ninfo);
+}
+
+void InfoCall::answer(pmix_status_t status, const std::vector<pmix_info_t> &results)
+{
+    if (cbfunc == nullptr) return;
+    pmix_info_t *copy = nullptr;
+    if (!results.empty()) {
+        PMIX_INFO_CREATE(copy, results.size());
+        for (size_t i = 0; copy != nullptr && i < results.size(); ++i) PMIx_Info_xfer(&copy[i], &results[i]);
+    }
+    const size_t n = copy != nullptr ? results.size() : 0;
+    struct Held {
+        pmix_info_t *info;
+        size_t n;
+    };
+    auto *held = new Held{copy, n};
+    cbfunc(status, copy, n, cbdata, [](void *p) {
+        auto *h = static_cast<Held *>(p);
+        if (h->info != nullptr) PMIX_INFO_FREE(h->info, h->n);
+        delete h;
+    }, held);
+    for (const pmix_info_t &item : results) PMIX_INFO_DESTRUCT(const_cast<pmix_info_t *>(&item));
+}
+
+void Runtime::spawn(SpawnCall &call)
+{
+    std::string why;
+    std::vector<AppSpec> specs;
+    if (!app_specs(call, &specs, &why)) {
+        say_refusal("spawn", why);
+        return call.cbfunc(PMIX_ERR_JOB_EXE_NOT_FOUND, nullptr, call.cbdata);
+    }
+    Session *session = session_for(*this, call, &why);
+    if (session != nullptr && session->ended) {
+        why = "session " + std::to_string(session->id) + " has ended";
+        session = nullptr;
+    }
+    if (session == nullptr) {
+        say_refusal("spawn", why);
+        return call.cbfunc(PMIX_ERR_NOT_FOUND, nullptr, call.cbdata);
+    }
+    jobs_.push_back(std::make_unique<Job>(make_job(specs, next_nspace(), hostname_, session->id)));
+    Job &job = *jobs_.back();
+    job.spawned_by = call.requester;
+    job.separated = flag(call.job_info, call.ninfo, PMIX_SPAWN_CHILD_SEP);
+    job.notify_spawner = flag(call.job_info, call.ninfo, PMIX_NOTIFY_COMPLETION);
+    if (!launch(job, nullptr, &why)) {
+        say_refusal("spawn", why);
+        return call.cbfunc(PMIX_ERR_JOB_FAILED_TO_LAUNCH, nullptr, call.cbdata);
+    }
+    if (session->paused) signal_job(job, SIGSTOP);
+    pmix_nspace_t nspace;
+    PMIX_LOAD_NSPACE(nspace, job.nspace.c_str());
+    call.cbfunc(PMIX_SUCCESS, nspace, call.cbdata);
+}
+
+void Runtime::allocate(InfoCall &call)
+{
+    if (call.number == PMIX_ALLOC_RELEASE) {
+        uint32_t id = 0;
+        Session *session = nullptr;
+        if (number(find(call.info, call.ninfo, PMIX_SESSION_ID), &id)) session = sessions_.find(id);
+        if (session == nullptr) session = sessions_.find_by_alloc_id(text(call.info, call.ninfo, PMIX_ALLOC_ID));
+        if (session == nullptr || session->id == sessions_.default_id()) {
+            say_refusal("allocation release", "name a child session with PMIX_SESSION_ID or PMIX_ALLOC_ID");
+            return call.answer(PMIX_ERR_NOT_FOUND);
+        }
+        end_session(session->id, "");
+        return call.answer(PMIX_SUCCESS);
+    }
+    if (call.number != PMIX_ALLOC_NEW) {
+        say_refusal("allocation request", "only PMIX_ALLOC_NEW and PMIX_ALLOC_RELEASE are served on one node");
+        return call.answer(PMIX_ERR_NOT_SUPPORTED);
+    }
+    const Job *requester_job = find_job(call.requester.nspace);
+    const uint32_t parent = requester_job != nullptr ? requester_job->session_id : sessions_.default_id();
+    const Session *parent_session = sessions_.find(parent);
+    if (parent_session == nullptr || parent_session->ended) {
+        say_refusal("allocation request", "the requester's session has ended");
+        return call.answer(PMIX_ERR_NOT_FOUND);
+    }
+    const std::string user_refid = text(call.info, call.ninfo, PMIX_ALLOC_REQ_ID);
+    if (sessions_.find_by_user_refid(user_refid) != nullptr) {
+        say_refusal("allocation request", "request id '" + user_refid + "' (PMIX_ALLOC_REQ_ID) is already in use");
+        return call.answer(PMIX_ERR_BAD_PARAM);
+    }
+    const Session &session =
+        sessions_.create_child(parent, user_refid, flag(call.info, call.ninfo, PMIX_ALLOC_CHILD_SEP));
+    std::vector<pmix_info_t> results;
+    describe_session(session, results);
+    publish_state();
+    call.answer(PMIX_SUCCESS, results);
+}
+
+void Runtime::session_control(InfoCall &call)
+{
+    Session *session = sessions_.find(call.number);
+    if (session == nullptr || session->ended) {
+        say_refusal("session control", "session " + std::to_string(call.number) + " is unknown or has ended");
+        return call.answer(PMIX_ERR_NOT_FOUND);
+    }
+    uint32_t sig = 0;
+    if (flag(call.info, call.ninfo, PMIX_SESSION_SEP)) {
+        if (!session->parent) {
+            say_refusal("session control", "the default session has no parent to separate from");
+            return call.answer(PMIX_ERR_BAD_PARAM);
+        }
+        session->separated = true;
+    }
+    const bool terminate = flag(call.info, call.ninfo, PMIX_SESSION_TERMINATE);
+    const bool pause = flag(call.info, call.ninfo, PMIX_SESSION_PAUSE);
+    const bool resume = flag(call.info, call.ninfo, PMIX_SESSION_RESUME);
+    const bool signal = number(find(call.info, call.ninfo, PMIX_SESSION_SIGNAL), &sig);
+    const bool separate = flag(call.info, call.ninfo, PMIX_SESSION_SEP);
+    if (!terminate && !pause && !resume && !signal && !separate) {
+        say_refusal("session control", "no directive pmixrun serves (terminate, pause, resume, signal, separate)");
+        return call.answer(PMIX_ERR_NOT_SUPPORTED);
+    }
+    // Answer first: the requester may be one of the processes that end.
+    std::vector<pmix_info_t> results;
+    describe_session(*session, results);
+    call.answer(PMIX_SUCCESS, results);
+    for (const std::string &nspace : session->jobs) {
+        Job *job = find_job(nspace);
+        if (job == nullptr || job->phase != JobPhase::running) continue;
+        if (pause) signal_job(*job, SIGSTOP);
+        if (resume) signal_job(*job, SIGCONT);
+        if (signal) signal_job(*job, static_cast<int>(sig));
+    }
+    if (pause) session->paused = true;
+    if (resume) session->paused = false;
+    if (terminate) end_session(session->id, "session " + std::to_string(session->id) + " terminated on request");
+    publish_state();
+}
+
+void Runtime::job_control(InfoCall &call)
+{
+    std::string missing;
+    std::vector<Job *> targets = target_jobs(*this, call, &missing);
+    if (!missing.empty()) {
+        say_refusal("job control", "namespace " + missing + " is not a job of this pmixrun");
+        return call.answer(PMIX_ERR_NOT_FOUND);
+    }
+    uint32_t sig = 0;
+    const bool kill = flag(call.info, call.ninfo, PMIX_JOB_CTRL_KILL);
+    const bool terminate = flag(call.info, call.ninfo, PMIX_JOB_CTRL_TERMINATE);
+    const bool pause = flag(call.info, call.ninfo, PMIX_JOB_CTRL_PAUSE);
+    const bool resume = flag(call.info, call.ninfo, PMIX_JOB_CTRL_RESUME);
+    const bool separate = flag(call.info, call.ninfo, PMIX_JOB_CTRL_SEP);
+    const bool signal = number(find(call.info, call.ninfo, PMIX_JOB_CTRL_SIGNAL), &sig);
+    if (!kill && !terminate && !pause && !resume && !separate && !signal) {
+        say_refusal("job control", "no directive pmixrun serves (kill, terminate, signal, pause, resume, separate)");
+        return call.answer(PMIX_ERR_NOT_SUPPORTED);
+    }
+    call.answer(PMIX_SUCCESS);  // before acting: the requester may be a target
+    for (Job *job : targets) {
+        if (separate) job->separated = true;
+        if (pause) signal_targets(*this, call, *job, SIGSTOP);
+        if (resume) signal_targets(*this, call, *job, SIGCONT);
+        if (signal) signal_targets(*this, call, *job, static_cast<int>(sig));
+        if (kill) signal_targets(*this, call, *job, SIGKILL);
+        if (terminate && call.targets.empty()) end_job(*job, "");
+        if (terminate && !call.targets.empty()) signal_targets(*this, call, *job, SIGTERM);
+    }
+    publish_state();
+}
+
+} // namespace pmixrun

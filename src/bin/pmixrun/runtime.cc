@@ -1,0 +1,302 @@
+#include "runtime.h"
+
+#include "job_table.h"
+#include "launcher.h"
+#include "server_setup.h"
+
+#include <pmix.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace pmixrun {
+namespace {
+
+constexpr std::chrono::seconds kGrace{3};       // SIGTERM -> SIGKILL
+constexpr std::chrono::seconds kDrainLimit{2};  // output left open by a grandchild
+
+void say(const std::string &line)
+{
+    std::fflush(stdout);
+    std::fprintf(stderr, "pmixrun: %s\n", line.c_str());
+}
+
+std::string describe(const Job &job, const Proc &proc)
+{
+    return (job.from_command_line() ? "" : "job " + job.nspace + " ") + "rank " + std::to_string(proc.rank) +
+           " (pid " + std::to_string(proc.pid) + ", " + job.apps[proc.app].argv[0] + ")";
+}
+
+std::string how_it_ended(int status)
+{
+    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+    return "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+}
+
+// PMIX_EVENT_PROC_TERMINATED to the job's processes that registered for it.
+void announce_exit(const Job &job, const Proc &proc)
+{
+    pmix_proc_t gone;
+    PMIX_LOAD_PROCID(&gone, job.nspace.c_str(), proc.rank);
+    const int code = WIFEXITED(proc.wait_status) ? WEXITSTATUS(proc.wait_status) : 128 + WTERMSIG(proc.wait_status);
+    pmix_info_t info[2];
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &gone, PMIX_PROC);
+    PMIX_INFO_LOAD(&info[1], PMIX_EXIT_CODE, &code, PMIX_INT);
+    (void)PMIx_Notify_event(PMIX_EVENT_PROC_TERMINATED, &gone, PMIX_RANGE_NAMESPACE, info, 2, nullptr, nullptr);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+}
+
+// PMIX_EVENT_JOB_END to the process (or tool) that spawned the job: which
+// job (PMIX_EVENT_AFFECTED_PROC, rank wildcard), its status and exit code.
+void announce_job_end(const Job &job)
+{
+    if (job.from_command_line()) return;
+    pmix_proc_t affected;
+    PMIX_LOAD_PROCID(&affected, job.nspace.c_str(), PMIX_RANK_WILDCARD);
+    const int code = job.exit_code();
+    const pmix_status_t status = code == 0 ? PMIX_SUCCESS : PMIX_ERR_JOB_TERMINATED;
+    pmix_info_t info[4];
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &affected, PMIX_PROC);
+    PMIX_INFO_LOAD(&info[1], PMIX_JOB_TERM_STATUS, &status, PMIX_STATUS);
+    PMIX_INFO_LOAD(&info[2], PMIX_EXIT_CODE, &code, PMIX_INT);
+    PMIX_INFO_LOAD(&info[3], PMIX_EVENT_CUSTOM_RANGE, &job.spawned_by, PMIX_PROC);
+    (void)PMIx_Notify_event(PMIX_EVENT_JOB_END, &affected, PMIX_RANGE_CUSTOM, info, 4, nullptr, nullptr);
+    for (pmix_info_t &item : info) PMIX_INFO_DESTRUCT(&item);
+}
+
+bool all_exited(const Job &job)
+{
+    for (const Proc &proc : job.procs) {
+        if (!proc.exited) return false;
+    }
+    return true;
+}
+
+bool drained(const Job &job)
+{
+    for (const Proc &proc : job.procs) {
+        if (proc.out_fd >= 0 || proc.err_fd >= 0) return false;
+    }
+    return true;
+}
+
+void close_outputs(Job &job)
+{
+    for (Proc &proc : job.procs) {
+        for (int *fd : {&proc.out_fd, &proc.err_fd}) {
+            if (*fd >= 0) ::close(*fd);
+            *fd = -1;
+        }
+    }
+}
+
+} // namespace
+
+void say_refusal(const char *what, const std::string &why) { say(std::string("refused a ") + what + ": " + why); }
+
+Runtime::Runtime(const Options &options, std::string hostname)
+    : options_(options), hostname_(std::move(hostname)),
+      nspace_base_("pmixrun-" + hostname_ + "-" + std::to_string(::getpid())),
+      sessions_(options.session_id.value_or(1), hostname_)
+{
+}
+
+std::string Runtime::next_nspace() { return nspace_base_ + "@" + std::to_string(next_job_++); }
+
+Job *Runtime::find_job(const std::string &nspace)
+{
+    for (auto &job : jobs_) {
+        if (job->nspace == nspace) return job.get();
+    }
+    return nullptr;
+}
+
+bool Runtime::launch(Job &job, int *stdin_fd_p, std::string *why_p)
+{
+    for (Proc &proc : job.procs) {
+        const std::string tag =
+            options_.tag_output ? "[" + job.nspace + ":" + std::to_string(proc.rank) + "] " : std::string();
+        proc.out = std::make_shared<OutputStream>(STDOUT_FILENO, tag);
+        proc.err = std::make_shared<OutputStream>(STDERR_FILENO, tag);
+    }
+    if (Session *session = sessions_.find(job.session_id)) session->jobs.push_back(job.nspace);
+    if (!prepare_job(job, why_p)) {
+        job.phase = JobPhase::done;
+        return false;
+    }
+    if (!launch_job(job, stdin_fd_p, why_p)) {
+        end_started(job);
+        release_job(job);
+        job.phase = JobPhase::done;
+        return false;
+    }
+    job.phase = JobPhase::running;
+    publish_state();
+    return true;
+}
+
+bool Runtime::start_main_job(int *stdin_fd_p, std::string *why_p)
+{
+    jobs_.push_back(std::make_unique<Job>(make_job(options_.apps, next_nspace(), hostname_, sessions_.default_id())));
+    return launch(*jobs_.back(), stdin_fd_p, why_p);
+}
+
+void Runtime::signal_job(Job &job, int sig)
+{
+    for (const Proc &proc : job.procs) {
+        if (!proc.exited && proc.pid > 0) ::kill(-proc.pid, sig);  // its process group
+    }
+}
+
+void Runtime::end_job(Job &job, const std::string &why)
+{
+    if (job.phase != JobPhase::running) return;
+    job.phase = JobPhase::ending;
+    if (!why.empty()) say(why);
+    signal_job(job, SIGCONT);  // a paused job must be able to act on SIGTERM
+    signal_job(job, SIGTERM);
+    job.kill_at = Clock::now() + kGrace;
+}
+
+void Runtime::on_exit(Job &job, Proc &proc, int status)
+{
+    proc.exited = true;
+    proc.wait_status = status;
+    announce_exit(job, proc);
+    const bool failed = (WIFEXITED(status) && WEXITSTATUS(status) != 0) || WIFSIGNALED(status);
+    if (failed && job.phase == JobPhase::running && job.first_failure < 0) {
+        job.first_failure = status;
+        end_job(job, describe(job, proc) + " " + how_it_ended(status) + "; terminating the job");
+    }
+    if (all_exited(job) && !job.all_exited) {
+        job.all_exited = true;
+        job.all_exited_at = Clock::now();
+    }
+    publish_state();
+}
+
+void Runtime::on_abort(const pmix_proc_t &proc, int status, const std::string &message)
+{
+    Job *job = find_job(proc.nspace);
+    if (job == nullptr || job->aborted || job->phase == JobPhase::done) return;
+    job->aborted = true;
+    job->abort_status = status;
+    job->phase = JobPhase::running;  // an abort while ending still names its status
+    end_job(*job, (job->from_command_line() ? "" : "job " + job->nspace + " ") + "rank " +
+                      std::to_string(proc.rank) + " called PMIx_Abort with status " + std::to_string(status) +
+                      (message.empty() ? "" : ": " + message) + "; terminating the job");
+}
+
+void Runtime::interrupt(int sig)
+{
+    if (interrupted_by_ != 0 && sig == SIGINT) {
+        say("second interrupt: killing every job");
+        for (auto &job : jobs_) signal_job(*job, SIGKILL);
+        return;
+    }
+    if (interrupted_by_ != 0) return;
+    interrupted_by_ = sig;
+    say(std::string("got SIG") + sigabbrev_np(sig) + ": passing it to the job");
+    for (auto &job : jobs_) {
+        if (job->phase != JobPhase::running) continue;
+        job->phase = JobPhase::ending;
+        signal_job(*job, sig);
+        job->kill_at = Clock::now() + kGrace;
+    }
+}
+
+void Runtime::on_timeout(double seconds)
+{
+    if (timed_out_) return;
+    timed_out_ = true;
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", seconds);
+    const std::string why = std::string("the job did not finish within --timeout ") + text + " s: terminating it";
+    say(why);
+    for (auto &job : jobs_) end_job(*job, "");
+}
+
+Clock::time_point Runtime::next_timer() const
+{
+    auto next = Clock::time_point::max();
+    for (const auto &job : jobs_) {
+        if (job->phase == JobPhase::ending) next = std::min(next, job->kill_at);
+        if (job->phase != JobPhase::done && job->all_exited) next = std::min(next, job->all_exited_at + kDrainLimit);
+    }
+    return next;
+}
+
+void Runtime::on_timers()
+{
+    const auto now = Clock::now();
+    for (std::size_t i = 0; i < jobs_.size(); ++i) {  // finish_job may add nothing, but may end others
+        Job &job = *jobs_[i];
+        if (job.phase == JobPhase::ending && now >= job.kill_at) {
+            signal_job(job, SIGKILL);
+            job.kill_at = Clock::time_point::max();
+        }
+        if (job.phase != JobPhase::done && job.phase != JobPhase::starting && job.all_exited &&
+            (drained(job) || now - job.all_exited_at >= kDrainLimit)) {
+            finish_job(job);
+        }
+    }
+}
+
+void Runtime::finish_job(Job &job)
+{
+    job.phase = JobPhase::done;
+    close_outputs(job);
+    if (!job.from_command_line() && job.exit_code() != 0 && !job.aborted && job.first_failure < 0) {
+        say("job " + job.nspace + " ended with status " + std::to_string(job.exit_code()));
+    }
+    announce_job_end(job);
+    release_job(job);
+    // Jobs it spawned end with it, unless separated from it.
+    for (auto &other : jobs_) {
+        if (other->from_command_line() || other->separated || other->phase != JobPhase::running) continue;
+        if (job.nspace == other->spawned_by.nspace) end_job(*other, "");
+    }
+    // The command line's job holds the default session: its end is the session's.
+    if (&job == jobs_.front().get()) end_session(sessions_.default_id(), "");
+    publish_state();
+}
+
+void Runtime::end_session(uint32_t id, const std::string &why)
+{
+    if (!why.empty()) say(why);
+    for (uint32_t ended : sessions_.end(id)) {
+        const Session *session = sessions_.find(ended);
+        for (const std::string &nspace : session->jobs) {
+            Job *job = find_job(nspace);
+            if (job != nullptr) end_job(*job, "");
+        }
+    }
+    publish_state();
+}
+
+bool Runtime::finished() const
+{
+    for (const auto &job : jobs_) {
+        if (job->phase != JobPhase::done) return false;
+    }
+    return true;
+}
+
+int Runtime::exit_code() const
+{
+    const Job &main = *jobs_.front();
+    if (main.aborted) return main.abort_status;
+    if (timed_out_) return 124;
+    if (main.first_failure >= 0) return main.exit_code();
+    if (interrupted_by_ != 0) return 128 + interrupted_by_;
+    return 0;
+}
+
+void Runtime::publish_state() { update_job_table(jobs_, sessions_); }
+
+} // namespace pmixrun
