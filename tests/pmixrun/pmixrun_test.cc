@@ -222,13 +222,13 @@ Test(pmixrun, pmixpp_ps_lists_the_running_job)
     Result ps;
     for (int attempt = 0; attempt < 50; ++attempt) {
         ps = run_program(PMIXPP_PS, {"--pid", std::to_string(pid), "--tmpdir", g_tmp}, 20);
-        if (ps.code == 0 && count_lines_with(ps.out, " running ") == 2) break;
+        if (ps.code == 0 && count_lines_with(ps.out, "running     0  sleep") == 2) break;
         ::usleep(200000);
     }
     ::kill(pid, SIGTERM);
     cr_assert_eq(finish(pid), 128 + SIGTERM);
     cr_assert_eq(ps.code, 0, "%s", ps.err.c_str());
-    cr_assert_eq(count_lines_with(ps.out, " running "), 2, "%s", ps.out.c_str());
+    cr_assert_eq(count_lines_with(ps.out, "running     0  sleep"), 2, "%s", ps.out.c_str());
     cr_assert_eq(count_lines_with(ps.out, "sleep"), 2, "%s", ps.out.c_str());
     const Result gone = run_program(PMIXPP_PS, {"--pid", std::to_string(pid), "--tmpdir", g_tmp}, 20);
     cr_assert_neq(gone.code, 0, "a finished pmixrun cannot be reached");

@@ -236,9 +236,34 @@ Test(server_requests, finalize_then_reconnect, .init = two_rank_job)
 Test(server_requests, reserved_command_is_not_supported, .init = two_rank_job)
 {
     auto a = connect_rank(0);
-    const uint8_t spawn[] = {23, 0};
-    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 8, spawn, kTimeoutMs),
+    const uint8_t group_construct[] = {40, 0};
+    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 8, group_construct, kTimeoutMs),
                  PMIX_SUCCESS);
+    cr_expect_eq(a->reply<wire::StatusReply>().status, PMIX_ERR_NOT_SUPPORTED);
+}
+
+// A host without spawn, allocate or session-control handlers: each request
+// hears PMIX_ERR_NOT_SUPPORTED in its own reply type, and the connection goes on.
+Test(server_requests, spawn_allocate_and_session_control_without_the_host_are_not_supported, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    wire::SpawnRequest spawn;
+    cr_assert_eq(spawn.apps.allocate(1), PMIX_SUCCESS);
+    spawn.apps[0].cmd = strdup("/bin/true");
+    spawn.apps[0].maxprocs = 1;
+    a->request(20, spawn);
+    const wire::SpawnReply spawned = a->reply<wire::SpawnReply>();
+    cr_expect_eq(spawned.status, PMIX_ERR_NOT_SUPPORTED);
+    cr_expect(spawned.nspace.empty());
+    wire::AllocateRequest allocate;
+    a->request(21, allocate);
+    cr_expect_eq(a->reply<wire::InfoReply>().status, PMIX_ERR_NOT_SUPPORTED);
+    wire::SessionControlRequest control;
+    control.session_id = 3;
+    a->request(22, control);
+    cr_expect_eq(a->reply<wire::InfoReply>().status, PMIX_ERR_NOT_SUPPORTED);
+    wire::LogRequest log;
+    a->request(23, log);
     cr_expect_eq(a->reply<wire::StatusReply>().status, PMIX_ERR_NOT_SUPPORTED);
 }
 

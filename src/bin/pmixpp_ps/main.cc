@@ -1,7 +1,9 @@
 // pmixpp_ps: what a running pmixrun is doing, from another terminal. A PMIx
 // tool: it finds the server through its rendezvous file (by pid) or its URI
 // (pmixrun --report-uri), asks for the namespaces it serves and each one's
-// process table (PMIx_Query_info), and prints one line per process.
+// process table (PMIx_Query_info), and prints one line per process, then
+// one line per session (PMIX_QUERY_ALLOCATION): its id, parent, state,
+// allocation id and jobs.
 //
 //   pmixpp_ps --pid PID [--tmpdir DIR]     DIR: pmixrun's --tmpdir, if given
 //   pmixpp_ps --uri URI|@FILE
@@ -111,6 +113,44 @@ void print_table(const std::string &nspace)
     if (results != nullptr) PMIX_INFO_FREE(results, n);
 }
 
+const pmix_info_t *field(const pmix_data_array_t *fields, const char *key)
+{
+    const auto *items = static_cast<const pmix_info_t *>(fields->array);
+    for (size_t i = 0; fields->type == PMIX_INFO && i < fields->size; ++i) {
+        if (std::strncmp(items[i].key, key, PMIX_MAX_KEYLEN) == 0) return &items[i];
+    }
+    return nullptr;
+}
+
+std::string text_of(const pmix_info_t *item)
+{
+    if (item == nullptr) return "-";
+    if (item->value.type == PMIX_STRING && item->value.data.string != nullptr) return item->value.data.string;
+    if (item->value.type == PMIX_UINT32) return std::to_string(item->value.data.uint32);
+    return "?";
+}
+
+void print_sessions()
+{
+    pmix_info_t *results = nullptr;
+    size_t n = 0;
+    const pmix_status_t rc = query(PMIX_QUERY_ALLOCATION, nullptr, &results, &n);
+    if (rc == PMIX_SUCCESS && n > 0 && results[0].value.type == PMIX_DATA_ARRAY) {
+        std::printf("\n%-8s %-7s %-8s %-32s %s\n", "SESSION", "PARENT", "STATE", "ALLOCATION", "JOBS");
+        const pmix_data_array_t *sessions = results[0].value.data.darray;
+        const auto *entries = static_cast<const pmix_info_t *>(sessions->array);
+        for (size_t i = 0; sessions->type == PMIX_INFO && i < sessions->size; ++i) {
+            if (entries[i].value.type != PMIX_DATA_ARRAY) continue;
+            const pmix_data_array_t *fields = entries[i].value.data.darray;
+            std::printf("%-8s %-7s %-8s %-32s %s\n", text_of(field(fields, PMIX_SESSION_ID)).c_str(),
+                        text_of(field(fields, "pmixrun.ssn.parent")).c_str(),
+                        text_of(field(fields, "pmixrun.ssn.state")).c_str(),
+                        text_of(field(fields, PMIX_ALLOC_ID)).c_str(), text_of(field(fields, "pmixrun.ssn.jobs")).c_str());
+        }
+    }
+    if (results != nullptr) PMIX_INFO_FREE(results, n);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -148,6 +188,7 @@ int main(int argc, char **argv)
     PMIX_INFO_FREE(results, n);
     std::printf("%-40s %5s %8s  %-8s %4s  %s\n", "NSPACE", "RANK", "PID", "STATE", "EXIT", "PROGRAM");
     for (const std::string &nspace : namespaces) print_table(nspace);
+    print_sessions();
     PMIx_tool_finalize();
     return 0;
 }

@@ -144,13 +144,19 @@ std::vector<Job *> target_jobs(Runtime &rt, const InfoCall &call, std::string *m
     return jobs;
 }
 
-void signal_targets(Runtime &rt, const InfoCall &call, Job &job, int sig)
+// No targets (the requester's job) or the job with rank wildcard.
+bool names_whole_job(const InfoCall &call, const Job &job)
 {
     bool whole_job = call.targets.empty();
     for (const pmix_proc_t &t : call.targets) {
         whole_job = whole_job || (t.rank == PMIX_RANK_WILDCARD && job.nspace == t.nspace);
     }
-    if (whole_job) return rt.signal_job(job, sig);
+    return whole_job;
+}
+
+void signal_targets(Runtime &rt, const InfoCall &call, Job &job, int sig)
+{
+    if (names_whole_job(call, job)) return rt.signal_job(job, sig);
     for (const pmix_proc_t &t : call.targets) {
         if (job.nspace != t.nspace || t.rank >= job.size()) continue;
         const Proc &proc = job.procs[t.rank];
@@ -330,8 +336,8 @@ void Runtime::job_control(InfoCall &call)
         if (resume) signal_targets(*this, call, *job, SIGCONT);
         if (signal) signal_targets(*this, call, *job, static_cast<int>(sig));
         if (kill) signal_targets(*this, call, *job, SIGKILL);
-        if (terminate && call.targets.empty()) end_job(*job, "");
-        if (terminate && !call.targets.empty()) signal_targets(*this, call, *job, SIGTERM);
+        if (terminate && names_whole_job(call, *job)) end_job(*job, "");
+        if (terminate && !names_whole_job(call, *job)) signal_targets(*this, call, *job, SIGTERM);
     }
     publish_state();
 }

@@ -60,6 +60,7 @@ struct Job {
     bool all_exited = false;
     // What ended it, for its exit status and the line pmixrun prints.
     int first_failure = -1;   // waitpid status of the first failed process
+    bool failed_on_its_own = false;  // that failure came before anyone asked the job to end
     bool aborted = false;
     int abort_status = 0;
 

@@ -169,9 +169,13 @@ void Runtime::on_exit(Job &job, Proc &proc, int status)
     proc.wait_status = status;
     announce_exit(job, proc);
     const bool failed = (WIFEXITED(status) && WEXITSTATUS(status) != 0) || WIFSIGNALED(status);
-    if (failed && job.phase == JobPhase::running && job.first_failure < 0) {
+    if (failed && job.first_failure < 0) {
+        // Also while the job ends on request: its spawner hears how it ended.
         job.first_failure = status;
-        end_job(job, describe(job, proc) + " " + how_it_ended(status) + "; terminating the job");
+        if (job.phase == JobPhase::running) {
+            job.failed_on_its_own = true;
+            end_job(job, describe(job, proc) + " " + how_it_ended(status) + "; terminating the job");
+        }
     }
     if (all_exited(job) && !job.all_exited) {
         job.all_exited = true;
@@ -251,15 +255,13 @@ void Runtime::finish_job(Job &job)
 {
     job.phase = JobPhase::done;
     close_outputs(job);
-    if (!job.from_command_line() && job.exit_code() != 0 && !job.aborted && job.first_failure < 0) {
-        say("job " + job.nspace + " ended with status " + std::to_string(job.exit_code()));
-    }
     announce_job_end(job);
     release_job(job);
-    // Jobs it spawned end with it, unless separated from it.
+    // Jobs it spawned into its own session end with it, unless separated
+    // from it; a job spawned into another session lives as long as that.
     for (auto &other : jobs_) {
         if (other->from_command_line() || other->separated || other->phase != JobPhase::running) continue;
-        if (job.nspace == other->spawned_by.nspace) end_job(*other, "");
+        if (job.nspace == other->spawned_by.nspace && other->session_id == job.session_id) end_job(*other, "");
     }
     // The command line's job holds the default session: its end is the session's.
     if (&job == jobs_.front().get()) end_session(sessions_.default_id(), "");
@@ -292,7 +294,7 @@ int Runtime::exit_code() const
     const Job &main = *jobs_.front();
     if (main.aborted) return main.abort_status;
     if (timed_out_) return 124;
-    if (main.first_failure >= 0) return main.exit_code();
+    if (main.failed_on_its_own) return main.exit_code();
     if (interrupted_by_ != 0) return 128 + interrupted_by_;
     return 0;
 }

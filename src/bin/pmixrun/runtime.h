@@ -6,6 +6,9 @@
 //   - a job that must stop (a failure, an abort, a job-control terminate,
 //     its session's end, its spawner's end unless separated) gets SIGTERM,
 //     then SIGKILL after a grace period;
+//   - a spawned job in its spawner's session ends with the spawner unless
+//     separated (PMIX_SPAWN_CHILD_SEP, PMIX_JOB_CTRL_SEP); one spawned into
+//     another session lives as long as that session;
 //   - when the command line's job ends, the default session ends with it,
 //     and with it every child session and spawned job not separated from it;
 //     pmixrun runs until no job is left.
