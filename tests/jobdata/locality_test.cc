@@ -31,6 +31,8 @@ Test(locality, first_pu_names_every_level_down_to_ht0)
     cr_assert(locality.find("::") == std::string::npos);
     // The mask notation means the same.
     cr_assert_eq(pmixpp::jobdata::locality_string(t.topo, "0x00000001"), locality);
+    // And the form PMIx_server_generate_cpuset_string makes, with its source.
+    cr_assert_eq(pmixpp::jobdata::locality_string(t.topo, "hwloc:0"), locality);
 }
 
 Test(locality, unparsable_or_empty_cpusets_give_nothing)

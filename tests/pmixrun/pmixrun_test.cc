@@ -74,6 +74,17 @@ Test(pmixrun, a_process_exit_is_announced_to_the_others)
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
 }
 
+// Every process is registered with the node's cpuset (hwloc's allowed
+// cpuset: pmixrun does not bind), and the server derives its locality.
+Test(pmixrun, processes_know_their_cpuset_and_locality)
+{
+    const Result r = job({"-n", "2", PROBE, "--locality"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_assert_eq(count_lines_with(r.out, "cpuset hwloc:"), 2, "%s", r.out.c_str());
+    cr_assert_eq(count_lines_with(r.out, "locality (none)"), 0, "%s", r.out.c_str());
+    cr_assert_eq(count_lines_with(r.out, "locality "), 2, "%s", r.out.c_str());
+}
+
 Test(pmixrun, tag_output_prefixes_every_line_with_nspace_and_rank)
 {
     const Result r = job({"--tag-output", "-n", "2", "sh", "-c", "echo one; echo two; echo err >&2"});

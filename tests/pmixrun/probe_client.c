@@ -1,8 +1,9 @@
 /* A client for the pmixrun tests: prints what it was given, then does what
  * its arguments say.
- *   probe_client [--abort STATUS] [--env NAME]... [--read-stdin] [--watch-exit]
+ *   probe_client [--abort STATUS] [--env NAME]... [--read-stdin] [--watch-exit] [--locality]
  * Prints "rank R size S appnum A app_rank P", "env NAME VALUE" lines,
- * "stdin <bytes>" after reading stdin to its end. */
+ * "stdin <bytes>" after reading stdin to its end, "cpuset <PMIX_CPUSET>"
+ * and "locality <PMIX_LOCALITY_STRING>" with --locality. */
 #include <pmix.h>
 
 #include <stdio.h>
@@ -51,6 +52,15 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--env") == 0 && i + 1 < argc) {
             const char *value = getenv(argv[++i]);
             printf("env %s %s\n", argv[i], value != NULL ? value : "(unset)");
+        } else if (strcmp(argv[i], "--locality") == 0) {
+            const char *keys[] = {PMIX_CPUSET, PMIX_LOCALITY_STRING};
+            const char *labels[] = {"cpuset", "locality"};
+            for (int k = 0; k < 2; ++k) {
+                pmix_value_t *value = NULL;
+                const int found = PMIx_Get(&me, keys[k], NULL, 0, &value) == PMIX_SUCCESS && value->type == PMIX_STRING;
+                printf("%s %s\n", labels[k], found ? value->data.string : "(none)");
+                if (value != NULL) PMIX_VALUE_RELEASE(value);
+            }
         } else if (strcmp(argv[i], "--read-stdin") == 0) {
             char buffer[4096];
             size_t total = 0;

@@ -1,5 +1,6 @@
 // The job's description for the server (see job.h).
 #include "job.h"
+#include "node_cpuset.h"
 
 #include <pmix.h>
 #include <pmix_server.h>
@@ -133,6 +134,7 @@ void add_procs(const Job &job, InfoList &list)
         entry.add(PMIX_RANK, &proc.rank, PMIX_PROC_RANK);
         entry.add(PMIX_APPNUM, &proc.app, PMIX_UINT32);
         entry.add(PMIX_APP_RANK, &proc.app_rank, PMIX_PROC_RANK);
+        if (!node_cpuset().empty()) entry.add(PMIX_CPUSET, node_cpuset().c_str(), PMIX_STRING);
         entry.add_to(list, PMIX_PROC_DATA);
     }
 }

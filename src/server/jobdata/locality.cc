@@ -27,8 +27,12 @@ const char *tag_of(hwloc_obj_type_t type)
     }
 }
 
+// A cpuset as hosts give it: a list ("0-3,8") or mask ("0xff"), possibly
+// after its source ("hwloc:0-3", the form PMIx_server_generate_cpuset_string makes).
 Bitmap parse(const char *text)
 {
+    const char *colon = std::strchr(text, ':');
+    if (colon != nullptr) text = colon + 1;
     Bitmap bitmap(hwloc_bitmap_alloc());
     if (!bitmap) return nullptr;
     const bool mask = std::strstr(text, "0x") != nullptr;
