@@ -83,6 +83,7 @@ Test(pmixrun, processes_know_their_cpuset_and_locality)
     cr_assert_eq(count_lines_with(r.out, "cpuset hwloc:"), 2, "%s", r.out.c_str());
     cr_assert_eq(count_lines_with(r.out, "locality (none)"), 0, "%s", r.out.c_str());
     cr_assert_eq(count_lines_with(r.out, "locality "), 2, "%s", r.out.c_str());
+    cr_assert_eq(count_lines_with(r.out, "peers 0,1"), 2, "%s", r.out.c_str());
 }
 
 Test(pmixrun, tag_output_prefixes_every_line_with_nspace_and_rank)

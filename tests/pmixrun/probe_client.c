@@ -3,7 +3,8 @@
  *   probe_client [--abort STATUS] [--env NAME]... [--read-stdin] [--watch-exit] [--locality]
  * Prints "rank R size S appnum A app_rank P", "env NAME VALUE" lines,
  * "stdin <bytes>" after reading stdin to its end, "cpuset <PMIX_CPUSET>"
- * and "locality <PMIX_LOCALITY_STRING>" with --locality. */
+ * "locality <PMIX_LOCALITY_STRING>" and "peers <PMIX_LOCAL_PEERS>" with
+ * --locality. */
 #include <pmix.h>
 
 #include <stdio.h>
@@ -53,9 +54,9 @@ int main(int argc, char **argv)
             const char *value = getenv(argv[++i]);
             printf("env %s %s\n", argv[i], value != NULL ? value : "(unset)");
         } else if (strcmp(argv[i], "--locality") == 0) {
-            const char *keys[] = {PMIX_CPUSET, PMIX_LOCALITY_STRING};
-            const char *labels[] = {"cpuset", "locality"};
-            for (int k = 0; k < 2; ++k) {
+            const char *keys[] = {PMIX_CPUSET, PMIX_LOCALITY_STRING, PMIX_LOCAL_PEERS};
+            const char *labels[] = {"cpuset", "locality", "peers"};
+            for (int k = 0; k < 3; ++k) {
                 pmix_value_t *value = NULL;
                 const int found = PMIx_Get(&me, keys[k], NULL, 0, &value) == PMIX_SUCCESS && value->type == PMIX_STRING;
                 printf("%s %s\n", labels[k], found ? value->data.string : "(none)");

@@ -107,6 +107,28 @@ void add_job_level(const Job &job, InfoList &list)
     add_maps(job, list);
 }
 
+// The session's own array (the server chapter's session level) and this
+// node's (the only one): the same facts the maps imply, said explicitly.
+void add_session_and_node(const Job &job, InfoList &list)
+{
+    const uint32_t size = job.size();
+    InfoList session;
+    session.add(PMIX_SESSION_ID, &job.session_id, PMIX_UINT32);
+    session.add(PMIX_UNIV_SIZE, &size, PMIX_UINT32);
+    session.add_to(list, PMIX_SESSION_INFO_ARRAY);
+    InfoList node;
+    const uint32_t nodeid = 0;
+    const pmix_rank_t leader = 0;
+    const std::string peers = join_ranks(0, size);
+    node.add(PMIX_NODEID, &nodeid, PMIX_UINT32);
+    node.add(PMIX_HOSTNAME, job.hostname.c_str(), PMIX_STRING);
+    node.add(PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
+    node.add(PMIX_NODE_SIZE, &size, PMIX_UINT32);
+    node.add(PMIX_LOCALLDR, &leader, PMIX_PROC_RANK);
+    node.add(PMIX_LOCAL_PEERS, peers.c_str(), PMIX_STRING);
+    node.add_to(list, PMIX_NODE_INFO_ARRAY);
+}
+
 void add_apps(const Job &job, InfoList &list)
 {
     char own_cwd[4096] = ".";
@@ -173,6 +195,7 @@ pmix_status_t job_info(const Job &job, const pmix_info_t extra[], size_t nextra,
 {
     InfoList list;
     add_job_level(job, list);
+    add_session_and_node(job, list);
     add_apps(job, list);
     add_procs(job, list);
     for (size_t i = 0; i < nextra; ++i) list.add_copy(extra[i]);
