@@ -59,6 +59,19 @@ pmix_status_t on_client_finalized(const pmix_proc_t *proc, void *, pmix_op_cbfun
     return PMIX_OPERATION_SUCCEEDED;
 }
 
+// A malloc'ed copy of info (nullptr for none); false when out of memory.
+bool copy_infos(const pmix_info_t info[], size_t ninfo, pmix_info_t **copy_p, size_t *ncopy_p)
+{
+    *copy_p = nullptr;
+    *ncopy_p = 0;
+    if (ninfo == 0 || info == nullptr) return true;
+    PMIX_INFO_CREATE(*copy_p, ninfo);
+    if (*copy_p == nullptr) return false;
+    *ncopy_p = ninfo;
+    for (size_t i = 0; i < ninfo; ++i) PMIx_Info_xfer(&(*copy_p)[i], &info[i]);
+    return true;
+}
+
 pmix_status_t on_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
                        size_t napps, pmix_spawn_cbfunc_t cbfunc, void *cbdata)
 {
@@ -66,12 +79,7 @@ pmix_status_t on_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[], si
     if (proc != nullptr) call->requester = *proc;
     call->cbfunc = cbfunc;
     call->cbdata = cbdata;
-    if (ninfo > 0) {
-        PMIX_INFO_CREATE(call->job_info, ninfo);
-        if (call->job_info == nullptr) return PMIX_ERR_NOMEM;
-        call->ninfo = ninfo;
-        for (size_t i = 0; i < ninfo; ++i) PMIx_Info_xfer(&call->job_info[i], &job_info[i]);
-    }
+    if (!copy_infos(job_info, ninfo, &call->job_info, &call->ninfo)) return PMIX_ERR_NOMEM;
     PMIX_APP_CREATE(call->apps, napps);
     if (call->apps == nullptr) return PMIX_ERR_NOMEM;
     call->napps = napps;
@@ -95,13 +103,7 @@ std::shared_ptr<InfoCall> info_call(const pmix_proc_t *requester, uint32_t numbe
     call->number = number;
     call->cbfunc = cbfunc;
     call->cbdata = cbdata;
-    if (ninfo > 0) {
-        PMIX_INFO_CREATE(call->info, ninfo);
-        if (call->info == nullptr) return nullptr;
-        call->ninfo = ninfo;
-        for (size_t i = 0; i < ninfo; ++i) PMIx_Info_xfer(&call->info[i], &info[i]);
-    }
-    return call;
+    return copy_infos(info, ninfo, &call->info, &call->ninfo) ? call : nullptr;
 }
 
 pmix_status_t on_allocate(const pmix_proc_t *client, pmix_alloc_directive_t directive, const pmix_info_t data[],
