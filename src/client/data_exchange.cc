@@ -150,11 +150,11 @@ pmix_status_t PMIx_Commit(void)
 pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc, const char key[], pmix_value_t *val)
 {
     auto session = client::current_session();
-    if (!session) {
-        return PMIX_ERR_INIT;
-    }
     if (proc == nullptr || !valid_key(key) || val == nullptr) {
-        return PMIX_ERR_BAD_PARAM;
+        return session || client::host_mode() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    }
+    if (!session) {
+        return client::host_mode() ? client::host_store_internal(*proc, key, val) : PMIX_ERR_INIT;
     }
     const char *nspace = proc->nspace[0] != '\0' ? proc->nspace : session->self.nspace;
     char bounded[PMIX_MAX_NSLEN + 1] = {};

@@ -113,6 +113,26 @@ Test(server_self_access, put_commit_and_get_by_host_and_client)
     cr_expect_str_eq(reply.data[0].value.data.string, "host-value");
 }
 
+// Open MPI's mpirun keeps its own contact URI ("opal.puri", not a pmix.
+// key) with PMIx_Store_internal and reads it back with PMIx_Get.
+Test(server_self_access, store_internal_of_the_host_is_read_back)
+{
+    const pmix_proc_t self = proc_of("srv", 7);
+    pmix_value_t value{};
+    values::value_load(&value, "tcp://127.0.0.1:4711", PMIX_STRING);
+    cr_assert_eq(PMIx_Store_internal(&self, "opal.puri", &value), PMIX_SUCCESS);
+    const pmix_proc_t job = proc_of(kJob, PMIX_RANK_WILDCARD);
+    cr_assert_eq(PMIx_Store_internal(&job, "opal.jobwide", &value), PMIX_SUCCESS);
+    values::value_destruct(&value);
+    pmix_value_t *found = nullptr;
+    cr_assert_eq(PMIx_Get(&self, "opal.puri", nullptr, 0, &found), PMIX_SUCCESS);
+    cr_expect_str_eq(found->data.string, "tcp://127.0.0.1:4711");
+    PMIX_VALUE_RELEASE(found);
+    cr_assert_eq(PMIx_Get(&job, "opal.jobwide", nullptr, 0, &found), PMIX_SUCCESS);
+    PMIX_VALUE_RELEASE(found);
+    cr_expect_eq(PMIx_Store_internal(&self, "", &value), PMIX_ERR_BAD_PARAM);
+}
+
 Test(server_self_access, get_nb_waits_for_a_client_commit)
 {
     auto pending = get_nb(proc_of(kJob, 1), "late.key");

@@ -118,6 +118,11 @@ pmix_status_t host_put(pmix_scope_t scope, const char *key, const pmix_value_t *
     return server::server_put(scope, key, value);
 }
 
+pmix_status_t host_store_internal(const pmix_proc_t &proc, const char *key, const pmix_value_t *value)
+{
+    return server::server_store_internal(proc, key, value);
+}
+
 pmix_status_t host_commit()
 {
     return server::server_commit();

@@ -45,6 +45,7 @@ pmix_status_t host_get_nb(const pmix_proc_t *proc, const char *key, const pmix_i
                           HostValueDone done);
 pmix_status_t host_put(pmix_scope_t scope, const char *key, const pmix_value_t *value);
 pmix_status_t host_commit();
+pmix_status_t host_store_internal(const pmix_proc_t &proc, const char *key, const pmix_value_t *value);
 using HostOpDone = std::function<void(pmix_status_t status)>;
 pmix_status_t host_fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
                             HostOpDone done);

@@ -130,6 +130,31 @@ pmix_status_t server_put(pmix_scope_t scope, const char *key, const pmix_value_t
     }
 }
 
+pmix_status_t server_store_internal(const pmix_proc_t &proc, const char *key, const pmix_value_t *value)
+{
+    try {
+        return with_server([&](Server &server) {
+            const pmix_proc_t self = server.self_proc();
+            char nspace[PMIX_MAX_NSLEN + 1] = {};
+            const char *given = proc.nspace[0] != '\0' ? proc.nspace : self.nspace;
+            std::memcpy(nspace, given, strnlen(given, PMIX_MAX_NSLEN));
+            pmix_info_t item;
+            std::memset(&item, 0, sizeof item);
+            values::load_key(item.key, key);
+            pmix_status_t rc = values::value_xfer(&item.value, value);
+            if (rc == PMIX_SUCCESS) {
+                rc = proc.rank == PMIX_RANK_WILDCARD || proc.rank == PMIX_RANK_UNDEF
+                         ? server.store->put(nspace, PMIXPP_GDS_LEVEL_JOB, PMIX_RANK_WILDCARD, &item, 1)
+                         : server.store->put_modex(nspace, proc.rank, PMIX_INTERNAL, &item, 1);
+            }
+            values::info_destruct(&item);
+            return rc;
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
 namespace {
 
 pmix_status_t commit_staged(Server &server)

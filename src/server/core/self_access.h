@@ -59,6 +59,10 @@ pmix_status_t server_get_nb(const pmix_proc_t &target, const char *key,
 // visible to others only once committed). PMIX_ERR_BAD_PARAM for a NULL or
 // over-long key, a NULL value or an undefined scope.
 pmix_status_t server_put(pmix_scope_t scope, const char *key, const pmix_value_t *value);
+// PMIx_Store_internal of the host: value as proc's internal data (its own
+// namespace when proc's is empty), or as job data for rank wildcard or
+// undefined. Open MPI's mpirun stores its own contact URI this way.
+pmix_status_t server_store_internal(const pmix_proc_t &proc, const char *key, const pmix_value_t *value);
 // PMIx_Commit: stores the staged puts as the server proc's modex data
 // (clients' PMIx_Get of the server proc finds them) and wakes waiters.
 pmix_status_t server_commit();
