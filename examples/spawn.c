@@ -1,7 +1,9 @@
 /* spawn: a job that starts another job. Rank 0 of the parent spawns two
  * copies of this program (with --child), asks to hear when that job ends
  * (PMIX_EVENT_JOB_END), and waits for it. The children say who spawned
- * them (PMIX_PARENT_ID), meet in a fence of their own job and exit.
+ * them (PMIX_PARENT_ID) and meet in a fence of their own job; then they and
+ * the parent's rank 0 connect (PMIx_Connect), read each other's data and
+ * disconnect, the way MPI_Comm_spawn's intercommunicator is made.
  *
  * With --terminate, the children would run for a minute; the parent ends
  * them early with PMIx_Job_control(PMIX_JOB_CTRL_TERMINATE) instead.
@@ -32,6 +34,31 @@ static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *sourc
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
+/* The parent's rank 0 and the whole child job connect, each side reads
+ * the other's data (the parent's greeting, the child job's size), and
+ * they disconnect. */
+static pmix_status_t meet_the_other_side(const pmix_proc_t *me, const pmix_proc_t *parent_rank0,
+                                         const char *child_nspace, bool i_am_parent)
+{
+    pmix_proc_t procs[2];
+    procs[0] = *parent_rank0;
+    PMIX_LOAD_PROCID(&procs[1], child_nspace, PMIX_RANK_WILDCARD);
+    pmix_status_t rc = PMIx_Connect(procs, 2, NULL, 0);
+    pmix_value_t *value = NULL;
+    if (rc == PMIX_SUCCESS && i_am_parent) {
+        rc = PMIx_Get(&procs[1], PMIX_JOB_SIZE, NULL, 0, &value);
+        if (rc == PMIX_SUCCESS) printf("parent: connected to the child job of %u processes\n", value->data.uint32);
+    } else if (rc == PMIX_SUCCESS) {
+        rc = PMIx_Get(parent_rank0, "spawn.greeting", NULL, 0, &value);
+        if (rc == PMIX_SUCCESS) printf("child rank %u: connected; the parent says \"%s\"\n", me->rank, value->data.string);
+    }
+    if (value != NULL) PMIX_VALUE_RELEASE(value);
+    pmix_status_t gone = PMIx_Disconnect(procs, 2, NULL, 0);
+    if (i_am_parent) printf("parent: PMIx_Connect/Get/Disconnect: %s, %s\n", PMIx_Error_string(rc), PMIx_Error_string(gone));
+    fflush(stdout);
+    return rc == PMIX_SUCCESS ? gone : rc;
+}
+
 static int run_child(const pmix_proc_t *me, bool linger)
 {
     pmix_proc_t job = *me;
@@ -47,6 +74,7 @@ static int run_child(const pmix_proc_t *me, bool linger)
            parent.nspace[0] != '\0' ? "the parent job" : "nobody", PMIx_Error_string(rc));
     fflush(stdout);
     if (linger) sleep(60); /* the parent terminates us first */
+    if (rc == PMIX_SUCCESS) rc = meet_the_other_side(me, &parent, me->nspace, false);
     return rc == PMIX_SUCCESS ? 0 : 1;
 }
 
@@ -71,6 +99,11 @@ static int run_parent(const pmix_proc_t *me, const char *self, bool terminate)
 {
     pmix_status_t rc = PMIX_SUCCESS;
     if (me->rank == 0) {
+        pmix_value_t greeting;
+        PMIX_VALUE_LOAD(&greeting, "welcome, children", PMIX_STRING);
+        PMIx_Put(PMIX_GLOBAL, "spawn.greeting", &greeting);
+        PMIX_VALUE_DESTRUCT(&greeting);
+        PMIx_Commit();
         pmix_status_t code = PMIX_EVENT_JOB_END;
         PMIx_Register_event_handler(&code, 1, NULL, 0, on_job_end, NULL, NULL);
         pmix_nspace_t child;
@@ -87,6 +120,8 @@ static int run_parent(const pmix_proc_t *me, const char *self, bool terminate)
             pmix_status_t ctl = PMIx_Job_control(&target, 1, &stop, 1, NULL, NULL);
             PMIX_INFO_DESTRUCT(&stop);
             printf("parent: PMIx_Job_control(terminate): %s\n", PMIx_Error_string(ctl));
+        } else if (rc == PMIX_SUCCESS) {
+            rc = meet_the_other_side(me, me, child, true);
         }
         for (int t = 0; rc == PMIX_SUCCESS && t < 600 && !child_job_ended; ++t) usleep(100000);
         printf("parent: the child job %s (exit code %d)\n", child_job_ended ? "ended" : "did not end",

@@ -19,7 +19,7 @@ using namespace pmixpp;
 
 namespace {
 
-using OpDone = std::function<void(pmix_status_t)>;
+using OpDone = client::StatusDone;
 using LookupDone = std::function<void(pmix_status_t, std::shared_ptr<wire::LookupReply>)>;
 
 // A margin after PMIX_TIMEOUT so the host's own timeout answers first.
@@ -43,16 +43,6 @@ pmix_status_t keys_from(char **keys, std::vector<std::string> *out_p)
     return PMIX_SUCCESS;
 }
 
-template <typename Request>
-pmix_status_t send_op(const std::shared_ptr<client::Session> &session, const Request &request,
-                      std::chrono::milliseconds timeout, OpDone done)
-{
-    return client::send_message(session, request, timeout, [done](pmix_status_t st, const wire::Frame *frame) {
-        wire::StatusReply reply;
-        done(client::read_reply(st, frame, &reply));
-    });
-}
-
 pmix_status_t start_publish(const pmix_info_t info[], size_t ninfo, OpDone done)
 {
     std::shared_ptr<client::Session> session;
@@ -61,7 +51,7 @@ pmix_status_t start_publish(const pmix_info_t info[], size_t ninfo, OpDone done)
     if (info == nullptr || ninfo == 0) return PMIX_ERR_BAD_PARAM;
     wire::PublishRequest request;
     if ((rc = request.info.assign_copy(info, ninfo)) != PMIX_SUCCESS) return rc;
-    return send_op(session, request, client::timeout_of(info, ninfo, kMargin), std::move(done));
+    return client::send_status_request(session, request, client::timeout_of(info, ninfo, kMargin), std::move(done));
 }
 
 pmix_status_t start_lookup(std::vector<std::string> keys, const pmix_info_t info[], size_t ninfo, LookupDone done)
@@ -90,15 +80,7 @@ pmix_status_t start_unpublish(char **keys, const pmix_info_t info[], size_t ninf
     wire::UnpublishRequest request;
     if ((rc = keys_from(keys, &request.keys)) != PMIX_SUCCESS) return rc;
     if ((rc = request.directives.assign_copy(info, ninfo)) != PMIX_SUCCESS) return rc;
-    return send_op(session, request, client::timeout_of(info, ninfo, kMargin), std::move(done));
-}
-
-pmix_status_t wait_op(const std::function<pmix_status_t(OpDone)> &start)
-{
-    if (runtime::ProgressEngine::process().on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
-    auto latch = std::make_shared<runtime::Latch<>>();
-    const pmix_status_t rc = start([latch](pmix_status_t st) { latch->complete(st); });
-    return rc != PMIX_SUCCESS ? rc : latch->wait();
+    return client::send_status_request(session, request, client::timeout_of(info, ninfo, kMargin), std::move(done));
 }
 
 // Fills the caller's pdata entries with what was found, key by key.
@@ -121,7 +103,7 @@ pmix_status_t fill(pmix_pdata_t data[], size_t ndata, const wire::LookupReply &r
 pmix_status_t PMIx_Publish(const pmix_info_t info[], size_t ninfo)
 {
     try {
-        return wait_op([&](OpDone done) { return start_publish(info, ninfo, std::move(done)); });
+        return client::wait_for_status([&](OpDone done) { return start_publish(info, ninfo, std::move(done)); });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
@@ -188,7 +170,7 @@ pmix_status_t PMIx_Lookup_nb(char **keys, const pmix_info_t info[], size_t ninfo
 pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t info[], size_t ninfo)
 {
     try {
-        return wait_op([&](OpDone done) { return start_unpublish(keys, info, ninfo, std::move(done)); });
+        return client::wait_for_status([&](OpDone done) { return start_unpublish(keys, info, ninfo, std::move(done)); });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

@@ -27,11 +27,6 @@ struct StubCall {
 #define STUB(fn, ...) StubCall{#fn, [] { return fn(__VA_ARGS__); }}
 
 const StubCall kStatusStubs[] = {
-    // client: life cycle and data exchange (issue 3)
-    STUB(PMIx_Connect, nullptr, 0, nullptr, 0),
-    STUB(PMIx_Connect_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Disconnect, nullptr, 0, nullptr, 0),
-    STUB(PMIx_Disconnect_nb, nullptr, 0, nullptr, 0, nullptr, nullptr),
     // client: events, queries, monitoring, credentials, groups (issue 3)
     STUB(PMIx_Process_monitor, nullptr, PMIX_SUCCESS, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Process_monitor_nb, nullptr, PMIX_SUCCESS, nullptr, 0, nullptr, nullptr),

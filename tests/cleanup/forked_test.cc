@@ -25,12 +25,7 @@ constexpr int kRemovalWaitMs = 30000;
 std::vector<pid_t> start_job(const char *nspace, int nprocs, const char *mode, const std::string &dir)
 {
     start_host();
-    JobSpec spec;
-    spec.nspace = nspace;
-    spec.local_procs = nprocs;
-    JobLayout layout;
-    std::string error;
-    cr_assert_eq(host().register_job(spec, &layout, &error), PMIX_SUCCESS, "%s", error.c_str());
+    const JobLayout layout = register_local_job(nspace, nprocs);
     Launch launch;
     launch.program = CLEANUP_CLIENT;
     launch.args = {mode, dir};

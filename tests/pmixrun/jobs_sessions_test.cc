@@ -1,6 +1,6 @@
 // pmixrun's examples beyond hello, and the jobs and sessions they make:
 // data exchange with a host log record, registered cleanup, PMIx_Spawn
-// (ended by its spawner or by job control), allocation requests making
+// (connected to its spawner, ended by its spawner or by job control), allocation requests making
 // child sessions (ended with the parent session unless separated, or by
 // PMIx_Session_control), spawns into unknown sessions refused, and
 // pmixpp_ps listing sessions.
@@ -84,6 +84,9 @@ Test(pmixrun_jobs, a_spawned_job_runs_and_its_end_is_announced_to_the_spawner)
               r.out.c_str());
     cr_assert(has_line(r.out, "child rank 1: spawned by rank 0 of the parent job; fence PMIX_SUCCESS"), "%s",
               r.out.c_str());
+    cr_assert(has_line(r.out, "parent: connected to the child job of 2 processes"), "%s", r.out.c_str());
+    cr_assert(has_line(r.out, "parent: PMIx_Connect/Get/Disconnect: PMIX_SUCCESS, PMIX_SUCCESS"), "%s", r.out.c_str());
+    cr_assert_eq(count_lines_with(r.out, "connected; the parent says \"welcome, children\""), 2, "%s", r.out.c_str());
     cr_assert(has_line(r.out, "parent: the child job ended (exit code 0)"), "%s", r.out.c_str());
     cr_assert(r.err.empty(), "%s", r.err.c_str());
     cr_assert(empty_dir(g_tmp), "pmixrun left files in %s", g_tmp.c_str());

@@ -92,6 +92,22 @@ FenceRequest sample_fence()
     return m;
 }
 
+ConnectRequest sample_connect()
+{
+    ConnectRequest m;
+    m.procs = {make_proc("job-1", PMIX_RANK_WILDCARD), make_proc("job-2", 4)};
+    m.info = sample_info("connect");
+    return m;
+}
+
+DisconnectRequest sample_disconnect()
+{
+    DisconnectRequest m;
+    m.procs = {make_proc("job-2", PMIX_RANK_WILDCARD)};
+    m.info = sample_info("disconnect");
+    return m;
+}
+
 GetRequest sample_get()
 {
     GetRequest m;

@@ -27,6 +27,8 @@ RegisterEventsRequest sample_register_events();
 DeregisterEventsRequest sample_deregister_events();
 NotifyEventRequest sample_notify_event();
 QueryRequest sample_query();
+ConnectRequest sample_connect();
+DisconnectRequest sample_disconnect();
 StatusReply sample_status_reply();
 FenceReply sample_fence_reply();
 GetReply sample_get_reply();

@@ -75,6 +75,8 @@ Test(wire_hostile, every_truncated_prefix_fails_cleanly)
     expect_all_checks(sample_deregister_events());
     expect_all_checks(sample_notify_event());
     expect_all_checks(sample_query());
+    expect_all_checks(sample_connect());
+    expect_all_checks(sample_disconnect());
     expect_all_checks(sample_status_reply());
     FenceReply plain_fence_reply = sample_fence_reply();
     plain_fence_reply.shared.clear(); // its optional tail: see the next test
@@ -122,6 +124,11 @@ Test(wire_hostile, wrong_command_code_is_malformed)
     cr_expect_eq(decode_bytes(encoded(sample_commit()), &fence), PMIX_ERR_UNPACK_FAILURE);
     GetRequest get;
     cr_expect_eq(decode_bytes(encoded(sample_abort()), &get), PMIX_ERR_UNPACK_FAILURE);
+    // Same fields, different commands: neither reads as the other.
+    DisconnectRequest disconnect;
+    cr_expect_eq(decode_bytes(encoded(sample_connect()), &disconnect), PMIX_ERR_UNPACK_FAILURE);
+    ConnectRequest connect;
+    cr_expect_eq(decode_bytes(encoded(sample_disconnect()), &connect), PMIX_ERR_UNPACK_FAILURE);
 
     Bytes bytes = encoded(sample_commit());
     bytes[0] = 0xe7;  // code 999: nobody's command

@@ -413,3 +413,27 @@ Test(wire_roundtrip, spawn_without_apps_and_unknown_alloc_directive_are_refused)
     cr_expect_eq(decode_bytes(payload, &out), PMIX_ERR_UNPACK_FAILURE);
     cr_expect(out.apps.empty());
 }
+
+Test(wire_roundtrip, connect_and_disconnect)
+{
+    ConnectRequest connect = roundtrip(sample_connect());
+    cr_assert_eq(connect.procs.size(), 2u);
+    cr_expect(same_proc(connect.procs[0], make_proc("job-1", PMIX_RANK_WILDCARD)));
+    cr_expect(same_proc(connect.procs[1], make_proc("job-2", 4)));
+    expect_info_matches(connect.info, "connect");
+
+    DisconnectRequest disconnect = roundtrip(sample_disconnect());
+    cr_assert_eq(disconnect.procs.size(), 1u);
+    cr_expect(same_proc(disconnect.procs[0], make_proc("job-2", PMIX_RANK_WILDCARD)));
+    expect_info_matches(disconnect.info, "disconnect");
+
+    // No procs is carried as such: the server, not the codec, refuses it.
+    ConnectRequest empty = roundtrip(ConnectRequest{});
+    cr_expect(empty.procs.empty());
+    cr_expect(empty.info.empty());
+
+    Command cmd{};
+    cr_assert_eq(peek_command(encoded(sample_disconnect()), &cmd), PMIX_SUCCESS);
+    cr_expect(cmd == Command::Disconnect);
+    cr_expect_str_eq(command_name(cmd), "disconnect");
+}

@@ -9,6 +9,7 @@
 #include <pmix.h>
 
 #include "client/core/events.h"
+#include "common/runtime/latch.h"
 #include "common/runtime/log.h"
 
 namespace pmixpp::client {
@@ -262,6 +263,14 @@ pmix_status_t check_may_block(const Session &session)
     runtime::log_warning("client", "a blocking PMIx call was made on the progress thread "
                                    "(use the _nb form from callbacks)");
     return PMIX_ERR_WOULD_BLOCK;
+}
+
+pmix_status_t wait_for_status(const std::function<pmix_status_t(StatusDone done)> &start)
+{
+    if (runtime::ProgressEngine::process().on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
+    auto latch = std::make_shared<runtime::Latch<>>();
+    const pmix_status_t rc = start([latch](pmix_status_t st) { latch->complete(st); });
+    return rc != PMIX_SUCCESS ? rc : latch->wait();
 }
 
 std::chrono::milliseconds timeout_of(const pmix_info_t info[], size_t ninfo,

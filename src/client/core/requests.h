@@ -60,6 +60,19 @@ pmix_status_t send_message(const std::shared_ptr<Session> &session, const Reques
     return send_request(session, std::move(payload), timeout, std::move(handler));
 }
 
+using StatusDone = std::function<void(pmix_status_t status)>;
+
+// Sends a request answered by a StatusReply; done then runs once on the
+// progress thread with the reply's status (or the transport's error).
+template <typename Request>
+pmix_status_t send_status_request(const std::shared_ptr<Session> &session, const Request &request,
+                                  std::chrono::milliseconds timeout, StatusDone done);
+
+// The blocking form of an operation that start(done) begins: waits for the
+// status done receives. start's own error is returned as is;
+// PMIX_ERR_WOULD_BLOCK on the progress thread (only it could complete it).
+pmix_status_t wait_for_status(const std::function<pmix_status_t(StatusDone done)> &start);
+
 // The reply of a request: the transport status, else the decode status, else
 // the reply's own status. *reply_p is filled whenever decoding succeeded.
 template <typename Reply>
@@ -73,6 +86,16 @@ pmix_status_t read_reply(pmix_status_t status, const wire::Frame *frame, Reply *
     }
     pmix_status_t rc = wire::decode_payload(frame->payload, reply_p);
     return rc != PMIX_SUCCESS ? rc : reply_p->status;
+}
+
+template <typename Request>
+pmix_status_t send_status_request(const std::shared_ptr<Session> &session, const Request &request,
+                                  std::chrono::milliseconds timeout, StatusDone done)
+{
+    return send_message(session, request, timeout, [done](pmix_status_t st, const wire::Frame *frame) {
+        wire::StatusReply reply;
+        done(read_reply(st, frame, &reply));
+    });
 }
 
 // Runs fn on the progress thread later (never inline), for _nb calls that

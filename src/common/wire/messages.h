@@ -264,6 +264,19 @@ struct UnpublishRequest {
     InfoArray directives;
 };
 
+// PMIx_Connect(_nb), PMIx_Disconnect(_nb) (messages_connect.cc): a local
+// collective over `procs` (rank PMIX_RANK_WILDCARD: every proc of that
+// namespace), then the host's connect / disconnect upcall once. An empty
+// proc list is carried as is; the server answers it PMIX_ERR_BAD_PARAM.
+struct ConnectRequest {
+    std::vector<pmix_proc_t> procs;
+    InfoArray info;  // PMIX_TIMEOUT, and whatever the host understands
+};
+struct DisconnectRequest {
+    std::vector<pmix_proc_t> procs;
+    InfoArray info;
+};
+
 // PMIx_Job_control(_nb) (messages_job_control.cc). Registered cleanup
 // (PMIX_REGISTER_CLEANUP*, PMIX_CLEANUP_*) is the server's own business;
 // other directives go to the host's job_control upcall.
@@ -335,6 +348,10 @@ pmix_status_t encode(const LogRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, LogRequest *msg_p);
 pmix_status_t encode(const JobControlRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, JobControlRequest *msg_p);
+pmix_status_t encode(const ConnectRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, ConnectRequest *msg_p);
+pmix_status_t encode(const DisconnectRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, DisconnectRequest *msg_p);
 
 // ---------------------------------------------------------------- replies (REPLY frames)
 

@@ -132,6 +132,7 @@ void shut_down(Server &server)
 {
     server.finalizing = true;
     fail_all_fences(server, PMIX_ERR_LOST_CONNECTION);
+    fail_all_connects(server, PMIX_ERR_LOST_CONNECTION);
     server.waiters.fail_all(PMIX_ERR_LOST_CONNECTION);
     fail_self_ops(server, PMIX_ERR_LOST_CONNECTION);
     server.host_handlers = HostHandlers{};

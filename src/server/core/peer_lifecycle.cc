@@ -60,6 +60,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
     drop_registrations(server, peer);
     if (peer.tool) {  // issue 4: a tool is forgotten, no job hears of it
         fence_peer_lost(server, peer);
+        connect_peer_lost(server, peer);
         cleanup::on_client_gone(server, peer.proc);  // its registered cleanup (RFC0027)
         return forget_tool(server, peer);
     }
@@ -73,6 +74,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
         pnet::on_child_ended(server, peer.proc);     // issue 6: the pnet components' child cleanup
     }
     fence_peer_lost(server, peer);
+    connect_peer_lost(server, peer);
     if (peer.state == PeerState::finalized) return;
     runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
                        describe(peer) + " went away without finalizing: " + PMIx_Error_string(reason));

@@ -16,6 +16,7 @@
 #include "server/core/waiters.h"
 #include "server/host/host_module.h"
 #include "server/pnet/setup_calls.h"
+#include "server/requests/connect_tracker.h"
 #include "server/requests/fence_tracker.h"
 #include "server/sessiondirs/session_dirs.h"
 
@@ -92,6 +93,7 @@ public:
     std::map<std::string, std::vector<pmix_proc_t>> psets;  // PMIx_server_define_process_set
     CommitWaiters waiters;
     FenceTracker fences;
+    ConnectTracker connects;  // PMIx_Connect / PMIx_Disconnect collectives
     bool finalizing = false;
 
     // Self-access (the host calling the client API in its own process).

@@ -57,6 +57,8 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
     case Command::SessionControl:
         return decode_and_run(server, peer, frame, command, handle_session_control);
     case Command::Log: return decode_and_run(server, peer, frame, command, handle_log);
+    case Command::Connect: return decode_and_run(server, peer, frame, command, handle_connect);
+    case Command::Disconnect: return decode_and_run(server, peer, frame, command, handle_disconnect);
     default:
         // Reserved for later issues, or unknown: the client gets a clear answer.
         reply_status(server, peer.id, frame.header.tag, PMIX_ERR_NOT_SUPPORTED);

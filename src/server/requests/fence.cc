@@ -14,64 +14,16 @@
 // died, deregistered, and not connected again) fails the same way at once.
 #include "server/core/connections.h"
 #include "server/core/info_read.h"
+#include "server/requests/participants.h"
 #include "server/requests/requests.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cstring>
 #include <memory>
 #include <new>
 
 namespace pmixpp::server {
 
 namespace {
-
-bool proc_less(const pmix_proc_t &a, const pmix_proc_t &b)
-{
-    const int order = std::strncmp(a.nspace, b.nspace, PMIX_MAX_NSLEN);
-    return order != 0 ? order < 0 : a.rank < b.rank;
-}
-
-std::string signature_of(const std::vector<pmix_proc_t> &procs)
-{
-    std::string signature;
-    for (const auto &proc : procs) signature += proc_name(proc) + ",";
-    return signature;
-}
-
-// The local participants of a participant set.
-struct Participants {
-    std::set<std::string> local;  // proc_name of each
-    bool all_local = true;        // no participant on another node
-    bool any_gone = false;        // a local one is gone (peer_lifecycle.h)
-};
-
-void add_local(const Namespace &ns, pmix_rank_t rank, Participants &participants)
-{
-    participants.local.insert(proc_name(make_proc(ns.name, rank)));
-    if (ns.gone.count(rank) != 0) participants.any_gone = true;
-}
-
-Participants local_participants(Server &server, const std::vector<pmix_proc_t> &procs)
-{
-    Participants participants;
-    for (const auto &proc : procs) {
-        Namespace *ns = server.find_namespace(proc.nspace);
-        if (ns == nullptr || !ns->registered) {
-            participants.all_local = false;
-            continue;
-        }
-        if (proc.rank == PMIX_RANK_WILDCARD) {
-            for (pmix_rank_t rank : ns->summary.local_ranks) add_local(*ns, rank, participants);
-            participants.all_local = participants.all_local && ns->all_local();
-        } else if (ns->is_local(proc.rank)) {
-            add_local(*ns, proc.rank, participants);
-        } else {
-            participants.all_local = false;
-        }
-    }
-    return participants;
-}
 
 void merge_directives(Collective &collective, wire::InfoArray &directives)
 {
@@ -172,7 +124,7 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Byt
     if (status == PMIX_SUCCESS) status = take_collected(server, *collective, blob, &reply.data);
     if (status == PMIX_SUCCESS && collective->collect) share_collected(server, collective->arrived.size(), reply);
     reply.status = status;
-    const std::vector<FenceParticipant> participants = std::move(collective->arrived);
+    const std::vector<Arrival> participants = std::move(collective->arrived);
     server.fences.erase(id);
     // Encoded once: every participant gets the same bytes.
     wire::Bytes bytes;
@@ -306,23 +258,11 @@ void launch(Server &server, Collective &collective)
     complete(server, collective.id, rc, blob);
 }
 
-void arm_timeout(Server &server, Collective &collective)
-{
-    const auto seconds = directive_timeout(collective.directives.data(), collective.directives.size());
-    if (!seconds) return;
-    const uint64_t id = collective.id;
-    collective.timer = server.engine.add_timer(std::chrono::seconds(*seconds), [id] {
-        if (Server *now = current()) complete(*now, id, PMIX_ERR_TIMEOUT, {});
-    });
-}
-
 std::vector<pmix_proc_t> participant_set(const Peer &peer, const wire::FenceRequest &request)
 {
     std::vector<pmix_proc_t> procs = request.procs;
     if (procs.empty()) procs.push_back(make_proc(peer.proc.nspace, PMIX_RANK_WILDCARD));
-    std::sort(procs.begin(), procs.end(), proc_less);
-    procs.erase(std::unique(procs.begin(), procs.end(), same_proc), procs.end());
-    return procs;
+    return normalised(std::move(procs));
 }
 
 }  // namespace
@@ -339,33 +279,23 @@ void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &
         // the same answer as when it leaves during the fence.
         return reply_to(server, peer.id, tag, wire::FenceReply{PMIX_ERR_LOST_CONNECTION, {}, {}});
     }
-    const std::string signature = signature_of(procs);
-    Collective *collective = server.fences.find_open(signature, peer.proc);
-    const bool created = collective == nullptr;
+    bool created = false;
+    Collective &collective = join(server.fences, signature_of(procs), peer, tag, &created);
     if (created) {
-        collective = &server.fences.create(signature);
-        collective->procs = std::move(procs);
-        collective->expected = std::move(participants.local);
-        collective->all_local = participants.all_local;
+        collective.procs = std::move(procs);
+        collective.expected = std::move(participants.local);
+        collective.all_local = participants.all_local;
     }
-    collective->arrived.push_back(FenceParticipant{peer.id, tag, peer.proc});
-    merge_directives(*collective, request.directives);
-    if (created) arm_timeout(server, *collective);
-    if (collective->complete()) launch(server, *collective);
+    merge_directives(collective, request.directives);
+    if (created) {
+        arm_timeout(server, collective, [](Server &now, uint64_t id) { complete(now, id, PMIX_ERR_TIMEOUT, {}); });
+    }
+    if (collective.complete()) launch(server, collective);
 }
 
 void fence_peer_lost(Server &server, const Peer &peer)
 {
-    const std::string name = proc_name(peer.proc);
-    for (uint64_t id : server.fences.ids()) {
-        Collective *collective = server.fences.find(id);
-        if (collective == nullptr || collective->expected.count(name) == 0) continue;
-        auto &arrived = collective->arrived;
-        arrived.erase(std::remove_if(arrived.begin(), arrived.end(),
-                                     [&](const FenceParticipant &p) { return p.peer == peer.id; }),
-                      arrived.end());
-        if (!collective->host_called) complete(server, id, PMIX_ERR_LOST_CONNECTION, {});
-    }
+    leave_all(server.fences, peer, [&server](uint64_t id) { complete(server, id, PMIX_ERR_LOST_CONNECTION, {}); });
 }
 
 void fail_all_fences(Server &server, pmix_status_t status)

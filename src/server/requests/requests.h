@@ -36,6 +36,9 @@ void handle_allocate(Server &server, Peer &peer, uint32_t tag, wire::AllocateReq
 void handle_session_control(Server &server, Peer &peer, uint32_t tag, wire::SessionControlRequest &request);
 void handle_log(Server &server, Peer &peer, uint32_t tag, wire::LogRequest &request);
 void handle_job_data(Server &server, Peer &peer, uint32_t tag, wire::JobDataRequest &request);
+// connect.cc: local collectives ending in the host's connect / disconnect upcall.
+void handle_connect(Server &server, Peer &peer, uint32_t tag, wire::ConnectRequest &request);
+void handle_disconnect(Server &server, Peer &peer, uint32_t tag, wire::DisconnectRequest &request);
 // job_control.cc: cleanup registrations stay here (server/cleanup), the
 // rest goes to the host's job_control upcall.
 void handle_job_control(Server &server, Peer &peer, uint32_t tag, wire::JobControlRequest &request);
@@ -54,6 +57,9 @@ void start_query(Server &server, const pmix_proc_t &requester, wire::QueryReques
 void fence_peer_lost(Server &server, const Peer &peer);
 // fence.cc: fail every open collective (finalize).
 void fail_all_fences(Server &server, pmix_status_t status);
+// connect.cc: the same for connects and disconnects.
+void connect_peer_lost(Server &server, const Peer &peer);
+void fail_all_connects(Server &server, pmix_status_t status);
 
 // events.cc: sends event to every connected local client whose range and
 // registrations match, except `exclude`, and to the host's own handlers.

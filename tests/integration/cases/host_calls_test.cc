@@ -41,17 +41,6 @@ pmix_status_t wait_callback(pmix_status_t rc, OpWait *op, int timeout_ms)
     return status;
 }
 
-JobLayout register_or_fail(const char *nspace, int nprocs)
-{
-    JobSpec spec;
-    spec.nspace = nspace;
-    spec.local_procs = nprocs;
-    JobLayout layout;
-    std::string error;
-    cr_assert_eq(host().register_job(spec, &layout, &error), PMIX_SUCCESS, "%s", error.c_str());
-    return layout;
-}
-
 } // namespace
 
 TestSuite(host_calls, .fini = stop_host_then_loop, .timeout = 240);
@@ -61,8 +50,8 @@ TestSuite(host_calls, .fini = stop_host_then_loop, .timeout = 240);
 Test(host_calls, query_namespaces_job_sizes_and_the_host_upcall)
 {
     start_host();
-    register_or_fail("itest-query-other", 5);  // registered, never started
-    const JobLayout layout = register_or_fail("itest-query", 2);
+    register_local_job("itest-query-other", 5);  // registered, never started
+    const JobLayout layout = register_local_job("itest-query", 2);
     Launch launch;
     launch.program = client_path("itest_query");
     launch.args = {"--job-size", "2", "--other", "itest-query-other", "--other-size", "5"};
@@ -79,7 +68,7 @@ Test(host_calls, shared_topology_reaches_the_client)
     HostOptions options;
     options.share_topology = true;
     start_host(options);
-    const JobLayout layout = register_or_fail("itest-topo", 2);
+    const JobLayout layout = register_local_job("itest-topo", 2);
     Launch launch;
     launch.program = client_path("itest_topology");
     std::vector<pid_t> pids;
@@ -92,7 +81,7 @@ Test(host_calls, shared_topology_reaches_the_client)
 Test(host_calls, iof_deliver_while_a_job_runs)
 {
     start_host();
-    const JobLayout layout = register_or_fail("itest-iof", 4);
+    const JobLayout layout = register_local_job("itest-iof", 4);
     Launch launch = exchange_launch(layout, 2 * layout.job_size);
     launch.args.push_back("--hold");
     launch.args.push_back(host().tmpdir());
@@ -130,7 +119,7 @@ Test(host_calls, external_event_base_runs_the_exchange)
     options.event_base = g_loop->base();
     start_host(options);
     host().expect_upcalls_on(g_loop->thread_id());
-    const JobLayout layout = register_or_fail("itest-evbase", 4);
+    const JobLayout layout = register_local_job("itest-evbase", 4);
     std::vector<pid_t> pids;
     cr_assert_eq(host().spawn_job("itest-evbase", layout, exchange_launch(layout, 2 * layout.job_size), &pids),
                  PMIX_SUCCESS);

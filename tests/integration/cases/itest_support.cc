@@ -85,6 +85,17 @@ Launch exchange_launch(const JobLayout &layout, uint32_t univ_size)
     return launch;
 }
 
+JobLayout register_local_job(const char *nspace, int nprocs)
+{
+    JobSpec spec;
+    spec.nspace = nspace;
+    spec.local_procs = nprocs;
+    JobLayout layout;
+    std::string error;
+    cr_assert_eq(host().register_job(spec, &layout, &error), PMIX_SUCCESS, "%s", error.c_str());
+    return layout;
+}
+
 void expect_all_ok(const std::vector<ProcResult> &results, std::size_t expected_count)
 {
     cr_assert_eq(results.size(), expected_count, "%zu processes ran, expected %zu", results.size(), expected_count);

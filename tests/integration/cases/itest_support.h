@@ -27,6 +27,9 @@ void stop_host();
 
 std::string client_path(const char *name);
 
+// register_job of a job whose `nprocs` processes all run on this node; fails the test on error.
+JobLayout register_local_job(const char *nspace, int nprocs);
+
 // Launch of the exchange client with the expectations of `layout`.
 Launch exchange_launch(const JobLayout &layout, uint32_t univ_size);
 

@@ -32,17 +32,6 @@ std::string forced(const char *name)
     return value != nullptr ? value : "";
 }
 
-JobLayout register_small_job(const char *nspace, int nprocs)
-{
-    JobSpec spec;
-    spec.nspace = nspace;
-    spec.local_procs = nprocs;
-    JobLayout layout;
-    std::string error;
-    cr_assert_eq(host().register_job(spec, &layout, &error), PMIX_SUCCESS, "%s", error.c_str());
-    return layout;
-}
-
 Launch lifecycle(std::vector<std::string> args)
 {
     Launch launch;
@@ -56,7 +45,7 @@ Launch lifecycle(std::vector<std::string> args)
 Test(lifecycle, setup_fork_names_server_transport_and_security)
 {
     start_host();
-    register_small_job("itest-env", 2);
+    register_local_job("itest-env", 2);
     std::vector<std::string> env;
     cr_assert_eq(host().fork_env("itest-env", 1, {}, &env), PMIX_SUCCESS);
     auto vars = as_map(env);
@@ -87,7 +76,7 @@ Test(lifecycle, setup_fork_names_server_transport_and_security)
 Test(lifecycle, abort_reaches_the_host)
 {
     start_host();
-    const JobLayout layout = register_small_job("itest-abort", 1);
+    const JobLayout layout = register_local_job("itest-abort", 1);
     std::vector<pid_t> pids;
     cr_assert_eq(host().spawn_job("itest-abort", layout, lifecycle({"abort"}), &pids), PMIX_SUCCESS);
     expect_all_ok(host().wait(pids, kJobTimeoutMs), 1);
@@ -101,7 +90,7 @@ Test(lifecycle, abort_reaches_the_host)
 Test(lifecycle, requests_involving_a_finalized_rank_are_answered)
 {
     start_host();
-    const JobLayout layout = register_small_job("itest-left", 2);
+    const JobLayout layout = register_local_job("itest-left", 2);
     std::vector<pid_t> pids;
     cr_assert_eq(host().spawn_job("itest-left", layout, lifecycle({"left-behind"}), &pids), PMIX_SUCCESS);
     expect_all_ok(host().wait(pids, kJobTimeoutMs), 2);
@@ -110,14 +99,14 @@ Test(lifecycle, requests_involving_a_finalized_rank_are_answered)
 Test(lifecycle, vanished_client_then_a_new_job)
 {
     start_host();
-    const JobLayout gone = register_small_job("itest-vanish", 2);
+    const JobLayout gone = register_local_job("itest-vanish", 2);
     std::vector<pid_t> pids;
     cr_assert_eq(host().spawn_job("itest-vanish", gone, lifecycle({"vanish"}), &pids), PMIX_SUCCESS);
     for (const ProcResult &result : host().wait(pids, kJobTimeoutMs)) {
         cr_expect(result.succeeded(), "%s", result.describe().c_str());
     }
     cr_expect_eq(host().deregister_job("itest-vanish"), PMIX_SUCCESS);
-    const JobLayout next = register_small_job("itest-after-vanish", 3);
+    const JobLayout next = register_local_job("itest-after-vanish", 3);
     cr_assert_eq(host().spawn_job("itest-after-vanish", next, exchange_launch(next, 2 * next.job_size), &pids),
                  PMIX_SUCCESS);
     expect_all_ok(host().wait(pids, kJobTimeoutMs), 3);
@@ -174,7 +163,7 @@ Test(lifecycle, abort_of_the_job_is_carried_out_by_the_host)
     HostOptions options;
     options.hold_aborts = true;
     start_host(options);
-    const JobLayout layout = register_small_job("itest-abort-job", 4);
+    const JobLayout layout = register_local_job("itest-abort-job", 4);
     std::vector<pid_t> pids;
     cr_assert_eq(host().spawn_job("itest-abort-job", layout, lifecycle({"abort-job"}), &pids), PMIX_SUCCESS);
     AbortRecord record;

@@ -1,7 +1,8 @@
 // The test host's upcalls (the pmix_server_module_t it gives
 // PMIx_server_init): they count what the library asks, answer at once or
 // later from a host thread, hand fence and direct modex to the other node
-// when there is one, record aborts and answer one query key of their own.
+// when there is one, record aborts, answer one query key of their own and
+// acknowledge connects and disconnects.
 #include "integration/host/host_internal.h"
 
 #include <pmix.h>
@@ -124,6 +125,26 @@ pmix_status_t on_direct_modex(const pmix_proc_t *proc, const pmix_info_t[], size
     return host->options().cross_node->direct_modex(*proc, cbfunc, cbdata);
 }
 
+// Connect and disconnect cross no node here: the host only acknowledges.
+pmix_status_t on_connect(const pmix_proc_t[], size_t nprocs, const pmix_info_t[], size_t, pmix_op_cbfunc_t cbfunc,
+                         void *cbdata)
+{
+    Host *host = enter();
+    if (host != nullptr) {
+        host->counters().connects++;
+        host->counters().last_connect_nprocs = static_cast<int>(nprocs);
+    }
+    return acknowledge(host, cbfunc, cbdata);
+}
+
+pmix_status_t on_disconnect(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, pmix_op_cbfunc_t cbfunc,
+                            void *cbdata)
+{
+    Host *host = enter();
+    if (host != nullptr) host->counters().disconnects++;
+    return acknowledge(host, cbfunc, cbdata);
+}
+
 void release_query_results(void *cbdata)
 {
     auto *results = static_cast<pmix_info_t *>(cbdata);
@@ -164,6 +185,8 @@ pmix_server_module_t make_module()
     module.fence_nb = on_fence;
     module.direct_modex = on_direct_modex;
     module.query = on_query;
+    module.connect = on_connect;
+    module.disconnect = on_disconnect;
     return module;
 }
 

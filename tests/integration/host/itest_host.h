@@ -112,6 +112,9 @@ struct Counters {
     std::atomic<int> direct_modex{0};
     std::atomic<int> last_abort_status{0};
     std::atomic<int> queries{0};
+    std::atomic<int> connects{0};
+    std::atomic<int> disconnects{0};
+    std::atomic<int> last_connect_nprocs{0};  // procs the last connect upcall got
     // Upcalls that ran on another thread than the one driving the host's
     // PMIX_EVENT_BASE (set through Host::expect_upcalls_on).
     std::atomic<int> upcalls_off_loop{0};
