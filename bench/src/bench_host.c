@@ -41,7 +41,8 @@ static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pm
                               void *cbdata)
 {
     (void)procs; (void)nprocs; (void)info; (void)ninfo;
-    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL);
+    /* data is ours to free: it goes back as the result, freed once read. */
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, free, data);
     return PMIX_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -21,8 +22,9 @@ pmix_status_t echo_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_
                          size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
     ++g_host_fences;
-    // As a one-node host would: everybody's data is our own contribution.
-    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, nullptr, nullptr);
+    // As a one-node host would: everybody's data is our own contribution
+    // (which we own and free once the library has read it).
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, [](void *owned) { std::free(owned); }, data);
     return PMIX_SUCCESS;
 }
 

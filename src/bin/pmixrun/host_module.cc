@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -22,10 +23,14 @@ namespace {
 
 HostEvents *g_events = nullptr;
 
+void free_data(void *data) { std::free(data); }
+
+// The contribution is ours (malloc'ed by the library): it goes back as the
+// result and is freed once the library has read it.
 pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char *data, size_t ndata,
                        pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
-    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, nullptr, nullptr);
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, free_data, data);
     return PMIX_SUCCESS;
 }
 

@@ -18,6 +18,8 @@
 #include "server/requests/requests.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 
@@ -152,15 +154,31 @@ struct InlineAnswer {
 thread_local InlineAnswer *inline_answer = nullptr;
 
 // What the host's fence_nb is handed, owned by the call itself: the host
-// may read procs, directives and data until it calls back, and that may be
-// after the fence timed out and its Collective is gone. The callback frees
-// it, whichever came first.
+// may read procs and directives until it calls back, and that may be after
+// the fence timed out and its Collective is gone. The callback frees it,
+// whichever came first. The contribution (`data`) is the host's own: a
+// malloc'ed copy it releases with free(), as OpenPMIx hands it (Open MPI's
+// mpirun loads it into a buffer that frees it).
 struct HostFenceCall {
     uint64_t id = 0;
     std::vector<pmix_proc_t> procs;
     wire::InfoArray directives;
-    wire::Bytes data;
 };
+
+// The contribution as the host will own it; nullptr for none (or no memory:
+// *rc_p says which).
+char *host_owned_copy(const wire::Bytes &blob, pmix_status_t *rc_p)
+{
+    *rc_p = PMIX_SUCCESS;
+    if (blob.empty()) return nullptr;
+    auto *copy = static_cast<char *>(std::malloc(blob.size()));
+    if (copy == nullptr) {
+        *rc_p = PMIX_ERR_NOMEM;
+        return nullptr;
+    }
+    std::memcpy(copy, blob.data(), blob.size());
+    return copy;
+}
 
 void host_fence_done(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
                      pmix_release_cbfunc_t release, void *release_cbdata)
@@ -201,8 +219,7 @@ pmix_status_t make_host_call(Collective &collective, std::unique_ptr<HostFenceCa
     const pmix_status_t rc = call->directives.assign_copy(collective.directives.data(),
                                                           collective.directives.size());
     if (rc != PMIX_SUCCESS) return rc;
-    collective.contribution = collective.local_blob;
-    call->data = std::move(collective.local_blob);
+    collective.contribution = std::move(collective.local_blob);
     *call_p = std::move(call);
     return PMIX_SUCCESS;
 }
@@ -218,6 +235,8 @@ void call_host(Server &server, Collective &collective)
     } catch (const std::bad_alloc &) {
         rc = PMIX_ERR_NOMEM;
     }
+    const std::size_t ndata = collective.contribution.size();
+    char *data = rc == PMIX_SUCCESS ? host_owned_copy(collective.contribution, &rc) : nullptr;
     if (rc != PMIX_SUCCESS) return complete(server, id, rc, {});
     collective.host_called = true;
     HostFenceCall *raw = call.release();
@@ -226,8 +245,7 @@ void call_host(Server &server, Collective &collective)
     InlineAnswer *outer = inline_answer;
     inline_answer = &answer;
     rc = server.host.slots().fence_nb(raw->procs.data(), raw->procs.size(), raw->directives.data(),
-                                      raw->directives.size(), reinterpret_cast<char *>(raw->data.data()),
-                                      raw->data.size(), host_fence_done, raw);
+                                      raw->directives.size(), data, ndata, host_fence_done, raw);
     inline_answer = outer;
     if (answer.answered) {
         // The host called back before returning: that is its answer, even if

@@ -98,18 +98,17 @@ pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
     Host *host = enter();
     if (host != nullptr) host->counters().fences++;
     if (cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
+    // `data` is ours (malloc'ed, as OpenPMIx hands it): freed once used.
     if (host != nullptr && host->options().cross_node != nullptr) {
-        return host->options().cross_node->fence(data, ndata, cbfunc, cbdata);
+        const pmix_status_t rc = host->options().cross_node->fence(data, ndata, cbfunc, cbdata);
+        std::free(data);  // the link keeps its own copy
+        return rc;
     }
     if (host == nullptr || !host->options().async_upcalls) {
-        cbfunc(PMIX_SUCCESS, data, ndata, cbdata, nullptr, nullptr);
+        cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_fence_data, data);
         return PMIX_SUCCESS;
     }
-    // The library owns `data` only until this upcall returns: keep a copy.
-    char *copy = static_cast<char *>(std::malloc(ndata > 0 ? ndata : 1));
-    if (copy == nullptr) return PMIX_ERR_NOMEM;
-    if (ndata > 0) std::memcpy(copy, data, ndata);
-    host->run_later(complete_fence_later, new FenceCall{cbfunc, cbdata, copy, ndata});
+    host->run_later(complete_fence_later, new FenceCall{cbfunc, cbdata, data, ndata});
     return PMIX_SUCCESS;
 }
 
