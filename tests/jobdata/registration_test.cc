@@ -375,3 +375,19 @@ Test(jobdata, malformed_info_is_refused_with_the_attribute_named)
                  PMIX_ERR_BAD_PARAM);
     cr_assert_not(store->has_nspace("bad"));
 }
+
+// Open MPI registers PMIX_LOCALITY_STRING as a string without text for a
+// process it did not bind: that says nothing, it is not a malformed entry.
+Test(jobdata, a_string_without_text_is_skipped)
+{
+    auto store = hash_store();
+    Infos infos = two_by_four();
+    Infos proc;
+    proc.rank(PMIX_RANK, 0);
+    proc.str(PMIX_LOCALITY_STRING, nullptr);
+    cr_assert_eq(proc.data()[1].value.type, PMIX_STRING);
+    cr_assert_null(proc.data()[1].value.data.string);
+    infos.nested(PMIX_PROC_DATA, proc);
+    register_ok(*store, "nulls", infos, "n0");
+    cr_expect_not(has(*store, "nulls", PMIXPP_GDS_LEVEL_PROC, 0, PMIX_LOCALITY_STRING));
+}

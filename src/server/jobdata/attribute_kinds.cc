@@ -1,6 +1,8 @@
 // Declared types of the attributes registration reads (see attribute_kinds.h).
 #include "server/jobdata/attribute_kinds.h"
 
+#include <pmix.h>
+
 #include "server/jobdata/collect.h"
 
 #include <array>
@@ -78,7 +80,7 @@ bool type_ok(std::string_view key, const pmix_value_t &value, std::string *probl
 {
     const Kind *kind = kind_of(key);
     if (kind == nullptr || matches(*kind, value)) return true;
-    *problem_p = std::string(key) + " must be " + describe(*kind);
+    *problem_p = std::string(key) + " must be " + describe(*kind) + ", not " + PMIx_Data_type_string(value.type);
     return false;
 }
 

@@ -197,6 +197,9 @@ pmix_status_t Walker::node_index(const pmix_data_array_t &array, uint32_t *index
 pmix_status_t Walker::entry(const pmix_info_t &info, Context context, uint32_t id)
 {
     const std::string_view key = key_of(info);
+    // A string without text is a host saying nothing (Open MPI registers the
+    // locality of an unbound process so): skipped, not stored.
+    if (info.value.type == PMIX_STRING && info.value.data.string == nullptr) return PMIX_SUCCESS;
     std::string problem;
     if (!type_ok(key, info.value, &problem)) return fail(PMIX_ERR_TYPE_MISMATCH, problem);
     switch (context) {
