@@ -10,6 +10,8 @@
 #include <cstring>
 #include <memory>
 
+#include <unistd.h>
+
 using namespace server_test;
 using namespace pmixpp;
 
@@ -69,6 +71,45 @@ void two_rank_job_with_host_fence()
 {
     g_fence_host.fence_nb = echo_fence;
     start_server(make_tmpdir(), &g_fence_host);
+    register_job(kJob, 2);
+}
+
+// A host name service that records the requester's user id it was given.
+std::atomic<long long> g_publish_uid{-1};
+std::atomic<long long> g_lookup_uid{-1};
+
+long long user_id_in(const pmix_info_t info[], size_t ninfo)
+{
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (std::strncmp(info[i].key, PMIX_USERID, PMIX_MAX_KEYLEN) == 0 && info[i].value.type == PMIX_UINT32) {
+            return info[i].value.data.uint32;
+        }
+    }
+    return -1;
+}
+
+pmix_status_t recording_publish(const pmix_proc_t *, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t,
+                                void *)
+{
+    g_publish_uid = user_id_in(info, ninfo);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+pmix_status_t recording_lookup(const pmix_proc_t *, char **, const pmix_info_t info[], size_t ninfo,
+                               pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+{
+    g_lookup_uid = user_id_in(info, ninfo);
+    cbfunc(PMIX_ERR_NOT_FOUND, nullptr, 0, cbdata);
+    return PMIX_SUCCESS;
+}
+
+pmix_server_module_t g_name_host{};
+
+void two_rank_job_with_name_service()
+{
+    g_name_host.publish = recording_publish;
+    g_name_host.lookup = recording_lookup;
+    start_server(make_tmpdir(), &g_name_host);
     register_job(kJob, 2);
 }
 
@@ -298,4 +339,23 @@ Test(server_requests, malformed_request_closes_only_that_client, .init = two_ran
     wire::Frame frame;
     cr_expect_neq(a->receive(&frame), PMIX_SUCCESS);
     commit_string(*b, "still", "here");
+}
+
+// The host hears who asks: PMIX_USERID (and PMIX_GRPID) of the requester
+// come with every publish and lookup, as OpenPMIx passes them (Open MPI's
+// data server refuses a lookup without them).
+Test(server_requests, publish_and_lookup_carry_the_requesters_user_id, .init = two_rank_job_with_name_service)
+{
+    auto a = connect_rank(0);
+    wire::PublishRequest publish;
+    cr_assert_eq(publish.info.allocate(1), PMIX_SUCCESS);
+    PMIX_INFO_LOAD(&publish.info[0], "svc", "port", PMIX_STRING);
+    a->request(8, publish);
+    cr_assert_eq(a->reply<wire::StatusReply>().status, PMIX_SUCCESS);
+    wire::LookupRequest lookup;
+    lookup.keys = {"svc"};
+    a->request(9, lookup);
+    cr_expect_eq(a->reply<wire::LookupReply>().status, PMIX_ERR_NOT_FOUND);
+    cr_expect_eq(g_publish_uid.load(), static_cast<long long>(getuid()));
+    cr_expect_eq(g_lookup_uid.load(), static_cast<long long>(getuid()));
 }

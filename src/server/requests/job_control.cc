@@ -7,6 +7,7 @@
 #include "common/runtime/log.h"
 #include "server/cleanup/server_cleanup.h"
 #include "server/core/connections.h"
+#include "server/requests/peer_identity.h"
 #include "server/requests/requests.h"
 
 #include <memory>
@@ -30,12 +31,10 @@ void reply_job_control(Server &server, PeerId id, uint32_t tag, pmix_status_t st
 // kernel says about the connection (a tool).
 bool requester_owner(Server &server, const Peer &peer, cleanup::Owner *owner_p)
 {
-    if (const ClientRecord *client = server.find_client(peer.proc)) {
-        *owner_p = cleanup::Owner{client->uid, client->gid};
-        return true;
-    }
-    if (peer.kernel.known == 0) return false;
-    *owner_p = cleanup::Owner{peer.kernel.uid, peer.kernel.gid};
+    uid_t uid = 0;
+    gid_t gid = 0;
+    if (!peer_user(server, peer, &uid, &gid)) return false;
+    *owner_p = cleanup::Owner{uid, gid};
     return true;
 }
 

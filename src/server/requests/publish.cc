@@ -1,9 +1,10 @@
 // PMIx_Publish, PMIx_Lookup, PMIx_Unpublish: the data lives with the host
 // (its publish / lookup / unpublish upcalls decide ranges, persistence and
-// waiting). Without the upcall the client hears PMIX_ERR_NOT_SUPPORTED. What
+// waiting). The requester's PMIX_USERID / PMIX_GRPID come with the info. Without the upcall the client hears PMIX_ERR_NOT_SUPPORTED. What
 // the host is handed (the info, the keys) stays valid until it calls back.
 #include "server/core/connections.h"
 #include "server/host/host_module.h"
+#include "server/requests/peer_identity.h"
 #include "server/requests/requests.h"
 
 #include <memory>
@@ -54,6 +55,8 @@ void handle_publish(Server &server, Peer &peer, uint32_t tag, wire::PublishReque
 {
     const auto upcall = server.host.slots().publish;
     if (upcall == nullptr) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
+    const pmix_status_t rc = append_peer_user(server, peer, request.info);
+    if (rc != PMIX_SUCCESS) return reply_status(server, peer.id, tag, rc);
     auto held = std::make_shared<wire::PublishRequest>(std::move(request));
     const pmix_proc_t requester = peer.proc;
     const PeerId id = peer.id;
@@ -72,6 +75,8 @@ void handle_lookup(Server &server, Peer &peer, uint32_t tag, wire::LookupRequest
     wire::LookupReply refused;
     refused.status = PMIX_ERR_NOT_SUPPORTED;
     if (upcall == nullptr) return reply_to(server, peer.id, tag, refused);
+    refused.status = append_peer_user(server, peer, request.directives);
+    if (refused.status != PMIX_SUCCESS) return reply_to(server, peer.id, tag, refused);
     auto *call = new (std::nothrow) HostLookup{peer.proc, KeyList(std::move(request.keys)), std::move(request.directives),
                                                peer.id, tag};
     refused.status = PMIX_ERR_NOMEM;
@@ -88,6 +93,8 @@ void handle_unpublish(Server &server, Peer &peer, uint32_t tag, wire::UnpublishR
 {
     const auto upcall = server.host.slots().unpublish;
     if (upcall == nullptr) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
+    const pmix_status_t rc = append_peer_user(server, peer, request.directives);
+    if (rc != PMIX_SUCCESS) return reply_status(server, peer.id, tag, rc);
     struct Held {
         KeyList keys;
         wire::InfoArray directives;
