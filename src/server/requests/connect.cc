@@ -36,6 +36,9 @@ void complete(Server &server, uint64_t id, pmix_status_t status)
     if (collective == nullptr) return;  // timed out or failed already
     collective->timer.cancel();
     const std::vector<Arrival> arrivals = std::move(collective->arrived);
+    runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
+                       std::string(collective->disconnect ? "disconnect" : "connect") + " of " +
+                           std::to_string(collective->procs.size()) + " procs ends: " + PMIx_Error_string(status));
     server.connects.erase(id);
     for (const Arrival &arrival : arrivals) reply_status(server, arrival.peer, arrival.tag, status);
 }

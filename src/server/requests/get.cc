@@ -7,9 +7,11 @@
 //    PMIX_IMMEDIATE), at most PMIX_TIMEOUT seconds; PMIX_ERR_NOT_FOUND once
 //    it is gone without committing (finalized, died, deregistered);
 //  - a remote target whose data has not arrived: ask the host's
-//    direct_modex (PMIX_ERR_NOT_SUPPORTED when the host has none);
+//    direct_modex (PMIX_ERR_NOT_SUPPORTED when the host has none), unless
+//    the host itself asks (PMIX_ERR_NOT_FOUND: it is the one to ask);
 //  - otherwise PMIX_ERR_NOT_FOUND.
 // An empty key asks for all the target's data (the client caches it).
+#include "common/runtime/log.h"
 #include "common/store/resolver.h"
 #include "common/values/value_ops.h"
 #include "server/core/connections.h"
@@ -184,6 +186,8 @@ void ask_host(Server &server, const PendingGetPtr &get)
         });
     }
     const auto &directives = get->request.directives;
+    runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
+                       "asking the host's direct_modex for " + proc_name(get->request.proc));
     const pmix_status_t rc = upcall(&get->request.proc, directives.data(), directives.size(),
                                     host_modex_done, call);
     if (rc == PMIX_SUCCESS) return;
@@ -195,6 +199,9 @@ void ask_host(Server &server, const PendingGetPtr &get)
 void when_missing(Server &server, const PendingGetPtr &get)
 {
     const pmix_proc_t &target = get->request.proc;
+    runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
+                       "get of '" + get->request.key + "' of " + proc_name(target) + " for " +
+                           proc_name(get->requester) + ": not here yet");
     Namespace *ns = server.find_namespace(target.nspace);
     const auto &directives = get->request.directives;
     const bool immediate = directive_flag(directives.data(), directives.size(), PMIX_IMMEDIATE);
@@ -217,6 +224,10 @@ void when_missing(Server &server, const PendingGetPtr &get)
     if (ns != nullptr && ns->remote_data.count(target.rank) != 0) {
         return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
     }
+    // The host asking for a remote proc's data is not sent back to itself:
+    // Open MPI's direct_modex first looks with a blocking PMIx_Get, which
+    // would call that same direct_modex again and wait on itself forever.
+    if (server.is_self(get->requester)) return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
     ask_host(server, get);
 }
 
