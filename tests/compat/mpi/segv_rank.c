@@ -1,0 +1,23 @@
+/* Rank 1 dies of SIGSEGV after a barrier; mpirun must report it and tear the
+ * job down. */
+#include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "libpmix_proof.h"
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    compat_report_libpmix("rank", rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1) {
+        volatile int *nowhere = NULL;
+        *nowhere = 1;
+    }
+    sleep(60); /* the others wait to be torn down */
+    MPI_Finalize();
+    return 0;
+}
