@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite with CTest.
 source "$(dirname "$0")/lib/common.sh"
-pmixpp_install_packages
+pmixpp_install_packages "${PMIXPP_COMPAT_PACKAGES[@]}"
 pmixpp_build
 # psec/munge tests run against a real munged; with this set they fail (not
 # skip) when it cannot be reached.

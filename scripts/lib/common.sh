@@ -14,12 +14,20 @@ PMIXPP_PACKAGES=(
   libpmix-dev binutils python3
 )
 
+# Only the test suite needs these: the real consumers of tests/compat/ (Open
+# MPI 4.1 and Debian's python3-pmix, both built against OpenPMIx) and iproute2
+# for the network namespaces that play the other hosts.
+PMIXPP_COMPAT_PACKAGES=(
+  openmpi-bin libopenmpi-dev python3-pmix iproute2
+)
+
 pmixpp_log() { printf '[pmixpp] %s\n' "$*"; }
 
+# pmixpp_install_packages [extra packages...]
 pmixpp_install_packages() {
   local missing=()
   local pkg
-  for pkg in "${PMIXPP_PACKAGES[@]}"; do
+  for pkg in "${PMIXPP_PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
   if [ ${#missing[@]} -eq 0 ]; then

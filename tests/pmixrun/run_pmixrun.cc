@@ -1,164 +1,19 @@
 #include "run_pmixrun.h"
 
-#include <criterion/criterion.h>
-
-#include <dirent.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
-
 namespace pmixrun_test {
-namespace {
-
-std::vector<char *> argv_of(const std::vector<std::string> &args, const char *program = PMIXRUN)
-{
-    std::vector<char *> argv;
-    argv.push_back(const_cast<char *>(program));
-    for (const std::string &arg : args) argv.push_back(const_cast<char *>(arg.c_str()));
-    argv.push_back(nullptr);
-    return argv;
-}
-
-int code_of(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
-
-int remove_entry(const char *path, const struct stat *, int, struct FTW *) { return ::remove(path); }
-
-} // namespace
-
-Result run_with(const char *program, const std::vector<std::string> &args, const std::string &input, int seconds);
 
 Result run(const std::vector<std::string> &args, const std::string &input, int seconds)
 {
-    return run_with(PMIXRUN, args, input, seconds);
+    return test_support::run(PMIXRUN, args, input, seconds);
 }
 
 Result run_program(const char *program, const std::vector<std::string> &args, int seconds)
 {
-    return run_with(program, args, "", seconds);
+    return test_support::run(program, args, "", seconds);
 }
 
-Result run_with(const char *program, const std::vector<std::string> &args, const std::string &input, int seconds)
-{
-    int out[2], err[2], in[2];
-    cr_assert_eq(::pipe(out), 0);
-    cr_assert_eq(::pipe(err), 0);
-    cr_assert_eq(::pipe(in), 0);
-    std::vector<char *> argv = argv_of(args, program);
-    const pid_t pid = ::fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        ::dup2(in[0], 0);
-        ::dup2(out[1], 1);
-        ::dup2(err[1], 2);
-        for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
-        ::execv(program, argv.data());
-        _exit(126);
-    }
-    ::close(in[0]);
-    ::close(out[1]);
-    ::close(err[1]);
-    if (!input.empty()) (void)!::write(in[1], input.data(), input.size());
-    ::close(in[1]);
-    Result result;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    int open = 2;
-    while (open > 0 && std::chrono::steady_clock::now() < deadline) {
-        pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
-        if (::poll(fds, 2, 200) <= 0) continue;
-        for (int i = 0; i < 2; ++i) {
-            if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-            char buffer[4096];
-            const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
-            if (n > 0) {
-                (i == 0 ? result.out : result.err).append(buffer, static_cast<std::size_t>(n));
-            } else {
-                ::close(fds[i].fd);
-                (i == 0 ? out[0] : err[0]) = -1;
-                --open;
-            }
-        }
-    }
-    result.code = finish(pid, 5);
-    for (int fd : {out[0], err[0]}) {
-        if (fd >= 0) ::close(fd);
-    }
-    return result;
-}
+pid_t start(const std::vector<std::string> &args) { return test_support::start(PMIXRUN, args); }
 
-pid_t start(const std::vector<std::string> &args)
-{
-    std::vector<char *> argv = argv_of(args);
-    const pid_t pid = ::fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        const int null = ::open("/dev/null", O_RDWR);
-        ::dup2(null, 0);
-        ::dup2(null, 1);
-        ::dup2(null, 2);
-        ::execv(PMIXRUN, argv.data());
-        _exit(126);
-    }
-    return pid;
-}
-
-int finish(pid_t pid, int seconds)
-{
-    int status = 0;
-    for (int i = 0; i < seconds * 20; ++i) {
-        if (::waitpid(pid, &status, WNOHANG) == pid) return code_of(status);
-        ::usleep(50000);
-    }
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-    cr_assert_fail("pmixrun did not end within %d s", seconds);
-    return -1;
-}
-
-std::string scratch_dir()
-{
-    char pattern[] = "/tmp/pmixrun-test.XXXXXX";
-    const char *dir = ::mkdtemp(pattern);
-    cr_assert_not_null(dir);
-    return dir;
-}
-
-bool empty_dir(const std::string &dir)
-{
-    DIR *d = ::opendir(dir.c_str());
-    if (d == nullptr) return false;
-    int entries = 0;
-    while (const dirent *e = ::readdir(d)) {
-        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) ++entries;
-    }
-    ::closedir(d);
-    return entries == 0;
-}
-
-void remove_tree(const std::string &dir) { (void)::nftw(dir.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
-bool has_line(const std::string &text, const std::string &line)
-{
-    return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
-}
-
-int count_lines_with(const std::string &text, const std::string &part)
-{
-    int n = 0;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        if (text.compare(start, end - start, part) == 0 || text.substr(start, end - start).find(part) != std::string::npos) ++n;
-        start = end + 1;
-    }
-    return n;
-}
+std::string scratch_dir() { return test_support::scratch_dir("pmixrun-test"); }
 
 } // namespace pmixrun_test

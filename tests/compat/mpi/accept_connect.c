@@ -22,6 +22,8 @@ int main(int argc, char **argv)
         if (rank == 0) {
             MPI_Open_port(MPI_INFO_NULL, port);
             MPI_Publish_name(SERVICE, MPI_INFO_NULL, port);
+            printf("server published %s\n", SERVICE);
+            fflush(stdout);
         }
         MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &other);
     } else {

@@ -1,0 +1,42 @@
+// Runs a program from a test the way a user would: its output, error output
+// and exit code, always bounded by a deadline. Shared by the pmixrun and the
+// compat (Open MPI, python3-pmix) suites.
+#ifndef PMIXPP_TESTS_SUPPORT_CHILD_PROCESS_H
+#define PMIXPP_TESTS_SUPPORT_CHILD_PROCESS_H
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace test_support {
+
+struct Result {
+    int code = -1;       // exit code, or 128+signal
+    std::string out;
+    std::string err;
+};
+
+// program <args>, with `input` on its stdin, bounded by `seconds` (then
+// killed, and the test fails).
+Result run(const char *program, const std::vector<std::string> &args, const std::string &input = "",
+           int seconds = 60);
+
+// Starts program <args> in the background, stdout and stderr to `output`.
+pid_t start(const char *program, const std::vector<std::string> &args,
+            const std::string &output = "/dev/null");
+// Its exit code (waits up to `seconds`, then kills it and fails the test).
+int finish(pid_t pid, int seconds = 30);
+
+std::string scratch_dir(const char *prefix = "pmixpp-test");
+bool empty_dir(const std::string &dir);
+void remove_tree(const std::string &dir);
+std::string read_text(const std::string &path);
+
+bool has_line(const std::string &text, const std::string &line);
+int count_lines_with(const std::string &text, const std::string &part);
+std::vector<std::string> lines_with(const std::string &text, const std::string &part);
+
+} // namespace test_support
+
+#endif
