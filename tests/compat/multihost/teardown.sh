@@ -13,7 +13,7 @@ pmixpp_mh_require_root
 
 namespaces=()
 for path in /run/netns/"$prefix"*; do
-    [[ -e $path ]] && namespaces+=("$(basename "$path")")
+    if [[ -e $path ]]; then namespaces+=("$(basename "$path")"); fi
 done
 
 for signal in TERM KILL; do
@@ -39,7 +39,7 @@ for uts in "$PMIXPP_MH_UTS_DIR"/"$prefix"*; do
 done
 
 for dir in /etc/netns/"$prefix"*; do
-    [[ -d $dir ]] && rm -rf "$dir"
+    if [[ -d $dir ]]; then rm -rf "$dir"; fi
 done
 # $PMIXPP_MH_UTS_DIR and /etc/netns stay, even when empty: another run's
 # setup may be about to make its entries in them.
