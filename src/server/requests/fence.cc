@@ -12,6 +12,7 @@
 // complete); after the host was called the fence goes on without it. A
 // fence that starts when a local participant is already gone (finalized,
 // died, deregistered, and not connected again) fails the same way at once.
+#include "common/runtime/log.h"
 #include "server/core/connections.h"
 #include "server/core/info_read.h"
 #include "server/requests/participants.h"
@@ -22,6 +23,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <string>
 
 namespace pmixpp::server {
 
@@ -122,6 +124,11 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Byt
     Collective *collective = server.fences.find(id);
     if (collective == nullptr) return;  // timed out or failed already
     collective->timer.cancel();
+    if (collective->host_called) {
+        runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
+                           "the host's fence_nb answered " + std::string(PMIx_Error_string(status)) + " with " +
+                               std::to_string(blob.size()) + " bytes");
+    }
     wire::FenceReply reply;
     if (status == PMIX_SUCCESS) status = take_collected(server, *collective, blob, &reply.data);
     if (status == PMIX_SUCCESS && collective->collect) share_collected(server, collective->arrived.size(), reply);
@@ -244,6 +251,10 @@ void call_host(Server &server, Collective &collective)
     answer.id = id;
     InlineAnswer *outer = inline_answer;
     inline_answer = &answer;
+    runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
+                       "asking the host's fence_nb for " + std::to_string(raw->procs.size()) + " proc set(s), " +
+                           std::to_string(collective.arrived.size()) + " local, " + std::to_string(ndata) +
+                           " bytes of data" + (collective.collect ? " (collect)" : ""));
     rc = server.host.slots().fence_nb(raw->procs.data(), raw->procs.size(), raw->directives.data(),
                                       raw->directives.size(), data, ndata, host_fence_done, raw);
     inline_answer = outer;
