@@ -71,6 +71,7 @@ Result run(const char *program, const std::vector<std::string> &args, const std:
     const pid_t pid = ::fork();
     cr_assert_geq(pid, 0);
     if (pid == 0) {
+        ::setpgid(0, 0);
         ::dup2(in[0], 0);
         ::dup2(out[1], 1);
         ::dup2(err[1], 2);
@@ -78,6 +79,7 @@ Result run(const char *program, const std::vector<std::string> &args, const std:
         ::execv(program, argv.data());
         _exit(126);
     }
+    ::setpgid(pid, pid);
     ::close(in[0]);
     ::close(out[1]);
     ::close(err[1]);
@@ -85,7 +87,18 @@ Result run(const char *program, const std::vector<std::string> &args, const std:
     ::close(in[1]);
     Result result;
     collect(out[0], err[0], seconds, result);
-    result.code = finish(pid, 5);
+    int status = 0;
+    for (int i = 0; i < 100 && result.code < 0; ++i) {  // 5 s to exit once its pipes closed
+        if (::waitpid(pid, &status, WNOHANG) == pid) result.code = code_of(status);
+        else ::usleep(50000);
+    }
+    if (result.code < 0) {
+        cr_log_error("%s did not end within %d s: killing its process group", program, seconds);
+        result.timed_out = true;
+        ::kill(-pid, SIGKILL);
+        ::waitpid(pid, &status, 0);
+        result.code = code_of(status);
+    }
     return result;
 }
 
@@ -163,6 +176,8 @@ std::vector<std::string> lines_with(const std::string &text, const std::string &
     }
     return found;
 }
+
+std::vector<std::string> lines_of(const std::string &text) { return lines_with(text, ""); }
 
 int count_lines_with(const std::string &text, const std::string &part)
 {

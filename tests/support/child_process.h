@@ -15,10 +15,12 @@ struct Result {
     int code = -1;       // exit code, or 128+signal
     std::string out;
     std::string err;
+    bool timed_out = false;
 };
 
-// program <args>, with `input` on its stdin, bounded by `seconds` (then
-// killed, and the test fails).
+// program <args>, with `input` on its stdin, bounded by `seconds`. The
+// program runs in a process group of its own; at the deadline the whole group
+// (with what it started: orted, ranks) is killed, and timed_out is set.
 Result run(const char *program, const std::vector<std::string> &args, const std::string &input = "",
            int seconds = 60);
 
@@ -36,6 +38,7 @@ std::string read_text(const std::string &path);
 bool has_line(const std::string &text, const std::string &line);
 int count_lines_with(const std::string &text, const std::string &part);
 std::vector<std::string> lines_with(const std::string &text, const std::string &part);
+std::vector<std::string> lines_of(const std::string &text);
 
 } // namespace test_support
 

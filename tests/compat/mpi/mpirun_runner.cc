@@ -19,8 +19,11 @@ std::vector<std::string> mpirun_args(int ranks, const std::string &program,
 
 Result mpirun(int ranks, const std::string &program, const std::vector<std::string> &program_args)
 {
-    return test_support::run(MPIRUN, mpirun_args(ranks, program, program_args), "",
-                             MPIRUN_TIMEOUT_SECONDS + 15);
+    Result result = test_support::run(MPIRUN, mpirun_args(ranks, program, program_args), "",
+                                      MPIRUN_TIMEOUT_SECONDS + 15);
+    cr_assert(!result.timed_out, "mpirun -n %d %s did not end:\n%s%s", ranks, program.c_str(), result.out.c_str(),
+              result.err.c_str());
+    return result;
 }
 
 std::string program_path(const char *name) { return std::string(COMPAT_MPI_DIR) + "/" + name; }

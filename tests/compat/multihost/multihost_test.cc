@@ -3,23 +3,18 @@
 // on the first with the rsh launcher pointed at netns_rsh.sh, so orted starts
 // on the others, and tears the hosts down in the fixture's fini. The output
 // lines prove which libpmix served mpirun, every orted and every rank.
+#include "../mpi/mpirun_runner.h"
+
 #include <criterion/criterion.h>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,75 +36,15 @@ std::string env_or_fail(const char *name)
 std::string script(const char *name) { return std::string(MULTIHOST_SCRIPT_DIR) + "/" + name; }
 std::string host(int index) { return g_prefix + "n" + std::to_string(index); }
 
-struct Result {
-    int code = -1; // exit code, 128+signal, or -1 when it had to be killed
-    std::string out;
-    std::string err;
-    bool timed_out = false;
-};
+using test_support::count_lines_with;
+using test_support::has_line;
+using test_support::lines_of;
+using test_support::Result;
 
-int code_of(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
-
-// argv[0] with its arguments, in its own process group, stdout and stderr
-// captured; after `seconds` the whole group is killed.
 Result run(const std::vector<std::string> &args, int seconds)
 {
-    int out[2], err[2];
-    cr_assert_eq(::pipe2(out, O_CLOEXEC), 0);
-    cr_assert_eq(::pipe2(err, O_CLOEXEC), 0);
-    std::vector<char *> argv;
-    for (const std::string &arg : args) argv.push_back(const_cast<char *>(arg.c_str()));
-    argv.push_back(nullptr);
-    const pid_t pid = ::fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        ::setpgid(0, 0);
-        const int null = ::open("/dev/null", O_RDONLY);
-        ::dup2(null, 0);
-        ::dup2(out[1], 1);
-        ::dup2(err[1], 2);
-        ::execv(argv[0], argv.data());
-        std::fprintf(stderr, "exec %s: %s\n", argv[0], std::strerror(errno));
-        _exit(126);
-    }
-    ::setpgid(pid, pid);
-    ::close(out[1]);
-    ::close(err[1]);
-    Result result;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    int fds_open[2] = {out[0], err[0]};
-    while ((fds_open[0] >= 0 || fds_open[1] >= 0) && std::chrono::steady_clock::now() < deadline) {
-        pollfd fds[2] = {{fds_open[0], POLLIN, 0}, {fds_open[1], POLLIN, 0}};
-        if (::poll(fds, 2, 200) <= 0) continue;
-        for (int i = 0; i < 2; ++i) {
-            if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-            char buffer[4096];
-            const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
-            if (n > 0) {
-                (i == 0 ? result.out : result.err).append(buffer, static_cast<std::size_t>(n));
-            } else {
-                ::close(fds[i].fd);
-                fds_open[i] = -1;
-            }
-        }
-    }
-    int status = 0;
-    for (int i = 0; i < 100; ++i) { // 5 s for the exit after the pipes closed
-        if (::waitpid(pid, &status, WNOHANG) == pid) {
-            result.code = code_of(status);
-            break;
-        }
-        ::usleep(50000);
-    }
-    if (result.code == -1) {
-        result.timed_out = true;
-        ::kill(-pid, SIGKILL);
-        ::waitpid(pid, &status, 0);
-    }
-    for (int fd : fds_open) {
-        if (fd >= 0) ::close(fd);
-    }
-    return result;
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    return test_support::run(args[0].c_str(), rest, "", seconds);
 }
 
 // COMMAND on a test host, through the same agent mpirun uses.
@@ -160,35 +95,6 @@ void teardown_hosts()
         if (gone.code != 0) std::fprintf(stderr, "teardown.sh %s: exit %d\n%s", g_prefix.c_str(), gone.code, gone.err.c_str());
     }
     if (!g_scratch.empty()) (void)run({"/bin/rm", "-rf", g_scratch}, 30);
-}
-
-std::vector<std::string> lines_of(const std::string &text)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
-struct RankLine {
-    std::string host, libpmix, launcher, launcher_libpmix;
-};
-
-// "rank R pid P on HOST: libpmix PATH; launcher NAME libpmix PATH", one per rank.
-std::map<int, RankLine> rank_lines(const std::string &out)
-{
-    std::map<int, RankLine> ranks;
-    for (const std::string &line : lines_of(out)) {
-        int rank = -1, pid = -1;
-        char hostname[256], own[4096], launcher[64], theirs[4096];
-        if (std::sscanf(line.c_str(), "rank %d pid %d on %255[^:]: libpmix %4095[^;]; launcher %63s libpmix %4095s", &rank,
-                        &pid, hostname, own, launcher, theirs) != 6) {
-            continue;
-        }
-        cr_expect_eq(ranks.count(rank), 0u, "rank %d reported twice", rank);
-        ranks[rank] = {hostname, own, launcher, theirs};
-    }
-    return ranks;
 }
 
 bool starts_with(const std::string &text, const std::string &head) { return text.compare(0, head.size(), head) == 0; }
@@ -247,7 +153,11 @@ std::set<std::string> expect_our_library_everywhere(const std::string &out, int 
     const std::string our_lib = env_or_fail("PMIXPP_BUILD_DIR") + "/lib/libpmix.so";
     std::set<std::string> allowed;
     for (int index : hosts) allowed.insert(host(index));
-    const std::map<int, RankLine> ranks = rank_lines(out);
+    std::map<int, compat_test::LibpmixReport> ranks;
+    for (const compat_test::LibpmixReport &report : compat_test::libpmix_reports(out)) {
+        cr_expect_eq(ranks.count(report.rank), 0u, "rank %d reported twice", report.rank);
+        ranks[report.rank] = report;
+    }
     cr_assert_eq(ranks.size(), static_cast<std::size_t>(np), "%zu of %d ranks reported their libpmix:\n%s", ranks.size(), np,
                  out.c_str());
     std::set<std::string> used;
@@ -255,8 +165,8 @@ std::set<std::string> expect_our_library_everywhere(const std::string &out, int 
         cr_assert(rank >= 0 && rank < np, "rank %d out of range", rank);
         cr_expect(allowed.count(line.host) == 1, "rank %d ran on %s, not a host of this test", rank, line.host.c_str());
         used.insert(line.host);
-        cr_expect(starts_with(line.libpmix, our_lib), "rank %d on %s mapped %s, not ours (%s*)", rank, line.host.c_str(),
-                  line.libpmix.c_str(), our_lib.c_str());
+        cr_expect(starts_with(line.own_libpmix, our_lib), "rank %d on %s mapped %s, not ours (%s*)", rank, line.host.c_str(),
+                  line.own_libpmix.c_str(), our_lib.c_str());
         const char *expected_launcher = line.host == host(0) ? "mpirun" : "orted";
         cr_expect_eq(line.launcher, expected_launcher, "rank %d on %s was launched by %s, expected %s", rank,
                      line.host.c_str(), line.launcher.c_str(), expected_launcher);
@@ -264,18 +174,6 @@ std::set<std::string> expect_our_library_everywhere(const std::string &out, int 
                   line.launcher.c_str(), rank, line.host.c_str(), line.launcher_libpmix.c_str(), our_lib.c_str());
     }
     return used;
-}
-
-bool has_line(const std::string &text, const std::string &line)
-{
-    return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
-}
-
-int count_lines_with(const std::string &text, const std::string &part)
-{
-    int n = 0;
-    for (const std::string &line : lines_of(text)) n += line.find(part) != std::string::npos ? 1 : 0;
-    return n;
 }
 
 void expect_allreduce(const std::string &out, int np)
