@@ -5,7 +5,11 @@
 # deregister, finalize. One line per step; exit status 0 only when every
 # step and the client succeeded.
 #
-#   host.py [--timeout S] [client argv...]    (default client: client.py, n=1)
+#   host.py [--timeout S] [--tmpdir DIR] [client argv...]
+#
+# The default client is client.py (as a job of one). --tmpdir gives the
+# server its own session and system directories (PMIX_SERVER_TMPDIR,
+# PMIX_SYSTEM_TMPDIR), so that it can run next to other servers.
 import os
 import socket
 import subprocess
@@ -92,8 +96,12 @@ def done(rc):
 
 def main(argv):
     timeout = 60
-    if len(argv) >= 2 and argv[0] == "--timeout":
-        timeout = int(argv[1])
+    tmpdir = None
+    while len(argv) >= 2 and argv[0] in ("--timeout", "--tmpdir"):
+        if argv[0] == "--timeout":
+            timeout = int(argv[1])
+        else:
+            tmpdir = argv[1]
         argv = argv[2:]
     client_argv = argv or [sys.executable, os.path.join(HERE, "client.py")]
     failures = 0
@@ -111,7 +119,11 @@ def main(argv):
     upcalls = {"clientconnected": client_connected,
                "clientfinalized": client_finalized,
                "fencenb": fence}
-    rc = server.init([], upcalls)
+    directives = []
+    if tmpdir is not None:
+        directives = [info(pmix.PMIX_SERVER_TMPDIR, tmpdir, pmix.PMIX_STRING),
+                      info(pmix.PMIX_SYSTEM_TMPDIR, tmpdir, pmix.PMIX_STRING)]
+    rc = server.init(directives, upcalls)
     if not check(rc == pmix.PMIX_SUCCESS, f"server init rc {rc}"):
         return 1
 

@@ -3,9 +3,11 @@
 // with every peer through put/commit/fence/get, and host.py hosts a PMIx
 // server of its own that forks client.py. Each script prints the
 // libpmix.so.2 it has mapped; every run must show ours, from this build.
+// calls.py goes through more of the client calls the bindings offer.
 #include <criterion/criterion.h>
 
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -155,13 +157,34 @@ void require_bindings()
 
 std::string dump(const Run &r) { return "output:\n" + r.out + "\nerrors:\n" + r.err; }
 
+// Each server its own directories: Criterion runs these tests side by side,
+// and other servers may run on this machine.
+std::string g_tmp;
+
+void make_tmp()
+{
+    char pattern[] = "/tmp/python-compat.XXXXXX";
+    const char *dir = ::mkdtemp(pattern);
+    cr_assert_not_null(dir);
+    g_tmp = dir;
+}
+
+int remove_entry(const char *path, const struct stat *, int, struct FTW *) { return ::remove(path); }
+
+void drop_tmp()
+{
+    if (!g_tmp.empty()) (void)::nftw(g_tmp.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 }  // namespace
+
+TestSuite(python_compat, .init = make_tmp, .fini = drop_tmp, .timeout = 110);
 
 Test(python_compat, client_exchanges_values_with_every_peer_under_pmixrun)
 {
     require_bindings();
-    const Run r = run({PMIXRUN, "--tag-output", "--timeout", "60", "-n", std::to_string(kClientRanks), PYTHON,
-                       CLIENT_PY});
+    const Run r = run({PMIXRUN, "--tmpdir", g_tmp, "--tag-output", "--timeout", "60", "-n",
+                       std::to_string(kClientRanks), PYTHON, CLIENT_PY});
     cr_expect_eq(r.code, 0, "pmixrun -n %d python3 client.py exited with %d; %s", kClientRanks, r.code,
                  dump(r).c_str());
     for (int rank = 0; rank < kClientRanks; ++rank) {
@@ -184,7 +207,7 @@ Test(python_compat, client_exchanges_values_with_every_peer_under_pmixrun)
 Test(python_compat, python_host_registers_a_job_and_forks_a_client)
 {
     require_bindings();
-    const Run r = run({PYTHON, HOST_PY, "--timeout", "60", PYTHON, CLIENT_PY});
+    const Run r = run({PYTHON, HOST_PY, "--timeout", "60", "--tmpdir", g_tmp, PYTHON, CLIENT_PY});
     cr_expect_eq(r.code, 0, "python3 host.py exited with %d; %s", r.code, dump(r).c_str());
     expect_our_library(r.out, "host: libpmix ");
     expect_our_library(r.out, "rank 0 libpmix ");
@@ -195,5 +218,21 @@ Test(python_compat, python_host_registers_a_job_and_forks_a_client)
                              "host: server finalize rc 0", "host: all checks passed"}) {
         cr_expect(has_line_ending(r.out, line), "missing '%s'; %s", line, dump(r).c_str());
     }
+    cr_expect(r.out.find("FAILED") == std::string::npos, "%s", dump(r).c_str());
+}
+
+Test(python_compat, more_client_calls_under_pmixrun)
+{
+    require_bindings();
+    const Run r = run({PMIXRUN, "--tmpdir", g_tmp, "--timeout", "60", "-n", "1", PYTHON, CALLS_PY});
+    cr_expect_eq(r.code, 0, "pmixrun -n 1 python3 calls.py exited with %d; %s", r.code, dump(r).c_str());
+    expect_our_library(r.out, "libpmix ");
+    for (const char *call : {"initialized", "get_version", "error_string", "get_attribute_name", "get hostname",
+                             "resolve_peers", "resolve_nodes", "query namespaces", "publish", "lookup", "unpublish",
+                             "log", "connect", "disconnect", "allocation_request", "group_construct", "finalize"}) {
+        cr_expect(r.out.find(std::string("\n") + call + ": ") != std::string::npos, "no answer from %s; %s", call,
+                  dump(r).c_str());
+    }
+    cr_expect(has_line_ending(r.out, "all calls passed"), "%s", dump(r).c_str());
     cr_expect(r.out.find("FAILED") == std::string::npos, "%s", dump(r).c_str());
 }
