@@ -12,6 +12,7 @@ PMIXPP_PACKAGES=(
   libltdl-dev libevent-dev libhwloc-dev libssl-dev zlib1g-dev
   libmunge-dev munge libcriterion-dev
   libpmix-dev binutils python3
+  python3-pmix
 )
 
 pmixpp_log() { printf '[pmixpp] %s\n' "$*"; }
