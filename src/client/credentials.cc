@@ -2,6 +2,8 @@
 // these in.
 #include <pmix.h>
 
+#include "client/no_results.h"
+
 pmix_status_t PMIx_Get_credential(const pmix_info_t /*info*/[], size_t /*ninfo*/,
                                   pmix_byte_object_t * /*credential*/)
 {
@@ -16,8 +18,9 @@ pmix_status_t PMIx_Get_credential_nb(const pmix_info_t /*info*/[], size_t /*ninf
 
 pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t * /*cred*/,
                                        const pmix_info_t /*info*/[], size_t /*ninfo*/,
-                                       pmix_info_t ** /*results*/, size_t * /*nresults*/)
+                                       pmix_info_t **results, size_t *nresults)
 {
+    pmixpp::client::no_results(results, nresults);
     return PMIX_ERR_NOT_SUPPORTED;
 }
 

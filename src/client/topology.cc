@@ -11,6 +11,7 @@
 #include <mutex>
 #include <new>
 
+#include "client/no_results.h"
 #include "common/values/hwloc_ops.h"
 
 namespace {
@@ -77,9 +78,10 @@ pmix_status_t library_topology(hwloc_topology_t *topology_p)
 
 pmix_status_t PMIx_Compute_distances(pmix_topology_t * /*topo*/, pmix_cpuset_t * /*cpuset*/,
                                      pmix_info_t /*info*/[], size_t /*ninfo*/,
-                                     pmix_device_distance_t * /*distances*/[],
-                                     size_t * /*ndist*/)
+                                     pmix_device_distance_t *distances[],
+                                     size_t *ndist)
 {
+    pmixpp::client::no_results(distances, ndist);
     return PMIX_ERR_NOT_SUPPORTED;
 }
 

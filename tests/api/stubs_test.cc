@@ -169,3 +169,34 @@ Test(api_stubs, coverage_doc_marks_exactly_these_stubs_not_supported)
               "PMIX_ERR_NOT_SUPPORTED in the doc but not tested as stubs:%s",
               joined(difference(documented, stubs)).c_str());
 }
+
+// A declining blocking call still leaves its result array empty: python3-pmix
+// reads the count after PMIx_Group_construct whatever it returned, and
+// crashed on the garbage an untouched count held.
+Test(api_stubs, declining_calls_leave_their_results_empty)
+{
+    pmix_info_t *results = reinterpret_cast<pmix_info_t *>(0x1);
+    size_t nresults = 12345;
+    const pmix_proc_t procs[1] = {};
+    cr_expect_eq(PMIx_Group_construct("g", procs, 1, nullptr, 0, &results, &nresults), PMIX_ERR_NOT_SUPPORTED);
+    cr_expect(results == nullptr && nresults == 0, "PMIx_Group_construct left results %p, %zu",
+              static_cast<void *>(results), nresults);
+    results = reinterpret_cast<pmix_info_t *>(0x1);
+    nresults = 12345;
+    cr_expect_eq(PMIx_Group_invite("g", procs, 1, nullptr, 0, &results, &nresults), PMIX_ERR_NOT_SUPPORTED);
+    cr_expect(results == nullptr && nresults == 0, "PMIx_Group_invite left results");
+    results = reinterpret_cast<pmix_info_t *>(0x1);
+    nresults = 12345;
+    cr_expect_eq(PMIx_Group_join("g", procs, PMIX_GROUP_ACCEPT, nullptr, 0, &results, &nresults),
+                 PMIX_ERR_NOT_SUPPORTED);
+    cr_expect(results == nullptr && nresults == 0, "PMIx_Group_join left results");
+    results = reinterpret_cast<pmix_info_t *>(0x1);
+    nresults = 12345;
+    pmix_byte_object_t cred{};
+    cr_expect_eq(PMIx_Validate_credential(&cred, nullptr, 0, &results, &nresults), PMIX_ERR_NOT_SUPPORTED);
+    cr_expect(results == nullptr && nresults == 0, "PMIx_Validate_credential left results");
+    pmix_device_distance_t *distances = reinterpret_cast<pmix_device_distance_t *>(0x1);
+    size_t ndist = 12345;
+    cr_expect_eq(PMIx_Compute_distances(nullptr, nullptr, nullptr, 0, &distances, &ndist), PMIX_ERR_NOT_SUPPORTED);
+    cr_expect(distances == nullptr && ndist == 0, "PMIx_Compute_distances left results");
+}

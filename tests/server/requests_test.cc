@@ -74,6 +74,29 @@ void two_rank_job_with_host_fence()
     register_job(kJob, 2);
 }
 
+// Ranks 0 and 1 here, rank 2 on another node: a fence of the whole job
+// needs the host to carry it.
+void job_with_a_remote_rank_and_host_fence()
+{
+    g_fence_host.fence_nb = echo_fence;
+    start_server(make_tmpdir(), &g_fence_host);
+    const uint32_t size = 3;
+    pmix_info_t info[3];
+    PMIX_INFO_LOAD(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[1], PMIX_NODE_MAP, "testhost,farhost", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[2], PMIX_PROC_MAP, "0,1;2", PMIX_STRING);
+    const pmix_status_t rc = PMIx_server_register_nspace(kJob, 2, info, 3, nullptr, nullptr);
+    for (auto &item : info) PMIX_INFO_DESTRUCT(&item);
+    cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_nspace: %s", PMIx_Error_string(rc));
+    for (pmix_rank_t rank = 0; rank < 2; ++rank) {
+        pmix_proc_t proc{};
+        std::strcpy(proc.nspace, kJob);
+        proc.rank = rank;
+        cr_assert_eq(PMIx_server_register_client(&proc, getuid(), getgid(), nullptr, nullptr, nullptr),
+                     PMIX_OPERATION_SUCCEEDED);
+    }
+}
+
 // A host name service that records the requester's user id it was given.
 std::atomic<long long> g_publish_uid{-1};
 std::atomic<long long> g_lookup_uid{-1};
@@ -185,7 +208,7 @@ Test(server_requests, local_fence_without_host_collects_data, .init = two_rank_j
     fence_both(*a, *b);
 }
 
-Test(server_requests, host_fence_is_called_once, .init = two_rank_job_with_host_fence)
+Test(server_requests, host_fence_is_called_once, .init = job_with_a_remote_rank_and_host_fence)
 {
     auto a = connect_rank(0);
     auto b = connect_rank(1);
@@ -193,6 +216,19 @@ Test(server_requests, host_fence_is_called_once, .init = two_rank_job_with_host_
     commit_string(*b, "k", "b");
     fence_both(*a, *b);
     cr_expect_eq(g_host_fences.load(), 1);
+}
+
+// As OpenPMIx 4.2: a fence among procs that all live here completes without
+// the host's fence_nb (python3-pmix's host cannot answer that upcall).
+Test(server_requests, host_fence_is_not_called_when_every_participant_is_local,
+     .init = two_rank_job_with_host_fence)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    commit_string(*a, "k", "a");
+    commit_string(*b, "k", "b");
+    fence_both(*a, *b);
+    cr_expect_eq(g_host_fences.load(), 0);
 }
 
 Test(server_requests, lost_participant_fails_the_fence, .init = two_rank_job)

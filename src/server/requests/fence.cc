@@ -1,9 +1,11 @@
 // PMIx_Fence: local collective tracking. Participants are counted per
-// participant set; once every LOCAL participant has arrived the host's
-// fence_nb gets the local contribution (a modex blob, when data is
-// collected) and the merged directives, once. Without a host fence_nb the
-// fence completes here when no participant lives on another node, and
-// fails with PMIX_ERR_NOT_SUPPORTED otherwise. The host's blob is stored
+// participant set. When every participant lives on this node the fence
+// completes here, without the host, as OpenPMIx 4.2 does it (hosts rely on
+// that: python3-pmix's host-side fence upcall can never call back).
+// Otherwise, once every LOCAL participant has arrived, the host's fence_nb
+// gets the local contribution (a modex blob, when data is collected) and the
+// merged directives, once; without a host fence_nb such a fence fails with
+// PMIX_ERR_NOT_SUPPORTED. The host's blob is stored
 // (other nodes' data) and, with PMIX_COLLECT_DATA, handed to every local
 // participant. PMIX_TIMEOUT fails the fence with PMIX_ERR_TIMEOUT.
 //
@@ -273,8 +275,8 @@ void call_host(Server &server, Collective &collective)
 
 void launch(Server &server, Collective &collective)
 {
-    if (server.host.slots().fence_nb != nullptr) return call_host(server, collective);
     if (!collective.all_local) {
+        if (server.host.slots().fence_nb != nullptr) return call_host(server, collective);
         return complete(server, collective.id, PMIX_ERR_NOT_SUPPORTED, {});
     }
     wire::Bytes blob;
