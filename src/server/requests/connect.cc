@@ -1,15 +1,19 @@
 // PMIx_Connect / PMIx_Disconnect: a local collective like a fence. Every
 // local participant named in the proc set (rank PMIX_RANK_WILDCARD: every
-// local proc of that namespace) must ask with the same set; once all of them
-// did, the host's connect (disconnect) upcall gets the set and the first
-// arrival's info, once, and its status is everyone's answer. What crosses
-// nodes is the host's business.
+// local proc of that namespace) must ask with the same set. When every
+// participant lives on this node the collective completes here once all have
+// asked, without the host, as OpenPMIx 4.2 does (Open MPI's mpirun is not
+// asked for a spawn's connect on one node; python3-pmix's host cannot
+// answer the upcall). Otherwise, once every local participant asked, the
+// host's connect (disconnect) upcall gets the set and the first arrival's
+// info, once, and its status is everyone's answer. What crosses nodes is the
+// host's business.
 //
-// Without the upcall each request is answered PMIX_ERR_NOT_SUPPORTED at
-// once: nobody would be served by waiting for the others first (OpenPMIx
-// refuses at once too). PMIX_TIMEOUT bounds the whole collective, the host's
-// part included, as for a fence. A participant whose connection ends before
-// the host was called fails the collective for the others with
+// A collective that needs the host when the host has no such upcall is
+// answered PMIX_ERR_NOT_SUPPORTED at once: nobody would be served by
+// waiting for the others first. PMIX_TIMEOUT bounds the whole collective,
+// the host's part included, as for a fence. A participant whose connection
+// ends before the host was called fails the collective for the others with
 // PMIX_ERR_LOST_CONNECTION (as a fence does); after that it goes on without
 // it. Connect and disconnect of the same set are different collectives.
 #include "common/runtime/log.h"
@@ -79,7 +83,8 @@ pmix_status_t check_caller(Server &server, const Peer &peer, bool disconnect, co
                            const Participants &participants)
 {
     const auto &slots = server.host.slots();
-    if ((disconnect ? slots.disconnect : slots.connect) == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    const bool host_can = (disconnect ? slots.disconnect : slots.connect) != nullptr;
+    if (!host_can && !participants.all_local) return PMIX_ERR_NOT_SUPPORTED;
     if (procs.empty() || participants.local.count(proc_name(peer.proc)) == 0) {
         runtime::log_warning("server", describe(peer) + " called " + api_name(disconnect) +
                                            " with a proc set that does not include itself: refused with "
@@ -105,12 +110,15 @@ void handle_membership(Server &server, Peer &peer, uint32_t tag, bool disconnect
     ConnectCollective &collective = join(server.connects, signature, peer, tag, &created);
     if (created) {
         collective.disconnect = disconnect;
+        collective.all_local = participants.all_local;
         collective.procs = std::move(procs);
         collective.expected = std::move(participants.local);
         collective.directives = std::move(info);
         arm_timeout(server, collective, [](Server &now, uint64_t id) { complete(now, id, PMIX_ERR_TIMEOUT); });
     }
-    if (collective.complete()) call_host(server, collective);
+    if (!collective.complete()) return;
+    if (collective.all_local) return complete(server, collective.id, PMIX_SUCCESS);
+    call_host(server, collective);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@ namespace pmixpp::server {
 
 struct ConnectCollective : LocalCollective {
     bool disconnect = false;  // which host upcall it ends in
+    bool all_local = false;   // every participant lives here: no host needed
 };
 
 using ConnectTracker = CollectiveTracker<ConnectCollective>;
