@@ -93,24 +93,6 @@ void release(pmix_status_t status)
 
 pmix_server_module_t g_module{};
 
-// Rank 0 here, rank 1 on another node: a collective over this job needs the
-// host to reach rank 1.
-void register_job_with_a_remote_rank(const char *nspace)
-{
-    const uint32_t size = 2;
-    pmix_info_t info[3];
-    PMIX_INFO_LOAD(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[1], PMIX_NODE_MAP, "testhost,farhost", PMIX_STRING);
-    PMIX_INFO_LOAD(&info[2], PMIX_PROC_MAP, "0;1", PMIX_STRING);
-    const pmix_status_t rc = PMIx_server_register_nspace(nspace, 1, info, 3, nullptr, nullptr);
-    for (auto &item : info) PMIX_INFO_DESTRUCT(&item);
-    cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_nspace: %s", PMIx_Error_string(rc));
-    pmix_proc_t proc{};
-    std::strncpy(proc.nspace, nspace, PMIX_MAX_NSLEN);
-    proc.rank = 0;
-    cr_assert_eq(PMIx_server_register_client(&proc, getuid(), getgid(), nullptr, nullptr, nullptr),
-                 PMIX_OPERATION_SUCCEEDED);
-}
 
 void start_with(bool upcalls)
 {
@@ -120,7 +102,7 @@ void start_with(bool upcalls)
     }
     start_server(make_tmpdir(), &g_module);
     register_job(kJob, 2);
-    register_job_with_a_remote_rank(kOtherJob);
+    register_job_with_a_remote_rank(kOtherJob, 1);
 }
 
 void two_jobs_with_host() { start_with(true); }

@@ -80,21 +80,7 @@ void job_with_a_remote_rank_and_host_fence()
 {
     g_fence_host.fence_nb = echo_fence;
     start_server(make_tmpdir(), &g_fence_host);
-    const uint32_t size = 3;
-    pmix_info_t info[3];
-    PMIX_INFO_LOAD(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[1], PMIX_NODE_MAP, "testhost,farhost", PMIX_STRING);
-    PMIX_INFO_LOAD(&info[2], PMIX_PROC_MAP, "0,1;2", PMIX_STRING);
-    const pmix_status_t rc = PMIx_server_register_nspace(kJob, 2, info, 3, nullptr, nullptr);
-    for (auto &item : info) PMIX_INFO_DESTRUCT(&item);
-    cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_nspace: %s", PMIx_Error_string(rc));
-    for (pmix_rank_t rank = 0; rank < 2; ++rank) {
-        pmix_proc_t proc{};
-        std::strcpy(proc.nspace, kJob);
-        proc.rank = rank;
-        cr_assert_eq(PMIx_server_register_client(&proc, getuid(), getgid(), nullptr, nullptr, nullptr),
-                     PMIX_OPERATION_SUCCEEDED);
-    }
+    register_job_with_a_remote_rank(kJob, 2);
 }
 
 // A host name service that records the requester's user id it was given.

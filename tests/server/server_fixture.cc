@@ -80,6 +80,29 @@ void register_job(const char *nspace, uint32_t size)
     }
 }
 
+void register_job_with_a_remote_rank(const char *nspace, uint32_t local_ranks)
+{
+    const uint32_t size = local_ranks + 1;
+    std::string local;
+    for (uint32_t rank = 0; rank < local_ranks; ++rank) local += (rank ? "," : "") + std::to_string(rank);
+    const std::string node_map = std::string(kHost) + ",farhost";
+    const std::string proc_map = local + ";" + std::to_string(local_ranks);
+    pmix_info_t info[3];
+    values::info_load(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    values::info_load(&info[1], PMIX_NODE_MAP, node_map.c_str(), PMIX_STRING);
+    values::info_load(&info[2], PMIX_PROC_MAP, proc_map.c_str(), PMIX_STRING);
+    pmix_status_t rc = PMIx_server_register_nspace(nspace, static_cast<int>(local_ranks), info, 3, nullptr, nullptr);
+    for (auto &item : info) values::info_destruct(&item);
+    cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_nspace: %s", PMIx_Error_string(rc));
+    for (uint32_t rank = 0; rank < local_ranks; ++rank) {
+        pmix_proc_t proc{};
+        std::strncpy(proc.nspace, nspace, PMIX_MAX_NSLEN);
+        proc.rank = rank;
+        rc = PMIx_server_register_client(&proc, getuid(), getgid(), nullptr, nullptr, nullptr);
+        cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_client: %s", PMIx_Error_string(rc));
+    }
+}
+
 std::map<std::string, std::string> fork_env(const char *nspace, pmix_rank_t rank)
 {
     pmix_proc_t proc{};

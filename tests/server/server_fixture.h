@@ -28,6 +28,9 @@ void start_server(const std::string &tmpdir, pmix_server_module_t *module = null
 
 // A job of `size` ranks, all on this node, each registered with our uid/gid.
 void register_job(const char *nspace, uint32_t size);
+// `local_ranks` processes on this node (kHost) and one more, the last rank,
+// on another ("farhost"): a collective over the whole job needs the host.
+void register_job_with_a_remote_rank(const char *nspace, uint32_t local_ranks);
 
 // The environment setup_fork gives rank `rank` of nspace, as a map.
 std::map<std::string, std::string> fork_env(const char *nspace, pmix_rank_t rank);

@@ -4,16 +4,12 @@
 // server of its own that forks client.py. Each script prints the
 // libpmix.so.2 it has mapped; every run must show ours, from this build.
 // calls.py goes through more of the client calls the bindings offer.
+#include "support/child_process.h"
+
 #include <criterion/criterion.h>
 
-#include <fcntl.h>
-#include <ftw.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <string>
@@ -24,88 +20,23 @@ namespace {
 constexpr int kClientRanks = 4;
 constexpr int kDeadlineSeconds = 90;
 
+using test_support::lines_of;
+
 struct Run {
     int code = -1;  // exit code, or 128+signal
     std::string out;
     std::string err;
 };
 
-int code_of(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
-
-// The program in a process group of its own, with stdout and stderr read
-// until both close or `seconds` pass; then the whole group is killed.
+// The program in a process group of its own, bounded by `seconds` (then the
+// whole group is killed and the test fails).
 Run run(const std::vector<std::string> &args, int seconds = kDeadlineSeconds)
 {
-    std::vector<char *> argv;
-    for (const std::string &arg : args) argv.push_back(const_cast<char *>(arg.c_str()));
-    argv.push_back(nullptr);
-    int out[2], err[2];
-    cr_assert_eq(::pipe(out), 0);
-    cr_assert_eq(::pipe(err), 0);
-    const pid_t pid = ::fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        ::setpgid(0, 0);
-        const int null = ::open("/dev/null", O_RDONLY);
-        ::dup2(null, 0);
-        ::dup2(out[1], 1);
-        ::dup2(err[1], 2);
-        for (int fd : {null, out[0], out[1], err[0], err[1]}) ::close(fd);
-        ::execv(argv[0], argv.data());
-        _exit(126);
-    }
-    ::setpgid(pid, pid);
-    ::close(out[1]);
-    ::close(err[1]);
-    Run result;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    int fds_open = 2;
-    while (fds_open > 0 && std::chrono::steady_clock::now() < deadline) {
-        pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
-        if (::poll(fds, 2, 200) <= 0) continue;
-        for (int i = 0; i < 2; ++i) {
-            if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-            char buffer[4096];
-            const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
-            if (n > 0) {
-                (i == 0 ? result.out : result.err).append(buffer, static_cast<std::size_t>(n));
-            } else {
-                ::close(fds[i].fd);
-                (i == 0 ? out[0] : err[0]) = -1;
-                --fds_open;
-            }
-        }
-    }
-    const bool timed_out = fds_open > 0;
-    int status = 0;
-    for (int i = 0; i < 100 && ::waitpid(pid, &status, WNOHANG) != pid; ++i) {
-        if (i == 0 && timed_out) ::kill(-pid, SIGKILL);
-        ::usleep(50000);
-        if (i == 99) {
-            ::kill(-pid, SIGKILL);
-            ::waitpid(pid, &status, 0);
-        }
-    }
-    for (int fd : {out[0], err[0]}) {
-        if (fd >= 0) ::close(fd);
-    }
-    cr_assert(!timed_out, "%s did not end within %d s; output:\n%s\nerrors:\n%s", args[1].c_str(), seconds,
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    const test_support::Result result = test_support::run(args[0].c_str(), rest, "", seconds);
+    cr_assert(!result.timed_out, "%s did not end within %d s; output:\n%s\nerrors:\n%s", args[1].c_str(), seconds,
               result.out.c_str(), result.err.c_str());
-    result.code = code_of(status);
-    return result;
-}
-
-std::vector<std::string> lines_of(const std::string &text)
-{
-    std::vector<std::string> lines;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return lines;
+    return {result.code, result.out, result.err};
 }
 
 // A line that ends with `text` (pmixrun --tag-output puts "[nspace:rank] "
@@ -161,19 +92,11 @@ std::string dump(const Run &r) { return "output:\n" + r.out + "\nerrors:\n" + r.
 // and other servers may run on this machine.
 std::string g_tmp;
 
-void make_tmp()
-{
-    char pattern[] = "/tmp/python-compat.XXXXXX";
-    const char *dir = ::mkdtemp(pattern);
-    cr_assert_not_null(dir);
-    g_tmp = dir;
-}
-
-int remove_entry(const char *path, const struct stat *, int, struct FTW *) { return ::remove(path); }
+void make_tmp() { g_tmp = test_support::scratch_dir("python-compat"); }
 
 void drop_tmp()
 {
-    if (!g_tmp.empty()) (void)::nftw(g_tmp.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (!g_tmp.empty()) test_support::remove_tree(g_tmp);
 }
 
 }  // namespace
