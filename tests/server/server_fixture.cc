@@ -60,6 +60,18 @@ void start_server(const std::string &tmpdir, pmix_server_module_t *module)
     cr_assert_eq(rc, PMIX_SUCCESS, "PMIx_server_init: %s", PMIx_Error_string(rc));
 }
 
+// Ranks 0..count-1 of `nspace` as this user's clients.
+void register_clients(const char *nspace, uint32_t count)
+{
+    for (uint32_t rank = 0; rank < count; ++rank) {
+        pmix_proc_t proc{};
+        std::strncpy(proc.nspace, nspace, PMIX_MAX_NSLEN);
+        proc.rank = rank;
+        const pmix_status_t rc = PMIx_server_register_client(&proc, getuid(), getgid(), nullptr, nullptr, nullptr);
+        cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_client: %s", PMIx_Error_string(rc));
+    }
+}
+
 void register_job(const char *nspace, uint32_t size)
 {
     std::string procs;
@@ -71,13 +83,7 @@ void register_job(const char *nspace, uint32_t size)
     pmix_status_t rc = PMIx_server_register_nspace(nspace, static_cast<int>(size), info, 3, nullptr, nullptr);
     for (auto &item : info) values::info_destruct(&item);
     cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_nspace: %s", PMIx_Error_string(rc));
-    for (uint32_t rank = 0; rank < size; ++rank) {
-        pmix_proc_t proc{};
-        std::strncpy(proc.nspace, nspace, PMIX_MAX_NSLEN);
-        proc.rank = rank;
-        rc = PMIx_server_register_client(&proc, getuid(), getgid(), nullptr, nullptr, nullptr);
-        cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_client: %s", PMIx_Error_string(rc));
-    }
+    register_clients(nspace, size);
 }
 
 void register_job_with_a_remote_rank(const char *nspace, uint32_t local_ranks)
@@ -91,16 +97,11 @@ void register_job_with_a_remote_rank(const char *nspace, uint32_t local_ranks)
     values::info_load(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
     values::info_load(&info[1], PMIX_NODE_MAP, node_map.c_str(), PMIX_STRING);
     values::info_load(&info[2], PMIX_PROC_MAP, proc_map.c_str(), PMIX_STRING);
-    pmix_status_t rc = PMIx_server_register_nspace(nspace, static_cast<int>(local_ranks), info, 3, nullptr, nullptr);
+    const pmix_status_t rc =
+        PMIx_server_register_nspace(nspace, static_cast<int>(local_ranks), info, 3, nullptr, nullptr);
     for (auto &item : info) values::info_destruct(&item);
     cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_nspace: %s", PMIx_Error_string(rc));
-    for (uint32_t rank = 0; rank < local_ranks; ++rank) {
-        pmix_proc_t proc{};
-        std::strncpy(proc.nspace, nspace, PMIX_MAX_NSLEN);
-        proc.rank = rank;
-        rc = PMIx_server_register_client(&proc, getuid(), getgid(), nullptr, nullptr, nullptr);
-        cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_client: %s", PMIx_Error_string(rc));
-    }
+    register_clients(nspace, local_ranks);
 }
 
 std::map<std::string, std::string> fork_env(const char *nspace, pmix_rank_t rank)
