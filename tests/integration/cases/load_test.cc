@@ -1,0 +1,54 @@
+// Load: 256 clients on 2 cores, started at once, each doing init, put,
+// commit, a data-collecting fence over all 256, get of 16 peers, finalize;
+// three such jobs one after another. Zero failures, and the server keeps no
+// more file descriptors after the jobs than before. How long it takes and
+// how much memory the server uses is measured by bench/load.sh, not here.
+#include "integration/cases/itest_support.h"
+
+#include <dirent.h>
+
+using namespace pmixpp::itest;
+
+namespace {
+
+constexpr int kClients = 256;
+constexpr int kJobs = 3;
+
+int open_fds()
+{
+    int count = 0;
+    DIR *dir = ::opendir("/proc/self/fd");
+    if (dir == nullptr) return -1;
+    while (const dirent *entry = ::readdir(dir)) count += entry->d_name[0] != '.';
+    ::closedir(dir);
+    return count;
+}
+
+void run_load_job(int index)
+{
+    const std::string nspace = "itest-load" + std::to_string(index);
+    const JobLayout layout = register_local_job(nspace.c_str(), kClients);
+    Launch launch;
+    launch.program = client_path("itest_load");
+    launch.args = {"--peers", "16", "--rounds", "2", "--bytes", "256"};
+    std::vector<pid_t> pids;
+    cr_assert_eq(host().spawn_job(nspace.c_str(), layout, launch, &pids), PMIX_SUCCESS);
+    expect_all_ok(host().wait(pids, kJobTimeoutMs), kClients);
+    cr_expect_eq(host().deregister_job(nspace.c_str()), PMIX_SUCCESS, "PMIx_server_deregister_nspace");
+}
+
+} // namespace
+
+TestSuite(load, .fini = stop_host, .timeout = 600);
+
+Test(load, jobs_of_256_clients_all_succeed_and_leave_no_descriptors)
+{
+    start_host();
+    run_load_job(0);  // the first job opens what the server keeps for good
+    const int fds_before = open_fds();
+    for (int job = 1; job < kJobs; ++job) run_load_job(job);
+    cr_expect_eq(open_fds(), fds_before, "the server's descriptors after %d more jobs of %d clients", kJobs - 1,
+                 kClients);
+    cr_expect_eq(host().counters().connected.load(), kJobs * kClients, "client_connected upcalls");
+    cr_expect_eq(host().counters().finalized.load(), kJobs * kClients, "client_finalized upcalls");
+}
