@@ -1,6 +1,8 @@
 #include "common/runtime/engine_loop.h"
 
 #include <event2/event.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -16,6 +18,28 @@
 namespace pmixpp::runtime {
 
 namespace {
+
+// The progress thread takes no asynchronous signal: the application's
+// handlers (SIGINT, SIGTERM, SIGCHLD, ...) run on its own threads, and a
+// write of ours to a closed pipe (a warning on stderr after the launcher
+// died) fails with EPIPE instead of killing the process with SIGPIPE before
+// it hears PMIX_ERR_LOST_CONNECTION. Faults (SIGSEGV, ...) stay deliverable.
+class AsyncSignalsBlocked {
+public:
+    AsyncSignalsBlocked()
+    {
+        sigset_t blocked;
+        sigfillset(&blocked);
+        for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT}) sigdelset(&blocked, fault);
+        pthread_sigmask(SIG_BLOCK, &blocked, &saved_);
+    }
+    ~AsyncSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+    AsyncSignalsBlocked(const AsyncSignalsBlocked &) = delete;
+    AsyncSignalsBlocked &operator=(const AsyncSignalsBlocked &) = delete;
+
+private:
+    sigset_t saved_{};
+};
 
 // The loop whose libevent callback this thread is running, if any: release()
 // from inside our own callback must not wait for that very callback.
@@ -119,6 +143,7 @@ pmix_status_t EngineLoop::post(std::function<void()> fn)
 pmix_status_t EngineLoop::start_thread()
 {
     try {
+        const AsyncSignalsBlocked inherited_by_the_thread;
         thread_ = std::thread([self = shared_from_this()] {
             self->driver = std::this_thread::get_id();
             if (event_base_dispatch(self->base) < 0) {
