@@ -1,5 +1,6 @@
 // The host's answers to PMIx_Spawn, PMIx_Allocation_request,
 // PMIx_Session_control and PMIx_Job_control, on pmixrun's main thread.
+#include "authorization.h"
 #include "launcher.h"
 #include "runtime.h"
 
@@ -216,6 +217,10 @@ void Runtime::spawn(SpawnCall &call)
         say_refusal("spawn", why);
         return call.cbfunc(PMIX_ERR_NOT_FOUND, nullptr, call.cbdata);
     }
+    if (!may_use_session(*this, call.requester, session->id, &why)) {
+        say_refusal("spawn", why);
+        return call.cbfunc(PMIX_ERR_NO_PERMISSIONS, nullptr, call.cbdata);
+    }
     jobs_.push_back(std::make_unique<Job>(make_job(specs, next_nspace(), hostname_, session->id)));
     Job &job = *jobs_.back();
     job.spawned_by = call.requester;
@@ -241,6 +246,11 @@ void Runtime::allocate(InfoCall &call)
         if (session == nullptr || session->id == sessions_.default_id()) {
             say_refusal("allocation release", "name a child session with PMIX_SESSION_ID or PMIX_ALLOC_ID");
             return call.answer(PMIX_ERR_NOT_FOUND);
+        }
+        std::string why;
+        if (!may_use_session(*this, call.requester, session->id, &why)) {
+            say_refusal("allocation release", why);
+            return call.answer(PMIX_ERR_NO_PERMISSIONS);
         }
         end_session(session->id, "");
         return call.answer(PMIX_SUCCESS);
@@ -275,6 +285,11 @@ void Runtime::session_control(InfoCall &call)
     if (session == nullptr || session->ended) {
         say_refusal("session control", "session " + std::to_string(call.number) + " is unknown or has ended");
         return call.answer(PMIX_ERR_NOT_FOUND);
+    }
+    std::string why;
+    if (!may_use_session(*this, call.requester, session->id, &why)) {
+        say_refusal("session control", why);
+        return call.answer(PMIX_ERR_NO_PERMISSIONS);
     }
     uint32_t sig = 0;
     if (flag(call.info, call.ninfo, PMIX_SESSION_SEP)) {
@@ -317,6 +332,12 @@ void Runtime::job_control(InfoCall &call)
     if (!missing.empty()) {
         say_refusal("job control", "namespace " + missing + " is not a job of this pmixrun");
         return call.answer(PMIX_ERR_NOT_FOUND);
+    }
+    for (const Job *target : targets) {
+        std::string why;
+        if (may_control_job(*this, call.requester, *target, &why)) continue;
+        say_refusal("job control", why);
+        return call.answer(PMIX_ERR_NO_PERMISSIONS);
     }
     uint32_t sig = 0;
     const bool kill = flag(call.info, call.ninfo, PMIX_JOB_CTRL_KILL);

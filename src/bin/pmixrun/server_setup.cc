@@ -1,5 +1,7 @@
 #include "server_setup.h"
 
+#include "authorization.h"
+
 #include <pmix.h>
 #include <pmix_server.h>
 
@@ -56,8 +58,16 @@ void on_application(pmix_status_t status, pmix_info_t info[], size_t ninfo, void
     wait->finish(status);
 }
 
-void on_tool_connected(pmix_info_t[], size_t, pmix_tool_connection_cbfunc_t cbfunc, void *cbdata)
+void on_tool_connected(pmix_info_t info[], size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc, void *cbdata)
 {
+    // Only our own user's (or root's) tools: a tool may control every job.
+    for (size_t i = 0; i < ninfo; ++i) {
+        std::string why;
+        if (!PMIX_CHECK_KEY(&info[i], PMIX_USERID) || info[i].value.type != PMIX_UINT32) continue;
+        if (may_connect_tool(static_cast<uid_t>(info[i].value.data.uint32), &why)) break;
+        say_refusal("tool connection", why);
+        return cbfunc(PMIX_ERR_NO_PERMISSIONS, nullptr, cbdata);
+    }
     // Tools (a pmixpp_ps-like monitor) get a namespace of their own.
     static unsigned next = 0;
     pmix_proc_t tool;

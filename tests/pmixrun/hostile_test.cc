@@ -1,0 +1,34 @@
+// A job that acts on what is not its own (issue 9): pmixrun refuses it with
+// PMIX_ERR_NO_PERMISSIONS and a line naming the requester and the rule, and
+// the jobs it aimed at run on. See intruder_client.c for the scenario.
+#include "run_pmixrun.h"
+
+#include <criterion/criterion.h>
+
+#include <string>
+
+using namespace pmixrun_test;
+
+TestSuite(pmixrun_hostile, .timeout = 120);
+
+Test(pmixrun_hostile, a_job_may_not_control_or_spawn_into_what_is_not_its_own)
+{
+    const std::string tmp = scratch_dir();
+    const Result result = run({"--tmpdir", tmp, "-n", "1", INTRUDER_CLIENT, "parent"}, "", 90);
+    remove_tree(tmp);
+    cr_assert_eq(result.code, 0, "pmixrun exited %d:\n%s%s", result.code, result.out.c_str(), result.err.c_str());
+    for (const char *attempt : {"kill the victim job", "terminate the parent job", "terminate the victim's session",
+                                "spawn into the victim's session"}) {
+        const std::string line = std::string("intruder: ") + attempt + ": PMIX_ERR_NO_PERMISSIONS";
+        cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line.c_str(), result.out.c_str());
+    }
+    cr_expect_eq(count_lines_with(result.err, "may control only its own job and the jobs it spawned"), 2, "%s",
+                 result.err.c_str());
+    cr_expect_eq(count_lines_with(result.err, "may use only its own session and the sessions allocated under it"), 2,
+                 "%s", result.err.c_str());
+    // The victim ran on until its own spawner ended it.
+    cr_expect(has_line(result.out, "victim: running"), "%s", result.out.c_str());
+    cr_expect(has_line(result.out, "parent: terminating the victim it spawned: PMIX_SUCCESS"), "%s",
+              result.out.c_str());
+    cr_expect(result.err.find("signal 9") == std::string::npos, "a job was killed:\n%s", result.err.c_str());
+}
