@@ -62,7 +62,9 @@ std::string join(const std::vector<std::string> &names) {
 
 void warn_unknown_frameworks(const SettingMap &settings) {
     for (const auto &[key, setting] : settings) {
-        const auto known = [&](std::string_view word) { return names_or_prefixes(key, word); };
+        // Named, not the binding itself: clang before 16 cannot capture a structured binding.
+        const std::string &name = key;
+        const auto known = [&](std::string_view word) { return names_or_prefixes(name, word); };
         if (std::ranges::any_of(all_frameworks(), [&](const auto &fw) { return known(fw.name); })) continue;
         if (key.starts_with("mca_base_")) continue;
         // The library's own parameters (PMIX_MCA_pmix_verbose,

@@ -56,7 +56,7 @@ Test(node_map_malformed, broken_plain_lists_are_refused)
 Test(node_map_malformed, absurd_expansions_are_refused_by_a_bound)
 {
     expect_refused("pmixpp1:n[1-999999999999]");
-    expect_refused("pmixpp1:n[0-16777216]");  // one name over the limit
+    expect_refused("pmixpp1:n[0-1048576]");   // one name over the limit
     expect_refused("pmixpp1:n[0-9999999],m[0-9999999]");
     expect_refused("pmixpp1:n[0-9999999],m[0-9999999],x");
     // Few names but long ones: the byte bound trips first.

@@ -18,6 +18,17 @@ bool is_hwloc_source(const char *source)
     return source == nullptr || std::strcmp(source, "hwloc") == 0;
 }
 
+// An unpacked object with a NULL source (the sender's spelling of hwloc)
+// gets the source "hwloc": the value operations (destruct, copy, compare)
+// only recognize a named source, and would leak or refuse the bitmap or
+// topology of an object without one.
+pmix_status_t name_hwloc_source(char **source_p)
+{
+    if (*source_p != nullptr) return PMIX_SUCCESS;
+    *source_p = strdup("hwloc");
+    return *source_p == nullptr ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+}
+
 pmix_status_t pack_cpuset(Packer &p, const void *element)
 {
     const auto *cs = static_cast<const pmix_cpuset_t *>(element);
@@ -49,6 +60,10 @@ pmix_status_t unpack_cpuset(Unpacker &u, void *element)
     if (!is_hwloc_source(cs->source)) {
         std::free(list);
         return PMIX_ERR_NOT_SUPPORTED;
+    }
+    if (name_hwloc_source(&cs->source) != PMIX_SUCCESS) {
+        std::free(list);
+        return PMIX_ERR_NOMEM;
     }
     hwloc_bitmap_t bitmap = hwloc_bitmap_alloc();
     if (bitmap == nullptr) {
@@ -119,6 +134,10 @@ pmix_status_t unpack_topology(Unpacker &u, void *element)
     if (!is_hwloc_source(topo->source)) {
         std::free(xml);
         return PMIX_ERR_NOT_SUPPORTED;
+    }
+    if (name_hwloc_source(&topo->source) != PMIX_SUCCESS) {
+        std::free(xml);
+        return PMIX_ERR_NOMEM;
     }
     hwloc_topology_t topology = nullptr;
     rc = load_topology_xml(xml, &topology);

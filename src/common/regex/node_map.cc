@@ -271,7 +271,7 @@ pmix_status_t parse_item(Cursor *cursor, ExpansionBudget *budget, MapItem *item_
         return refuse("empty node name in the node map", map, cursor->pos(), kNodeFix);
     }
     if (!fits_budget(item, budget)) {
-        return refuse("node map expands to more than 16777216 names or 256 MiB", map,
+        return refuse("node map expands to more than 1048576 names or 256 MiB", map,
                       cursor->pos(), "check the ranges; split the job if it is real");
     }
     *item_p = std::move(item);

@@ -82,7 +82,7 @@ pmix_status_t parse_repeat(Cursor *cursor, NodePattern *pattern_p)
     const std::size_t at = cursor->pos();
     if (!read_bounded(cursor, static_cast<std::int64_t>(kMaxNames) + 1, &pattern_p->repeat) ||
         pattern_p->repeat == 0) {
-        return refuse("expected a node count from 1 to 16777216 after '*' in the proc map", map,
+        return refuse("expected a node count from 1 to 1048576 after '*' in the proc map", map,
                       at, kProcFix);
     }
     const bool negative = cursor->peek() == '-';
@@ -148,7 +148,7 @@ pmix_status_t parse_pattern(Cursor *cursor, RankBudget *budget, NodePattern *pat
                       cursor->pos(), kProcFix);
     }
     if (!budget->take(static_cast<std::uint64_t>(pattern.repeat), pattern.ranks_per_node)) {
-        return refuse("proc map expands to too many nodes (limit 16777216) or ranks (limit 67108864)",
+        return refuse("proc map expands to too many nodes (limit 1048576) or ranks (limit 67108864)",
                       map, cursor->pos(), "check the counts; split the job if it is real");
     }
     *pattern_p = std::move(pattern);

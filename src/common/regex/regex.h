@@ -44,8 +44,11 @@ namespace pmixpp::regex {
 
 // Format tag every generated map starts with.
 inline constexpr std::string_view kFormatTag = "pmixpp1:";
-// Refuse maps that would expand to more node names / nodes than this.
-inline constexpr std::size_t kMaxNames = std::size_t{1} << 24;
+// Refuse maps that would expand to more node names / nodes than this
+// (1,048,576: several times the largest machine). Every node costs its own
+// std::string or std::vector on top of its bytes, so this bound, not the
+// byte bounds, is what keeps a 20-byte map from expanding to gigabytes.
+inline constexpr std::size_t kMaxNames = std::size_t{1} << 20;
 // Refuse proc maps that would expand to more ranks than this.
 inline constexpr std::size_t kMaxRanks = std::size_t{1} << 26;
 

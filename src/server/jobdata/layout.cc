@@ -135,17 +135,25 @@ pmix_status_t Builder::place(pmix_rank_t rank, std::size_t node)
 pmix_status_t Builder::place_ranks(const std::vector<std::vector<pmix_rank_t>> &ranks)
 {
     // Ranks the job can hold: what the maps and arrays mention, never more
-    // than that (a huge PMIX_JOB_SIZE alone must not allocate).
-    uint32_t known = 0;
+    // than that (a huge PMIX_JOB_SIZE alone must not allocate). One slot per
+    // rank up to the highest: a single huge rank (in PMIX_PROC_DATA, or alone
+    // in a proc map) must not allocate either, so ranks stop at the bound the
+    // proc map has (regex::kMaxRanks).
+    uint64_t known = 0;
     for (const auto &list : ranks) {
-        for (pmix_rank_t r : list) known = std::max(known, r + 1);
+        for (pmix_rank_t r : list) known = std::max<uint64_t>(known, uint64_t{r} + 1);
     }
-    if (!given_.procs.empty()) known = std::max(known, given_.procs.last_rank() + 1);
+    if (!given_.procs.empty()) known = std::max<uint64_t>(known, uint64_t{given_.procs.last_rank()} + 1);
+    if (known > regex::kMaxRanks) {
+        return fail(PMIX_ERR_BAD_PARAM, "rank " + std::to_string(known - 1) + " (PMIX_PROC_DATA or PMIX_PROC_MAP) is " +
+                                            "beyond the " + std::to_string(regex::kMaxRanks) +
+                                            " ranks a registered job may have");
+    }
     if (given_.job_size && known > *given_.job_size) {
         return fail(PMIX_ERR_BAD_PARAM, "rank " + std::to_string(known - 1) + " is outside PMIX_JOB_SIZE " +
                                             std::to_string(*given_.job_size));
     }
-    layout_.known_ranks = known;
+    layout_.known_ranks = static_cast<uint32_t>(known);
     layout_.node_of_rank.assign(known, kUnplaced);
     for (std::size_t n = 0; n < ranks.size(); ++n) {
         for (pmix_rank_t r : ranks[n]) {
@@ -160,7 +168,7 @@ pmix_status_t Builder::place_ranks(const std::vector<std::vector<pmix_rank_t>> &
     });
     uint32_t placed = 0;
     for (int32_t slot : layout_.node_of_rank) placed += slot != kUnplaced ? 1 : 0;
-    layout_.job_size = given_.job_size ? *given_.job_size : std::max(placed, known);
+    layout_.job_size = given_.job_size ? *given_.job_size : std::max(placed, layout_.known_ranks);
     return PMIX_SUCCESS;
 }
 
