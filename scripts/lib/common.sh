@@ -21,6 +21,12 @@ PMIXPP_COMPAT_PACKAGES=(
   openmpi-bin libopenmpi-dev python3-pmix iproute2
 )
 
+# The reliability stages of the test suite: clang and its libFuzzer and
+# sanitizer runtimes for the fuzz targets (tests/fuzz).
+PMIXPP_RELIABILITY_PACKAGES=(
+  clang-14 libclang-rt-14-dev
+)
+
 pmixpp_log() { printf '[pmixpp] %s\n' "$*"; }
 
 # pmixpp_install_packages [extra packages...]
