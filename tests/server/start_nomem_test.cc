@@ -21,6 +21,11 @@ thread_local long t_allocations_left = -1;
 
 }  // namespace
 
+// The whole replaceable family (plain, array, nothrow; sized deletes) goes
+// to malloc/free: a replacement of only some of them pairs a sanitizer's or
+// libstdc++'s operator new with our free (std::stable_sort's temporary
+// buffer takes the nothrow form and gives it back with plain delete). The
+// aligned forms are left alone: they are replaced or not as a pair.
 void *operator new(std::size_t size)
 {
     if (t_allocations_left == 0) {
@@ -33,15 +38,25 @@ void *operator new(std::size_t size)
     return memory;
 }
 
-void operator delete(void *memory) noexcept
+void *operator new[](std::size_t size) { return ::operator new(size); }
+
+void *operator new(std::size_t size, const std::nothrow_t &) noexcept
 {
-    std::free(memory);
+    try {
+        return ::operator new(size);
+    } catch (const std::bad_alloc &) {
+        return nullptr;
+    }
 }
 
-void operator delete(void *memory, std::size_t) noexcept
-{
-    std::free(memory);
-}
+void *operator new[](std::size_t size, const std::nothrow_t &tag) noexcept { return ::operator new(size, tag); }
+
+void operator delete(void *memory) noexcept { std::free(memory); }
+void operator delete[](void *memory) noexcept { std::free(memory); }
+void operator delete(void *memory, std::size_t) noexcept { std::free(memory); }
+void operator delete[](void *memory, std::size_t) noexcept { std::free(memory); }
+void operator delete(void *memory, const std::nothrow_t &) noexcept { std::free(memory); }
+void operator delete[](void *memory, const std::nothrow_t &) noexcept { std::free(memory); }
 
 using namespace server_test;
 using namespace pmixpp;
