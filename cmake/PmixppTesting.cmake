@@ -3,6 +3,14 @@
 # Builds one Criterion executable and registers it with CTest. Every test runs
 # with our build tree first on the library path, so no test can silently pick
 # up Debian's OpenPMIx libpmix.so.2 (tests/loader proves it).
+# pmixpp_test_timeout(<out-var> <seconds>): seconds times
+# PMIXPP_TEST_TIMEOUT_SCALE (cmake/PmixppSanitizers.cmake), for every TIMEOUT
+# a test of this tree sets.
+function(pmixpp_test_timeout out seconds)
+  math(EXPR scaled "${seconds} * ${PMIXPP_TEST_TIMEOUT_SCALE}")
+  set(${out} ${scaled} PARENT_SCOPE)
+endfunction()
+
 function(pmixpp_add_criterion_test)
   cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;ENV;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
@@ -14,6 +22,7 @@ function(pmixpp_add_criterion_test)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
+  pmixpp_test_timeout(T_TIMEOUT ${T_TIMEOUT})
   set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT}
     ENVIRONMENT "LD_LIBRARY_PATH=${CMAKE_BINARY_DIR}/lib;PMIXPP_BUILD_DIR=${CMAKE_BINARY_DIR};PMIXPP_SOURCE_DIR=${PROJECT_SOURCE_DIR};${T_ENV}"
     LABELS "${T_LABELS}")
