@@ -41,7 +41,10 @@ pmixpp_sanitizer_env() {
       ;;
     thread)
       # second_deadlock_stack: both stacks of a lock-order inversion.
-      export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:disable_coredump=1:second_deadlock_stack=1:history_size=4:suppressions=$supp/tsan.supp:print_suppressions=0"
+      # die_after_fork=0: tests fork clients from a process that already
+      # runs a progress thread, and the child starts its own (as real
+      # clients forked by a host do); TSan would kill such a child.
+      export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:disable_coredump=1:second_deadlock_stack=1:die_after_fork=0:history_size=4:suppressions=$supp/tsan.supp:print_suppressions=0"
       ;;
     *)
       printf '[pmixpp] unknown sanitizer set "%s" (use address,undefined or thread)\n' "$1" >&2
