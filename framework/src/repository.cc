@@ -10,6 +10,7 @@
 #include <ltdl.h>
 
 #include <algorithm>
+#include <memory>
 #include <mutex>
 
 namespace pmixpp::framework {
@@ -18,20 +19,24 @@ namespace {
 constinit std::mutex linked_in_mutex;
 std::vector<const pmixpp_component_t *> *linked_in = nullptr; // test hook only
 
+struct CloseDir {
+    void operator()(DIR *dir) const { ::closedir(dir); }
+};
+
 // Component names in file names of this framework, sorted for a stable order.
 std::vector<std::string> component_names_in(const std::string &directory, const FrameworkInfo &framework) {
     const std::string prefix = "pmixpp_" + std::string(framework.name) + "_";
     const std::string suffix = ".so";
     std::vector<std::string> names;
-    DIR *dir = ::opendir(directory.c_str());
+    // Owned: emplace_back may throw std::bad_alloc, which must not leak the stream.
+    const std::unique_ptr<DIR, CloseDir> dir(::opendir(directory.c_str()));
     if (dir == nullptr) return names;
-    while (const dirent *entry = ::readdir(dir)) {
+    while (const dirent *entry = ::readdir(dir.get())) {
         const std::string_view file(entry->d_name);
         if (file.size() <= prefix.size() + suffix.size()) continue;
         if (!file.starts_with(prefix) || !file.ends_with(suffix)) continue;
         names.emplace_back(file.substr(prefix.size(), file.size() - prefix.size() - suffix.size()));
     }
-    ::closedir(dir);
     std::ranges::sort(names);
     return names;
 }

@@ -164,7 +164,8 @@ Test(client_connected, welcome_get_commit_fence_events_finalize)
     PMIX_LOAD_PROCID(&peer, kJobNspace, 1);
     for (int i = 0; i < 2; ++i) {
         cr_assert_eq(PMIx_Get(&peer, "peer.key", nullptr, 0, &val), PMIX_SUCCESS);
-        cr_assert_str_eq(string_of(val).c_str(), "from-server");
+        const std::string got = string_of(val);  // named: Criterion compares after the full expression
+        cr_assert_str_eq(got.c_str(), "from-server");
         PMIX_VALUE_RELEASE(val);
     }
     cr_assert_eq(count_of(server, wire::Command::Get), 1u);

@@ -118,7 +118,8 @@ Test(client_host_mode, get_put_commit_fence_on_the_server_state)
     pmix_proc_t me;
     cr_assert_eq(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
     cr_assert_eq(PMIx_Get(&me, "host.key", nullptr, 0, &val), PMIX_SUCCESS);
-    cr_assert_str_eq(string_of(val).c_str(), "from-host");
+    const std::string got = string_of(val);  // named: Criterion compares after the full expression
+    cr_assert_str_eq(got.c_str(), "from-host");
     PMIX_VALUE_RELEASE(val);
 
     // A fence of the host alone has nobody to wait for.

@@ -77,7 +77,8 @@ Test(client_singleton, init_put_get_fence_finalize)
     cr_assert_eq(PMIx_Commit(), PMIX_SUCCESS);
     cr_assert_eq(PMIx_Fence(nullptr, 0, nullptr, 0), PMIX_SUCCESS);
     cr_assert_eq(PMIx_Get(&me, "app.key", nullptr, 0, &val), PMIX_SUCCESS);
-    cr_assert_str_eq(string_of(val).c_str(), "hello");
+    const std::string got = string_of(val);  // named: Criterion compares after the full expression
+    cr_assert_str_eq(got.c_str(), "hello");
     PMIX_VALUE_RELEASE(val);
 
     // A key nobody put: not found, without any server to ask.

@@ -34,6 +34,16 @@ void fill_all_levels(const Store &store, const char *nspace)
     }
 }
 
+// An address whose level holds `raw`, as a C caller may store any int in
+// the enum field; building it through the enum type would be undefined in C++.
+pmixpp_gds_address_t address_with_raw_level(const char *nspace, int raw)
+{
+    pmixpp_gds_address_t addr{nspace, PMIXPP_GDS_LEVEL_JOB, 0};
+    static_assert(sizeof raw == sizeof addr.level);
+    std::memcpy(&addr.level, &raw, sizeof raw);
+    return addr;
+}
+
 } // namespace
 
 Test(gds, stores_and_fetches_every_level)
@@ -153,7 +163,11 @@ Test(gds, bad_arguments_are_refused)
     std::string long_ns(PMIX_MAX_NSLEN + 1, 'x');
     cr_assert_eq(store->put("", PMIXPP_GDS_LEVEL_JOB, 0, infos.data(), 1), PMIX_ERR_BAD_PARAM);
     cr_assert_eq(store->put(long_ns.c_str(), PMIXPP_GDS_LEVEL_JOB, 0, infos.data(), 1), PMIX_ERR_BAD_PARAM);
-    cr_assert_eq(store->put(kNs, static_cast<pmixpp_gds_level_t>(9), 0, infos.data(), 1), PMIX_ERR_BAD_PARAM);
+    for (const int raw : {9, PMIXPP_GDS_NUM_LEVELS, -1}) {
+        const pmixpp_gds_address_t bad_level = address_with_raw_level(kNs, raw);
+        cr_assert_eq(store->module().store(store->handle(), &bad_level, infos.data(), 1), PMIX_ERR_BAD_PARAM,
+                     "level %d", raw);
+    }
     cr_assert_eq(store->put(kNs, PMIXPP_GDS_LEVEL_JOB, 0, nullptr, 1), PMIX_ERR_BAD_PARAM);
     ValuePtr value;
     cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_JOB, 0, nullptr, &value), PMIX_ERR_BAD_PARAM);
@@ -393,7 +407,9 @@ Test(gds, bad_arguments_get_a_status_everywhere)
     cr_assert_eq(m.fetch_all(nullptr, &addr, &infos, &ninfo), PMIX_ERR_BAD_PARAM);
     cr_assert_eq(m.import_nspace(nullptr, kNs, nullptr), PMIX_ERR_BAD_PARAM);
     ValuePtr held;
-    cr_assert_eq(store->fetch(kNs, static_cast<pmixpp_gds_level_t>(77), 0, "k", &held), PMIX_ERR_BAD_PARAM);
+    const pmixpp_gds_address_t bad_level = address_with_raw_level(kNs, 77);
+    cr_assert_eq(m.fetch(store->handle(), &bad_level, "k", &value), PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(m.fetch_all(store->handle(), &bad_level, &infos, &ninfo), PMIX_ERR_BAD_PARAM);
     cr_assert_eq(store->lookup_node(kNs, nullptr, &nodeid), PMIX_ERR_BAD_PARAM);
     std::string long_key(PMIX_MAX_KEYLEN + 5, 'k');
     cr_assert_eq(store->fetch(kNs, PMIXPP_GDS_LEVEL_JOB, 0, long_key.c_str(), &held), PMIX_ERR_BAD_PARAM);

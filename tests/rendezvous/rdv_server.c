@@ -61,6 +61,7 @@ int main(int argc, char **argv)
         }
     }
     pmix_status_t rc = PMIx_server_init(&module, info, ninfo);
+    for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&info[i]);
     if (rc != PMIX_SUCCESS) {
         printf("error %s\n", PMIx_Error_string(rc));
         return 2;

@@ -82,7 +82,8 @@ Test(rendezvous_server, start_time_readable)
     const pmix_status_t rc = PMIx_Get(&self, PMIX_SERVER_START_TIME, nullptr, 0, &value);
     cr_assert_eq(rc, PMIX_SUCCESS, "%s", PMIx_Error_string(rc));
     cr_assert_eq(value->type, PMIX_STRING);
-    cr_expect_str_eq(value->data.string, start_time_of(getpid()).c_str());
+    const std::string expected = start_time_of(getpid());  // named: Criterion compares after the full expression
+    cr_expect_str_eq(value->data.string, expected.c_str());
     PMIX_VALUE_RELEASE(value);
     PMIx_server_finalize();
 }

@@ -42,13 +42,31 @@ void install_or_fail()
     cr_assert(install_pmixpp(prefix(), log("install")), "cmake --install of the build tree failed");
 }
 
+// The -fsanitize flags the tree was built with (PMIXPP_SANITIZE), empty
+// otherwise. A program or component that loads a sanitized libpmix.so.2 must
+// be built with the same sanitizers, or their runtime is not loaded first.
+std::string sanitize_flags() { return env_or_empty("PMIXPP_SANITIZE_FLAGS"); }
+
+std::string cmake_sanitize_args()
+{
+    const std::string flags = sanitize_flags();
+    if (flags.empty()) return "";
+    std::string args;
+    for (const char *var : {"CMAKE_C_FLAGS", "CMAKE_CXX_FLAGS", "CMAKE_EXE_LINKER_FLAGS", "CMAKE_SHARED_LINKER_FLAGS",
+                            "CMAKE_MODULE_LINKER_FLAGS"}) {
+        args += std::string(" -D") + var + "=" + shell_quote(flags);
+    }
+    return args;
+}
+
 // Configures and builds the CMake project in `source` against the prefix.
 void build_project(const std::string &source, const std::string &build)
 {
     const std::string configure = cmake() + " -S " + shell_quote(source) + " -B " + shell_quote(build) +
                                   " -DCMAKE_PREFIX_PATH=" + shell_quote(prefix()) +
                                   " -DCMAKE_C_COMPILER=" + shell_quote(env_or_empty("PMIXPP_CC")) +
-                                  " -DCMAKE_CXX_COMPILER=" + shell_quote(env_or_empty("PMIXPP_CXX"));
+                                  " -DCMAKE_CXX_COMPILER=" + shell_quote(env_or_empty("PMIXPP_CXX")) +
+                                  cmake_sanitize_args();
     cr_assert(run_logged(configure, build + ".configure.log"), "configuring %s failed", source.c_str());
     cr_assert(run_logged(cmake() + " --build " + shell_quote(build), build + ".build.log"),
               "building %s failed", source.c_str());
@@ -243,7 +261,7 @@ Test(sdk_install, pkg_config_program_builds_and_runs)
     const std::string program = work_dir + "/print_version";
     const std::string compile = shell_quote(env_or_empty("PMIXPP_CC")) + " " +
                                 shell_quote(env_or_empty("PMIXPP_SOURCE_DIR") + "/tests/sdk/consumer/print_version.c") +
-                                " -o " + shell_quote(program) + " $(" + pc_env + " " +
+                                " " + sanitize_flags() + " -o " + shell_quote(program) + " $(" + pc_env + " " +
                                 shell_quote(env_or_empty("PMIXPP_PKG_CONFIG")) + " --cflags --libs pmix)";
     cr_assert(run_logged(compile, log("compile")), "compiling with pkg-config pmix failed");
 

@@ -74,8 +74,8 @@ pmix_status_t unpack_bucket(Buffer &buffer, ImportedBucket *bucket_p)
     if (rc == PMIX_SUCCESS) rc = buffer.unpack(&bucket_p->id, PMIX_UINT32);
     if (rc == PMIX_SUCCESS) rc = buffer.unpack(&count, PMIX_UINT32);
     if (rc != PMIX_SUCCESS) return rc;
+    if (!valid_level(level)) return PMIX_ERR_UNPACK_FAILURE;
     bucket_p->level = static_cast<pmixpp_gds_level_t>(level);
-    if (!valid_level(bucket_p->level)) return PMIX_ERR_UNPACK_FAILURE;
     // No reserve(count): a hostile count must not allocate before the bytes
     // behind it have been seen.
     for (uint32_t i = 0; i < count; ++i) {

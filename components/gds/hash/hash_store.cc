@@ -193,7 +193,7 @@ const Namespace *HashStore::find(const char *nspace) const
 
 pmix_status_t HashStore::store(const pmixpp_gds_address_t &addr, const pmix_info_t info[], size_t ninfo)
 {
-    if (!valid_nspace(addr.nspace) || !valid_level(addr.level)) return PMIX_ERR_BAD_PARAM;
+    if (!valid_nspace(addr.nspace) || !valid_level(addr)) return PMIX_ERR_BAD_PARAM;
     std::vector<Entry> entries;
     pmix_status_t rc = copy_values(info, ninfo, PMIX_SCOPE_UNDEF, &entries);
     if (rc != PMIX_SUCCESS) return rc;
@@ -208,7 +208,7 @@ pmix_status_t HashStore::store(const pmixpp_gds_address_t &addr, const pmix_info
 pmix_status_t HashStore::fetch(const pmixpp_gds_address_t &addr, const char *key,
                                pmix_value_t **value_p) const
 {
-    if (!valid_nspace(addr.nspace) || !valid_level(addr.level) || !valid_key(key) || value_p == nullptr) {
+    if (!valid_nspace(addr.nspace) || !valid_level(addr) || !valid_key(key) || value_p == nullptr) {
         return PMIX_ERR_BAD_PARAM;
     }
     std::shared_lock lock(mutex_);
@@ -224,7 +224,7 @@ pmix_status_t HashStore::fetch(const pmixpp_gds_address_t &addr, const char *key
 pmix_status_t HashStore::fetch_all(const pmixpp_gds_address_t &addr, pmix_info_t **info_p,
                                    size_t *ninfo_p) const
 {
-    if (!valid_nspace(addr.nspace) || !valid_level(addr.level) || info_p == nullptr || ninfo_p == nullptr) {
+    if (!valid_nspace(addr.nspace) || !valid_level(addr) || info_p == nullptr || ninfo_p == nullptr) {
         return PMIX_ERR_BAD_PARAM;
     }
     std::shared_lock lock(mutex_);

@@ -14,6 +14,7 @@
 
 #include <pmixpp/gds.h>
 
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <type_traits>
@@ -30,9 +31,24 @@ inline bool valid_key(const char *key)
     return key != nullptr && key[0] != '\0' && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
 }
 
-inline bool valid_level(pmixpp_gds_level_t level)
+// A level as an integer (from a wire buffer or a file) before it is
+// converted to pmixpp_gds_level_t.
+inline bool valid_level(uint32_t level)
 {
-    return static_cast<unsigned>(level) < PMIXPP_GDS_NUM_LEVELS;
+    return level < PMIXPP_GDS_NUM_LEVELS;
+}
+
+// The level a caller stored in an address. The caller may be C, where any
+// int fits the enum; in C++ reading an out-of-range value through the enum
+// type is undefined, so the bytes are checked as the underlying integer.
+inline bool valid_level(const pmixpp_gds_address_t &addr)
+{
+    std::underlying_type_t<pmixpp_gds_level_t> raw;
+    static_assert(sizeof raw == sizeof addr.level);
+    std::memcpy(&raw, &addr.level, sizeof raw);
+    // A negative value turns into a large unsigned one, refused as well.
+    const auto as_unsigned = static_cast<std::make_unsigned_t<decltype(raw)>>(raw);
+    return as_unsigned < PMIXPP_GDS_NUM_LEVELS;
 }
 
 // True when an entry put with `scope` may be seen by a requester in

@@ -28,7 +28,7 @@ uint32_t normalized_id(const pmixpp_gds_address_t &addr)
 
 bool valid_address(const pmixpp_gds_address_t &addr)
 {
-    return valid_nspace(addr.nspace) && valid_level(addr.level);
+    return valid_nspace(addr.nspace) && valid_level(addr);
 }
 
 bool usable_directory(const std::string &dir)

@@ -1,0 +1,90 @@
+# The whole test suite (less the `compat` label) built and run under
+# sanitizers. Sourced, not run:
+#
+#   source scripts/lib/sanitizers.sh
+#   pmixpp_sanitizer_suite address,undefined    # build-asan/: ASan + UBSan + LSan
+#   pmixpp_sanitizer_suite thread               # build-tsan/: TSan
+#
+# Extra arguments go to ctest (for example -R gds_). Returns ctest's status.
+# Why `compat` is left out: its consumers (Open MPI's mpirun and MPI
+# programs, Debian's python3-pmix) are built without sanitizers and cannot
+# load a sanitized libpmix.so.2 (the sanitizer runtime must come first in
+# the process). See docs/reliability.md, "Sanitizers".
+
+PMIXPP_ROOT=${PMIXPP_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+
+# pmixpp_sanitizer_build_name <sanitizers>: the build directory's suffix.
+pmixpp_sanitizer_build_name() {
+  case "$1" in
+    address,undefined | undefined,address) echo asan ;;
+    thread) echo tsan ;;
+    *) return 1 ;;
+  esac
+}
+
+# pmixpp_sanitizer_env <sanitizers>: exports the *SAN_OPTIONS for a run.
+# Every finding fails its test: halt at the first, with a stack.
+# abort_on_error=1 matters: Criterion ignores the exit status of a test's
+# worker once the test has reported, so a leak found at the worker's exit
+# (or a report from its teardown) only fails the test when it kills the
+# worker with SIGABRT.
+pmixpp_sanitizer_env() {
+  local supp="$PMIXPP_ROOT/tests/sanitizers"
+  case "$1" in
+    address,undefined | undefined,address)
+      # detect_stack_use_after_return: also catches what a callback keeps of
+      # a caller's frame. LSan checks every process that exits normally
+      # (forked clients too); lsan.supp names third-party leaks only.
+      export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:disable_coredump=1:detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:print_summary=1"
+      export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+      export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:report_error_type=1"
+      ;;
+    thread)
+      # second_deadlock_stack: both stacks of a lock-order inversion.
+      # die_after_fork=0: tests fork clients from a process that already
+      # runs a progress thread, and the child starts its own (as real
+      # clients forked by a host do); TSan would kill such a child.
+      export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:disable_coredump=1:second_deadlock_stack=1:die_after_fork=0:history_size=4:suppressions=$supp/tsan.supp:print_suppressions=0"
+      ;;
+    *)
+      printf '[pmixpp] unknown sanitizer set "%s" (use address,undefined or thread)\n' "$1" >&2
+      return 1
+      ;;
+  esac
+}
+
+# pmixpp_sanitizer_suite <address,undefined|thread> [ctest args...]
+pmixpp_sanitizer_suite() {
+  local sanitizers=${1:?usage: pmixpp_sanitizer_suite address,undefined|thread [ctest args...]}
+  shift
+  local name
+  if ! name=$(pmixpp_sanitizer_build_name "$sanitizers"); then
+    printf '[pmixpp] unknown sanitizer set "%s" (use address,undefined or thread)\n' "$sanitizers" >&2
+    return 1
+  fi
+  local build="$PMIXPP_ROOT/build-$name"
+  local jobs
+  jobs=$(nproc)
+  local start end
+  start=$(date +%s)
+  cmake -S "$PMIXPP_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPMIXPP_SANITIZE="$sanitizers" -DPMIXPP_WERROR="${PMIXPP_WERROR:-OFF}" >/dev/null || return
+  cmake --build "$build" -j"$jobs" || return
+  end=$(date +%s)
+  printf '[pmixpp] %s: build took %ds\n' "$name" $((end - start))
+
+  # psec/munge tests run against a real munged, as in scripts/test.sh.
+  # shellcheck source=munge.sh
+  source "$PMIXPP_ROOT/scripts/lib/munge.sh"
+  pmixpp_ensure_munged || return
+  local rc=0
+  start=$(date +%s)
+  (
+    pmixpp_sanitizer_env "$sanitizers" || exit 1
+    export PMIXPP_REQUIRE_MUNGE=1
+    cd "$build" && ctest --output-on-failure -j"$jobs" -LE compat "$@"
+  ) || rc=$?
+  end=$(date +%s)
+  printf '[pmixpp] %s: tests took %ds (ctest status %d)\n' "$name" $((end - start)) "$rc"
+  return "$rc"
+}
