@@ -20,12 +20,13 @@
 #include <pmix.h>
 
 #include <stdbool.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-static volatile bool worker_ended = false;
-static volatile int worker_exit_code = -1;
+static atomic_bool worker_ended = false;
+static atomic_int worker_exit_code = -1;
 
 static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
                        pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,

@@ -13,12 +13,13 @@
 #include <pmix.h>
 
 #include <stdbool.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static volatile bool intruder_ended = false;
+static atomic_bool intruder_ended = false;
 static pmix_proc_t g_me;
 
 static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,

@@ -7,13 +7,14 @@
  * --locality. */
 #include <pmix.h>
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static volatile int terminated_rank = -1;
-static volatile int terminated_code = -1;
+static atomic_int terminated_rank = -1;
+static atomic_int terminated_code = -1;
 
 static void on_terminated(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
                           size_t ninfo, pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,

@@ -325,7 +325,9 @@ Test(server_connect, a_participant_that_dies_after_the_host_call_is_left_out, .i
     auto a = connect_as(kJob, 0);
     auto b = connect_as(kJob, 1);
     auto c = connect_as(kOtherJob, 0);
-    a->request(4, wire::RegisterEventsRequest{});
+    wire::RegisterEventsRequest termination;
+    termination.codes = {PMIX_ERR_PROC_TERM_WO_SYNC};
+    a->request(4, termination);
     cr_assert_eq(a->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
     for (RawClient *client : {a.get(), b.get(), c.get()}) client->request(1, both_jobs<wire::ConnectRequest>());
     cr_assert(wait_for_connects(1), "the host's connect upcall never ran");

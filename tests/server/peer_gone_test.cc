@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 using namespace server_test;
 using namespace pmixpp;
@@ -54,9 +55,13 @@ void wait_for_termination_event(RawClient &a, pmix_rank_t who)
     cr_assert_eq(event.source.rank, who);
 }
 
+// By name: a catch-all handler does not get a peer's termination (only a
+// handler that asked for PMIX_ERR_PROC_TERM_WO_SYNC does).
 void register_for_events(RawClient &client)
 {
-    client.request(4, wire::RegisterEventsRequest{});
+    wire::RegisterEventsRequest request;
+    request.codes = {PMIX_ERR_PROC_TERM_WO_SYNC};
+    client.request(4, request);
     cr_assert_eq(client.reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
 }
 
@@ -191,4 +196,23 @@ Test(server_peer_gone, a_peer_that_connects_again_takes_part_again)
     b->request(9, wire::FenceRequest{});
     cr_expect_eq(a->reply<wire::FenceReply>().status, PMIX_SUCCESS);
     cr_expect_eq(b->reply<wire::FenceReply>().status, PMIX_SUCCESS);
+}
+
+// As OpenPMIx 4.2: a catch-all handler (how MPI libraries field errors, and
+// Open MPI aborts the rank on any error event) is not told of a peer's
+// termination; the host decides what the job does.
+Test(server_peer_gone, a_catch_all_handler_is_not_told_of_a_termination)
+{
+    auto a = std::make_unique<RawClient>();
+    auto b = std::make_unique<RawClient>();
+    cr_assert_eq(a->hello(kJob, 0, nullptr), PMIX_SUCCESS);
+    cr_assert_eq(b->hello(kJob, 1, nullptr), PMIX_SUCCESS);
+    a->request(4, wire::RegisterEventsRequest{});
+    cr_assert_eq(a->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
+    b.reset();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the server has seen rank 1 go
+    a->request(5, wire::CommitRequest{});  // the next frame must be this reply, no notify before it
+    wire::Frame frame;
+    cr_assert_eq(a->receive(&frame), PMIX_SUCCESS);
+    cr_expect_neq(frame.header.kind, wire::FrameKind::notify, "a catch-all handler was told of rank 1's end");
 }

@@ -230,7 +230,9 @@ Test(server_requests, abnormal_exit_is_an_event, .init = two_rank_job)
 {
     auto a = connect_rank(0);
     auto b = connect_rank(1);
-    a->request(4, wire::RegisterEventsRequest{});
+    wire::RegisterEventsRequest termination;  // by name: see peer_gone_test.cc
+    termination.codes = {PMIX_ERR_PROC_TERM_WO_SYNC};
+    a->request(4, termination);
     cr_assert_eq(a->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
     b.reset();
     wire::Frame frame;

@@ -24,12 +24,18 @@ wire::Event event_about(pmix_status_t status, const pmix_proc_t &proc, pmix_data
     return event;
 }
 
-// Its peers and the host hear of the termination; the host also hears that
-// the connection is gone (it may want to clean up what it holds for it).
+// The host hears of the termination and that the connection is gone (it
+// decides what the job does: OpenPMIx 4.2 tells only the host). Its peers
+// hear PMIX_ERR_PROC_TERM_WO_SYNC only when they registered for that code by
+// name: a catch-all handler is how MPI libraries field errors, and Open
+// MPI's aborts the rank on any error event (exit code -200 & 255 = 56), so
+// an unasked-for event would turn mpirun's "rank 1 exited on signal 11" into
+// an abort of rank 0 now and then.
 void announce_termination(Server &server, const pmix_proc_t &proc)
 {
-    deliver_local_event(server, event_about(PMIX_ERR_PROC_TERM_WO_SYNC, proc, PMIX_RANGE_NAMESPACE),
-                        kNoPeer);
+    const wire::Event terminated = event_about(PMIX_ERR_PROC_TERM_WO_SYNC, proc, PMIX_RANGE_NAMESPACE);
+    deliver_to_clients_naming(server, terminated, kNoPeer);
+    deliver_to_host_handlers(server, terminated);
     deliver_to_host_handlers(server, event_about(PMIX_ERR_LOST_CONNECTION, proc, PMIX_RANGE_RM));
 }
 

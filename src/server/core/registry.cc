@@ -28,6 +28,16 @@ bool Peer::wants(pmix_status_t code) const
     return false;
 }
 
+bool Peer::names(pmix_status_t code) const
+{
+    for (const auto &registration : events) {
+        if (std::find(registration.codes.begin(), registration.codes.end(), code) != registration.codes.end()) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool same_proc(const pmix_proc_t &a, const pmix_proc_t &b)
 {
     return a.rank == b.rank && std::strncmp(a.nspace, b.nspace, PMIX_MAX_NSLEN) == 0;

@@ -76,6 +76,8 @@ struct Peer {
     bool awaiting_host = false;   // its hello waits for the host's tool_connected
 
     bool wants(pmix_status_t code) const;
+    // Registered for this code by name (not only through a catch-all handler).
+    bool names(pmix_status_t code) const;
 };
 
 bool same_proc(const pmix_proc_t &a, const pmix_proc_t &b);

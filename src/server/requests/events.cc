@@ -178,6 +178,15 @@ void deliver_to_clients(Server &server, const wire::Event &event, PeerId exclude
     }
 }
 
+void deliver_to_clients_naming(Server &server, const wire::Event &event, PeerId exclude)
+{
+    for (auto &[id, peer] : server.peers) {
+        if (id == exclude || peer->state != PeerState::connected) continue;
+        if (!in_range(event, peer->proc) || !peer->names(event.status)) continue;
+        send_message(*peer, wire::FrameKind::notify, wire::kNoTag, event);
+    }
+}
+
 void handle_register_events(Server &server, Peer &peer, uint32_t tag,
                             wire::RegisterEventsRequest &request)
 {
