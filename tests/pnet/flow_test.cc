@@ -171,6 +171,16 @@ Client fork_client(pmix_rank_t rank)
     pmix_proc_t proc;
     PMIX_LOAD_PROCID(&proc, kNs, rank);
     cr_assert_eq(PMIx_server_setup_fork(&proc, &env), PMIX_SUCCESS);
+    // simfabric wrote this child's port file at setup_fork; check it now: the
+    // child removes it again when it finalizes, which may be before fork
+    // returns here.
+    bool port_file = false;
+    for (char **e = env; *e != nullptr; ++e) {
+        const std::string entry = *e;
+        const std::string name = "SIMFAB_PORT_FILE=";
+        if (entry.rfind(name, 0) == 0) port_file = ::access(entry.c_str() + name.size(), F_OK) == 0;
+    }
+    cr_assert(port_file, "setup_fork of rank %u wrote no port file (SIMFAB_PORT_FILE)", rank);
     int fds[2];
     cr_assert_eq(::pipe(fds), 0);
     Client client;
@@ -253,8 +263,7 @@ Test(pnet_flow, the_rfc_flow_from_head_node_to_clients_and_back, .timeout = 120)
     cr_assert(exists(nsdir + "/simfab.table"), "no address table in %s", nsdir.c_str());
     cr_assert(exists(nsdir + "/simfab.app0.ctx"));
 
-    Client clients[2] = {fork_client(0), fork_client(1)};
-    cr_assert(exists(nsdir + "/simfab.rank0.port") && exists(nsdir + "/simfab.rank1.port"));
+    Client clients[2] = {fork_client(0), fork_client(1)};  // each checks its port file
     for (const Client &client : clients) {
         const std::string output = read_all(client.out);
         int status = 0;
