@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include <unistd.h>
+
 using namespace pmixrun_test;
 
 TestSuite(pmixrun_hostile, .timeout = 120);
@@ -31,4 +33,20 @@ Test(pmixrun_hostile, a_job_may_not_control_or_spawn_into_what_is_not_its_own)
     cr_expect(has_line(result.out, "parent: terminating the victim it spawned: PMIX_SUCCESS"), "%s",
               result.out.c_str());
     cr_expect(result.err.find("signal 9") == std::string::npos, "a job was killed:\n%s", result.err.c_str());
+}
+
+Test(pmixrun_hostile, a_tool_of_another_user_is_refused)
+{
+    if (geteuid() != 0) cr_skip_test("needs root: pmixrun runs as root and the tool as uid 65534 (nobody)");
+    const std::string tmp = scratch_dir();
+    // tcp: the usock socket is 0600, so nobody's tool would fail at connect()
+    // and never reach pmixrun's rule; over loopback tcp the kernel still
+    // names the tool's uid (psec/native).
+    const Result result = run({"--tmpdir", tmp, "--mca", "ptl", "tcp", "-n", "1", INTRUDER_CLIENT, "foreign-tool"}, "", 60);
+    remove_tree(tmp);
+    cr_expect_eq(result.code, 0, "pmixrun exited %d:\n%s%s", result.code, result.out.c_str(), result.err.c_str());
+    cr_expect(has_line(result.out, "foreign-tool: tool init as uid 65534: PMIX_ERR_NO_PERMISSIONS"), "%s%s",
+              result.out.c_str(), result.err.c_str());
+    cr_expect_eq(count_lines_with(result.err, "a tool of uid 65534 may not attach to the pmixrun of uid 0"), 1, "%s",
+                 result.err.c_str());
 }

@@ -9,8 +9,20 @@
  *                              tries to kill the victim, terminate its
  *                              parent's job, terminate session S2 and spawn
  *                              into S2: each must be refused with
- *                              PMIX_ERR_NO_PERMISSIONS. Exit 0 when all were. */
+ *                              PMIX_ERR_NO_PERMISSIONS. Exit 0 when all were.
+ *   intruder_client foreign-tool
+ *                              (pmixrun run as root with --mca ptl tcp) forks
+ *                              a process that becomes uid/gid 65534 (nobody)
+ *                              and dials pmixrun as a tool over its loopback
+ *                              tcp address (the 0600 socket would stop it
+ *                              before pmixrun's own rule is reached). Its
+ *                              tool init must fail with
+ *                              PMIX_ERR_NO_PERMISSIONS. */
 #include <pmix.h>
+#include <pmix_tool.h>
+
+#include <grp.h>
+#include <sys/wait.h>
 
 #include <stdbool.h>
 #include <stdatomic.h>
@@ -127,9 +139,54 @@ static int run_intruder(const char *self, const char *victim, const char *s2_tex
     return failures == 0 ? 0 : 1;
 }
 
+#define NOBODY 65534
+
+// The child's side of foreign-tool: it is not a client of the job any more,
+// so none of the job's PMIX_ variables may lead its tool init astray.
+static int dial_as_nobody(const char *uri)
+{
+    static const char *const job_variables[] = {"PMIX_NAMESPACE",    "PMIX_RANK",        "PMIX_SERVER_URI41",
+                                                "PMIX_SERVER_URI4",  "PMIX_SERVER_URI3", "PMIX_SERVER_URI2",
+                                                "PMIX_SERVER_URI21"};
+    for (size_t i = 0; i < sizeof job_variables / sizeof job_variables[0]; ++i) unsetenv(job_variables[i]);
+    if (setgroups(0, NULL) != 0 || setgid(NOBODY) != 0 || setuid(NOBODY) != 0) {
+        printf("foreign-tool: could not become uid %d (run pmixrun as root)\n", NOBODY);
+        return 1;
+    }
+    pmix_info_t info;
+    pmix_proc_t me;
+    PMIX_INFO_LOAD(&info, PMIX_SERVER_URI, uri, PMIX_STRING);
+    pmix_status_t rc = PMIx_tool_init(&me, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    printf("foreign-tool: tool init as uid %d: %s\n", NOBODY, PMIx_Error_string(rc));
+    if (rc == PMIX_SUCCESS) PMIx_tool_finalize();
+    return rc == PMIX_ERR_NO_PERMISSIONS ? 0 : 1;
+}
+
+// Forks before any PMIx thread exists, so the child starts clean.
+static int run_foreign_tool(void)
+{
+    const char *line = getenv("PMIX_SERVER_URI41");
+    const char *uri = line != NULL ? strchr(line, ';') : NULL;
+    if (uri == NULL) {
+        printf("foreign-tool: no PMIX_SERVER_URI41 in the environment\n");
+        return 1;
+    }
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int code = dial_as_nobody(uri + 1);
+        fflush(stdout);
+        _exit(code);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) return 1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc > 1 && strcmp(argv[1], "foreign-tool") == 0) return run_foreign_tool();
     if (PMIx_Init(&g_me, NULL, 0) != PMIX_SUCCESS) return 2;
     int code = 2;
     if (argc > 1 && strcmp(argv[1], "parent") == 0) code = run_parent(argv[0]);
