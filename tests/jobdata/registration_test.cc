@@ -61,6 +61,14 @@ std::string dump(const Store &store, const char *nspace)
     return out;
 }
 
+// TSan's shadow memory is resident too (several bytes per byte the program
+// writes): under TSan the bound measures the sanitizer, so it is widened.
+#if defined(__SANITIZE_THREAD__)
+constexpr long kRssFactor = 3;
+#else
+constexpr long kRssFactor = 1;
+#endif
+
 long rss_kb()
 {
     std::ifstream statm("/proc/self/statm");
@@ -315,7 +323,7 @@ Test(jobdata, a_large_job_registers_with_bounded_memory)
     cr_assert_eq(u32_at(*store, "big", PMIXPP_GDS_LEVEL_NODE, 1023, PMIX_LOCAL_SIZE), 64u);
     cr_assert_eq(str_at(*store, "big", PMIXPP_GDS_LEVEL_PROC, 65535, PMIX_HOSTNAME), "node1023");
     // About 1 KB per process at most (OpenPMIx keeps a similar amount).
-    cr_assert_lt(grown, 65536L, "registration grew the process by %ld KB", grown);
+    cr_assert_lt(grown, 65536L * kRssFactor, "registration grew the process by %ld KB", grown);
     cr_assert_eq(pmixpp::jobdata::deregister_nspace("big", *store), PMIX_SUCCESS);
 }
 

@@ -1,5 +1,5 @@
-// The RFC's flow end to end: a "head node" (a forked process with its own
-// server) calls setup_application; its result travels as bytes, the way a
+// The RFC's flow end to end: a "head node" (pnet_head_node, a process with
+// its own server) calls setup_application; its result travels as bytes, the way a
 // launch message carries it, to the "compute node" (this process), which
 // registers the namespace with it, prepares local support, forks real
 // clients through setup_fork; the clients see the token, the site's envars
@@ -13,11 +13,9 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -29,64 +27,6 @@ namespace {
 
 constexpr const char *kNs = "pnet.flow";
 
-struct HeadWait {
-    std::mutex mutex;
-    std::condition_variable cv;
-    bool done = false;
-    pmix_data_buffer_t buffer;
-    pmix_status_t status = PMIX_ERR_TIMEOUT;
-};
-
-void on_head_result(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *provided, pmix_op_cbfunc_t release,
-                    void *release_cbdata)
-{
-    auto *wait = static_cast<HeadWait *>(provided);
-    std::lock_guard lock(wait->mutex);
-    wait->status = status;
-    if (status == PMIX_SUCCESS) {
-        wait->status = PMIx_Data_pack(nullptr, &wait->buffer, &ninfo, 1, PMIX_SIZE);
-        if (wait->status == PMIX_SUCCESS && ninfo > 0) {
-            wait->status = PMIx_Data_pack(nullptr, &wait->buffer, info, static_cast<int32_t>(ninfo), PMIX_INFO);
-        }
-    }
-    if (release != nullptr) release(PMIX_SUCCESS, release_cbdata);
-    wait->done = true;
-    wait->cv.notify_all();
-}
-
-// The head node's whole life, in a child process; writes the packed result
-// to fd. Exit codes name the step that failed.
-int head_node(int fd)
-{
-    const std::string scratch = scratch_dir();
-    pmix_info_t dirs[2];
-    PMIX_INFO_LOAD(&dirs[0], PMIX_SERVER_TMPDIR, scratch.c_str(), PMIX_STRING);
-    PMIX_INFO_LOAD(&dirs[1], PMIX_SYSTEM_TMPDIR, scratch.c_str(), PMIX_STRING);
-    static pmix_server_module_t module{};
-    if (PMIx_server_init(&module, dirs, 2) != PMIX_SUCCESS) return 10;
-    uint32_t size = 2;
-    pmix_info_t job;
-    PMIX_INFO_LOAD(&job, PMIX_JOB_SIZE, &size, PMIX_UINT32);
-    HeadWait wait;
-    PMIX_DATA_BUFFER_CONSTRUCT(&wait.buffer);
-    {
-        std::unique_lock lock(wait.mutex);
-        if (PMIx_server_setup_application(kNs, &job, 1, on_head_result, &wait) != PMIX_SUCCESS) return 11;
-        if (!wait.cv.wait_for(lock, std::chrono::seconds(20), [&] { return wait.done; })) return 12;
-    }
-    if (wait.status != PMIX_SUCCESS) return 13;
-    std::size_t done = 0;
-    while (done < wait.buffer.bytes_used) {
-        const ssize_t n = ::write(fd, wait.buffer.base_ptr + done, wait.buffer.bytes_used - done);
-        if (n <= 0) return 14;
-        done += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    PMIx_server_finalize();
-    remove_tree(scratch);
-    return 0;
-}
-
 std::string read_all(int fd)
 {
     std::string text;
@@ -97,16 +37,21 @@ std::string read_all(int fd)
     return text;
 }
 
-// Forks the head node; the info array it produced, unpacked.
+// Runs the head node (pnet_head_node, exec'd: a program of its own, with
+// no thread of this one); the info array it produced, unpacked.
 std::vector<pmix_info_t> launch_message()
 {
     int fds[2];
     cr_assert_eq(::pipe(fds), 0);
+    char *argv[] = {const_cast<char *>(PNET_HEAD_NODE), nullptr};
     const pid_t pid = ::fork();
     cr_assert_geq(pid, 0);
     if (pid == 0) {
+        ::dup2(fds[1], STDOUT_FILENO);
         ::close(fds[0]);
-        _exit(head_node(fds[1]));
+        ::close(fds[1]);
+        ::execv(PNET_HEAD_NODE, argv);
+        _exit(127);
     }
     ::close(fds[1]);
     const std::string bytes = read_all(fds[0]);

@@ -142,3 +142,21 @@ Test(exchange, events_from_rank_zero_reach_the_others)
     cr_assert_eq(host().run_job(spec, launch, kJobTimeoutMs, &results, &error), PMIX_SUCCESS, "%s", error.c_str());
     expect_all_ok(results, 3);
 }
+
+// Each client calls PMIx from six threads at once (clients/threads.c):
+// gets on the fast read path, put/commit, event handler registration and
+// get_nb, while its progress thread serves replies. The TSan run checks the
+// library's side of it.
+Test(exchange, many_threads_per_client_call_pmix_at_once)
+{
+    start_host();
+    const char *nspace = "itest-threads";
+    const JobLayout layout = register_local_job(nspace, 4);
+    Launch launch;
+    launch.program = client_path("itest_threads");
+    launch.args = {"--threads", "6", "--rounds", "100"};
+    std::vector<pid_t> pids;
+    cr_assert_eq(host().spawn_job(nspace, layout, launch, &pids), PMIX_SUCCESS);
+    expect_all_ok(host().wait(pids, kJobTimeoutMs), 4);
+    cr_expect_eq(host().deregister_job(nspace), PMIX_SUCCESS, "PMIx_server_deregister_nspace");
+}
