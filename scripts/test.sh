@@ -2,10 +2,8 @@
 # Installs what is missing, builds, and runs the whole test suite:
 #   1. CTest in build/ (unit, integration, compat with Open MPI and
 #      python3-pmix, load, fuzz-corpus replay);
-#   2. the same suite, less the compat label, under ASan+UBSan (build-asan/;
-#      docs/reliability.md); under TSan (build-tsan/) only with
-#      PMIXPP_TEST_TSAN=1, until the races it still reports are fixed
-#      (docs/reliability.md lists them);
+#   2. the same suite, less the compat and load labels, under ASan+UBSan
+#      (build-asan/) and under TSan (build-tsan/; docs/reliability.md);
 #   3. every libFuzzer target for PMIXPP_FUZZ_SECONDS (default 30) each
 #      (build-fuzz/, tests/fuzz/README.md).
 # Arguments go to the first CTest run and skip stages 2 and 3 (a filtered
@@ -40,7 +38,7 @@ run_ctest() { (cd "$PMIXPP_BUILD" && ctest --output-on-failure -j"$(nproc)" "$@"
 stage "ctest" run_ctest "$@"
 if [ $# -eq 0 ] && [ "${PMIXPP_TEST_RELIABILITY:-1}" != 0 ]; then
   stage "asan+ubsan" pmixpp_sanitizer_suite address,undefined
-  if [ "${PMIXPP_TEST_TSAN:-0}" = 1 ]; then stage "tsan" pmixpp_sanitizer_suite thread; fi
+  stage "tsan" pmixpp_sanitizer_suite thread
   stage "fuzz" pmixpp_fuzz_suite "${PMIXPP_FUZZ_SECONDS:-30}"
 fi
 if [ ${#failed[@]} -gt 0 ]; then

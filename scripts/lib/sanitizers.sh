@@ -41,10 +41,12 @@ pmixpp_sanitizer_env() {
       ;;
     thread)
       # second_deadlock_stack: both stacks of a lock-order inversion.
-      # die_after_fork=0: tests fork clients from a process that already
-      # runs a progress thread, and the child starts its own (as real
-      # clients forked by a host do); TSan would kill such a child.
-      export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:disable_coredump=1:second_deadlock_stack=1:die_after_fork=0:history_size=4:suppressions=$supp/tsan.supp:print_suppressions=0"
+      # die_after_fork is left at its default (1): a child forked from a
+      # threaded process that starts threads without exec is something
+      # TSan cannot follow, and such a child is stopped with a message
+      # rather than run unchecked (every test child execs; the two cases
+      # that test a fork without exec skip under TSan).
+      export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:disable_coredump=1:second_deadlock_stack=1:history_size=4:suppressions=$supp/tsan.supp:print_suppressions=0"
       ;;
     *)
       printf '[pmixpp] unknown sanitizer set "%s" (use address,undefined or thread)\n' "$1" >&2
@@ -67,7 +69,12 @@ pmixpp_sanitizer_suite() {
   jobs=$(nproc)
   local start end
   start=$(date +%s)
+  # -O1 -g1 (line tables): stacks with file and line, as the sanitizers'
+  # documentation recommends, and about a quarter less build time than
+  # RelWithDebInfo's -O2 -g on 2 cores (TSan: 249 s against 342 s; the
+  # tests take as long).
   cmake -S "$PMIXPP_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
     -DPMIXPP_SANITIZE="$sanitizers" -DPMIXPP_WERROR="${PMIXPP_WERROR:-OFF}" >/dev/null || return
   cmake --build "$build" -j"$jobs" || return
   end=$(date +%s)

@@ -1,12 +1,12 @@
 // register_nspace: what the host gives is stored by level, and everything a
 // client expects is derived from it.
 #include "jobdata_helpers.h"
+#include "support/process_usage.h"
 
 #include <criterion/criterion.h>
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <unistd.h>
 
@@ -69,13 +69,6 @@ constexpr long kRssFactor = 3;
 constexpr long kRssFactor = 1;
 #endif
 
-long rss_kb()
-{
-    std::ifstream statm("/proc/self/statm");
-    long size = 0, resident = 0;
-    statm >> size >> resident;
-    return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
 
 } // namespace
 
@@ -314,9 +307,9 @@ Test(jobdata, a_large_job_registers_with_bounded_memory)
     }
     Infos infos;
     infos.str(PMIX_NODE_MAP, nodes.c_str()).str(PMIX_PROC_MAP, procs.c_str());
-    const long before = rss_kb();
+    const long before = pmixpp_test::resident_kb();
     const auto summary = register_ok(*store, "big", infos, "node1023");
-    const long grown = rss_kb() - before;
+    const long grown = pmixpp_test::resident_kb() - before;
     cr_assert_eq(summary.job_size, 65536u);
     cr_assert_eq(summary.local_ranks.size(), kPerNode);
     cr_assert_eq(u32_at(*store, "big", PMIXPP_GDS_LEVEL_PROC, 65535, PMIX_LOCAL_RANK), 63u);

@@ -3,10 +3,10 @@
 // afterwards and its memory does not grow with the count: nothing per
 // connection is kept once the connection is gone.
 #include "server/server_fixture.h"
+#include "support/process_usage.h"
 
 #include <criterion/criterion.h>
 
-#include <dirent.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -23,28 +23,6 @@ constexpr int kCycles = 10000;
 // Allowed growth over 10,000 cycles: far below one page per connection.
 constexpr long kMaxGrowthKb = 2048;
 
-int open_fds()
-{
-    int count = 0;
-    DIR *dir = ::opendir("/proc/self/fd");
-    if (dir == nullptr) return -1;
-    while (const dirent *entry = ::readdir(dir)) count += entry->d_name[0] != '.';
-    ::closedir(dir);
-    return count;
-}
-
-long resident_kb()
-{
-    FILE *status = std::fopen("/proc/self/status", "r");
-    if (status == nullptr) return -1;
-    char line[256];
-    long kb = -1;
-    while (std::fgets(line, sizeof line, status) != nullptr) {
-        if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
-    }
-    std::fclose(status);
-    return kb;
-}
 
 // One client's whole life: connect, handshake, hang up. A rank whose
 // previous connection the server has not seen end yet is refused as
@@ -76,13 +54,13 @@ Test(server_churn, ten_thousand_connections_leave_descriptors_and_memory_flat)
 {
     for (int cycle = 0; cycle < kWarmUp; ++cycle) connect_and_hang_up(cycle);
     ::usleep(200000);  // the server has seen the last hang-up
-    const int fds_before = open_fds();
-    const long rss_before = resident_kb();
+    const long fds_before = pmixpp_test::open_fd_count();
+    const long rss_before = pmixpp_test::resident_kb();
     for (int cycle = 0; cycle < kCycles; ++cycle) connect_and_hang_up(kWarmUp + cycle);
     ::usleep(200000);
-    const int fds_after = open_fds();
-    const long rss_after = resident_kb();
-    cr_log_info("descriptors %d -> %d, resident %ld -> %ld kB over %d connections", fds_before, fds_after,
+    const long fds_after = pmixpp_test::open_fd_count();
+    const long rss_after = pmixpp_test::resident_kb();
+    cr_log_info("descriptors %ld -> %ld, resident %ld -> %ld kB over %d connections", fds_before, fds_after,
                 rss_before, rss_after, kCycles);
     cr_expect_eq(fds_after, fds_before, "descriptors left behind by %d connections", kCycles);
 #if defined(__SANITIZE_ADDRESS__)

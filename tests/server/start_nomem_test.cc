@@ -8,11 +8,11 @@
 #include "common/runtime/progress_engine.h"
 #include "framework/src/selection.h"
 #include "server/core/server.h"
+#include "support/process_usage.h"
 
 #include <criterion/criterion.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <new>
 
 namespace {
@@ -64,20 +64,11 @@ using namespace pmixpp;
 
 namespace {
 
-// Open file descriptors of this process (a leaked DIR stream, socket or
-// pipe shows here).
-long open_fds()
-{
-    long count = 0;
-    for ([[maybe_unused]] const auto &entry : std::filesystem::directory_iterator("/proc/self/fd")) ++count;
-    return count;
-}
-
 long g_fds_before = -1;
 
 void expect_nothing_left(long failing, pmix_status_t rc)
 {
-    const long fds = open_fds();
+    const long fds = pmixpp_test::open_fd_count();
     cr_assert_eq(fds, g_fds_before, "allocation %ld failed (%s): %ld file descriptors open, %ld before", failing,
                  PMIx_Error_string(rc), fds, g_fds_before);
     cr_assert(!runtime::ProgressEngine::process().running(),
@@ -101,7 +92,7 @@ Test(server_start_nomem, every_failed_start_leaves_nothing_behind, .timeout = 60
     PMIX_INFO_LOAD(&info[1], PMIX_HOSTNAME, kHost, PMIX_STRING);
     PMIX_INFO_LOAD(&info[2], PMIX_SYSTEM_TMPDIR, tmpdir.c_str(), PMIX_STRING);
     long failed_starts = 0;
-    g_fds_before = open_fds();
+    g_fds_before = pmixpp_test::open_fd_count();
     for (long failing = 0;; ++failing) {
         t_allocations_left = failing;
         const pmix_status_t rc = PMIx_server_init(nullptr, info, 3);

@@ -5,7 +5,7 @@
 // how much memory the server uses is measured by bench/load.sh, not here.
 #include "integration/cases/itest_support.h"
 
-#include <dirent.h>
+#include "support/process_usage.h"
 
 using namespace pmixpp::itest;
 
@@ -13,16 +13,6 @@ namespace {
 
 constexpr int kClients = 256;
 constexpr int kJobs = 3;
-
-int open_fds()
-{
-    int count = 0;
-    DIR *dir = ::opendir("/proc/self/fd");
-    if (dir == nullptr) return -1;
-    while (const dirent *entry = ::readdir(dir)) count += entry->d_name[0] != '.';
-    ::closedir(dir);
-    return count;
-}
 
 void run_load_job(int index)
 {
@@ -45,9 +35,9 @@ Test(load, jobs_of_256_clients_all_succeed_and_leave_no_descriptors)
 {
     start_host();
     run_load_job(0);  // the first job opens what the server keeps for good
-    const int fds_before = open_fds();
+    const long fds_before = pmixpp_test::open_fd_count();
     for (int job = 1; job < kJobs; ++job) run_load_job(job);
-    cr_expect_eq(open_fds(), fds_before, "the server's descriptors after %d more jobs of %d clients", kJobs - 1,
+    cr_expect_eq(pmixpp_test::open_fd_count(), fds_before, "the server's descriptors after %d more jobs of %d clients", kJobs - 1,
                  kClients);
     cr_expect_eq(host().counters().connected.load(), kJobs * kClients, "client_connected upcalls");
     cr_expect_eq(host().counters().finalized.load(), kJobs * kClients, "client_finalized upcalls");

@@ -168,6 +168,25 @@ static inline void itc_expect_string_at(int line, const pmix_proc_t *proc, const
     PMIX_VALUE_RELEASE(value);
 }
 
+/* PMIx_Init into itc_me; false (after a FAIL line) when it failed. */
+static inline bool itc_init(void)
+{
+    pmix_status_t rc = PMIx_Init(&itc_me, NULL, 0);
+    if (rc != PMIX_SUCCESS) printf("rank ? FAIL: PMIx_Init: %s\n", itc_err(rc));
+    return rc == PMIX_SUCCESS;
+}
+
+/* PMIX_JOB_SIZE of this job (1, after a failed check, when it cannot be read). */
+static inline uint32_t itc_job_size(void)
+{
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, itc_me.nspace, PMIX_RANK_WILDCARD);
+    pmix_value_t *value = itc_get_typed(__LINE__, &job, PMIX_JOB_SIZE, PMIX_UINT32);
+    const uint32_t size = value != NULL ? value->data.uint32 : 1;
+    if (value != NULL) PMIX_VALUE_RELEASE(value);
+    return size;
+}
+
 #define ITC_EXPECT_U32(proc, key, expected) itc_expect_u32_at(__LINE__, proc, key, expected)
 #define ITC_EXPECT_U16(proc, key, expected) itc_expect_u16_at(__LINE__, proc, key, expected)
 #define ITC_EXPECT_STRING(proc, key, expected) itc_expect_string_at(__LINE__, proc, key, expected)

@@ -138,16 +138,8 @@ int main(int argc, char **argv)
         printf("usage: faults killed-peer|server-killed DIR\n");
         return 2;
     }
-    pmix_status_t rc = PMIx_Init(&itc_me, NULL, 0);
-    if (rc != PMIX_SUCCESS) {
-        printf("rank ? FAIL: PMIx_Init: %s\n", itc_err(rc));
-        return 1;
-    }
-    pmix_proc_t job;
-    PMIX_LOAD_PROCID(&job, itc_me.nspace, PMIX_RANK_WILDCARD);
-    pmix_value_t *size_value = itc_get_typed(__LINE__, &job, PMIX_JOB_SIZE, PMIX_UINT32);
-    const uint32_t size = size_value != NULL ? size_value->data.uint32 : 1;
-    if (size_value != NULL) PMIX_VALUE_RELEASE(size_value);
+    if (!itc_init()) return 1;
+    const uint32_t size = itc_job_size();
     if (strcmp(argv[1], "killed-peer") == 0) return killed_peer(argv[2], size);
     if (strcmp(argv[1], "server-killed") == 0) return server_killed(argv[2]);
     printf("unknown mode %s\n", argv[1]);

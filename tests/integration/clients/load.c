@@ -69,22 +69,14 @@ int main(int argc, char **argv)
     const long peers = itc_arg_long(argc, argv, "--peers", 16);
     const long rounds = itc_arg_long(argc, argv, "--rounds", 1);
     const size_t bytes = (size_t)itc_arg_long(argc, argv, "--bytes", 256);
-    pmix_status_t rc = PMIx_Init(&itc_me, NULL, 0);
-    if (rc != PMIX_SUCCESS) {
-        printf("rank ? FAIL: PMIx_Init: %s\n", itc_err(rc));
-        return 1;
-    }
-    pmix_proc_t job;
-    PMIX_LOAD_PROCID(&job, itc_me.nspace, PMIX_RANK_WILDCARD);
-    pmix_value_t *size_value = itc_get_typed(__LINE__, &job, PMIX_JOB_SIZE, PMIX_UINT32);
-    const uint32_t size = size_value != NULL ? size_value->data.uint32 : 1;
-    if (size_value != NULL) PMIX_VALUE_RELEASE(size_value);
+    if (!itc_init()) return 1;
+    const uint32_t size = itc_job_size();
     for (long round = 0; round < rounds; ++round) {
         put_and_commit(itc_me.rank, round, bytes);
         fence_with_data();
         check_peers(size, peers < (long)size ? peers : (long)size - 1, round, bytes);
     }
-    rc = PMIx_Finalize(NULL, 0);
+    pmix_status_t rc = PMIx_Finalize(NULL, 0);
     ITC_CHECK(rc == PMIX_SUCCESS, "finalize: %s", itc_err(rc));
     return itc_finish();
 }

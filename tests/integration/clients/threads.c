@@ -213,22 +213,14 @@ int main(int argc, char **argv)
     g_rounds = itc_arg_long(argc, argv, "--rounds", 100);
     if (nthreads < 4) nthreads = 4;
     if (nthreads > kMaxThreads) nthreads = kMaxThreads;
-    pmix_status_t rc = PMIx_Init(&itc_me, NULL, 0);
-    if (rc != PMIX_SUCCESS) {
-        printf("rank ? FAIL: PMIx_Init: %s\n", itc_err(rc));
-        return 1;
-    }
-    pmix_proc_t job;
-    PMIX_LOAD_PROCID(&job, itc_me.nspace, PMIX_RANK_WILDCARD);
-    pmix_value_t *size_value = itc_get_typed(__LINE__, &job, PMIX_JOB_SIZE, PMIX_UINT32);
-    g_size = size_value != NULL ? size_value->data.uint32 : 1;
-    if (size_value != NULL) PMIX_VALUE_RELEASE(size_value);
+    if (!itc_init()) return 1;
+    g_size = itc_job_size();
 
     char text[64];
     snprintf(text, sizeof text, "value of rank %u", itc_me.rank);
     pmix_value_t value;
     PMIX_VALUE_LOAD(&value, text, PMIX_STRING);
-    rc = PMIx_Put(PMIX_GLOBAL, "threads.fenced", &value);
+    pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, "threads.fenced", &value);
     PMIX_VALUE_DESTRUCT(&value);
     ITC_CHECK(rc == PMIX_SUCCESS && PMIx_Commit() == PMIX_SUCCESS, "put/commit: %s", itc_err(rc));
     fence(true);
