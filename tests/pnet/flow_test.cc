@@ -57,7 +57,8 @@ std::vector<pmix_info_t> launch_message()
     const std::string bytes = read_all(fds[0]);
     int status = 0;
     cr_assert_eq(::waitpid(pid, &status, 0), pid);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "head node failed with %d", WEXITSTATUS(status));
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "pnet_head_node failed: exit %d, signal %d",
+              WIFEXITED(status) ? WEXITSTATUS(status) : -1, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     pmix_data_buffer_t buffer;
     PMIX_DATA_BUFFER_CONSTRUCT(&buffer);
     PMIX_DATA_BUFFER_LOAD(&buffer, const_cast<char *>(bytes.data()), bytes.size());

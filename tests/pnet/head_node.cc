@@ -62,7 +62,10 @@ int run_head_node(const std::string &scratch)
     PMIX_INFO_LOAD(&dirs[0], PMIX_SERVER_TMPDIR, scratch.c_str(), PMIX_STRING);
     PMIX_INFO_LOAD(&dirs[1], PMIX_SYSTEM_TMPDIR, scratch.c_str(), PMIX_STRING);
     static pmix_server_module_t module{};
-    if (PMIx_server_init(&module, dirs, 2) != PMIX_SUCCESS) return 10;
+    const pmix_status_t started = PMIx_server_init(&module, dirs, 2);
+    PMIX_INFO_DESTRUCT(&dirs[0]);
+    PMIX_INFO_DESTRUCT(&dirs[1]);
+    if (started != PMIX_SUCCESS) return 10;
     uint32_t size = 2;
     pmix_info_t job;
     PMIX_INFO_LOAD(&job, PMIX_JOB_SIZE, &size, PMIX_UINT32);
