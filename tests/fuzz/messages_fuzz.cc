@@ -116,6 +116,9 @@ constexpr Decoder kDecoders[] = {
     decode_and_reencode<InfoReply>,
     decode_and_reencode<JobDataReply>,
     decode_and_reencode<Event>,
+    decode_and_reencode<GetCredentialRequest>,
+    decode_and_reencode<ValidateCredentialRequest>,
+    decode_and_reencode<GetCredentialReply>,
 };
 
 }  // namespace

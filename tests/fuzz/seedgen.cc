@@ -143,7 +143,8 @@ enum : uint8_t {
     kRegisterEvents, kDeregisterEvents, kNotifyEvent, kQuery, kJobDataRequest, kPublish, kLookup,
     kUnpublish, kSpawn, kConnect, kDisconnect, kJobControl, kAllocate, kSessionControl, kLog,
     kStatusReply, kFenceReply, kGetReply, kRegisterEventsReply, kQueryReply, kLookupReply,
-    kJobControlReply, kSpawnReply, kInfoReply, kJobDataReply, kEvent,
+    kJobControlReply, kSpawnReply, kInfoReply, kJobDataReply, kEvent, kGetCredential, kValidateCredential,
+    kGetCredentialReply,
 };
 
 Hello sample_hello(PeerType type)
@@ -307,6 +308,16 @@ void messages()
     message_seed(kInfoReply, "info_reply", info_reply);
     message_seed(kJobDataReply, "job_data_reply", JobDataReply{PMIX_SUCCESS, {1, 2, 3}});
     message_seed(kEvent, "event", notify.event);
+    GetCredentialRequest get_credential;
+    get_credential.directives = sample_infos();
+    message_seed(kGetCredential, "get_credential", get_credential);
+    ValidateCredentialRequest validate_credential;
+    validate_credential.credential = {'M', 'U', 'N', 'G', 'E', ':', 'x'};
+    message_seed(kValidateCredential, "validate_credential", validate_credential);
+    GetCredentialReply credential_reply;
+    credential_reply.credential = {'c', 'r', 'e', 'd'};
+    credential_reply.info = sample_infos();
+    message_seed(kGetCredentialReply, "get_credential_reply", credential_reply);
     write("messages", "empty_hello", {kHello});
 }
 

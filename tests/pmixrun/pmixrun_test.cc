@@ -51,6 +51,19 @@ Test(pmixrun, hello_runs_four_processes_that_see_each_other_after_a_fence)
     expect_clean_tmpdir();
 }
 
+// pmixrun has no credential upcalls (docs/credentials.md): its server says
+// so, and the rank's own psec makes and checks the credential.
+Test(pmixrun, a_rank_gets_and_validates_a_credential_of_its_own_psec)
+{
+    const std::string dir = scratch_dir();
+    const std::string file = dir + "/rank.cred";
+    const Result r = job({"-n", "1", "--mca", "psec", "native", CREDENTIALS_CLIENT, "--get", file, "--validate", file});
+    remove_tree(dir);
+    cr_assert_eq(r.code, 0, "exit %d\nout:\n%s\nerr:\n%s", r.code, r.out.c_str(), r.err.c_str());
+    cr_expect(r.out.find("validated type=native uid=" + std::to_string(geteuid())) != std::string::npos, "%s",
+              r.out.c_str());
+}
+
 Test(pmixrun, publish_and_lookup_go_through_the_name_service)
 {
     const Result r = job({"-n", "3", PUBLISH_LOOKUP});

@@ -72,3 +72,38 @@ Test(psec, bad_arguments_get_bad_param)
     cr_assert_eq(module->validate_credential(&kernel, &empty, nullptr, &gid), PMIX_ERR_BAD_PARAM);
     cr_assert_eq(module->validate_credential(&kernel, &empty, &uid, nullptr), PMIX_ERR_BAD_PARAM);
 }
+
+// Portable credentials (psec 1.1, PMIx_Get_credential): made without a
+// connection, checked without one, never empty.
+Test(psec, portable_credential_round_trip)
+{
+    const pmixpp_psec_module_t *module = load_module();
+    cr_assert(module->create_portable_credential && module->validate_portable_credential);
+    Credential credential;
+    cr_assert_eq(module->create_portable_credential(&credential.object), PMIX_SUCCESS);
+    cr_assert_not_null(credential.object.bytes);
+    cr_assert_gt(credential.object.size, 0u);
+    uid_t uid = 12345;
+    gid_t gid = 12345;
+    cr_assert_eq(module->validate_portable_credential(&credential.object, &uid, &gid), PMIX_SUCCESS);
+    cr_assert_eq(uid, geteuid());
+    cr_assert_eq(gid, getegid());
+}
+
+Test(psec, portable_garbage_refused)
+{
+    const pmixpp_psec_module_t *module = load_module();
+    char text[] = "MUNGE:this-is-not-a-credential:";
+    std::string huge(200000, 'M');
+    const pmix_byte_object_t garbage[] = {{text, sizeof(text) - 1}, {huge.data(), huge.size()}, {nullptr, 0}};
+    for (const pmix_byte_object_t &cred : garbage) {
+        uid_t uid = 777;
+        gid_t gid = 777;
+        cr_assert_eq(module->validate_portable_credential(&cred, &uid, &gid), PMIX_ERR_INVALID_CRED,
+                     "a %zu-byte garbage credential was accepted", cred.size);
+        cr_assert_eq(uid, 777u, "uid_p must stay untouched on failure");
+    }
+    uid_t uid = 0;
+    cr_assert_eq(module->validate_portable_credential(nullptr, &uid, nullptr), PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(module->create_portable_credential(nullptr), PMIX_ERR_BAD_PARAM);
+}

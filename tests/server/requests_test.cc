@@ -334,6 +334,23 @@ Test(server_requests, spawn_allocate_and_session_control_without_the_host_are_no
     cr_expect_eq(a->reply<wire::StatusReply>().status, PMIX_ERR_NOT_SUPPORTED);
 }
 
+// A host without get_credential / validate_credential: the server makes and
+// checks no credential for a client (as OpenPMIx 4.2); the reply says so in
+// its own type, and the client's library then asks its own psec.
+Test(server_requests, credentials_without_the_host_upcalls_are_not_supported, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    wire::GetCredentialRequest get;
+    a->request(30, get);
+    const wire::GetCredentialReply made = a->reply<wire::GetCredentialReply>();
+    cr_expect_eq(made.status, PMIX_ERR_NOT_SUPPORTED);
+    cr_expect(made.credential.empty());
+    wire::ValidateCredentialRequest check;
+    check.credential = {'x'};
+    a->request(31, check);
+    cr_expect_eq(a->reply<wire::InfoReply>().status, PMIX_ERR_NOT_SUPPORTED);
+}
+
 // A host without a name service (no publish / lookup upcall): a clear
 // PMIX_ERR_NOT_SUPPORTED, and the connection goes on.
 Test(server_requests, publish_and_lookup_without_the_host_upcalls_are_not_supported, .init = two_rank_job)

@@ -95,6 +95,26 @@ Test(wire_hostile, every_truncated_prefix_fails_cleanly)
     SpawnReply spawn_reply;
     spawn_reply.nspace = "child@1";
     expect_all_checks(spawn_reply);
+    GetCredentialRequest get_credential;
+    get_credential.directives = sample_info("get");
+    expect_all_checks(get_credential);
+    // A validation always carries a credential, so an empty one cannot be
+    // encoded to compare with (as a spawn without apps): prefixes by hand.
+    ValidateCredentialRequest validate_credential;
+    validate_credential.credential = {'c', 'r', 'e', 'd'};
+    validate_credential.directives = sample_info("check");
+    const Bytes full = encoded(validate_credential);
+    for (size_t len = 0; len < full.size(); ++len) {
+        ValidateCredentialRequest out;
+        const Bytes prefix(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(len));
+        cr_expect_neq(decode_bytes(prefix, &out), PMIX_SUCCESS, "prefix of %zu bytes decoded", len);
+        cr_expect(out.credential.empty() && out.directives.empty(), "failed decode modified its output");
+    }
+    expect_trailing_byte_fails(validate_credential);
+    GetCredentialReply credential_reply;
+    credential_reply.credential = {'c', 'r', 'e', 'd'};
+    credential_reply.info = sample_info("made");
+    expect_all_checks(credential_reply);
 }
 
 // A fence reply may end after its data (no shared list: an older server's

@@ -20,6 +20,9 @@ constexpr pmixpp_psec_module_t munge_module = {
     .name = "munge",
     .create_credential = pmixpp::psec::munge::create_credential,
     .validate_credential = pmixpp::psec::munge::validate_credential,
+    // A munge credential stands on its own: the same one serves both uses.
+    .create_portable_credential = pmixpp::psec::munge::create_credential,
+    .validate_portable_credential = pmixpp::psec::munge::validate_portable_credential,
 };
 
 std::string_view trimmed(std::string_view text)

@@ -218,4 +218,9 @@ pmix_status_t validate_credential(const pmixpp_peer_identity_t *kernel, const pm
     }
 }
 
+pmix_status_t validate_portable_credential(const pmix_byte_object_t *cred, uid_t *uid_p, gid_t *gid_p)
+{
+    return validate_credential(nullptr, cred, uid_p, gid_p);
+}
+
 } // namespace pmixpp::psec::munge

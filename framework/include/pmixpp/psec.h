@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 #define PMIXPP_PSEC_API_MAJOR 1
-#define PMIXPP_PSEC_API_MINOR 0
+#define PMIXPP_PSEC_API_MINOR 1
 
 typedef struct pmixpp_psec_module {
     size_t struct_size; /* sizeof(pmixpp_psec_module_t) as compiled */
@@ -33,6 +33,18 @@ typedef struct pmixpp_psec_module {
     pmix_status_t (*validate_credential)(const pmixpp_peer_identity_t *kernel,
                                          const pmix_byte_object_t *cred,
                                          uid_t *uid_p, gid_t *gid_p);
+
+    /* Since 1.1; check struct_size before calling, NULL means not offered.
+     * PMIx_Get_credential / PMIx_Validate_credential: a credential that
+     * stands on its own, without the connection it came over, so that an
+     * application can hand it to another process (or keep it) and have it
+     * checked later. cred_p->bytes is malloc'ed and never empty. */
+    pmix_status_t (*create_portable_credential)(pmix_byte_object_t *cred_p);
+
+    /* Whose portable credential this is. PMIX_ERR_INVALID_CRED for one this
+     * module did not make, a damaged, replayed or expired one. The caller
+     * decides whether that uid/gid may pass. */
+    pmix_status_t (*validate_portable_credential)(const pmix_byte_object_t *cred, uid_t *uid_p, gid_t *gid_p);
 } pmixpp_psec_module_t;
 
 #ifdef __cplusplus

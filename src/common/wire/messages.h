@@ -59,6 +59,8 @@ inline constexpr size_t kMaxMessageLength = 4096;
 inline constexpr size_t kMaxGdsModules = 32;
 // Event codes in one RegisterEventsRequest.
 inline constexpr size_t kMaxEventCodes = 4096;
+// Bytes of one security credential (a munge credential is a few hundred).
+inline constexpr size_t kMaxCredentialSize = 64 * 1024;
 
 // ---------------------------------------------------------------- handshake (HANDSHAKE frames)
 
@@ -312,8 +314,24 @@ struct JobDataRequest {
     std::string nspace;
 };
 
+// PMIx_Get_credential(_nb) and PMIx_Validate_credential(_nb)
+// (messages_credentials.cc): for the host's get_credential /
+// validate_credential upcalls. A validation is answered by an InfoReply
+// (PMIX_CRED_TYPE, PMIX_USERID, PMIX_GRPID, ...).
+struct GetCredentialRequest {
+    InfoArray directives;  // PMIX_CRED_TYPE, PMIX_TIMEOUT, ...
+};
+struct ValidateCredentialRequest {
+    Bytes credential;  // not empty, at most kMaxCredentialSize bytes
+    InfoArray directives;
+};
+
 pmix_status_t encode(const CommitRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, CommitRequest *msg_p);
+pmix_status_t encode(const GetCredentialRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, GetCredentialRequest *msg_p);
+pmix_status_t encode(const ValidateCredentialRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, ValidateCredentialRequest *msg_p);
 pmix_status_t encode(const JobDataRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, JobDataRequest *msg_p);
 pmix_status_t encode(const FenceRequest &msg, buffer::Packer &p);
@@ -425,6 +443,16 @@ struct JobDataReply {
     Bytes data;
 };
 
+// Reply of GetCredentialRequest: the credential (empty on failure) and what
+// its maker said about it (PMIX_CRED_TYPE, ...).
+struct GetCredentialReply {
+    pmix_status_t status = PMIX_SUCCESS;
+    Bytes credential;  // at most kMaxCredentialSize bytes
+    InfoArray info;
+};
+
+pmix_status_t encode(const GetCredentialReply &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, GetCredentialReply *msg_p);
 pmix_status_t encode(const SpawnReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, SpawnReply *msg_p);
 pmix_status_t encode(const InfoReply &msg, buffer::Packer &p);

@@ -112,6 +112,17 @@ pmix_status_t server_notify_event(pmix_status_t status, const pmix_proc_t *sourc
                                   pmix_data_range_t range, const pmix_info_t info[],
                                   std::size_t ninfo);
 
+// ---- credentials -----------------------------------------------------------
+// PMIx_Get_credential / PMIx_Validate_credential of the host: its own
+// get_credential / validate_credential upcall, asked in the server proc's
+// name. reply.status PMIX_ERR_NOT_SUPPORTED when the host has no such
+// upcall (the client library then uses psec, as OpenPMIx does).
+using CredentialDone = std::function<void(wire::GetCredentialReply &reply)>;
+pmix_status_t server_get_credential_nb(const pmix_info_t directives[], std::size_t ndirs, CredentialDone done);
+using ValidationDone = std::function<void(wire::InfoReply &reply)>;
+pmix_status_t server_validate_credential_nb(const pmix_byte_object_t &credential, const pmix_info_t directives[],
+                                            std::size_t ndirs, ValidationDone done);
+
 }  // namespace pmixpp::server
 
 #endif

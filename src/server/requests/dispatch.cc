@@ -59,6 +59,10 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
     case Command::Log: return decode_and_run(server, peer, frame, command, handle_log);
     case Command::Connect: return decode_and_run(server, peer, frame, command, handle_connect);
     case Command::Disconnect: return decode_and_run(server, peer, frame, command, handle_disconnect);
+    case Command::GetCredential:
+        return decode_and_run(server, peer, frame, command, handle_get_credential);
+    case Command::ValidateCredential:
+        return decode_and_run(server, peer, frame, command, handle_validate_credential);
     default:
         // Reserved for later issues, or unknown: the client gets a clear answer.
         reply_status(server, peer.id, frame.header.tag, PMIX_ERR_NOT_SUPPORTED);

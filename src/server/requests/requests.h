@@ -39,6 +39,18 @@ void handle_job_data(Server &server, Peer &peer, uint32_t tag, wire::JobDataRequ
 // connect.cc: local collectives ending in the host's connect / disconnect upcall.
 void handle_connect(Server &server, Peer &peer, uint32_t tag, wire::ConnectRequest &request);
 void handle_disconnect(Server &server, Peer &peer, uint32_t tag, wire::DisconnectRequest &request);
+// credentials.cc: to the host's get_credential / validate_credential upcalls.
+void handle_get_credential(Server &server, Peer &peer, uint32_t tag, wire::GetCredentialRequest &request);
+void handle_validate_credential(Server &server, Peer &peer, uint32_t tag, wire::ValidateCredentialRequest &request);
+// The same for any requester (a client, or the host itself through
+// self-access); `respond` runs exactly once, on the progress thread, never
+// before start_* returns. PMIX_ERR_NOT_SUPPORTED: the host has no such upcall.
+using CredentialResponder = std::function<void(wire::GetCredentialReply &reply)>;
+void start_get_credential(Server &server, const pmix_proc_t &requester, wire::GetCredentialRequest request,
+                          CredentialResponder respond);
+using ValidationResponder = std::function<void(wire::InfoReply &reply)>;
+void start_validate_credential(Server &server, const pmix_proc_t &requester, wire::ValidateCredentialRequest request,
+                               ValidationResponder respond);
 // job_control.cc: cleanup registrations stay here (server/cleanup), the
 // rest goes to the host's job_control upcall.
 void handle_job_control(Server &server, Peer &peer, uint32_t tag, wire::JobControlRequest &request);

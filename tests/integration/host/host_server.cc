@@ -197,7 +197,7 @@ pmix_status_t Host::start(const HostOptions &options, std::string *error_p)
         if (error_p) *error_p = "PMIx_Info_list_convert: " + status_name(rc);
         return rc;
     }
-    pmix_server_module_t module = make_module();
+    pmix_server_module_t module = make_module(options_);
     g_current = this;
     rc = PMIx_server_init(&module, static_cast<pmix_info_t *>(array.array), array.size);
     PMIx_Data_array_destruct(&array);

@@ -174,7 +174,7 @@ pmix_status_t on_query(pmix_proc_t *, pmix_query_t *queries, size_t nqueries, pm
 
 } // namespace
 
-pmix_server_module_t make_module()
+pmix_server_module_t make_module(const HostOptions &options)
 {
     pmix_server_module_t module;
     std::memset(&module, 0, sizeof(module));
@@ -186,6 +186,10 @@ pmix_server_module_t make_module()
     module.query = on_query;
     module.connect = on_connect;
     module.disconnect = on_disconnect;
+    if (options.credential_upcalls) {
+        module.get_credential = on_get_credential;
+        module.validate_credential = on_validate_credential;
+    }
     return module;
 }
 

@@ -55,6 +55,7 @@ struct HostOptions {
     struct event_base *event_base = nullptr;  // PMIX_EVENT_BASE: the host runs the loop
     bool hold_aborts = false;      // keep abort upcalls unanswered until release_abort()
     bool share_topology = false;   // PMIX_SERVER_SHARE_TOPOLOGY
+    bool credential_upcalls = false;  // get_credential / validate_credential of the host's own
 };
 
 // What the registration info describes and how much of it the host gives.
@@ -115,6 +116,8 @@ struct Counters {
     std::atomic<int> connects{0};
     std::atomic<int> disconnects{0};
     std::atomic<int> last_connect_nprocs{0};  // procs the last connect upcall got
+    std::atomic<int> credentials_made{0};     // get_credential upcalls
+    std::atomic<int> credentials_checked{0};  // validate_credential upcalls
     // Upcalls that ran on another thread than the one driving the host's
     // PMIX_EVENT_BASE (set through Host::expect_upcalls_on).
     std::atomic<int> upcalls_off_loop{0};
