@@ -130,7 +130,7 @@ pmix_status_t refuse_unknown(size_t size, const std::vector<PortableModule> &tri
 {
     runtime::log_warning("client", "PMIx_Validate_credential: a credential of " + std::to_string(size) +
                                        " bytes is not valid for psec " + names_of(tried) +
-                                       " (not made by them, damaged, expired, or a munge credential "
+                                       " (not made by them, damaged, expired, or a one-time credential "
                                        "validated once already); pass the bytes PMIx_Get_credential "
                                        "returned, unchanged, and validate each credential once");
     return PMIX_ERR_INVALID_CRED;
@@ -152,7 +152,7 @@ void make_local_credential(const pmix_info_t directives[], size_t ndirs, wire::G
     for (const auto &candidate : modules) {
         pmix_byte_object_t credential{nullptr, 0};
         rc = candidate.module->create_portable_credential(&credential);
-        if (rc != PMIX_SUCCESS) continue;  // the module logged why (e.g. munged is gone)
+        if (rc != PMIX_SUCCESS) continue;  // the module logged why (e.g. its daemon is gone)
         const auto *first = reinterpret_cast<const uint8_t *>(credential.bytes);
         reply_p->credential.assign(first, first + credential.size);
         std::free(credential.bytes);
