@@ -136,19 +136,25 @@ pmix_status_t refuse_unknown(size_t size, const std::vector<PortableModule> &tri
     return PMIX_ERR_INVALID_CRED;
 }
 
+// The modules a call may use, in order; *rc_p says why there are none.
+std::vector<PortableModule> modules_for(const char *call, const pmix_info_t directives[], size_t ndirs,
+                                        pmix_status_t *rc_p)
+{
+    const std::vector<std::string> types = requested_types(directives, ndirs, rc_p);
+    if (*rc_p != PMIX_SUCCESS) return {};
+    std::vector<PortableModule> modules = portable_modules(types);
+    if (modules.empty()) *rc_p = no_module(call, types);
+    return modules;
+}
+
 }  // namespace
 
 void make_local_credential(const pmix_info_t directives[], size_t ndirs, wire::GetCredentialReply *reply_p)
 {
     pmix_status_t rc = PMIX_SUCCESS;
-    const std::vector<std::string> types = requested_types(directives, ndirs, &rc);
+    const std::vector<PortableModule> modules = modules_for("PMIx_Get_credential", directives, ndirs, &rc);
     reply_p->status = rc;
     if (rc != PMIX_SUCCESS) return;
-    const std::vector<PortableModule> modules = portable_modules(types);
-    if (modules.empty()) {
-        reply_p->status = no_module("PMIx_Get_credential", types);
-        return;
-    }
     for (const auto &candidate : modules) {
         pmix_byte_object_t credential{nullptr, 0};
         rc = candidate.module->create_portable_credential(&credential);
@@ -166,14 +172,9 @@ void check_local_credential(const pmix_byte_object_t &credential, const pmix_inf
                             wire::InfoReply *reply_p)
 {
     pmix_status_t rc = PMIX_SUCCESS;
-    const std::vector<std::string> types = requested_types(directives, ndirs, &rc);
+    const std::vector<PortableModule> modules = modules_for("PMIx_Validate_credential", directives, ndirs, &rc);
     reply_p->status = rc;
     if (rc != PMIX_SUCCESS) return;
-    const std::vector<PortableModule> modules = portable_modules(types);
-    if (modules.empty()) {
-        reply_p->status = no_module("PMIx_Validate_credential", types);
-        return;
-    }
     for (const auto &candidate : modules) {
         uid_t uid = 0;
         gid_t gid = 0;
