@@ -59,6 +59,9 @@ public:
         running_ = false;
         event_active(stop_, EV_READ, 0);
         thread_.join();
+        // The thread may have left its loop before it saw that activation; an
+        // active event counts as added, so take it back for added_events().
+        (void)event_del(stop_);
     }
 
     // Events registered with the base right now (the host's own included).
