@@ -1,20 +1,33 @@
-// Topology, binding and locality through hwloc. PMIx_Load_topology hands
-// out one process-wide topology, loaded on first use: from the hwloc XML the
-// server shared (PMIX_SERVER_SHARE_TOPOLOGY) when there is one, else by
-// discovery. It lives until the process exits (callers may hold it that
+// Topology, cpusets and binding through hwloc (relative locality is in
+// relative_locality.cc). PMIx_Load_topology hands out one process-wide
+// topology, loaded on first use: from the hwloc XML the server shared
+// (PMIX_SERVER_SHARE_TOPOLOGY) when there is one, else by discovery. It lives until the process exits (callers may hold it that
 // long; PMIx_Topology_destruct never destroys it).
 #include <pmix.h>
 
 #include <hwloc.h>
 
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 
 #include "client/no_results.h"
+#include "common/runtime/log.h"
 #include "common/values/hwloc_ops.h"
 
 namespace {
+
+struct BitmapFree {
+    void operator()(hwloc_bitmap_s *bitmap) const noexcept { hwloc_bitmap_free(bitmap); }
+};
+using Bitmap = std::unique_ptr<hwloc_bitmap_s, BitmapFree>;
+
+void log_refusal(const std::string &why)
+{
+    pmixpp::runtime::log_warning("topology", why);
+}
 
 std::mutex topology_mutex;
 hwloc_topology_t loaded_topology = nullptr;
@@ -115,20 +128,67 @@ pmix_status_t PMIx_Load_topology(pmix_topology_t *topo)
     }
 }
 
-pmix_status_t PMIx_Parse_cpuset_string(const char * /*cpuset_string*/,
-                                       pmix_cpuset_t * /*cpuset*/)
+// "hwloc:<list>", as PMIx_server_generate_cpuset_string and hosts write
+// PMIX_CPUSET. Anything before the first ':' is the source.
+pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string, pmix_cpuset_t *cpuset)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    if (cpuset_string == nullptr || cpuset == nullptr) return PMIX_ERR_BAD_PARAM;
+    const char *colon = std::strchr(cpuset_string, ':');
+    if (colon == nullptr) {
+        log_refusal("\"" + std::string(cpuset_string) +
+                    "\" names no source; a cpuset string reads \"hwloc:<cpu list>\" (e.g. hwloc:0-3,8)");
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (!pmixpp::values::is_hwloc_source(std::string(cpuset_string, colon).c_str())) {
+        return PMIX_ERR_NOT_SUPPORTED;  // only hwloc cpusets are known here
+    }
+    try {
+        Bitmap bitmap(hwloc_bitmap_alloc());
+        if (!bitmap) return PMIX_ERR_NOMEM;
+        if (hwloc_bitmap_list_sscanf(bitmap.get(), colon + 1) != 0) {
+            log_refusal("\"" + std::string(cpuset_string) +
+                        "\" is not a cpu list; write it as hwloc:<cpu list> (e.g. hwloc:0-3,8)");
+            return PMIX_ERR_BAD_PARAM;
+        }
+        char *source = strdup("hwloc");
+        if (source == nullptr) return PMIX_ERR_NOMEM;
+        cpuset->source = source;
+        cpuset->bitmap = bitmap.release();
+        return PMIX_SUCCESS;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }
 
-pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t * /*cpuset*/, pmix_bind_envelope_t /*ref*/)
+// Where the calling process (or thread) may run now, as the OS binds it.
+// `cpuset` is only written: callers such as python3-pmix pass an
+// uninitialized struct, whose source field must not be read.
+pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t *cpuset, pmix_bind_envelope_t ref)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Get_relative_locality(const char * /*locality1*/,
-                                         const char * /*locality2*/,
-                                         pmix_locality_t * /*locality*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
+    if (cpuset == nullptr) return PMIX_ERR_BAD_PARAM;
+    int flags = 0;
+    if (ref == PMIX_CPUBIND_PROCESS) {
+        flags = HWLOC_CPUBIND_PROCESS;
+    } else if (ref == PMIX_CPUBIND_THREAD) {
+        flags = HWLOC_CPUBIND_THREAD;
+    } else {
+        log_refusal("bind envelope " + std::to_string(ref) +
+                    " is unknown; pass PMIX_CPUBIND_PROCESS or PMIX_CPUBIND_THREAD");
+        return PMIX_ERR_BAD_PARAM;
+    }
+    try {
+        hwloc_topology_t topology = nullptr;
+        const pmix_status_t rc = library_topology(&topology);
+        if (rc != PMIX_SUCCESS) return rc;
+        Bitmap bitmap(hwloc_bitmap_alloc());
+        if (!bitmap) return PMIX_ERR_NOMEM;
+        if (hwloc_get_cpubind(topology, bitmap.get(), flags) != 0) return PMIX_ERR_NOT_FOUND;
+        char *source = strdup("hwloc");
+        if (source == nullptr) return PMIX_ERR_NOMEM;
+        cpuset->source = source;
+        cpuset->bitmap = bitmap.release();
+        return PMIX_SUCCESS;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }

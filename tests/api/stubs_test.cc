@@ -43,9 +43,6 @@ const StubCall kStatusStubs[] = {
     // client: topology and locality (issue 3)
     STUB(PMIx_Compute_distances, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Compute_distances_nb, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Parse_cpuset_string, nullptr, nullptr),
-    STUB(PMIx_Get_cpuset, nullptr, PMIX_CPUBIND_PROCESS),
-    STUB(PMIx_Get_relative_locality, nullptr, nullptr, nullptr),
     // client: job control and cleanup (issue 4)
     // client: fabric (issue 6)
     STUB(PMIx_Fabric_register, nullptr, nullptr, 0),

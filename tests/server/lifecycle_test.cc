@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sched.h>
+#include <string>
 #include <sys/stat.h>
 
 using namespace server_test;
@@ -195,6 +196,58 @@ Test(server_lifecycle, locality_string_of_the_first_pu)
     cr_expect(std::strstr(text, "HT0") != nullptr, "locality '%s' names PU 0", text);
     free(text);
     hwloc_bitmap_free(bitmap);
+    PMIx_server_finalize();
+}
+
+namespace {
+
+// PMIX_LOCALITY_STRING the server would give a process bound to one PU.
+std::string locality_of_pu(unsigned pu)
+{
+    pmix_cpuset_t cpuset{};
+    cpuset.source = const_cast<char *>("hwloc");
+    hwloc_bitmap_t bitmap = hwloc_bitmap_alloc();
+    hwloc_bitmap_set(bitmap, pu);
+    cpuset.bitmap = bitmap;
+    char *text = nullptr;
+    std::string locality;
+    if (PMIx_server_generate_locality_string(&cpuset, &text) == PMIX_SUCCESS) locality = text;
+    free(text);
+    hwloc_bitmap_free(bitmap);
+    return locality;
+}
+
+}  // namespace
+
+// What the server writes, PMIx_Get_relative_locality reads, and the answer
+// matches the topology: the same core exactly when hwloc says so.
+Test(server_lifecycle, relative_locality_of_server_made_strings)
+{
+    start_server(make_tmpdir());
+    hwloc_topology_t topology = nullptr;
+    cr_assert_eq(hwloc_topology_init(&topology), 0);
+    cr_assert_eq(hwloc_topology_load(topology), 0);
+    const int pus = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PU);
+    cr_assert_geq(pus, 1);
+    hwloc_obj_t first = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PU, 0);
+    hwloc_obj_t last = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PU, static_cast<unsigned>(pus - 1));
+    const std::string one = locality_of_pu(first->os_index);
+    const std::string other = locality_of_pu(last->os_index);
+    cr_assert(!one.empty() && !other.empty());
+
+    pmix_locality_t locality = 0;
+    cr_assert_eq(PMIx_Get_relative_locality(one.c_str(), one.c_str(), &locality), PMIX_SUCCESS);
+    cr_expect(locality & PMIX_LOCALITY_SHARE_NODE);
+    cr_expect(locality & PMIX_LOCALITY_SHARE_HWTHREAD, "'%s' shares its own PU", one.c_str());
+    cr_expect(locality & PMIX_LOCALITY_SHARE_CORE, "'%s' shares its own core", one.c_str());
+
+    cr_assert_eq(PMIx_Get_relative_locality(one.c_str(), other.c_str(), &locality), PMIX_SUCCESS);
+    const bool same_core = hwloc_get_ancestor_obj_by_type(topology, HWLOC_OBJ_CORE, first) ==
+                           hwloc_get_ancestor_obj_by_type(topology, HWLOC_OBJ_CORE, last);
+    cr_expect_eq((locality & PMIX_LOCALITY_SHARE_CORE) != 0, same_core, "'%s' against '%s'", one.c_str(),
+                 other.c_str());
+    cr_expect_eq((locality & PMIX_LOCALITY_SHARE_HWTHREAD) != 0, first == last);
+    hwloc_topology_destroy(topology);
     PMIx_server_finalize();
 }
 

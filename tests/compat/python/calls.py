@@ -2,7 +2,8 @@
 # More of python3-pmix's client calls on our libpmix.so.2, run as
 # `pmixrun -n 1 /usr/bin/python3 calls.py`: string converters, job data,
 # peers and nodes, query, publish/lookup/unpublish, log, connect and
-# disconnect, an allocation request, and a group call that we decline.
+# disconnect, an allocation request, the process's cpuset, and a group call
+# that we decline.
 # One line "call: result" each; "FAILED: ..." for a wrong answer; exit 0
 # only when every check passed. Left out, because the bindings themselves
 # break on them (on OpenPMIx 4.2.2 too): store_internal (frees a value on
@@ -12,6 +13,17 @@ import socket
 import sys
 
 from compat_common import info, mapped_libpmix, pmix
+
+
+def cpu_list(cpus):
+    """hwloc's list notation of a set of cpu numbers: "0-3,8"."""
+    ranges = []
+    for cpu in sorted(cpus):
+        if ranges and ranges[-1][1] == cpu - 1:
+            ranges[-1][1] = cpu
+        else:
+            ranges.append([cpu, cpu])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges)
 
 
 def main():
@@ -79,6 +91,12 @@ def main():
     check("disconnect", rc == 0, rc)
     rc, res = c.allocation_request(1, [info(pmix.PMIX_ALLOC_NUM_NODES, 1, pmix.PMIX_UINT64)])
     check("allocation_request", rc == 0, (rc, res))
+
+    # The binding as the kernel has it; the bindings print it with our
+    # PMIx_server_generate_cpuset_string ("hwloc:0-1" style).
+    rc, cpus = c.get_cpuset(pmix.PMIX_CPUBIND_PROCESS)
+    check("get_cpuset", rc == 0 and cpus.get("source") == b"hwloc"
+          and cpus.get("cpus") == ["hwloc:" + cpu_list(os.sched_getaffinity(0))], (rc, cpus))
 
     # Not implemented (docs/api-coverage.md): declined, without a crash.
     rc, res = c.group_construct("compat.py.group", [{"nspace": ns, "rank": 0}], [])
