@@ -10,6 +10,12 @@
  *                              parent's job, terminate session S2 and spawn
  *                              into S2: each must be refused with
  *                              PMIX_ERR_NO_PERMISSIONS. Exit 0 when all were.
+ *   intruder_client flood      (pmixrun --max-procs 4, itself 1 process)
+ *                              asks for INT_MAX processes, then for two
+ *                              applications of 3: each must be refused with
+ *                              PMIX_ERR_OUT_OF_RESOURCE. Then 2 processes,
+ *                              which fit, run to their end.
+ *   intruder_client quick      initializes, finalizes and exits 0.
  *   intruder_client foreign-tool
  *                              (pmixrun run as root with --mca ptl tcp) forks
  *                              a process that becomes uid/gid 65534 (nobody)
@@ -31,7 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static atomic_bool intruder_ended = false;
+static atomic_bool spawned_job_ended = false;
 static pmix_proc_t g_me;
 
 static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
@@ -39,7 +45,7 @@ static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *sourc
                        void *cbdata)
 {
     (void)id; (void)status; (void)source; (void)info; (void)ninfo; (void)results; (void)nresults;
-    intruder_ended = true;
+    spawned_job_ended = true;
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
@@ -109,11 +115,54 @@ static int run_parent(const char *self)
     char *intruder_argv[] = {(char *)self, "intruder", victim, s2_text, g_me.nspace, NULL};
     rc = spawn_into(s1, true, intruder_argv, intruder);
     printf("parent: spawned the intruder: %s\n", PMIx_Error_string(rc));
-    for (int waited = 0; rc == PMIX_SUCCESS && !intruder_ended && waited < 30000; waited += 10) usleep(10000);
-    printf("parent: the intruder %s\n", intruder_ended ? "ended" : "did not end within 30 s");
+    for (int waited = 0; rc == PMIX_SUCCESS && !spawned_job_ended && waited < 30000; waited += 10) usleep(10000);
+    printf("parent: the intruder %s\n", spawned_job_ended ? "ended" : "did not end within 30 s");
     rc = job_control(victim, PMIX_JOB_CTRL_TERMINATE);
     printf("parent: terminating the victim it spawned: %s\n", PMIx_Error_string(rc));
-    return intruder_ended && rc == PMIX_SUCCESS ? 0 : 1;
+    return spawned_job_ended && rc == PMIX_SUCCESS ? 0 : 1;
+}
+
+/* One application per count, each running `self quick`. */
+static pmix_status_t spawn_quick(const char *self, const int *counts, size_t napps, pmix_nspace_t nspace)
+{
+    pmix_info_t notify;
+    bool yes = true;
+    PMIX_INFO_LOAD(&notify, PMIX_NOTIFY_COMPLETION, &yes, PMIX_BOOL);
+    pmix_app_t *apps = NULL;
+    PMIX_APP_CREATE(apps, napps);
+    char *argv[] = {(char *)self, "quick", NULL};
+    for (size_t a = 0; a < napps; ++a) {
+        apps[a].cmd = strdup(self);
+        PMIX_ARGV_COPY(apps[a].argv, argv);
+        apps[a].maxprocs = counts[a];
+    }
+    pmix_status_t rc = PMIx_Spawn(&notify, 1, apps, napps, nspace);
+    PMIX_APP_FREE(apps, napps);
+    PMIX_INFO_DESTRUCT(&notify);
+    return rc;
+}
+
+static int run_flood(const char *self)
+{
+    pmix_status_t code = PMIX_EVENT_JOB_END;
+    PMIx_Register_event_handler(&code, 1, NULL, 0, on_job_end, NULL, NULL);
+    pmix_nspace_t nspace;
+    int failures = 0;
+    const int all[] = {2147483647};
+    pmix_status_t rc = spawn_quick(self, all, 1, nspace);
+    printf("flood: 2147483647 processes: %s\n", PMIx_Error_string(rc));
+    failures += rc == PMIX_ERR_OUT_OF_RESOURCE ? 0 : 1;
+    const int two_apps[] = {3, 3};
+    rc = spawn_quick(self, two_apps, 2, nspace);
+    printf("flood: 3 + 3 processes next to 1: %s\n", PMIx_Error_string(rc));
+    failures += rc == PMIX_ERR_OUT_OF_RESOURCE ? 0 : 1;
+    const int fits[] = {2};
+    rc = spawn_quick(self, fits, 1, nspace);
+    printf("flood: 2 processes: %s\n", PMIx_Error_string(rc));
+    failures += rc == PMIX_SUCCESS ? 0 : 1;
+    for (int waited = 0; rc == PMIX_SUCCESS && !spawned_job_ended && waited < 30000; waited += 10) usleep(10000);
+    printf("flood: the spawned job %s\n", spawned_job_ended ? "ended" : "did not end within 30 s");
+    return failures == 0 && spawned_job_ended ? 0 : 1;
 }
 
 static int expect_refused(const char *what, pmix_status_t rc)
@@ -190,6 +239,8 @@ int main(int argc, char **argv)
     if (PMIx_Init(&g_me, NULL, 0) != PMIX_SUCCESS) return 2;
     int code = 2;
     if (argc > 1 && strcmp(argv[1], "parent") == 0) code = run_parent(argv[0]);
+    if (argc > 1 && strcmp(argv[1], "flood") == 0) code = run_flood(argv[0]);
+    if (argc > 1 && strcmp(argv[1], "quick") == 0) code = 0;
     if (argc > 1 && strcmp(argv[1], "victim") == 0) {
         printf("victim: running\n");
         sleep(60);

@@ -80,6 +80,22 @@ bool app_specs(const SpawnCall &call, std::vector<AppSpec> *specs_p, std::string
     return true;
 }
 
+uint64_t requested_procs(const std::vector<AppSpec> &specs)
+{
+    uint64_t total = 0;
+    for (const AppSpec &spec : specs) total += spec.nprocs;
+    return total;
+}
+
+uint64_t running_procs(const std::vector<std::unique_ptr<Job>> &jobs)
+{
+    uint64_t running = 0;
+    for (const auto &job : jobs) {
+        for (const Proc &proc : job->procs) running += proc.pid > 0 && !proc.exited ? 1 : 0;
+    }
+    return running;
+}
+
 // The seed's order: session id, allocation id, the user's allocation
 // reference, the spawner's own session, the default session (a tool).
 // nullptr with *why_p when the job names a session pmixrun does not know.
@@ -207,6 +223,16 @@ void Runtime::spawn(SpawnCall &call)
     if (!app_specs(call, &specs, &why)) {
         say_refusal("spawn", why);
         return call.cbfunc(PMIX_ERR_JOB_EXE_NOT_FOUND, nullptr, call.cbdata);
+    }
+    const uint64_t requested = requested_procs(specs);
+    const uint64_t running = running_procs(jobs_);
+    if (running + requested > options_.max_procs) {
+        say_refusal("spawn", std::string(call.requester.nspace) + ":" + std::to_string(call.requester.rank) +
+                                 " asked for " + std::to_string(requested) + " processes next to the " +
+                                 std::to_string(running) + " running, past --max-procs " +
+                                 std::to_string(options_.max_procs) +
+                                 " (ask for fewer, or start pmixrun with a larger --max-procs)");
+        return call.cbfunc(PMIX_ERR_OUT_OF_RESOURCE, nullptr, call.cbdata);
     }
     Session *session = session_for(*this, call, &why);
     if (session != nullptr && session->ended) {

@@ -76,6 +76,11 @@ bool Parser::global_option(const std::string &arg, Options &out, bool *handled)
         uint64_t id = 0;
         if (!value_of(arg, &value) || !number(arg, value, UINT32_MAX, &id)) return false;
         out.session_id = static_cast<uint32_t>(id);
+    } else if (arg == "--max-procs") {
+        uint64_t n = 0;
+        if (!value_of(arg, &value) || !number(arg, value, kMaxMaxProcs, &n)) return false;
+        if (n == 0) return fail("--max-procs expects at least 1 process");
+        out.max_procs = static_cast<uint32_t>(n);
     } else {
         *handled = false;
     }
@@ -140,6 +145,13 @@ bool Parser::run(Options *out_p, std::string *error_p)
         *error_p = "no program to run (pmixrun --help shows how)";
         return false;
     }
+    uint64_t total = 0;
+    for (const AppSpec &spec : out.apps) total += spec.nprocs;
+    if (total > out.max_procs) {
+        *error_p = "the job asks for " + std::to_string(total) + " processes, more than --max-procs " +
+                   std::to_string(out.max_procs) + " (raise --max-procs)";
+        return false;
+    }
     *out_p = std::move(out);
     return true;
 }
@@ -166,6 +178,8 @@ const char *usage_text()
            "  --tmpdir DIR         where session directories go (default $TMPDIR or /tmp)\n"
            "  --report-uri FILE    write the server's URI to FILE ('-': stdout)\n"
            "  --session-id N       the job's session id (default 1)\n"
+           "  --max-procs N        processes running at once over all jobs, spawned ones\n"
+           "                       included; a PMIx_Spawn past it is refused (default 4096)\n"
            "  -h, --help           this text\n"
            "  -V, --version        the PMIx library version\n"
            "\n"

@@ -2,7 +2,7 @@
 //
 //   pmixrun [-n N] [-x VAR[=VAL]]... [--mca NAME VALUE]... [--tag-output]
 //           [--timeout S] [--tmpdir DIR] [--report-uri FILE] [--session-id N]
-//           prog [args] [: -n M prog2 [args] ...]
+//           [--max-procs N] prog [args] [: -n M prog2 [args] ...]
 //
 // Per-application options (-n, -x) come before that application's program;
 // global ones anywhere before the first program. `:` starts the next
@@ -25,6 +25,11 @@ struct AppSpec {
     std::string cwd;                                          // empty: pmixrun's own (PMIx_Spawn's app.cwd)
 };
 
+// Processes pmixrun runs at once, over every job: what a spawn may not take
+// it past (a client asking for 2^31 processes must not fork-bomb the node).
+inline constexpr uint32_t kDefaultMaxProcs = 4096;
+inline constexpr uint32_t kMaxMaxProcs = 1u << 20;
+
 struct Options {
     std::vector<AppSpec> apps;
     std::vector<std::pair<std::string, std::string>> mca;     // --mca NAME VALUE
@@ -33,6 +38,7 @@ struct Options {
     std::string tmpdir;
     std::string report_uri;
     std::optional<uint32_t> session_id;
+    uint32_t max_procs = kDefaultMaxProcs;                     // --max-procs
     bool help = false;
     bool version = false;
 };
