@@ -1,5 +1,5 @@
-// Topology, cpusets and binding through hwloc (relative locality is in
-// relative_locality.cc). PMIx_Load_topology hands out one process-wide
+// Topology, cpusets and binding through hwloc (relative locality and device
+// distances have files of their own). PMIx_Load_topology hands out one process-wide
 // topology, loaded on first use: from the hwloc XML the server shared
 // (PMIX_SERVER_SHARE_TOPOLOGY) when there is one, else by discovery. It lives until the process exits (callers may hold it that
 // long; PMIx_Topology_destruct never destroys it).
@@ -13,7 +13,6 @@
 #include <new>
 #include <string>
 
-#include "client/no_results.h"
 #include "common/runtime/log.h"
 #include "common/values/hwloc_ops.h"
 
@@ -88,24 +87,6 @@ pmix_status_t library_topology(hwloc_topology_t *topology_p)
 }
 
 }  // namespace
-
-pmix_status_t PMIx_Compute_distances(pmix_topology_t * /*topo*/, pmix_cpuset_t * /*cpuset*/,
-                                     pmix_info_t /*info*/[], size_t /*ninfo*/,
-                                     pmix_device_distance_t *distances[],
-                                     size_t *ndist)
-{
-    pmixpp::client::no_results(distances, ndist);
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t * /*topo*/,
-                                        pmix_cpuset_t * /*cpuset*/, pmix_info_t /*info*/[],
-                                        size_t /*ninfo*/,
-                                        pmix_device_dist_cbfunc_t /*cbfunc*/,
-                                        void * /*cbdata*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
 
 pmix_status_t PMIx_Load_topology(pmix_topology_t *topo)
 {

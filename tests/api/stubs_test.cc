@@ -40,9 +40,6 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_Group_leave_nb, nullptr, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Group_destruct, nullptr, nullptr, 0),
     STUB(PMIx_Group_destruct_nb, nullptr, nullptr, 0, nullptr, nullptr),
-    // client: topology and locality (issue 3)
-    STUB(PMIx_Compute_distances, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Compute_distances_nb, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
     // client: job control and cleanup (issue 4)
     // client: fabric (issue 6)
     STUB(PMIx_Fabric_register, nullptr, nullptr, 0),
@@ -189,8 +186,12 @@ Test(api_stubs, declining_calls_leave_their_results_empty)
     pmix_byte_object_t cred{};
     cr_expect_eq(PMIx_Validate_credential(&cred, nullptr, 0, &results, &nresults), PMIX_ERR_INIT);
     cr_expect(results == nullptr && nresults == 0, "PMIx_Validate_credential left results");
+    // Implemented now; refusing a cpuset of another node it still leaves none.
     pmix_device_distance_t *distances = reinterpret_cast<pmix_device_distance_t *>(0x1);
     size_t ndist = 12345;
-    cr_expect_eq(PMIx_Compute_distances(nullptr, nullptr, nullptr, 0, &distances, &ndist), PMIX_ERR_NOT_SUPPORTED);
+    pmix_cpuset_t elsewhere;
+    cr_assert_eq(PMIx_Parse_cpuset_string("hwloc:100000", &elsewhere), PMIX_SUCCESS);
+    cr_expect_eq(PMIx_Compute_distances(nullptr, &elsewhere, nullptr, 0, &distances, &ndist), PMIX_ERR_BAD_PARAM);
     cr_expect(distances == nullptr && ndist == 0, "PMIx_Compute_distances left results");
+    PMIx_Cpuset_destruct(&elsewhere);
 }
