@@ -84,7 +84,8 @@ Test(client_distances, devices_of_the_own_package_are_nearer)
     cr_expect_str_eq(eth0->uuid, "ipv4://02:00:00:00:00:01");
     cr_expect_str_eq(ib0->uuid, "ipv6://00:00:10:87:fe:80:00:00:00:00:00:00:00:11:22:33:44:55:66:77");
     cr_expect_str_eq(mlx->uuid, "fab://0011:2233:4455:6677::0011:2233:4455:6600");
-    cr_expect_str_eq(gpu->uuid, ("gpu://" + host() + "::cuda0").c_str());
+    const std::string gpu_uuid = "gpu://" + host() + "::cuda0";
+    cr_expect_str_eq(gpu->uuid, gpu_uuid.c_str());
     cr_expect_eq(eth0->type, PMIX_DEVTYPE_NETWORK);
     cr_expect_eq(mlx->type, PMIX_DEVTYPE_OPENFABRICS);
     cr_expect_eq(gpu->type, PMIX_DEVTYPE_GPU);
@@ -169,7 +170,7 @@ Test(client_distances, refuses_what_it_cannot_use)
 
 // This machine, its own binding: every network device hwloc names with an
 // address is there, and nothing is nearer than 1 hop or inside out.
-Test(client_distances, this_machine_from_its_own_binding, .init = nullptr, .fini = nullptr)
+Test(client_distances, this_machine_from_its_own_binding)
 {
     hwloc_topology_t here = nullptr;
     cr_assert_eq(hwloc_topology_init(&here), 0);
@@ -217,13 +218,12 @@ struct NbAnswer {
 
 }  // namespace
 
-Test(client_distances, the_nb_form_answers_on_the_progress_thread, .init = nullptr, .fini = nullptr)
+Test(client_distances, the_nb_form_answers_on_the_progress_thread)
 {
     for (const char *name : {"PMIXPP_SERVER_URIS", "PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3",
                              "PMIX_SERVER_URI2", "PMIX_SERVER_URI21", "PMIX_NAMESPACE", "PMIX_RANK"}) {
         unsetenv(name);
     }
-    load_fixture();
     pmix_proc_t me;
     cr_assert_eq(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
     Cpus pu0("hwloc:0");
@@ -249,5 +249,4 @@ Test(client_distances, the_nb_form_answers_on_the_progress_thread, .init = nullp
     cr_expect_eq(answer.count, 5);
     cr_expect_str_eq(answer.first.c_str(), "eth0");
     cr_expect_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
-    drop_fixture();
 }
