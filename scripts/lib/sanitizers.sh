@@ -89,9 +89,11 @@ pmixpp_sanitizer_suite() {
   (
     pmixpp_sanitizer_env "$sanitizers" || exit 1
     export PMIXPP_REQUIRE_MUNGE=1
-    # `load` (256 clients at once) is left out too: 256 sanitized processes
-    # measure the sanitizer's memory, not ours; the normal build runs it.
-    cd "$build" && ctest --output-on-failure -j"$jobs" -LE 'compat|load' "$@"
+    # `load` runs on its own afterwards, with jobs of 128 clients instead of
+    # 256 (the normal build runs the full size): half the time for the same
+    # paths; 256 pass too (ASan 60 s, TSan 31 s on 2 cores).
+    cd "$build" && ctest --output-on-failure -j"$jobs" -LE 'compat|load' "$@" &&
+      PMIXPP_LOAD_CLIENTS=${PMIXPP_SANITIZER_LOAD_CLIENTS:-128} ctest --output-on-failure -L load "$@"
   ) || rc=$?
   end=$(date +%s)
   printf '[pmixpp] %s: tests took %ds (ctest status %d)\n' "$name" $((end - start)) "$rc"
