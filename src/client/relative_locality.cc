@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/runtime/log.h"
+#include "common/values/cpu_list.h"
 
 namespace {
 
@@ -58,7 +59,8 @@ const Level *level_of(std::string_view token)
 void refuse(std::string_view locality, std::string_view token)
 {
     pmixpp::runtime::log_warning(
-        "topology", "locality string \"" + std::string(locality) + "\": \"" + std::string(token) +
+        "topology", "locality string \"" + std::string(locality.substr(0, 80)) + "\": \"" +
+                        std::string(token.substr(0, 40)) +
                         "\" is not <NM|SK|L3|L2|L1|CR|HT><object list>; pass PMIX_LOCALITY_STRING values "
                         "as the server gave them (e.g. SK0:L30:L20:L10:CR0:HT0-1)");
 }
@@ -78,7 +80,7 @@ std::optional<std::vector<Token>> parse(std::string_view locality)
         parsed.objects.reset(hwloc_bitmap_alloc());
         if (!parsed.objects) throw std::bad_alloc();
         const std::string list(token.size() > 2 ? token.substr(2) : std::string_view{});
-        if (parsed.level == nullptr || list.empty() ||
+        if (parsed.level == nullptr || list.empty() || !pmixpp::values::is_bounded_cpu_list(list) ||
             hwloc_bitmap_list_sscanf(parsed.objects.get(), list.c_str()) != 0) {
             refuse(locality, token);
             return std::nullopt;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "common/runtime/log.h"
+#include "common/values/cpu_list.h"
 #include "common/values/hwloc_ops.h"
 
 namespace {
@@ -126,9 +127,11 @@ pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string, pmix_cpuset_t 
     try {
         Bitmap bitmap(hwloc_bitmap_alloc());
         if (!bitmap) return PMIX_ERR_NOMEM;
-        if (hwloc_bitmap_list_sscanf(bitmap.get(), colon + 1) != 0) {
-            log_refusal("\"" + std::string(cpuset_string) +
-                        "\" is not a cpu list; write it as hwloc:<cpu list> (e.g. hwloc:0-3,8)");
+        if (!pmixpp::values::is_bounded_cpu_list(colon + 1) ||
+            hwloc_bitmap_list_sscanf(bitmap.get(), colon + 1) != 0) {
+            log_refusal("\"" + std::string(cpuset_string).substr(0, 80) +
+                        "\" is not a cpu list; write it as hwloc:<cpu list> with cpus 0 to " +
+                        std::to_string(pmixpp::values::kMaxCpuIndex) + " (e.g. hwloc:0-3,8)");
             return PMIX_ERR_BAD_PARAM;
         }
         char *source = strdup("hwloc");

@@ -94,6 +94,13 @@ Test(client_cpuset, refuses_strings_it_cannot_read)
     PMIX_CPUSET_CONSTRUCT(&cpuset);
     cr_expect_eq(PMIx_Parse_cpuset_string("0-3", &cpuset), PMIX_ERR_BAD_PARAM, "no source");
     cr_expect_eq(PMIx_Parse_cpuset_string("hwloc:zero", &cpuset), PMIX_ERR_BAD_PARAM, "not a list");
+    // hwloc would read these: an endless set, a sign, half a gigabyte of bits.
+    for (const char *unbounded : {"hwloc:4-", "hwloc:0+-3,6", "hwloc:0-4000000000", "hwloc:65536", "hwloc:3-1",
+                                  "hwloc:1,,2", "hwloc: 1"}) {
+        cr_expect_eq(PMIx_Parse_cpuset_string(unbounded, &cpuset), PMIX_ERR_BAD_PARAM, "%s", unbounded);
+    }
+    cr_expect_eq(PMIx_Parse_cpuset_string("hwloc:65535", &cpuset), PMIX_SUCCESS, "the largest cpu index");
+    PMIx_Cpuset_destruct(&cpuset);
     cr_expect_eq(PMIx_Parse_cpuset_string("netloc:0-3", &cpuset), PMIX_ERR_NOT_SUPPORTED);
     cr_expect_eq(PMIx_Parse_cpuset_string(nullptr, &cpuset), PMIX_ERR_BAD_PARAM);
     cr_expect_eq(PMIx_Parse_cpuset_string("hwloc:0", nullptr), PMIX_ERR_BAD_PARAM);
@@ -195,6 +202,8 @@ Test(client_locality, refuses_what_is_not_the_notation)
     cr_expect_eq(PMIx_Get_relative_locality("SK0:XX1", "SK0", &locality), PMIX_ERR_BAD_PARAM, "unknown level");
     cr_expect_eq(PMIx_Get_relative_locality("SK0", "CR", &locality), PMIX_ERR_BAD_PARAM, "no objects");
     cr_expect_eq(PMIx_Get_relative_locality("SK0", "CRx", &locality), PMIX_ERR_BAD_PARAM, "not a list");
+    cr_expect_eq(PMIx_Get_relative_locality("SK0", "CR0-", &locality), PMIX_ERR_BAD_PARAM, "endless");
+    cr_expect_eq(PMIx_Get_relative_locality("SK0-99999999", "SK0", &locality), PMIX_ERR_BAD_PARAM, "too large");
     cr_expect_eq(PMIx_Get_relative_locality(nullptr, "SK0", &locality), PMIX_ERR_BAD_PARAM);
     cr_expect_eq(PMIx_Get_relative_locality("SK0", "SK0", nullptr), PMIX_ERR_BAD_PARAM);
     cr_expect_eq(locality, 0x1234, "left alone on a refusal");

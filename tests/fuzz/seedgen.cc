@@ -539,6 +539,22 @@ void cleanup()
     write("cleanup", "wrong_types", with_prefix({1, 0}, wrong_type.encoded()));
 }
 
+// ------------------------------------------------------------------ topology
+
+void topology()
+{
+    write("topology", "cpuset", with_prefix({0}, text_bytes("hwloc:0-3,6")));
+    write("topology", "cpuset_bad", with_prefix({0}, text_bytes("hwloc:3-1,x")));
+    write("topology", "cpuset_other", with_prefix({0}, text_bytes("netloc:0")));
+    write("topology", "locality_pair", with_prefix({1}, text_bytes("SK0:L30:L20:L10:CR0:HT0-1\nhwloc:SK0:CR1:HT2")));
+    write("topology", "locality_numa", with_prefix({1}, text_bytes("NM0:SK0:CR0-1:HT0-3\nNM1:SK1:CR4:HT8")));
+    write("topology", "locality_bad", with_prefix({1}, text_bytes("SK0:XX1\nCR")));
+    write("topology", "written_list", with_prefix({2}, text_bytes("hwloc:1-2,5")));
+    write("topology", "written_mask", with_prefix({2}, text_bytes("0x000000f0")));
+    write("topology", "distances", with_prefix({3}, text_bytes("hwloc:0,7")));
+    write("topology", "distances_elsewhere", with_prefix({3}, text_bytes("hwloc:64-65")));
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -555,5 +571,6 @@ int main(int argc, char **argv)
     register_nspace();
     rendezvous();
     cleanup();
+    topology();
     return 0;
 }

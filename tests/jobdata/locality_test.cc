@@ -41,6 +41,11 @@ Test(locality, unparsable_or_empty_cpusets_give_nothing)
     cr_assert(pmixpp::jobdata::locality_string(t.topo, "not-a-cpuset").empty());
     cr_assert(pmixpp::jobdata::locality_string(nullptr, "0").empty());
     cr_assert(pmixpp::jobdata::locality_string(t.topo, nullptr).empty());
+    // Endless or absurdly large sets, which hwloc itself would take.
+    // A mask that does not start the string trips an assert() in hwloc.
+    for (const char *unbounded : {"0-", "hwloc:0+-3", "0-4000000000", "0xf...f", ",0x1f", "0x1,,2", "0x123456789"}) {
+        cr_expect(pmixpp::jobdata::locality_string(t.topo, unbounded).empty(), "%s", unbounded);
+    }
 }
 
 Test(locality, registration_derives_it_for_local_procs_only)

@@ -1,6 +1,8 @@
 // PMIX_LOCALITY_STRING from a cpuset (see locality.h).
 #include "server/jobdata/locality.h"
 
+#include "common/values/cpu_list.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -35,9 +37,13 @@ Bitmap parse(const char *text)
     if (colon != nullptr) text = colon + 1;
     Bitmap bitmap(hwloc_bitmap_alloc());
     if (!bitmap) return nullptr;
-    const bool mask = std::strstr(text, "0x") != nullptr;
+    const bool mask = std::strncmp(text, "0x", 2) == 0;
+    if (mask ? !values::is_bounded_cpu_mask(text) : !values::is_bounded_cpu_list(text)) return nullptr;
     const int rc = mask ? hwloc_bitmap_sscanf(bitmap.get(), text) : hwloc_bitmap_list_sscanf(bitmap.get(), text);
     if (rc != 0 || hwloc_bitmap_iszero(bitmap.get())) return nullptr;
+    // "0xf...f" is an endless mask (no last bit): no cpuset of a real process.
+    const int last = hwloc_bitmap_last(bitmap.get());
+    if (last < 0 || static_cast<unsigned long>(last) > values::kMaxCpuIndex) return nullptr;
     return bitmap;
 }
 
