@@ -186,12 +186,12 @@ Test(api_stubs, declining_calls_leave_their_results_empty)
     pmix_byte_object_t cred{};
     cr_expect_eq(PMIx_Validate_credential(&cred, nullptr, 0, &results, &nresults), PMIX_ERR_INIT);
     cr_expect(results == nullptr && nresults == 0, "PMIx_Validate_credential left results");
-    // Implemented now; refusing a cpuset of another node it still leaves none.
+    // Implemented now; refusing a malformed directive it still leaves none.
     pmix_device_distance_t *distances = reinterpret_cast<pmix_device_distance_t *>(0x1);
     size_t ndist = 12345;
-    pmix_cpuset_t elsewhere;
-    cr_assert_eq(PMIx_Parse_cpuset_string("hwloc:60000", &elsewhere), PMIX_SUCCESS);
-    cr_expect_eq(PMIx_Compute_distances(nullptr, &elsewhere, nullptr, 0, &distances, &ndist), PMIX_ERR_BAD_PARAM);
+    pmix_info_t wrong_type;
+    PMIX_INFO_LOAD(&wrong_type, PMIX_DEVICE_TYPE, "gpu", PMIX_STRING);
+    cr_expect_eq(PMIx_Compute_distances(nullptr, nullptr, &wrong_type, 1, &distances, &ndist), PMIX_ERR_BAD_PARAM);
     cr_expect(distances == nullptr && ndist == 0, "PMIx_Compute_distances left results");
-    PMIx_Cpuset_destruct(&elsewhere);
+    PMIX_INFO_DESTRUCT(&wrong_type);
 }

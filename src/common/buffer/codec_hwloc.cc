@@ -7,6 +7,7 @@
 
 #include "common/buffer/codec.h"
 #include "common/buffer/codec_util.h"
+#include "common/values/cpu_list.h"
 
 namespace pmixpp::buffer {
 
@@ -70,7 +71,8 @@ pmix_status_t unpack_cpuset(Unpacker &u, void *element)
         std::free(list);
         return PMIX_ERR_NOMEM;
     }
-    int parsed = hwloc_bitmap_list_sscanf(bitmap, list);
+    // A peer's text: bounded before hwloc sizes a bitmap after it.
+    int parsed = pmixpp::values::is_bounded_cpu_list(list) ? hwloc_bitmap_list_sscanf(bitmap, list) : -1;
     std::free(list);
     if (parsed < 0) {
         hwloc_bitmap_free(bitmap);
