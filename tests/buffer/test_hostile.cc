@@ -2,6 +2,8 @@
 // and a failed unpack leaves the buffer where it was.
 #include <criterion/criterion.h>
 
+#include <hwloc.h>
+
 #include "buffer/samples.h"
 #include "buffer/test_helpers.h"
 #include "common/values/type_ops.h"
@@ -178,4 +180,37 @@ Test(buffer_hostile, deep_but_legal_nesting_unpacks)
     }
     raw += le16(PMIX_INT32) + le32(0);
     cr_expect_eq(unpack_raw(raw, PMIX_DATA_ARRAY), PMIX_SUCCESS);
+}
+
+// The packed form of a hwloc cpuset "hwloc" / `list`, made by packing 0-3
+// and swapping the list text (its length field too).
+static std::string packed_cpuset_with_list(const std::string &list)
+{
+    pmix_cpuset_t cpuset;
+    PMIX_CPUSET_CONSTRUCT(&cpuset);
+    cpuset.source = strdup("hwloc");
+    hwloc_bitmap_t bitmap = hwloc_bitmap_alloc();
+    hwloc_bitmap_set_range(bitmap, 0, 3);
+    cpuset.bitmap = bitmap;
+    ScopedBuffer b;
+    cr_assert_eq(PMIx_Data_pack(nullptr, b.get(), &cpuset, 1, PMIX_PROC_CPUSET), PMIX_SUCCESS);
+    PMIx_Cpuset_destruct(&cpuset);
+    std::string raw = b.bytes();
+    const std::size_t at = raw.rfind(std::string("0-3"));
+    cr_assert(at != std::string::npos && at >= 4, "no list text in the packed cpuset");
+    uint32_t length = 0;
+    std::memcpy(&length, raw.data() + at - 4, 4);
+    length = static_cast<uint32_t>(length - 3 + list.size());
+    return raw.substr(0, at - 4) + le32(length) + list + raw.substr(at + 3);
+}
+
+// A peer's cpuset list is bounded before hwloc sizes a bitmap after it:
+// "0-4000000000" would take half a gigabyte, "4-" is endless.
+Test(buffer_hostile, unbounded_cpuset_lists_are_refused)
+{
+    cr_expect_eq(unpack_raw(packed_cpuset_with_list("0-7"), PMIX_PROC_CPUSET), PMIX_SUCCESS, "the splice works");
+    for (const char *list : {"0-4000000000", "4-", "0+-3", "65536"}) {
+        cr_expect_eq(unpack_raw(packed_cpuset_with_list(list), PMIX_PROC_CPUSET), PMIX_ERR_UNPACK_FAILURE, "%s",
+                     list);
+    }
 }
