@@ -19,14 +19,12 @@
 #include "client/no_results.h"
 #include "common/runtime/log.h"
 #include "common/runtime/progress_engine.h"
+#include "common/values/hwloc_bitmap.h"
 #include "common/values/hwloc_ops.h"
 
 namespace {
 
-struct BitmapFree {
-    void operator()(hwloc_bitmap_s *bitmap) const noexcept { hwloc_bitmap_free(bitmap); }
-};
-using Bitmap = std::unique_ptr<hwloc_bitmap_s, BitmapFree>;
+using pmixpp::values::Bitmap;
 
 struct DeviceKind {
     hwloc_obj_osdev_type_t hwloc_type;

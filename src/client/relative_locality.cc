@@ -19,8 +19,11 @@
 
 #include "common/runtime/log.h"
 #include "common/values/cpu_list.h"
+#include "common/values/hwloc_bitmap.h"
 
 namespace {
+
+using pmixpp::values::Bitmap;
 
 struct Level {
     std::string_view tag;
@@ -36,11 +39,6 @@ constexpr std::array<Level, 7> kLevels{{
     {"CR", PMIX_LOCALITY_SHARE_CORE},
     {"HT", PMIX_LOCALITY_SHARE_HWTHREAD},
 }};
-
-struct BitmapFree {
-    void operator()(hwloc_bitmap_s *bitmap) const noexcept { hwloc_bitmap_free(bitmap); }
-};
-using Bitmap = std::unique_ptr<hwloc_bitmap_s, BitmapFree>;
 
 // The objects a process overlaps at one level of the topology.
 struct Token {

@@ -15,18 +15,26 @@
 
 #include "common/runtime/log.h"
 #include "common/values/cpu_list.h"
+#include "common/values/hwloc_bitmap.h"
 #include "common/values/hwloc_ops.h"
 
 namespace {
 
-struct BitmapFree {
-    void operator()(hwloc_bitmap_s *bitmap) const noexcept { hwloc_bitmap_free(bitmap); }
-};
-using Bitmap = std::unique_ptr<hwloc_bitmap_s, BitmapFree>;
+using pmixpp::values::Bitmap;
 
 void log_refusal(const std::string &why)
 {
     pmixpp::runtime::log_warning("topology", why);
+}
+
+// Fills the caller's cpuset (whatever it held is not read or freed).
+pmix_status_t hand_out(Bitmap bitmap, pmix_cpuset_t *cpuset)
+{
+    char *source = strdup("hwloc");
+    if (source == nullptr) return PMIX_ERR_NOMEM;
+    cpuset->source = source;
+    cpuset->bitmap = bitmap.release();
+    return PMIX_SUCCESS;
 }
 
 std::mutex topology_mutex;
@@ -134,11 +142,7 @@ pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string, pmix_cpuset_t 
                         std::to_string(pmixpp::values::kMaxCpuIndex) + " (e.g. hwloc:0-3,8)");
             return PMIX_ERR_BAD_PARAM;
         }
-        char *source = strdup("hwloc");
-        if (source == nullptr) return PMIX_ERR_NOMEM;
-        cpuset->source = source;
-        cpuset->bitmap = bitmap.release();
-        return PMIX_SUCCESS;
+        return hand_out(std::move(bitmap), cpuset);
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
@@ -167,11 +171,7 @@ pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t *cpuset, pmix_bind_envelope_t ref)
         Bitmap bitmap(hwloc_bitmap_alloc());
         if (!bitmap) return PMIX_ERR_NOMEM;
         if (hwloc_get_cpubind(topology, bitmap.get(), flags) != 0) return PMIX_ERR_NOT_FOUND;
-        char *source = strdup("hwloc");
-        if (source == nullptr) return PMIX_ERR_NOMEM;
-        cpuset->source = source;
-        cpuset->bitmap = bitmap.release();
-        return PMIX_SUCCESS;
+        return hand_out(std::move(bitmap), cpuset);
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

@@ -2,6 +2,7 @@
 #include "server/jobdata/locality.h"
 
 #include "common/values/cpu_list.h"
+#include "common/values/hwloc_bitmap.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -10,10 +11,7 @@
 namespace pmixpp::jobdata {
 namespace {
 
-struct BitmapFree {
-    void operator()(hwloc_bitmap_s *bitmap) const noexcept { hwloc_bitmap_free(bitmap); }
-};
-using Bitmap = std::unique_ptr<hwloc_bitmap_s, BitmapFree>;
+using pmixpp::values::Bitmap;
 
 const char *tag_of(hwloc_obj_type_t type)
 {
