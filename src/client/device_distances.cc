@@ -13,9 +13,9 @@
 #include <new>
 #include <string>
 #include <strings.h>
-#include <unistd.h>
 #include <vector>
 
+#include "client/device_names.h"
 #include "client/no_results.h"
 #include "common/runtime/log.h"
 #include "common/runtime/progress_engine.h"
@@ -71,50 +71,6 @@ pmix_status_t read_filter(const pmix_info_t info[], size_t ninfo, Filter *filter
     return PMIX_SUCCESS;
 }
 
-const char *info_of(hwloc_obj_t device, const char *name)
-{
-    for (unsigned i = 0; i < device->infos_count; ++i) {
-        if (strcasecmp(device->infos[i].name, name) == 0) return device->infos[i].value;
-    }
-    return nullptr;
-}
-
-std::string host_name()
-{
-    char name[256] = {};
-    if (gethostname(name, sizeof name - 1) != 0) return "localhost";
-    return name;
-}
-
-// OpenPMIx's naming: a MAC-style address is "ipv4://" (6 bytes) or "ipv6://"
-// (20 bytes, InfiniBand); fabric devices by their GUIDs; GPUs by host and
-// name. Empty for a device that cannot be named (it is left out).
-std::string uuid_of(hwloc_obj_t device)
-{
-    switch (device->attr->osdev.type) {
-    case HWLOC_OBJ_OSDEV_NETWORK: {
-        const char *address = info_of(device, "Address");
-        if (address == nullptr) return {};
-        const auto colons = std::count(address, address + std::strlen(address), ':');
-        if (colons == 5) return std::string("ipv4://") + address;
-        if (colons == 19) return std::string("ipv6://") + address;
-        return {};
-    }
-    case HWLOC_OBJ_OSDEV_OPENFABRICS: {
-        const char *node = info_of(device, "NodeGUID");
-        const char *image = info_of(device, "SysImageGUID");
-        if (node == nullptr || image == nullptr) return {};
-        return std::string("fab://") + node + "::" + image;
-    }
-    case HWLOC_OBJ_OSDEV_GPU:
-        // "cardN" is the display side of a GPU listed under another name too.
-        if (strncasecmp(device->name, "card", 4) == 0) return {};
-        return "gpu://" + host_name() + "::" + device->name;
-    default:
-        return {};
-    }
-}
-
 bool wanted(const Filter &filter, hwloc_obj_t device, const std::string &uuid)
 {
     if (filter.ids.empty()) return true;
@@ -161,7 +117,7 @@ std::vector<Distance> distances(hwloc_topology_t topology, hwloc_const_bitmap_t 
         for (hwloc_obj_t device = hwloc_get_next_osdev(topology, nullptr); device != nullptr;
              device = hwloc_get_next_osdev(topology, device)) {
             if (device->attr->osdev.type != kind.hwloc_type || device->name == nullptr) continue;
-            std::string uuid = uuid_of(device);
+            std::string uuid = pmixpp::client::device_uuid(device);
             if (uuid.empty() || !wanted(filter, device, uuid)) continue;
             found.push_back({std::move(uuid), device->name, kind.pmix_type, span(topology, cpus, device)});
         }
