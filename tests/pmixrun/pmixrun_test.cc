@@ -140,6 +140,40 @@ Test(pmixrun, stdin_reaches_rank_zero_only)
     cr_assert(has_line(r.out, "stdin 0"), "the other rank reads /dev/null:\n%s", r.out.c_str());
 }
 
+Test(pmixrun, stdin_reaches_every_rank_with_stdin_all)
+{
+    const std::string input(300000, 'x');
+    const Result r = job({"--stdin", "all", "-n", "3", PROBE, "--read-stdin"}, input);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect_eq(count_lines_with(r.out, "stdin 300000"), 3, "%s", r.out.c_str());
+}
+
+Test(pmixrun, stdin_reaches_the_named_rank_or_none)
+{
+    const std::string input(1000, 'x');
+    Result r = job({"--stdin", "2", "-n", "3", PROBE, "--read-stdin"}, input);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect_eq(count_lines_with(r.out, "stdin 1000"), 1, "%s", r.out.c_str());
+    cr_expect_eq(count_lines_with(r.out, "stdin 0"), 2, "%s", r.out.c_str());
+    r = job({"--stdin", "none", "-n", "2", PROBE, "--read-stdin"}, input);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect_eq(count_lines_with(r.out, "stdin 0"), 2, "%s", r.out.c_str());
+    r = job({"--stdin", "2", "-n", "2", PROBE, "--read-stdin"}, input);
+    cr_expect_eq(r.code, 2);
+    cr_expect(r.err.find("--stdin 2: the job has ranks 0 to 1") != std::string::npos, "%s", r.err.c_str());
+}
+
+// One reader that stops reading early does not hold back the others.
+Test(pmixrun, stdin_all_goes_on_past_a_reader_that_stops)
+{
+    const std::string input(1000000, 'x');
+    const Result r = job({"--stdin", "all", "-n", "3", "/bin/sh", "-c",
+                          "if [ \"$PMIX_RANK\" = 0 ]; then head -c 10 >/dev/null; else echo \"read $(wc -c)\"; fi"},
+                         input);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect_eq(count_lines_with(r.out, "read 1000000"), 2, "%s", r.out.c_str());
+}
+
 Test(pmixrun, a_missing_program_is_named_and_exits_127)
 {
     const Result r = job({"-n", "2", "no_such_program_pmixrun"});

@@ -87,7 +87,8 @@ bool set_variable(char ***env_p, const std::string &name, const std::string &val
     _exit(127);
 }
 
-bool start_one(const Job &job, Proc &proc, const std::string &path, int *stdin_fd_p, std::string *why_p)
+bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_stdin, int *stdin_fd_p,
+               std::string *why_p)
 {
     pmix_proc_t id;
     PMIX_LOAD_PROCID(&id, job.nspace.c_str(), proc.rank);
@@ -104,7 +105,7 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, int *stdin_f
     int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1};
     if (rc == PMIX_SUCCESS && (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)) rc = PMIX_ERR_OUT_OF_RESOURCE;
     if (rc == PMIX_SUCCESS) {
-        if (proc.rank == 0 && stdin_fd_p != nullptr) {
+        if (reads_stdin) {
             if (::pipe2(in, O_CLOEXEC) != 0) rc = PMIX_ERR_OUT_OF_RESOURCE;
         } else {
             in[0] = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -138,7 +139,7 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, int *stdin_f
     proc.pid = pid;
     proc.out_fd = out[0];
     proc.err_fd = err[0];
-    if (proc.rank == 0 && stdin_fd_p != nullptr) *stdin_fd_p = in[1];
+    if (reads_stdin) *stdin_fd_p = in[1];
     return true;
 }
 
@@ -173,9 +174,8 @@ bool resolve_program(const std::string &program, std::string *path_p, std::strin
     return false;
 }
 
-bool launch_job(Job &job, int *stdin_fd_p, std::string *why_p)
+bool launch_job(Job &job, const StdinTarget &target, std::vector<StdinFeed> *feeds_p, std::string *why_p)
 {
-    if (stdin_fd_p != nullptr) *stdin_fd_p = -1;
     std::vector<std::string> paths;
     for (const AppSpec &app : job.apps) {
         std::string path;
@@ -183,7 +183,10 @@ bool launch_job(Job &job, int *stdin_fd_p, std::string *why_p)
         paths.push_back(path);
     }
     for (Proc &proc : job.procs) {
-        if (!start_one(job, proc, paths[proc.app], stdin_fd_p, why_p)) return false;
+        const bool reads_stdin = feeds_p != nullptr && target.reads(proc.rank);
+        int stdin_fd = -1;
+        if (!start_one(job, proc, paths[proc.app], reads_stdin, &stdin_fd, why_p)) return false;
+        if (stdin_fd >= 0) feeds_p->push_back({proc.rank, stdin_fd});
     }
     return true;
 }

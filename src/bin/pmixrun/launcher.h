@@ -2,13 +2,15 @@
 // setup_fork's environment plus its application's -x variables, runs in a
 // process group of its own (Ctrl-C reaches pmixrun, which passes it on
 // once), writes stdout and stderr into pipes pmixrun reads, and reads stdin
-// from a pipe (rank 0) or /dev/null (the others).
+// from a pipe (the ranks --stdin names) or /dev/null (the others).
 #ifndef PMIXPP_BIN_PMIXRUN_LAUNCHER_H
 #define PMIXPP_BIN_PMIXRUN_LAUNCHER_H
 
 #include "job.h"
+#include "stdin_forwarder.h"
 
 #include <string>
+#include <vector>
 
 namespace pmixrun {
 
@@ -16,11 +18,12 @@ namespace pmixrun {
 // the first executable match on PATH. False with *why_p when none.
 bool resolve_program(const std::string &program, std::string *path_p, std::string *why_p);
 
-// Starts every process of the job, in rank order. With stdin_fd_p, rank 0
-// reads its stdin from a pipe whose write end *stdin_fd_p becomes; without,
-// every process reads /dev/null. On failure *why_p says which rank and
-// why; processes already started keep running (the caller ends them).
-bool launch_job(Job &job, int *stdin_fd_p, std::string *why_p);
+// Starts every process of the job, in rank order. With feeds_p, the ranks
+// `target` names read their stdin from pipes whose write ends are appended
+// to *feeds_p; without, every process reads /dev/null. On failure *why_p
+// says which rank and why; processes already started keep running (the
+// caller ends them; the pipes already made are in *feeds_p).
+bool launch_job(Job &job, const StdinTarget &target, std::vector<StdinFeed> *feeds_p, std::string *why_p);
 
 // Ends whatever was started (a launch that failed half-way): SIGTERM, then
 // SIGKILL, and reaps them.

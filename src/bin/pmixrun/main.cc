@@ -21,6 +21,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace pmixrun;
 
@@ -80,15 +82,16 @@ int main(int argc, char **argv)
     if (!start_server(options, &events, &why)) return fail(why, 1);
     Runtime runtime(options, local_hostname());
     int code = 0;
-    int stdin_fd = -1;
-    if (!report_uri(options, &why) || !runtime.start_main_job(&stdin_fd, &why)) {
+    std::vector<StdinFeed> stdin_feeds;
+    if (!report_uri(options, &why) || !runtime.start_main_job(&stdin_feeds, &why)) {
+        for (const StdinFeed &feed : stdin_feeds) ::close(feed.fd);
         code = fail(why, 1);
     } else {
         SupervisorSetup setup;
         setup.runtime = &runtime;
         setup.events = &events;
         setup.signal_fd = signal_fd;
-        setup.stdin_fd = stdin_fd;
+        setup.stdin_feeds = std::move(stdin_feeds);
         setup.timeout_seconds = options.timeout_seconds;
         code = supervise(setup);
     }

@@ -76,6 +76,19 @@ bool Parser::global_option(const std::string &arg, Options &out, bool *handled)
         uint64_t id = 0;
         if (!value_of(arg, &value) || !number(arg, value, UINT32_MAX, &id)) return false;
         out.session_id = static_cast<uint32_t>(id);
+    } else if (arg == "--stdin") {
+        if (!value_of(arg, &value)) return false;
+        if (value == "all") {
+            out.stdin_target = StdinTarget{true, false, 0};
+        } else if (value == "none") {
+            out.stdin_target = StdinTarget{false, true, 0};
+        } else {
+            uint64_t rank = 0;
+            if (!number(arg, value, UINT32_MAX - 1, &rank)) {
+                return fail("--stdin expects a rank, all or none, not '" + value + "'");
+            }
+            out.stdin_target = StdinTarget{false, false, static_cast<uint32_t>(rank)};
+        }
     } else if (arg == "--max-procs") {
         uint64_t n = 0;
         if (!value_of(arg, &value) || !number(arg, value, kMaxMaxProcs, &n)) return false;
@@ -147,6 +160,11 @@ bool Parser::run(Options *out_p, std::string *error_p)
     }
     uint64_t total = 0;
     for (const AppSpec &spec : out.apps) total += spec.nprocs;
+    if (!out.apps.empty() && !out.stdin_target.all && !out.stdin_target.none && out.stdin_target.rank >= total) {
+        *error_p = "--stdin " + std::to_string(out.stdin_target.rank) + ": the job has ranks 0 to " +
+                   std::to_string(total - 1) + " (give one of them, all or none)";
+        return false;
+    }
     if (total > out.max_procs) {
         *error_p = "the job asks for " + std::to_string(total) + " processes, more than --max-procs " +
                    std::to_string(out.max_procs) + " (raise --max-procs)";
@@ -178,6 +196,7 @@ const char *usage_text()
            "  --tmpdir DIR         where session directories go (default $TMPDIR or /tmp)\n"
            "  --report-uri FILE    write the server's URI to FILE ('-': stdout)\n"
            "  --session-id N       the job's session id (default 1)\n"
+           "  --stdin R|all|none   which ranks read pmixrun's stdin (default 0)\n"
            "  --max-procs N        processes running at once over all jobs, spawned ones\n"
            "                       included; a PMIx_Spawn past it is refused (default 4096)\n"
            "  -h, --help           this text\n"

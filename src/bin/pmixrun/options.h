@@ -2,7 +2,7 @@
 //
 //   pmixrun [-n N] [-x VAR[=VAL]]... [--mca NAME VALUE]... [--tag-output]
 //           [--timeout S] [--tmpdir DIR] [--report-uri FILE] [--session-id N]
-//           [--max-procs N] prog [args] [: -n M prog2 [args] ...]
+//           [--max-procs N] [--stdin rank|all|none] prog [args] [: -n M prog2 [args] ...]
 //
 // Per-application options (-n, -x) come before that application's program;
 // global ones anywhere before the first program. `:` starts the next
@@ -30,6 +30,16 @@ struct AppSpec {
 inline constexpr uint32_t kDefaultMaxProcs = 4096;
 inline constexpr uint32_t kMaxMaxProcs = 1u << 20;
 
+// Which processes of the command line's job read pmixrun's stdin (--stdin):
+// one rank (default 0), every process, or none.
+struct StdinTarget {
+    bool all = false;
+    bool none = false;
+    uint32_t rank = 0;
+
+    bool reads(uint32_t r) const { return !none && (all || r == rank); }
+};
+
 struct Options {
     std::vector<AppSpec> apps;
     std::vector<std::pair<std::string, std::string>> mca;     // --mca NAME VALUE
@@ -39,6 +49,7 @@ struct Options {
     std::string report_uri;
     std::optional<uint32_t> session_id;
     uint32_t max_procs = kDefaultMaxProcs;                     // --max-procs
+    StdinTarget stdin_target;                                  // --stdin
     bool help = false;
     bool version = false;
 };

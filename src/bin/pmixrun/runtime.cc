@@ -116,7 +116,7 @@ Job *Runtime::find_job(const std::string &nspace)
     return nullptr;
 }
 
-bool Runtime::launch(Job &job, int *stdin_fd_p, std::string *why_p)
+bool Runtime::launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why_p)
 {
     for (Proc &proc : job.procs) {
         const std::string tag =
@@ -129,7 +129,7 @@ bool Runtime::launch(Job &job, int *stdin_fd_p, std::string *why_p)
         job.phase = JobPhase::done;
         return false;
     }
-    if (!launch_job(job, stdin_fd_p, why_p)) {
+    if (!launch_job(job, options_.stdin_target, feeds_p, why_p)) {
         end_started(job);
         release_job(job);
         job.phase = JobPhase::done;
@@ -140,10 +140,10 @@ bool Runtime::launch(Job &job, int *stdin_fd_p, std::string *why_p)
     return true;
 }
 
-bool Runtime::start_main_job(int *stdin_fd_p, std::string *why_p)
+bool Runtime::start_main_job(std::vector<StdinFeed> *feeds_p, std::string *why_p)
 {
     jobs_.push_back(std::make_unique<Job>(make_job(options_.apps, next_nspace(), hostname_, sessions_.default_id())));
-    return launch(*jobs_.back(), stdin_fd_p, why_p);
+    return launch(*jobs_.back(), feeds_p, why_p);
 }
 
 void Runtime::signal_job(Job &job, int sig)

@@ -19,6 +19,7 @@
 #include "job.h"
 #include "options.h"
 #include "sessions.h"
+#include "stdin_forwarder.h"
 
 #include <pmix_server.h>
 
@@ -63,7 +64,7 @@ public:
 
     // The command line's job: prepare, register, launch. False with *why_p
     // (what was started is ended again).
-    bool start_main_job(int *stdin_fd_p, std::string *why_p);
+    bool start_main_job(std::vector<StdinFeed> *feeds_p, std::string *why_p);
 
     std::vector<std::unique_ptr<Job>> &jobs() { return jobs_; }
     Job *find_job(const std::string &nspace);
@@ -94,7 +95,7 @@ public:
     void job_control(InfoCall &call);
 
 private:
-    bool launch(Job &job, int *stdin_fd_p, std::string *why_p);
+    bool launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why_p);
     std::string next_nspace();
     void finish_job(Job &job);
     void end_session(uint32_t id, const std::string &why);

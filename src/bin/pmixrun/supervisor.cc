@@ -19,10 +19,8 @@ namespace {
 
 class Supervisor {
 public:
-    explicit Supervisor(const SupervisorSetup &setup) : s_(setup), rt_(*setup.runtime)
+    explicit Supervisor(const SupervisorSetup &setup) : s_(setup), rt_(*setup.runtime), stdin_(setup.stdin_feeds)
     {
-        stdin_fd_ = setup.stdin_fd;
-        if (stdin_fd_ >= 0) (void)::fcntl(stdin_fd_, F_SETFL, ::fcntl(stdin_fd_, F_GETFL) | O_NONBLOCK);
         if (setup.timeout_seconds > 0) {
             deadline_ = Clock::now() + std::chrono::milliseconds(static_cast<long long>(setup.timeout_seconds * 1000));
         }
@@ -41,15 +39,10 @@ private:
     void on_host_events();
     void reap();
     void on_output(Proc &proc, bool error_stream);
-    void on_stdin();
-    void flush_stdin();
-    void close_stdin();
 
     const SupervisorSetup &s_;
     Runtime &rt_;
-    int stdin_fd_ = -1;
-    bool stdin_open_ = true;
-    std::string stdin_pending_;
+    StdinForwarder stdin_;
     Clock::time_point deadline_ = Clock::time_point::max();
 };
 
@@ -70,7 +63,7 @@ void Supervisor::reap()
             for (Proc &proc : job->procs) {
                 if (proc.pid != pid || proc.exited) continue;
                 rt_.on_exit(*job, proc, status);
-                if (job.get() == &rt_.main_job() && proc.rank == 0) close_stdin();
+                if (job.get() == &rt_.main_job()) stdin_.reader_exited(proc.rank);
             }
         }
     }
@@ -107,48 +100,16 @@ void Supervisor::on_output(Proc &proc, bool error_stream)
     fd = -1;
 }
 
-void Supervisor::close_stdin()
-{
-    if (stdin_fd_ >= 0) ::close(stdin_fd_);
-    stdin_fd_ = -1;
-    stdin_pending_.clear();
-}
-
-void Supervisor::flush_stdin()
-{
-    while (!stdin_pending_.empty() && stdin_fd_ >= 0) {
-        const ssize_t n = ::write(stdin_fd_, stdin_pending_.data(), stdin_pending_.size());
-        if (n < 0 && errno == EAGAIN) return;
-        if (n <= 0) return close_stdin();  // rank 0 closed its stdin
-        stdin_pending_.erase(0, static_cast<std::size_t>(n));
-    }
-    if (!stdin_open_ && stdin_pending_.empty()) close_stdin();
-}
-
-void Supervisor::on_stdin()
-{
-    char buffer[65536];
-    const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
-    if (n <= 0) {
-        stdin_open_ = false;
-    } else {
-        stdin_pending_.append(buffer, static_cast<std::size_t>(n));
-    }
-    flush_stdin();
-}
-
 int Supervisor::run()
 {
     reap();  // a process may have ended before we looked
     while (!rt_.finished()) {
         std::vector<pollfd> fds;
-        std::vector<Source> sources;  // for the process fds, after the first four entries
+        std::vector<Source> sources;  // for the process fds, from first_source on
         fds.push_back({s_.signal_fd, POLLIN, 0});
         fds.push_back({s_.events->wake_fd(), POLLIN, 0});
-        const bool read_stdin = stdin_fd_ >= 0 && stdin_open_ && stdin_pending_.empty();
-        fds.push_back({read_stdin ? STDIN_FILENO : -1, POLLIN, 0});
-        fds.push_back({stdin_fd_ >= 0 && !stdin_pending_.empty() ? stdin_fd_ : -1, POLLOUT, 0});
+        stdin_.add_poll_entries(&fds);
+        const std::size_t first_source = fds.size();
         for (auto &job : rt_.jobs()) {
             for (Proc &proc : job->procs) {
                 if (proc.out_fd >= 0) {
@@ -168,10 +129,9 @@ int Supervisor::run()
         }
         if (ready > 0) {
             if (fds[0].revents != 0) on_signals();
-            if (fds[2].revents != 0) on_stdin();
-            if (fds[3].revents != 0) flush_stdin();
+            stdin_.on_poll(fds);
             for (std::size_t i = 0; i < sources.size(); ++i) {
-                if (fds[4 + i].revents != 0) on_output(*sources[i].proc, sources[i].error_stream);
+                if (fds[first_source + i].revents != 0) on_output(*sources[i].proc, sources[i].error_stream);
             }
             // Last: a spawn adds jobs and processes, which moves what `sources` points into.
             if (fds[1].revents != 0) on_host_events();
@@ -183,7 +143,7 @@ int Supervisor::run()
         }
         rt_.on_timers();
     }
-    close_stdin();
+    stdin_.close_all();
     return rt_.exit_code();
 }
 

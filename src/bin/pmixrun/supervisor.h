@@ -1,5 +1,5 @@
-// pmixrun's main loop while jobs run: forwards every job's output and the
-// command line job's stdin, reaps processes, passes Ctrl-C / SIGTERM on,
+// pmixrun's main loop while jobs run: forwards every job's output and its
+// own stdin to the command line job's readers (stdin_forwarder.h), reaps processes, passes Ctrl-C / SIGTERM on,
 // runs what the host's upcalls queued (aborts, spawns, session and job
 // control), and fires the timers (--timeout, the SIGKILL after SIGTERM's
 // grace period, the output drain limit). The Runtime decides what each of
@@ -14,6 +14,9 @@
 
 #include "host_module.h"
 #include "runtime.h"
+#include "stdin_forwarder.h"
+
+#include <vector>
 
 namespace pmixrun {
 
@@ -21,7 +24,7 @@ struct SupervisorSetup {
     Runtime *runtime = nullptr;
     HostEvents *events = nullptr;
     int signal_fd = -1;      // signalfd of the blocked signals
-    int stdin_fd = -1;       // rank 0's stdin, or -1
+    std::vector<StdinFeed> stdin_feeds;  // the command line job's stdin readers
     double timeout_seconds = 0;
 };
 
