@@ -237,12 +237,15 @@ int child_checks()
 
 Test(client_connected_more, forked_child_cannot_use_the_parent_session)
 {
-#if defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
     // The case is a fork without exec of a process whose progress thread
-    // runs, and a child that then starts threads of its own: TSan does not
+    // runs, and a child that then starts threads of its own. TSan does not
     // support that ("starting new threads after multi-threaded fork is not
-    // supported") and stops the child. The normal and ASan builds run it.
-    cr_skip_test("ThreadSanitizer cannot run a child that starts threads after a multithreaded fork");
+    // supported") and stops the child; GCC 12's ASan may hang the child on an
+    // allocator lock a parent thread held at the fork (it has no fork
+    // handler; see engine/forked_child_starts_its_own_engine). glibc's malloc
+    // is fork-safe, so the normal build runs it.
+    cr_skip_test("a sanitizer's runtime cannot run a child that starts threads after a multithreaded fork");
 #endif
     FakeServer server;
     server.run(serve({}));

@@ -190,11 +190,15 @@ int child_with_inherited_engine(rt::ProgressEngine &engine)
 
 Test(engine, forked_child_starts_its_own_engine)
 {
-#if defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
     // A fork without exec of a process whose progress thread runs, then
-    // threads in the child: TSan does not support it ("starting new threads
-    // after multi-threaded fork is not supported"). Normal and ASan builds run it.
-    cr_skip_test("ThreadSanitizer cannot run a child that starts threads after a multithreaded fork");
+    // threads in the child. TSan does not support it ("starting new threads
+    // after multi-threaded fork is not supported"). GCC 12's ASan has no fork
+    // handler for its allocator: a lock the progress thread held at the fork
+    // stays held in the child, whose next allocation of that size hangs (seen
+    // in CI: the child stuck in SizeClassAllocator64::GetFromAllocator).
+    // glibc's malloc locks itself around fork, so the normal build runs it.
+    cr_skip_test("a sanitizer's runtime cannot run a child that starts threads after a multithreaded fork");
 #endif
     RunningEngine running;
     pid_t pid = fork();

@@ -22,6 +22,7 @@
 #include <iterator>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "integration/host/host_internal.h"
@@ -104,23 +105,32 @@ ProcResult run_singleton(const std::vector<std::string> &args, const std::string
 {
     const std::string output_path = dir + "/singleton.out." + std::to_string(getpid());
     const std::string program = client_path("itest_credentials");
+    // Everything is built before the fork: the child of a threaded process
+    // only opens, dups and execs (under ASan an allocation there can hang on
+    // a lock another thread held at the fork).
+    std::vector<std::string> env_text{"TMPDIR=" + dir};
+    for (char **entry = environ; *entry != nullptr; ++entry) {
+        const std::string_view text(*entry);
+        const std::string_view name = text.substr(0, text.find('='));
+        const bool server_var = name == "TMPDIR" || name == "PMIXPP_SERVER_URIS" || name == "PMIX_NAMESPACE" ||
+                                name == "PMIX_RANK" || name.substr(0, 15) == "PMIX_SERVER_URI";
+        if (!server_var) env_text.emplace_back(text);
+    }
+    std::vector<char *> env;
+    for (std::string &entry : env_text) env.push_back(entry.data());
+    env.push_back(nullptr);
+    std::vector<char *> argv{const_cast<char *>(program.c_str())};
+    for (const auto &arg : args) argv.push_back(const_cast<char *>(arg.c_str()));
+    argv.push_back(nullptr);
     const pid_t pid = fork();
     cr_assert(pid >= 0, "fork: %s", std::strerror(errno));
     if (pid == 0) {
-        for (const char *name : {"PMIXPP_SERVER_URIS", "PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3",
-                                 "PMIX_SERVER_URI2", "PMIX_SERVER_URI21", "PMIX_NAMESPACE", "PMIX_RANK"}) {
-            unsetenv(name);
-        }
-        setenv("TMPDIR", dir.c_str(), 1);
         const int fd = open(output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
         if (fd >= 0) {
             dup2(fd, 1);
             dup2(fd, 2);
         }
-        std::vector<char *> argv{const_cast<char *>(program.c_str())};
-        for (const auto &arg : args) argv.push_back(const_cast<char *>(arg.c_str()));
-        argv.push_back(nullptr);
-        execv(program.c_str(), argv.data());
+        execve(program.c_str(), argv.data(), env.data());
         _exit(127);
     }
     ProcResult result;
