@@ -10,6 +10,7 @@
 #include "common/runtime/log.h"
 #include "server/cleanup/server_cleanup.h"
 #include "server/core/fork_env.h"
+#include "server/core/fork_state.h"
 #include "server/core/peer_lifecycle.h"
 #include "server/core/server.h"
 #include "server/core/topology.h"
@@ -64,6 +65,7 @@ pmix_status_t register_nspace(Server &server, const std::string &name, int nloca
     }
     pmixpp::jobdata::Options options;
     options.local_hostname = server.config.hostname;
+    options.local_hostname_given = server.config.hostname_given;
     options.topology = server.topology;
     pmixpp::jobdata::JobSummary summary;
     std::string error;
@@ -81,6 +83,7 @@ pmix_status_t register_nspace(Server &server, const std::string &name, int nloca
     ns.nlocalprocs = nlocalprocs;
     ns.summary = std::move(summary);
     pmixpp::sessiondirs::on_register_nspace(server, name, info, ninfo);  // issue 4
+    publish_fork_job(server, name);
     return PMIX_SUCCESS;
 }
 
@@ -93,6 +96,7 @@ void deregister_nspace(Server &server, const std::string &name)
     pmixpp::cleanup::on_nspace_deregistered(server, name);  // issue 4: before its dirs go
     pmixpp::sessiondirs::on_deregister_nspace(server, name);  // issue 4
     server.namespaces.erase(name);
+    fork_state::forget_job(name);
     // Job data and modex data alike.
     server.store->remove_nspace(name.c_str());
 }
@@ -173,22 +177,37 @@ void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbf
     post_callback(cbfunc, cbdata, rc);
 }
 
+// Computed on the caller's thread from what the progress thread published
+// (core/fork_state.h): hosts call this in the child they just forked too.
 pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
 {
     if (proc == nullptr || env == nullptr || !valid_nspace(proc->nspace)) return PMIX_ERR_BAD_PARAM;
     try {
+        const std::string name = nspace_string(proc->nspace);
+        ForkView view;
+        if (!fork_state::read(name, &view)) return PMIX_ERR_INIT;
         // The job's directives and the pnet components first, then ours: a
         // job's envar cannot change who the child is or where its server is.
-        return with_server([&](Server &server) {
-            pmix_status_t rc = pmixpp::server::pnet::setup_child_env(server, *proc, env);
-            if (rc != PMIX_SUCCESS) return rc;
-            // issue 4: a host that forks before register_client still gets the dir
-            pmixpp::sessiondirs::on_register_client(server, nspace_string(proc->nspace), proc->rank);
-            for (const auto &[name, value] : fork_environment(server, *proc)) {
-                if ((rc = env_set(env, name, value)) != PMIX_SUCCESS) return rc;
+        pmix_status_t rc = pmixpp::server::pnet::setup_child_env(view, *proc, env);
+        if (rc != PMIX_SUCCESS) return rc;
+        if (!view.in_forked_child) {
+            // issue 4: a host that forks before register_client still gets
+            // the dir. (In a forked child there is no server to ask; the
+            // parent made it at register_client or register_nspace.)
+            const pmix_proc_t target = *proc;
+            (void)with_server([&](Server &server) {
+                pmixpp::sessiondirs::on_register_client(server, name, target.rank);
+                return PMIX_SUCCESS;
+            });
+        }
+        const std::string &hostname =
+            view.job && !view.job->hostname.empty() ? view.job->hostname : view.server.hostname;
+        for (const EnvList &list : {view.server.environment, child_environment(*proc, hostname)}) {
+            for (const auto &[entry, value] : list) {
+                if ((rc = env_set(env, entry, value)) != PMIX_SUCCESS) return rc;
             }
-            return PMIX_SUCCESS;
-        });
+        }
+        return PMIX_SUCCESS;
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

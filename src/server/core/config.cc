@@ -112,6 +112,7 @@ void apply_defaults(Config &config)
 {
     config.handshake_timeout = handshake_timeout_from_environment();
     config.share_modex_bytes = share_modex_bytes_from_environment();
+    config.hostname_given = !config.hostname.empty();
     if (config.hostname.empty()) config.hostname = local_hostname();
     if (config.nspace.empty()) {
         config.nspace = "pmixpp-server-" + config.hostname + "-" + std::to_string(getpid());

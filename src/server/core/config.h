@@ -16,6 +16,7 @@ struct Config {
     std::string nspace;                       // PMIX_SERVER_NSPACE or "pmixpp-server-<host>-<pid>"
     pmix_rank_t rank = 0;                     // PMIX_SERVER_RANK
     std::string hostname;                     // PMIX_HOSTNAME or gethostname()
+    bool hostname_given = false;              // PMIX_HOSTNAME was given
     std::string server_tmpdir;                // PMIX_SERVER_TMPDIR or TMPDIR/TEMP/TMP or /tmp
     std::string system_tmpdir;                // PMIX_SYSTEM_TMPDIR or the same fallback
     struct event_base *event_base = nullptr;  // PMIX_EVENT_BASE

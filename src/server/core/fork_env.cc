@@ -42,12 +42,10 @@ std::string version_text()
 
 }  // namespace
 
-EnvList fork_environment(const Server &server, const pmix_proc_t &proc)
+EnvList fork_environment(const Server &server)
 {
     const Config &config = server.config;
     EnvList env;
-    env.emplace_back("PMIX_NAMESPACE", std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN)));
-    env.emplace_back("PMIX_RANK", std::to_string(proc.rank));
     env.emplace_back("PMIX_SERVER_NSPACE", config.nspace);
     env.emplace_back("PMIX_SERVER_RANK", std::to_string(config.rank));
     const std::vector<std::string> uris = server.uris();
@@ -65,8 +63,14 @@ EnvList fork_environment(const Server &server, const pmix_proc_t &proc)
     env.emplace_back("PMIX_SERVER_TMPDIR", config.server_tmpdir);
     env.emplace_back("PMIX_SYSTEM_TMPDIR", config.system_tmpdir);
     env.emplace_back("PMIX_VERSION", version_text());
-    env.emplace_back("PMIX_HOSTNAME", config.hostname);
     return env;
+}
+
+EnvList child_environment(const pmix_proc_t &proc, const std::string &hostname)
+{
+    return {{"PMIX_NAMESPACE", std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN))},
+            {"PMIX_RANK", std::to_string(proc.rank)},
+            {"PMIX_HOSTNAME", hostname}};
 }
 
 pmix_status_t env_set(char ***env_p, const std::string &name, const std::string &value)

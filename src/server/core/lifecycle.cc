@@ -2,6 +2,7 @@
 
 #include "common/runtime/latch.h"
 #include "common/runtime/log.h"
+#include "server/core/fork_state.h"
 #include "server/core/info_read.h"
 #include "server/core/listeners.h"
 #include "server/core/self_ops.h"
@@ -131,6 +132,7 @@ bool run_finalize_step(runtime::ProgressEngine &engine, std::function<void()> st
 void shut_down(Server &server)
 {
     server.finalizing = true;
+    fork_state::clear();
     fail_all_fences(server, PMIX_ERR_LOST_CONNECTION);
     fail_all_connects(server, PMIX_ERR_LOST_CONNECTION);
     server.waiters.fail_all(PMIX_ERR_LOST_CONNECTION);
@@ -190,6 +192,7 @@ pmix_status_t launch(std::unique_ptr<Server> server, const pmix_info_t info[], s
         listen_rc = open_listeners(*running, info, ninfo);
         if (listen_rc == PMIX_SUCCESS) store_own_uri(*running);
         if (listen_rc == PMIX_SUCCESS) listen_rc = rendezvous::publish_server_files(*running, info, ninfo);
+        if (listen_rc == PMIX_SUCCESS) publish_fork_server(*running);
     };
     std::function<void()> close = [running] { shut_down(*running); };
     set_current(running);

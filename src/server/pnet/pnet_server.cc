@@ -2,6 +2,7 @@
 #include "server/pnet/pnet_server.h"
 
 #include "common/runtime/log.h"
+#include "server/core/fork_state.h"
 #include "server/core/server.h"
 
 #include <vector>
@@ -71,26 +72,24 @@ pmix_status_t select_components(Server &server)
     return rc;
 }
 
-pmix_status_t setup_child_env(Server &server, const pmix_proc_t &proc, char ***env_p)
+pmix_status_t setup_child_env(const ForkView &view, const pmix_proc_t &proc, char ***env_p)
 {
-    Namespace *ns = server.find_namespace(proc.nspace);
-    if (ns != nullptr && ns->pnet.local_support_pending > 0) {
+    if (view.job && view.job->local_support_pending) {
         runtime::log_warning("server", "PMIx_server_setup_fork(" + proc_name(proc) +
                                            ") before PMIx_server_setup_local_support of its namespace completed: "
                                            "the host must not fork a job's processes until that call's callback ran");
         return PMIX_ERR_WOULD_BLOCK;
     }
-    if (ns != nullptr) {
-        const pmix_status_t rc = apply_envars(ns->pnet.envars, env_p);
+    if (view.job) {
+        const pmix_status_t rc = apply_envars(view.job->envars, env_p);
         if (rc != PMIX_SUCCESS) return rc;
     }
-    for (const auto &selected : server.pnet_modules) {
-        const auto *module = module_of(selected);
-        if (!PMIXPP_PNET_HAS(module, setup_fork)) continue;
-        const pmix_status_t rc = module->setup_fork(&proc, env_p);
+    for (const ForkPnet &pnet : view.server.pnet) {
+        if (!PMIXPP_PNET_HAS(pnet.module, setup_fork)) continue;
+        const pmix_status_t rc = pnet.module->setup_fork(&proc, env_p);
         if (rc != PMIX_SUCCESS) {
             // One component's trouble does not keep the child from starting.
-            runtime::log_warning("server", "pnet/" + selected.component + ": setup_fork of " + proc_name(proc) +
+            runtime::log_warning("server", "pnet/" + pnet.component + ": setup_fork of " + proc_name(proc) +
                                                " failed (" + PMIx_Error_string(rc) + "); the child starts without it");
         }
     }

@@ -1,6 +1,7 @@
 // Where the server meets its pnet components (the RFC "network support"):
 // every active component, best first, is called at each step of a job's
-// life on this node. Progress thread only, like everything in Server.
+// life on this node. Progress thread only, like everything in Server, but
+// for setup_fork (any thread, also a forked child: core/fork_state.h).
 //
 //   setup_application   PMIx_server_setup_application (setup_calls.cc)
 //   setup_local_support PMIx_server_setup_local_support (setup_calls.cc);
@@ -24,6 +25,7 @@
 namespace pmixpp::server {
 class Server;
 struct Namespace;
+struct ForkView;
 }  // namespace pmixpp::server
 
 namespace pmixpp::server::pnet {
@@ -38,10 +40,11 @@ namespace pmixpp::server::pnet {
 // lifecycle.cc: every active pnet component, best first (none is fine).
 pmix_status_t select_components(Server &server);
 
-// PMIx_server_setup_fork: the job's directives, then every component's
-// setup_fork. PMIX_ERR_WOULD_BLOCK (and a line saying why) while the job's
-// setup_local_support has not completed: the host must wait for it.
-pmix_status_t setup_child_env(Server &server, const pmix_proc_t &proc, char ***env_p);
+// PMIx_server_setup_fork, on the caller's thread: the job's directives,
+// then every component's setup_fork. PMIX_ERR_WOULD_BLOCK (and a line saying
+// why) while the job's setup_local_support has not completed: the host must
+// wait for it.
+pmix_status_t setup_child_env(const ForkView &view, const pmix_proc_t &proc, char ***env_p);
 
 // peer_lifecycle.cc and registration.cc: a local child ended.
 void on_child_ended(Server &server, const pmix_proc_t &proc);

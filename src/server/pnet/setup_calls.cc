@@ -4,6 +4,7 @@
 
 #include "common/runtime/log.h"
 #include "server/core/server.h"
+#include "server/core/fork_state.h"
 #include "server/pnet/envars.h"
 #include "server/pnet/pnet_server.h"
 
@@ -112,6 +113,7 @@ void finish(Server &server, uint64_t id)
     const pmix_status_t status = overall(*call);
     if (call->kind == SetupCall::Kind::local_support) {
         if (Namespace *ns = server.find_namespace(call->nspace)) --ns->pnet.local_support_pending;
+        publish_fork_job(server, call->nspace);
         if (call->op_cbfunc != nullptr) call->op_cbfunc(status, call->cbdata);
         return;
     }
@@ -269,6 +271,7 @@ pmix_status_t start_local_support(Server &server, const std::string &nspace, con
     call->cbdata = cbdata;
     // Until the callback, setup_fork of this job is refused (pnet_server.h).
     ++server.namespace_entry(nspace).pnet.local_support_pending;
+    publish_fork_job(server, nspace);
     return start(server, std::move(call));
 }
 

@@ -126,6 +126,41 @@ pmix_status_t add_procs(void *list, const JobLayout &layout)
     return PMIX_SUCCESS;
 }
 
+void add_int(void *list, const char *key, int value) { PMIx_Info_list_add(list, key, &value, PMIX_INT); }
+
+// Slurm 22.05's _set_procdatas/_set_localinfo, quirks included.
+pmix_status_t fill_slurm(void *list, const JobLayout &layout)
+{
+    const auto here = static_cast<uint32_t>(layout.local_node);
+    add_u32(list, PMIX_UNIV_SIZE, layout.job_size);
+    add_u32(list, PMIX_LOCAL_SIZE, static_cast<uint32_t>(layout.local_ranks().size()));
+    add_u32(list, PMIX_NODE_SIZE, static_cast<uint32_t>(layout.local_ranks().size()));
+    add_u32(list, PMIX_MAX_PROCS, layout.job_size);
+    add_u32(list, PMIX_NODEID, here);
+    PMIx_Info_list_add(list, PMIX_LOCAL_PEERS, join_ranks(layout.local_ranks()).c_str(), PMIX_STRING);
+    if (!layout.local_ranks().empty()) add_u32(list, PMIX_LOCALLDR, layout.local_ranks().front());
+    for (std::size_t n = 0; n < layout.nodes.size(); ++n) {
+        for (std::size_t i = 0; i < layout.ranks[n].size(); ++i) {
+            const pmix_rank_t rank = layout.ranks[n][i];
+            void *proc = PMIx_Info_list_start();
+            add_rank(proc, PMIX_RANK, rank);
+            add_int(proc, PMIX_APPNUM, 0);
+            add_int(proc, PMIX_APPLDR, 0);
+            add_u32(proc, PMIX_GLOBAL_RANK, rank);
+            add_u32(proc, PMIX_APP_RANK, rank);
+            if (n == layout.local_node) {
+                add_u16(proc, PMIX_LOCAL_RANK, static_cast<uint16_t>(i));
+                add_u16(proc, PMIX_NODE_RANK, static_cast<uint16_t>(i));
+            }
+            PMIx_Info_list_add(proc, PMIX_HOSTNAME, layout.nodes[n].c_str(), PMIX_STRING);
+            add_u32(proc, PMIX_NODEID, here);
+            const pmix_status_t rc = add_array(list, PMIX_PROC_DATA, proc);
+            if (rc != PMIX_SUCCESS) return rc;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
 pmix_status_t fill_full(void *list, const JobSpec &spec, const JobLayout &layout)
 {
     const uint32_t univ = spec.univ_size != 0 ? spec.univ_size : 2 * layout.job_size;
@@ -157,6 +192,7 @@ pmix_status_t make_info(const JobSpec &spec, const JobLayout &layout, pmix_data_
     PMIx_Info_list_add(list, PMIX_NODE_MAP, node_map.c_str(), PMIX_STRING);
     PMIx_Info_list_add(list, PMIX_PROC_MAP, proc_map.c_str(), PMIX_STRING);
     if (spec.style == InfoStyle::full) rc = fill_full(list, spec, layout);
+    else if (spec.style == InfoStyle::slurm) rc = fill_slurm(list, layout);
     else if (spec.univ_size != 0) add_u32(list, PMIX_UNIV_SIZE, spec.univ_size);
     if (rc == PMIX_SUCCESS) rc = PMIx_Info_list_convert(list, array_p);
     PMIx_Info_list_release(list);
@@ -172,7 +208,7 @@ pmix_status_t Host::register_job(const JobSpec &spec, JobLayout *layout_p, std::
     if (spec.nspace.empty() || spec.nspace.size() > PMIX_MAX_NSLEN || spec.local_procs < 0 || spec.remote_procs < 0) {
         return PMIX_ERR_BAD_PARAM;
     }
-    const JobLayout layout = make_layout(spec, hostname_);
+    const JobLayout layout = make_layout(spec, options_.node_name.empty() ? hostname_ : options_.node_name);
     pmix_data_array_t array;
     pmix_status_t rc = make_info(spec, layout, &array, error_p);
     if (rc != PMIX_SUCCESS) return rc;

@@ -3,6 +3,8 @@
 // (by pid, only our own children) whatever outlives its deadline.
 #include "integration/host/host_internal.h"
 
+#include <pmix.h>
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -13,6 +15,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -97,11 +100,32 @@ pmix_status_t Host::fork_env(const std::string &nspace, pmix_rank_t rank,
     return PMIX_SUCCESS;
 }
 
+// In the forked child, as Slurm's slurmstepd does: PMIx_server_setup_fork
+// here (not async-signal-safe, and there is no progress thread: the library
+// must answer anyway), then exec. Exits 125 with a line when setup_fork fails.
+void Host::exec_after_setup_fork(const std::string &nspace, pmix_rank_t rank, const Launch &launch, char **argv)
+{
+    std::vector<std::string> env;
+    const pmix_status_t rc = fork_env(nspace, rank, launch.env_overrides, &env);
+    if (rc != PMIX_SUCCESS) {
+        std::fprintf(stderr, "itest host: PMIx_server_setup_fork in the forked child: %s\n", PMIx_Error_string(rc));
+        _exit(125);
+    }
+    std::vector<char *> envp;
+    for (std::string &entry : env) envp.push_back(entry.data());
+    envp.push_back(nullptr);
+    execve(argv[0], argv, envp.data());
+    std::fprintf(stderr, "itest host: execve %s failed\n", argv[0]);
+    _exit(127);
+}
+
 pmix_status_t Host::spawn(const std::string &nspace, pmix_rank_t rank, const Launch &launch, pid_t *pid_p)
 {
     std::vector<std::string> env;
-    pmix_status_t rc = fork_env(nspace, rank, launch.env_overrides, &env);
-    if (rc != PMIX_SUCCESS) return rc;
+    if (!options_.setup_fork_in_child) {
+        const pmix_status_t rc = fork_env(nspace, rank, launch.env_overrides, &env);
+        if (rc != PMIX_SUCCESS) return rc;
+    }
     const std::string output_path = tmpdir_ + "/out." + std::to_string(output_seq_++);
     const int out = open(output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (out < 0) return PMIX_ERR_FILE_OPEN_FAILURE;
@@ -126,6 +150,7 @@ pmix_status_t Host::spawn(const std::string &nspace, pmix_rank_t rank, const Lau
         if (getppid() != parent) _exit(126);
         dup2(out, STDOUT_FILENO);
         dup2(out, STDERR_FILENO);
+        if (options_.setup_fork_in_child) exec_after_setup_fork(nspace, rank, launch, argv.data());
         execve(argv[0], argv.data(), envp.data());
         static const char message[] = "itest host: execve failed\n";
         (void)!write(STDERR_FILENO, message, sizeof(message) - 1);

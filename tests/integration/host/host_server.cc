@@ -181,7 +181,7 @@ pmix_status_t Host::start(const HostOptions &options, std::string *error_p)
     if (options_.event_base != nullptr) {
         PMIx_Info_list_add(list, PMIX_EVENT_BASE, options_.event_base, PMIX_POINTER);
     }
-    PMIx_Info_list_add(list, PMIX_HOSTNAME, hostname_.c_str(), PMIX_STRING);
+    if (!options_.omit_hostname_at_init) PMIx_Info_list_add(list, PMIX_HOSTNAME, hostname_.c_str(), PMIX_STRING);
     if (options_.share_topology) {
         const bool share = true;
         PMIx_Info_list_add(list, PMIX_SERVER_SHARE_TOPOLOGY, &share, PMIX_BOOL);

@@ -56,12 +56,22 @@ struct HostOptions {
     bool hold_aborts = false;      // keep abort upcalls unanswered until release_abort()
     bool share_topology = false;   // PMIX_SERVER_SHARE_TOPOLOGY
     bool credential_upcalls = false;  // get_credential / validate_credential of the host's own
+    // As Slurm's slurmstepd: PMIx_server_setup_fork in the forked child
+    // (no progress thread there), no PMIX_HOSTNAME at init, and this node
+    // named `node_name` in the job's maps (a Slurm NodeName, which need not
+    // be gethostname()).
+    bool setup_fork_in_child = false;
+    bool omit_hostname_at_init = false;
+    std::string node_name;  // empty: the hostname
 };
 
 // What the registration info describes and how much of it the host gives.
 enum class InfoStyle {
     full,    // session/job/node/proc data, per-proc PMIX_PROC_DATA arrays
-    minimal  // PMIX_JOB_SIZE + PMIX_NODE_MAP + PMIX_PROC_MAP only: the rest is derived
+    minimal, // PMIX_JOB_SIZE + PMIX_NODE_MAP + PMIX_PROC_MAP only: the rest is derived
+    slurm    // what Slurm 22.05's mpi/pmix registers: maps, flat PMIX_NODEID and
+             // PMIX_LOCAL_PEERS, per-proc data with PMIX_INT appnums and every
+             // proc's PMIX_NODEID set to this node's
 };
 
 struct JobSpec {
@@ -197,6 +207,8 @@ private:
     };
 
     pmix_status_t make_tmpdir(std::string *error_p);
+    [[noreturn]] void exec_after_setup_fork(const std::string &nspace, pmix_rank_t rank, const Launch &launch,
+                                            char **argv);
     void kill_children();
     void join_workers();
     pmix_status_t wait_op(pmix_status_t rc, OpWait *op, const char *what);
