@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (given.nodata) return 0;
     Layout layout;
-    rc = build_layout(given, "node0", &layout, &error);
+    rc = build_layout(given, ServerHost{"node0", size % 2 == 0}, &layout, &error);
     if (rc != PMIX_SUCCESS) {
         FUZZ_CHECK(!error.empty());
         return 0;

@@ -60,16 +60,26 @@ std::unique_ptr<pmixpp::store::Store> hash_store()
 }
 
 pmixpp::jobdata::JobSummary register_ok(const pmixpp::store::Store &store, const char *nspace, Infos &infos,
-                                        const char *host)
+                                        const char *host, bool host_given)
 {
     pmixpp::jobdata::Options options;
     options.local_hostname = host;
+    options.local_hostname_given = host_given;
     pmixpp::jobdata::JobSummary summary;
     std::string error;
     const pmix_status_t rc = pmixpp::jobdata::register_nspace(nspace, 0, infos.data(), infos.size(), options, store,
                                                               &summary, &error);
     cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_nspace: %d %s", rc, error.c_str());
     return summary;
+}
+
+pmix_status_t register_refused(const pmixpp::store::Store &store, const char *nspace, Infos &infos, const char *host,
+                               std::string *error_p)
+{
+    pmixpp::jobdata::Options options;
+    options.local_hostname = host;
+    pmixpp::jobdata::JobSummary summary;
+    return pmixpp::jobdata::register_nspace(nspace, 0, infos.data(), infos.size(), options, store, &summary, error_p);
 }
 
 uint32_t u32_at(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id,

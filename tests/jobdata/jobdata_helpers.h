@@ -41,9 +41,13 @@ private:
 
 std::unique_ptr<pmixpp::store::Store> hash_store();
 
-// register_nspace with local hostname `host`; asserts the status.
+// register_nspace with local hostname `host` (as from gethostname(), or
+// given to the server at init); asserts the status.
 pmixpp::jobdata::JobSummary register_ok(const pmixpp::store::Store &store, const char *nspace, Infos &infos,
-                                        const char *host);
+                                        const char *host, bool host_given = false);
+// register_nspace expected to fail: its status, and its message in *error_p.
+pmix_status_t register_refused(const pmixpp::store::Store &store, const char *nspace, Infos &infos, const char *host,
+                               std::string *error_p);
 
 uint32_t u32_at(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id,
                 const char *key);

@@ -4,6 +4,10 @@
 #include "common/store/resolver.h"
 #include "server/jobdata/attribute_kinds.h"
 
+#include "common/regex/regex.h"
+
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string_view>
 
@@ -49,6 +53,32 @@ std::string text_of(const pmix_value_t &value)
     const pmix_byte_object_t &bo = value.data.bo;
     if (bo.bytes == nullptr) return {};
     return std::string(bo.bytes, strnlen(bo.bytes, bo.size));
+}
+
+// "0,1,4-7" (the ranks of PMIX_LOCAL_PEERS), bounded like the proc map.
+bool parse_rank_list(const std::string &text, std::vector<pmix_rank_t> *ranks_p)
+{
+    std::vector<pmix_rank_t> ranks;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t end = std::min(text.find(',', at), text.size());
+        const std::string item = text.substr(at, end - at);
+        at = end + 1;
+        if (item.empty()) continue;
+        unsigned long first = 0;
+        unsigned long last = 0;
+        char tail = 0;
+        const int read = std::sscanf(item.c_str(), "%lu-%lu%c", &first, &last, &tail);
+        if (read == 1 && item.find('-') != std::string::npos) return false;
+        if (read == 1) last = first;
+        if ((read != 1 && read != 2) || item.find_first_not_of("0123456789-") != std::string::npos || last < first ||
+            last >= regex::kMaxRanks || ranks.size() + (last - first) >= regex::kMaxRanks) {
+            return false;
+        }
+        for (unsigned long r = first; r <= last; ++r) ranks.push_back(static_cast<pmix_rank_t>(r));
+    }
+    *ranks_p = std::move(ranks);
+    return true;
 }
 
 uint16_t derived_key_bit(std::string_view key)
@@ -221,6 +251,12 @@ pmix_status_t Walker::job_entry(const pmix_info_t &info, std::string_view key)
     if (key == PMIX_REGISTER_NODATA) {
         out_.nodata = info.value.type != PMIX_BOOL || info.value.data.flag;
         return PMIX_SUCCESS;
+    }
+    if (key == PMIX_HOSTNAME && info.value.type == PMIX_STRING) out_.this_hostname = info.value.data.string;
+    if (key == PMIX_NODEID && as_uint32(info.value, &number)) out_.this_nodeid = number;
+    if (key == PMIX_LOCAL_PEERS && !parse_rank_list(text_of(info.value), &out_.local_peers)) {
+        return fail(PMIX_ERR_BAD_PARAM, "PMIX_LOCAL_PEERS (pmix.lpeers) must list ranks, e.g. \"0,1,4-7\"; got \"" +
+                                            text_of(info.value).substr(0, 64) + "\"");
     }
     if (key == PMIX_NODE_MAP) out_.node_map = text_of(info.value);
     if (key == PMIX_PROC_MAP) out_.proc_map = text_of(info.value);

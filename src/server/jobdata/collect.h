@@ -122,6 +122,13 @@ struct Collected {
     std::string node_map;           // PMIX_NODE_MAP of the job, if given
     std::string proc_map;           // PMIX_PROC_MAP of the job, if given
 
+    // What the flat entries say of this node (layout.h decides with them
+    // which node of the maps is this one): PMIX_HOSTNAME and PMIX_NODEID
+    // given at the job's level, and the ranks of PMIX_LOCAL_PEERS.
+    const char *this_hostname = nullptr;  // the host's text, valid during the call
+    std::optional<uint32_t> this_nodeid;
+    std::vector<pmix_rank_t> local_peers;
+
     // Numbers the host gave (already type-checked).
     std::optional<uint32_t> job_size, univ_size, max_procs, num_apps, session_max_procs;
     std::optional<pmix_rank_t> nproc_offset;

@@ -14,7 +14,7 @@ class Builder {
 public:
     Builder(const Collected &given, Layout &layout, std::string &error) : given_(given), layout_(layout), error_(error) {}
 
-    pmix_status_t run(std::string_view local_hostname);
+    pmix_status_t run(ServerHost server_host);
 
 private:
     pmix_status_t fail(pmix_status_t rc, std::string message)
@@ -32,6 +32,9 @@ private:
     void assign_apps();
     void split_ranks_by_app_size();
     void fill_per_node_and_app();
+    std::optional<std::size_t> find_local_node(ServerHost server_host) const;
+    std::optional<std::size_t> node_by_short_name(std::string_view hostname) const;
+    pmix_status_t settle_local_node(ServerHost server_host);
 
     const Collected &given_;
     Layout &layout_;
@@ -144,6 +147,7 @@ pmix_status_t Builder::place_ranks(const std::vector<std::vector<pmix_rank_t>> &
         for (pmix_rank_t r : list) known = std::max<uint64_t>(known, uint64_t{r} + 1);
     }
     if (!given_.procs.empty()) known = std::max<uint64_t>(known, uint64_t{given_.procs.last_rank()} + 1);
+    for (pmix_rank_t r : given_.local_peers) known = std::max<uint64_t>(known, uint64_t{r} + 1);
     if (known > regex::kMaxRanks) {
         return fail(PMIX_ERR_BAD_PARAM, "rank " + std::to_string(known - 1) + " (PMIX_PROC_DATA or PMIX_PROC_MAP) is " +
                                             "beyond the " + std::to_string(regex::kMaxRanks) +
@@ -238,19 +242,84 @@ void Builder::fill_per_node_and_app()
     }
 }
 
-pmix_status_t Builder::run(std::string_view local_hostname)
+std::string_view short_name(std::string_view hostname) { return hostname.substr(0, hostname.find('.')); }
+
+std::optional<std::size_t> Builder::node_by_short_name(std::string_view hostname) const
+{
+    std::optional<std::size_t> match;
+    for (std::size_t n = 0; n < layout_.nodes.size(); ++n) {
+        const auto &name = layout_.nodes[n].hostname;
+        if (!name || short_name(*name) != short_name(hostname)) continue;
+        // Only a qualified name of the other counts ("n1" and "n1.x"), not
+        // two different domains ("n1.x" and "n1.y").
+        if (name->find('.') != std::string::npos && hostname.find('.') != std::string_view::npos) continue;
+        if (match) return std::nullopt;  // two candidates: no guess
+        match = n;
+    }
+    return match;
+}
+
+std::optional<std::size_t> Builder::find_local_node(ServerHost server_host) const
+{
+    const auto named = [this](std::string_view name) -> std::optional<std::size_t> {
+        const auto it = by_name_.find(std::string(name));
+        return it == by_name_.end() ? std::nullopt : std::optional(it->second);
+    };
+    if (server_host.given && !server_host.hostname.empty()) {
+        if (auto node = named(server_host.hostname)) return node;
+    }
+    if (given_.this_hostname != nullptr) {
+        if (auto node = named(given_.this_hostname)) return node;
+    }
+    if (given_.this_nodeid) {
+        const auto it = by_id_.find(*given_.this_nodeid);
+        if (it != by_id_.end()) return it->second;
+    }
+    for (pmix_rank_t peer : given_.local_peers) {
+        if (peer < layout_.known_ranks && layout_.node_of_rank[peer] != kUnplaced) {
+            return static_cast<std::size_t>(layout_.node_of_rank[peer]);
+        }
+    }
+    if (server_host.hostname.empty()) return std::nullopt;
+    if (auto node = named(server_host.hostname)) return node;
+    return node_by_short_name(server_host.hostname);
+}
+
+pmix_status_t Builder::settle_local_node(ServerHost server_host)
+{
+    layout_.local_node = find_local_node(server_host);
+    const bool described = !given_.local_node.empty() || !given_.local_peers.empty() || given_.this_nodeid;
+    if (!layout_.local_node && described) {
+        // This node is none of the maps' (or there are no maps).
+        const std::string name = given_.this_hostname != nullptr ? given_.this_hostname : std::string(server_host.hostname);
+        if (given_.this_nodeid && by_id_.count(*given_.this_nodeid) == 0 && by_name_.count(name) == 0) {
+            by_name_.emplace(name, layout_.nodes.size());
+            by_id_.emplace(*given_.this_nodeid, layout_.nodes.size());
+            layout_.nodes.push_back(Node{name, *given_.this_nodeid, {}, nullptr});
+            layout_.local_node = layout_.nodes.size() - 1;
+        } else if (!name.empty()) {
+            layout_.local_node = node_named(name);
+        }
+    }
+    if (!layout_.local_node) return PMIX_SUCCESS;
+    for (pmix_rank_t peer : given_.local_peers) {
+        const pmix_status_t rc = place(peer, *layout_.local_node);
+        if (rc != PMIX_SUCCESS) {
+            return fail(PMIX_ERR_BAD_PARAM, "PMIX_LOCAL_PEERS names rank " + std::to_string(peer) +
+                                                ", which PMIX_PROC_MAP places on another node than this one");
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t Builder::run(ServerHost server_host)
 {
     std::vector<std::vector<pmix_rank_t>> ranks;
     pmix_status_t rc = add_mapped_nodes(&ranks);
     if (rc == PMIX_SUCCESS) rc = add_given_nodes();
     if (rc == PMIX_SUCCESS) rc = place_ranks(ranks);
+    if (rc == PMIX_SUCCESS) rc = settle_local_node(server_host);
     if (rc != PMIX_SUCCESS) return rc;
-    if (!local_hostname.empty()) {
-        const bool flat_node_data = !given_.local_node.empty();
-        const auto it = by_name_.find(std::string(local_hostname));
-        if (it != by_name_.end()) layout_.local_node = it->second;
-        else if (flat_node_data) layout_.local_node = node_named(std::string(local_hostname));
-    }
     assign_apps();
     fill_per_node_and_app();
     return PMIX_SUCCESS;
@@ -258,12 +327,11 @@ pmix_status_t Builder::run(std::string_view local_hostname)
 
 } // namespace
 
-pmix_status_t build_layout(const Collected &given, std::string_view local_hostname, Layout *layout_p,
-                           std::string *error_p)
+pmix_status_t build_layout(const Collected &given, ServerHost server_host, Layout *layout_p, std::string *error_p)
 {
     Layout layout;
     Builder builder(given, layout, *error_p);
-    const pmix_status_t rc = builder.run(local_hostname);
+    const pmix_status_t rc = builder.run(server_host);
     if (rc == PMIX_SUCCESS) *layout_p = std::move(layout);
     return rc;
 }

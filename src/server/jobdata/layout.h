@@ -50,9 +50,25 @@ struct Layout {
     }
 };
 
+// What the server knows of its own node's name.
+struct ServerHost {
+    std::string_view hostname;  // PMIx_server_init's PMIX_HOSTNAME, else gethostname()
+    bool given = false;         // the host named it at init
+};
+
+// Which node of the job is this one follows from what the host registered,
+// in this order (hosts name nodes their own way: Slurm by NodeName, which
+// need not be gethostname(), and passes no PMIX_HOSTNAME at init):
+//   1. the name the host gave PMIx_server_init (PMIX_HOSTNAME);
+//   2. the job's flat PMIX_HOSTNAME, then its flat PMIX_NODEID;
+//   3. the node that holds the ranks of PMIX_LOCAL_PEERS;
+//   4. gethostname(), exactly, then by its short name when one of the two
+//      is a fully qualified name of the other (one match only).
+// When none matches a node of the maps but the host described this node
+// (flat node keys, local peers, a flat node id), a node of its own is
+// added. Local peers that the maps did not place are placed on it.
 // PMIX_SUCCESS or an error with *error_p naming the inconsistent attribute.
-pmix_status_t build_layout(const Collected &given, std::string_view local_hostname, Layout *layout_p,
-                           std::string *error_p);
+pmix_status_t build_layout(const Collected &given, ServerHost server_host, Layout *layout_p, std::string *error_p);
 
 } // namespace pmixpp::jobdata
 

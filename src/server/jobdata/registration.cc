@@ -229,6 +229,7 @@ void summarize(const Collected &given, const Layout &layout, JobSummary *summary
         const Node &node = layout.nodes[*layout.local_node];
         summary.local_node_known = true;
         summary.local_nodeid = node.nodeid;
+        summary.local_hostname = node.hostname.value_or("");
         summary.local_ranks = node.ranks;
     }
     *summary_p = std::move(summary);
@@ -252,7 +253,7 @@ pmix_status_t register_checked(const char *nspace, const pmix_info_t info[], std
         return rc == PMIX_SUCCESS ? PMIX_OPERATION_SUCCEEDED : rc;
     }
     Layout layout;
-    rc = build_layout(given, options.local_hostname, &layout, &error);
+    rc = build_layout(given, ServerHost{options.local_hostname, options.local_hostname_given}, &layout, &error);
     if (rc != PMIX_SUCCESS) return rc;
     const bool existed = store.has_nspace(nspace);
     rc = Registrar(nspace, given, layout, options, store).run();

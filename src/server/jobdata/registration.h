@@ -31,8 +31,10 @@ namespace pmixpp::jobdata {
 
 struct Options {
     // Name of the node this server runs on (PMIx_server_init's PMIX_HOSTNAME,
-    // else gethostname()): decides which node is "local".
+    // else gethostname()), and whether the host gave it: one of the hints
+    // that decide which node is "local" (layout.h).
     std::string_view local_hostname;
+    bool local_hostname_given = false;
     // Topology of this node for PMIX_LOCALITY_STRING. NULL: no locality
     // strings are derived (a host-given one is still stored).
     hwloc_topology_t topology = nullptr;
@@ -46,6 +48,7 @@ struct JobSummary {
     bool nodata = false;                  // PMIX_REGISTER_NODATA was given
     bool local_node_known = false;        // this node is one of the job's nodes
     uint32_t local_nodeid = 0;
+    std::string local_hostname;           // this node's name in the job ("" when it has none)
     std::vector<pmix_rank_t> local_ranks; // ranks on this node, ascending
 };
 
