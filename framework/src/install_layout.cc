@@ -21,6 +21,12 @@
 #ifndef PMIXPP_COMPONENT_SUBDIR
 #define PMIXPP_COMPONENT_SUBDIR "pmixpp"
 #endif
+#ifndef PMIXPP_BUILT_INSTALL_COMPONENT_DIR
+#define PMIXPP_BUILT_INSTALL_COMPONENT_DIR ""
+#endif
+#ifndef PMIXPP_BUILT_BUILD_COMPONENT_DIR
+#define PMIXPP_BUILT_BUILD_COMPONENT_DIR ""
+#endif
 
 namespace pmixpp::framework {
 namespace {
@@ -64,9 +70,9 @@ CoreObject core_object() {
     // The main program's link map has an empty name and dladdr reports its
     // argv[0], which may be a bare name found through PATH: ask the kernel.
     if (map == nullptr || map->l_name == nullptr || map->l_name[0] == '\0') {
-        return CoreObject{canonical_or_same("/proc/self/exe"), true};
+        return CoreObject{canonical_or_same("/proc/self/exe"), "", true};
     }
-    return CoreObject{canonical_or_same(map->l_name), false};
+    return CoreObject{canonical_or_same(map->l_name), map->l_name, false};
 }
 
 std::string installation_prefix() {
@@ -95,6 +101,21 @@ std::string default_component_directory() {
     const std::string installed = prefix + "/" PMIXPP_LIBDIR_NAME "/" PMIXPP_COMPONENT_SUBDIR;
     if (is_directory(installed)) return installed;
     return prefix + "/lib/" PMIXPP_COMPONENT_SUBDIR;
+}
+
+std::string component_directory_beside_load_path() {
+    const CoreObject object = core_object();
+    if (object.is_program || object.loaded_as.empty() || !object.loaded_as.starts_with('/')) return {};
+    const std::string directory = parent_directory(object.loaded_as) + "/" PMIXPP_COMPONENT_SUBDIR;
+    return canonical_or_same(directory) == default_component_directory() ? std::string() : directory;
+}
+
+std::vector<std::string> built_in_component_directories() {
+    std::vector<std::string> directories;
+    for (const char *directory : {PMIXPP_BUILT_INSTALL_COMPONENT_DIR, PMIXPP_BUILT_BUILD_COMPONENT_DIR}) {
+        if (directory[0] == '/') directories.emplace_back(directory);
+    }
+    return directories;
 }
 
 } // namespace pmixpp::framework

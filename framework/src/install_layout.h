@@ -7,11 +7,13 @@
 #define PMIXPP_FRAMEWORK_INSTALL_LAYOUT_H
 
 #include <string>
+#include <vector>
 
 namespace pmixpp::framework {
 
 struct CoreObject {
     std::string path;        // canonical path of the file; "" when unknown
+    std::string loaded_as;   // the path the loader was given (a symlink, say); "" for a program
     bool is_program = false; // the main executable rather than a shared library
 };
 
@@ -29,6 +31,16 @@ std::string system_param_file();
 // <libdir of the library>/pmixpp; for a program, <prefix>/<libdir>/pmixpp
 // (installed layout) or <prefix>/lib/pmixpp (build tree).
 std::string default_component_directory();
+
+// The same beside the path the library was loaded by, when it differs
+// (<dir of a symlink>/pmixpp); "" otherwise.
+std::string component_directory_beside_load_path();
+
+// Last resorts, fixed when this library was built: the installed component
+// directory (<CMAKE_INSTALL_FULL_LIBDIR>/pmixpp) and the build tree's. A
+// library reached through a bind mount or copied elsewhere finds nothing
+// beside itself; these still lead to its components.
+std::vector<std::string> built_in_component_directories();
 
 // realpath() of `path`, or `path` unchanged when it does not exist.
 std::string canonical_or_same(const std::string &path);

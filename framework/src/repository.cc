@@ -10,6 +10,7 @@
 #include <ltdl.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 
@@ -106,21 +107,60 @@ void add_directory(std::vector<std::string> *directories, std::string_view entry
     directories->push_back(std::move(directory));
 }
 
+// Every entry of a ':'-separated list.
+void add_directories(std::vector<std::string> *directories, std::string_view list) {
+    while (!list.empty()) {
+        const auto colon = list.find(':');
+        const std::string_view entry = list.substr(0, colon);
+        if (!entry.empty()) add_directory(directories, entry);
+        list = colon == std::string_view::npos ? std::string_view{} : list.substr(colon + 1);
+    }
+}
+
+// A file named pmixpp_<something>.so in `directory`.
+bool holds_component_files(const std::string &directory) {
+    const std::unique_ptr<DIR, CloseDir> dir(::opendir(directory.c_str()));
+    if (dir == nullptr) return false;
+    while (const dirent *entry = ::readdir(dir.get())) {
+        const std::string_view file(entry->d_name);
+        if (file.starts_with("pmixpp_") && file.ends_with(".so")) return true;
+    }
+    return false;
+}
+
+bool fallback_enabled() {
+    const auto setting = param_store().setting("mca_base_component_fallback");
+    bool enabled = true;
+    return !setting || !parse_bool(setting->value, &enabled) || enabled;
+}
+
 } // namespace
 
 std::vector<std::string> component_directories() {
     std::vector<std::string> directories;
     if (const auto path = param_store().setting("mca_base_component_path")) {
-        std::string_view rest = path->value;
-        while (!rest.empty()) {
-            const auto colon = rest.find(':');
-            const std::string_view entry = rest.substr(0, colon);
-            if (!entry.empty()) add_directory(&directories, entry);
-            rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
-        }
+        add_directories(&directories, path->value);
     }
     add_directory(&directories, default_component_directory());
+    const std::string beside = component_directory_beside_load_path();
+    if (!beside.empty()) add_directory(&directories, beside);
+    if (std::ranges::any_of(directories, holds_component_files) || !fallback_enabled()) return directories;
+    // Nothing where this library is: it was reached through a bind mount, a
+    // copy or a stray symlink. Try where its server found components (a
+    // child of PMIx_server_setup_fork), then where the build put them.
+    if (const char *server_path = std::getenv(server_component_path_variable)) {
+        add_directories(&directories, server_path);
+    }
+    for (const std::string &directory : built_in_component_directories()) add_directory(&directories, directory);
     return directories;
+}
+
+std::vector<std::string> directories_holding_components() {
+    std::vector<std::string> holding;
+    for (const std::string &directory : component_directories()) {
+        if (holds_component_files(directory)) holding.push_back(directory);
+    }
+    return holding;
 }
 
 std::vector<Candidate> discover(const FrameworkInfo &framework,
@@ -192,6 +232,11 @@ void unload(Candidate *candidate) {
     lt_dlclose(static_cast<lt_dlhandle>(candidate->handle));
     lt_dlexit();
     candidate->handle = nullptr;
+}
+
+bool any_linked_in_components() {
+    std::lock_guard lock(linked_in_mutex);
+    return linked_in != nullptr && !linked_in->empty();
 }
 
 void register_linked_in_component(const pmixpp_component_t *descriptor) {

@@ -5,6 +5,7 @@
 #define PMIXPP_FRAMEWORK_REPOSITORY_H
 
 #include "framework_table.h"
+#include "selection.h"
 
 #include <pmixpp/component.h>
 
@@ -24,8 +25,14 @@ struct Candidate {
 };
 
 // PMIX_MCA_mca_base_component_path entries first, then the default directory
-// (install_layout.h); canonical, each once.
+// and the one beside the path the library was loaded by (install_layout.h).
+// When none of these holds a component file, and unless
+// PMIX_MCA_mca_base_component_fallback=0, also $PMIXPP_SERVER_COMPONENT_PATH
+// and the directories fixed at build time. Canonical, each once.
 std::vector<std::string> component_directories();
+
+// Those of component_directories() that hold component files.
+std::vector<std::string> directories_holding_components();
 
 // Linked-in components of `framework` (test hook) then files in `directories`;
 // a name found again later is shadowed by the first one.
@@ -42,6 +49,7 @@ void unload(Candidate *candidate);
 // Test hook: offer a descriptor as if it had been found on disk.
 void register_linked_in_component(const pmixpp_component_t *descriptor);
 void forget_linked_in_components();
+bool any_linked_in_components();
 
 } // namespace pmixpp::framework
 

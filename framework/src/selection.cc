@@ -56,6 +56,9 @@ bool called_from_component_hook(std::string_view call) {
 void declare_core_params() {
     param_store().declare({std::string(core_param_group), "mca_base_component_path", PMIXPP_PARAM_STRING, "",
                            "Directories searched for components before the default one (':'-separated)"});
+    param_store().declare({std::string(core_param_group), "mca_base_component_fallback", PMIXPP_PARAM_BOOL, "true",
+                           "When no component is beside the library, also search where the server's are "
+                           "(PMIXPP_SERVER_COMPONENT_PATH) and the directories fixed when it was built"});
 }
 
 CoreState &core_state() {
@@ -229,6 +232,26 @@ void finalize() {
 }
 
 void set_event_base(void *event_base) { set_services_event_base(event_base); }
+
+std::string selected_component_path() {
+    try {
+        if (called_from_component_hook("selected_component_path")) return {};
+        CoreLock lock;
+        std::string path;
+        for (const auto &[name, selection] : core_state().live) {
+            for (std::size_t index : selection.order) {
+                const std::string &file = selection.components[index].candidate.path;
+                const auto slash = file.rfind('/');
+                if (file == static_component_path || slash == std::string::npos) continue;
+                const std::string directory = file.substr(0, slash);
+                if ((":" + path + ":").find(":" + directory + ":") == std::string::npos) path += (path.empty() ? "" : ":") + directory;
+            }
+        }
+        return path;
+    } catch (const std::bad_alloc &) {
+        return {};
+    }
+}
 
 pmix_status_t inventory(std::vector<FrameworkReport> *reports_p) {
     if (reports_p == nullptr) return PMIX_ERR_BAD_PARAM;

@@ -59,6 +59,13 @@ void close(std::string_view framework);
 // Closes every framework, unloads everything, forgets parameters.
 void finalize();
 
+// The directories the selected components were loaded from, each once, in
+// the order found: a server hands them to its children
+// (PMIXPP_SERVER_COMPONENT_PATH) so they find the same components. "" when
+// none was loaded from a file.
+std::string selected_component_path();
+inline constexpr const char *server_component_path_variable = "PMIXPP_SERVER_COMPONENT_PATH";
+
 // The progress engine's libevent base, handed to components through
 // services->event_base(). NULL until the progress engine runs.
 void set_event_base(void *event_base);

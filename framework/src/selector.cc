@@ -2,11 +2,13 @@
 
 #include "descriptor_check.h"
 #include "diagnostics.h"
+#include "install_layout.h"
 #include "param_store.h"
 #include "services.h"
 #include "setting_names.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace pmixpp::framework {
 namespace {
@@ -200,6 +202,25 @@ pmix_status_t prepare_run(Run *run) {
     return PMIX_SUCCESS;
 }
 
+// Once per process, and only when no directory holds any component (and no
+// test linked one in): then
+// every framework comes up empty and the caller fails with nothing to say
+// (Slurm prints only "task 0 launch failed").
+void warn_no_component_files(const std::vector<std::string> &directories) {
+    static std::atomic<bool> said{false};
+    if (said.load() || any_linked_in_components() || !directories_holding_components().empty() ||
+        said.exchange(true)) {
+        return;
+    }
+    std::string searched;
+    for (const std::string &directory : directories) searched += (searched.empty() ? "" : ", ") + directory;
+    const auto installed = built_in_component_directories();
+    warn("no components found (searched " + searched + "): set PMIX_MCA_mca_base_component_path to the directory "
+         "that holds pmixpp's pmixpp_*.so files" +
+         (installed.empty() ? std::string() : " (installed: " + installed.front() + ")") +
+         ", or reinstall pmixpp");
+}
+
 std::string filtered_reason(const Run &run) {
     return run.filter.mode == ComponentFilter::Mode::exclude ? "excluded by " + run.filter_text
                                                              : "not included by " + run.filter_text;
@@ -215,13 +236,15 @@ pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *
     if (rc != PMIX_SUCCESS) return rc;
 
     std::vector<std::string> discovered_names;
-    for (auto &candidate : discover(framework, component_directories())) {
+    const std::vector<std::string> directories = component_directories();
+    for (auto &candidate : discover(framework, directories)) {
         discovered_names.push_back(candidate.name);
         ComponentState state;
         state.candidate = std::move(candidate);
         selection.components.push_back(std::move(state));
     }
     warn_unknown_components(run.name, param_store().settings(), discovered_names);
+    if (discovered_names.empty()) warn_no_component_files(directories);
 
     for (auto &state : selection.components) {
         if (!run.filter.admits(state.candidate.name)) {

@@ -8,6 +8,8 @@
 
 #include <criterion/criterion.h>
 
+#include <algorithm>
+
 #include <climits>
 #include <cstdlib>
 #include <fstream>
@@ -193,11 +195,12 @@ Test(params, core_report_shows_component_path_and_files) {
     setenv("PMIX_MCA_mca_base_component_path", (extra + ":/no/such/dir").c_str(), 1);
     framework::CoreReport core;
     cr_assert_eq(framework::core_inventory(&core), PMIX_SUCCESS);
-    cr_assert_eq(core.params.size(), 1u);
-    cr_assert_str_eq(core.params[0].name.c_str(), "PMIX_MCA_mca_base_component_path");
-    cr_assert(core.params[0].value == extra + ":/no/such/dir", "got %s", core.params[0].value.c_str());
-    cr_assert_str_eq(core.params[0].source.c_str(), "environment");
-    cr_assert_eq(core.component_directories.size(), 3u);
+    cr_assert_eq(core.params.size(), 2u, "the path and the fallback switch");
+    cr_assert_str_eq(core.params[0].name.c_str(), "PMIX_MCA_mca_base_component_fallback");
+    cr_assert_str_eq(core.params[1].name.c_str(), "PMIX_MCA_mca_base_component_path");
+    cr_assert(core.params[1].value == extra + ":/no/such/dir", "got %s", core.params[1].value.c_str());
+    cr_assert_str_eq(core.params[1].source.c_str(), "environment");
+    cr_assert_eq(core.component_directories.size(), 3u, "no fallback (PMIX_MCA_mca_base_component_fallback=0)");
     cr_assert_str_eq(core.component_directories[0].c_str(), extra.c_str());
     cr_assert_str_eq(core.component_directories[1].c_str(), "/no/such/dir");
     cr_assert_str_eq(core.system_param_file.c_str(), files.system_file.c_str());
@@ -208,7 +211,29 @@ Test(params, core_report_shows_component_path_and_files) {
     unsetenv("PMIX_MCA_mca_base_component_path");
     cr_assert_eq(framework::core_inventory(&core), PMIX_SUCCESS);
     const std::string system_source = "system file " + files.system_file;
-    cr_assert_str_eq(core.params[0].source.c_str(), system_source.c_str());
+    cr_assert_str_eq(core.params[1].source.c_str(), system_source.c_str());
+}
+
+// No component in the given directories nor beside the program: then where
+// a server's children are told to look, then the directories fixed at build.
+Test(params, without_components_the_fallbacks_are_searched_last) {
+    const std::string extra = make_temp_dir();
+    setenv("PMIX_MCA_mca_base_component_path", extra.c_str(), 1);
+    setenv("PMIX_MCA_mca_base_component_fallback", "1", 1);
+    setenv("PMIXPP_SERVER_COMPONENT_PATH", "/the/servers/components", 1);
+    framework::CoreReport core;
+    cr_assert_eq(framework::core_inventory(&core), PMIX_SUCCESS);
+    const auto &dirs = core.component_directories;
+    cr_assert_geq(dirs.size(), 4u);
+    cr_expect_str_eq(dirs[0].c_str(), extra.c_str());
+    cr_expect_str_eq(dirs[2].c_str(), "/the/servers/components", "after the default directory");
+    const char *build = std::getenv("PMIXPP_BUILD_DIR");
+    cr_assert_not_null(build);
+    const std::string built = std::string(build) + "/lib/pmixpp";
+    cr_expect(std::find(dirs.begin() + 3, dirs.end(), built) != dirs.end(), "the build's %s is searched last",
+              built.c_str());
+    framework::finalize();
+    rmdir(extra.c_str());
 }
 
 // Without the test override, the system file belongs to the installation the

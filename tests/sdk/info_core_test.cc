@@ -54,8 +54,9 @@ Test(info_core, json_has_core_params_and_directories)
 
     const JsonValue &core = member_of_kind(doc, "core", JsonValue::Kind::object);
     const JsonValue &params = member_of_kind(core, "params", JsonValue::Kind::array);
-    cr_assert_eq(params.array.size(), 1u);
-    const JsonValue &path_param = params.array[0];
+    cr_assert_eq(params.array.size(), 2u, "the component path and its fallback switch");
+    cr_assert(params.array[0].member("name")->string == "PMIX_MCA_mca_base_component_fallback");
+    const JsonValue &path_param = params.array[1];
     cr_assert(path_param.member("name")->string == "PMIX_MCA_mca_base_component_path");
     cr_assert(path_param.member("value")->string == winding, "value %s", path_param.member("value")->string.c_str());
     cr_assert(path_param.member("source")->string == "environment");

@@ -63,6 +63,10 @@ EnvList fork_environment(const Server &server)
     env.emplace_back("PMIX_SERVER_TMPDIR", config.server_tmpdir);
     env.emplace_back("PMIX_SYSTEM_TMPDIR", config.system_tmpdir);
     env.emplace_back("PMIX_VERSION", version_text());
+    // Where our components are: a child whose library finds none beside
+    // itself looks there (framework/src/repository.h).
+    const std::string components = framework::selected_component_path();
+    if (!components.empty()) env.emplace_back(framework::server_component_path_variable, components);
     return env;
 }
 
