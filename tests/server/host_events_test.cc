@@ -170,3 +170,49 @@ Test(server_host_events, system_event_registrations_go_up_to_the_host)
     cr_expect_eq(g_deregistered.load(), 1, "the last registration for the code went");
     cr_expect_eq(g_last_code.load(), PMIX_EVENT_NODE_DOWN);
 }
+
+namespace {
+
+// Slurm 22.05's errhandler: counts, and never calls the completion back.
+struct SlurmLikeHandler {
+    std::mutex mutex;
+    std::vector<pmix_status_t> codes;
+    runtime::Latch<> second;
+};
+SlurmLikeHandler *g_slurm_like = nullptr;
+
+void slurm_like_errhandler(size_t, pmix_status_t status, const pmix_proc_t *, pmix_info_t[], size_t, pmix_info_t *,
+                           size_t, pmix_event_notification_cbfunc_fn_t, void *)
+{
+    std::lock_guard lock(g_slurm_like->mutex);
+    g_slurm_like->codes.push_back(status);
+    if (g_slurm_like->codes.size() == 2) g_slurm_like->second.complete(PMIX_SUCCESS);
+}
+
+}  // namespace
+
+// What srun showed (issue 17): a rank that ends without finalize was told
+// to Slurm's catch-all handler twice (-200 and -61), and the handler prints
+// an error line for each. Now once, PMIX_ERR_LOST_CONNECTION, as OpenPMIx
+// does; and Slurm's PMIx_Deregister_event_handler(0) finds its handler.
+Test(server_host_events, a_catch_all_handler_hears_each_lost_rank_once)
+{
+    SlurmLikeHandler heard;
+    g_slurm_like = &heard;
+    const pmix_status_t reference =
+        PMIx_Register_event_handler(nullptr, 0, nullptr, 0, slurm_like_errhandler, nullptr, nullptr);
+    cr_assert_eq(reference, 0, "the first handler of a process is 0, as in OpenPMIx (Slurm deregisters 0)");
+    for (pmix_rank_t rank : {0u, 1u}) {
+        RawClient doomed;
+        cr_assert_eq(doomed.hello(kJob, rank, nullptr), PMIX_SUCCESS);
+    }  // both closed without PMIx_Finalize
+    cr_assert_eq(heard.second.wait_for(kWait), PMIX_SUCCESS, "the host heard %zu events for 2 lost ranks",
+                 heard.codes.size());
+    // Everything the server had queued by now has run: a third event would
+    // have been dispatched before this call returns.
+    cr_assert_eq(PMIx_server_register_nspace("fence-post", 0, nullptr, 0, nullptr, nullptr), PMIX_OPERATION_SUCCEEDED);
+    std::lock_guard lock(heard.mutex);
+    cr_expect_eq(heard.codes.size(), 2u, "one event per lost rank");
+    for (pmix_status_t code : heard.codes) cr_expect_eq(code, PMIX_ERR_LOST_CONNECTION, "got %d", code);
+    cr_expect_eq(PMIx_Deregister_event_handler(0, nullptr, nullptr), PMIX_SUCCESS);
+}

@@ -2,10 +2,14 @@
 // identify (remote tcp) and for sites that require munge.
 //
 // Priority 20, below psec/native (40): see native_component.cc for why.
-// When munged cannot be reached the component declines with one warning so
-// that native is used, unless the user asked for munge alone
-// (PMIX_MCA_psec=munge, or any include list naming munge): then selection stops with a clear error, because
-// silently running without the security the site asked for is worse.
+// When munged cannot be reached the component declines quietly so that
+// native is used (a node may have libmunge and no munged: its Slurm uses
+// another credential plugin; OpenPMIx is silent there too, and a warning
+// from every process of every job is noise), saying why only with
+// PMIX_MCA_psec_verbose. When the user asked for munge (PMIX_MCA_psec=munge,
+// or any include list naming munge), selection stops with a clear error
+// instead, because silently running without the security the site asked
+// for is worse.
 #include "munge_psec.h"
 
 #include <algorithm>
@@ -84,7 +88,8 @@ struct MungeSecurity {
                                      ") but munged is not running: start munged or unset PMIX_MCA_psec (socket " +
                                      problem + ")");
         }
-        services.log(PMIXPP_LOG_WARN, "munged is not reachable at %s; native will be used", problem.c_str());
+        services.log(PMIXPP_LOG_TRACE, "munged is not reachable at %s; declining (native will be used)",
+                     problem.c_str());
         return nullptr;
     }
 

@@ -83,7 +83,7 @@ public:
 
 private:
     std::vector<EventHandler> handlers_;
-    size_t next_reference_ = 1;
+    size_t next_reference_ = 0;  // the first handler is 0, as in OpenPMIx (Slurm deregisters 0)
     uint64_t next_sequence_ = 0;
 };
 

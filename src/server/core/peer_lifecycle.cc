@@ -24,18 +24,21 @@ wire::Event event_about(pmix_status_t status, const pmix_proc_t &proc, pmix_data
     return event;
 }
 
-// The host hears of the termination and that the connection is gone (it
-// decides what the job does: OpenPMIx 4.2 tells only the host). Its peers
-// hear PMIX_ERR_PROC_TERM_WO_SYNC only when they registered for that code by
-// name: a catch-all handler is how MPI libraries field errors, and Open
-// MPI's aborts the rank on any error event (exit code -200 & 255 = 56), so
-// an unasked-for event would turn mpirun's "rank 1 exited on signal 11" into
-// an abort of rank 0 now and then.
+// The host hears once that the connection is gone, PMIX_ERR_LOST_CONNECTION,
+// as OpenPMIx 4.2 tells it (the host decides what the job does; Slurm's
+// catch-all handler logs an error line and kills the step for each event,
+// so a second event per rank doubled srun's error lines). The termination
+// itself, PMIX_ERR_PROC_TERM_WO_SYNC, goes only to handlers that registered
+// for that code by name, the host's and the peers': a catch-all handler is
+// how MPI libraries field errors, and Open MPI's aborts the rank on any
+// error event (exit code -200 & 255 = 56), so an unasked-for event would
+// turn mpirun's "rank 1 exited on signal 11" into an abort of rank 0 now
+// and then.
 void announce_termination(Server &server, const pmix_proc_t &proc)
 {
     const wire::Event terminated = event_about(PMIX_ERR_PROC_TERM_WO_SYNC, proc, PMIX_RANGE_NAMESPACE);
     deliver_to_clients_naming(server, terminated, kNoPeer);
-    deliver_to_host_handlers(server, terminated);
+    deliver_to_host_handlers_naming(server, terminated);
     deliver_to_host_handlers(server, event_about(PMIX_ERR_LOST_CONNECTION, proc, PMIX_RANGE_RM));
 }
 

@@ -1,5 +1,7 @@
 #include "server/core/server.h"
 
+#include <algorithm>
+
 #include "common/values/value_ops.h"
 
 #include <atomic>
@@ -30,6 +32,15 @@ bool HostHandlers::wants(pmix_status_t code) const
         for (pmix_status_t wanted : registration.codes) {
             if (wanted == code) return true;
         }
+    }
+    return false;
+}
+
+bool HostHandlers::names(pmix_status_t code) const
+{
+    if (!sink) return false;
+    for (const auto &registration : registrations) {
+        if (std::find(registration.codes.begin(), registration.codes.end(), code) != registration.codes.end()) return true;
     }
     return false;
 }

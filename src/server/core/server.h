@@ -50,7 +50,8 @@ struct HostHandlers {
     std::function<void(const wire::Event &event)> sink;
     std::vector<EventRegistration> registrations;
 
-    bool wants(pmix_status_t code) const;
+    bool wants(pmix_status_t code) const;  // a handler for it, or one for every code
+    bool names(pmix_status_t code) const;  // a handler registered for it by name
 };
 
 // A key the host put in its own process, waiting for its commit.

@@ -163,6 +163,11 @@ void deliver_to_host_handlers(Server &server, const wire::Event &event)
     sink(event);
 }
 
+void deliver_to_host_handlers_naming(Server &server, const wire::Event &event)
+{
+    if (server.host_handlers.names(event.status)) deliver_to_host_handlers(server, event);
+}
+
 void deliver_local_event(Server &server, const wire::Event &event, PeerId exclude)
 {
     deliver_to_clients(server, event, exclude);

@@ -79,8 +79,10 @@ void deliver_local_event(Server &server, const wire::Event &event, PeerId exclud
 // events.cc: only the clients, or only the host's own handlers.
 void deliver_to_clients(Server &server, const wire::Event &event, PeerId exclude);
 void deliver_to_host_handlers(Server &server, const wire::Event &event);
-// Only to the clients in range that registered for event.status by name.
+// Only to the clients in range that registered for event.status by name;
+// only to the host when one of its own handlers names it.
 void deliver_to_clients_naming(Server &server, const wire::Event &event, PeerId exclude);
+void deliver_to_host_handlers_naming(Server &server, const wire::Event &event);
 
 // fence.cc: stores a modex blob from the host (fence, direct modex): the
 // records of procs on other nodes, as PMIX_REMOTE data. Records of local
