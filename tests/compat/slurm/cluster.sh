@@ -23,7 +23,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/lib.sh"
 
-usage() { sed -n '2,12p' "$0" >&2; exit 2; }
+usage() { sed -n '2,/^set -euo/p' "$0" | grep '^#' >&2; exit 2; }
 
 ns_of() { echo "/run/netns/${PMIXPP_SLURM_PREFIX}n$1"; }
 uts_of() { echo "$PMIXPP_MH_UTS_DIR/${PMIXPP_SLURM_PREFIX}n$1"; }

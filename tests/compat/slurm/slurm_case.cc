@@ -103,6 +103,20 @@ std::string job_of(const std::vector<Proof> &proofs, const std::string &output)
     return "";
 }
 
+// The newest job of that name slurmctld still remembers (MinJobAge=10).
+std::string job_named(const std::string &name)
+{
+    const test_support::Result jobs =
+        test_support::run(script().c_str(), {"head", cluster().state, "scontrol", "-o", "show", "job"}, "", 20);
+    const std::regex pattern("^JobId=(\\d+) JobName=" + name + " ");
+    std::string job;
+    for (const std::string &line : lines_with(jobs.out, "JobName=" + name + " ")) {
+        std::smatch m;
+        if (std::regex_search(line, m, pattern) && (job.empty() || std::stol(m[1]) > std::stol(job))) job = m[1];
+    }
+    return job;
+}
+
 // The slurmd log lines of this job (all new lines when it is unknown).
 std::string lines_of_job(const std::string &text, const std::string &job)
 {
@@ -249,6 +263,12 @@ Run run_case(Library library, const Case &spec)
 
     std::vector<std::string> args = {"srun", c.state};
     args.insert(args.end(), spec.env.begin(), spec.env.end());
+    // The stop-gap of README.md (issue 17, item 3), off unless set: cluster.sh
+    // gives it to our slurmd, and here srun hands it to the tasks.
+    const char *component_path = std::getenv("PMIXPP_SLURM_COMPONENT_PATH");
+    if (library == Library::ours && component_path != nullptr && *component_path != '\0') {
+        args.push_back(std::string("PMIX_MCA_mca_base_component_path=") + component_path);
+    }
     args.push_back("--partition=" + std::string(node_prefix(library)) + "-" + spec.partition);
     args.push_back("--job-name=" + spec.name + "-" + node_prefix(library));
     args.push_back("--time=2");
@@ -265,6 +285,7 @@ Run run_case(Library library, const Case &spec)
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     run.proofs = parse_proofs(run.result.out);
     run.job = job_of(run.proofs, run.result.out + run.result.err);
+    if (run.job.empty()) run.job = job_named(spec.name + "-" + node_prefix(library));
     // slurmstepd logs its last lines as the step ends, a moment after srun.
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     for (const std::string &node : nodes) {
