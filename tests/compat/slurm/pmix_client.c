@@ -20,7 +20,7 @@
 #include "slurm_proof.h"
 
 #define BLOB_KEY "compat.slurm.blob"
-enum { BLOB_BYTES = 64, TIMEOUT_SECONDS = 30 };
+enum { BLOB_BYTES = 64, TIMEOUT_SECONDS = 10 };
 
 static int failures;
 

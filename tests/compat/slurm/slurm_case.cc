@@ -117,14 +117,19 @@ std::string job_named(const std::string &name)
     return job;
 }
 
-// The slurmd log lines of this job (all new lines when it is unknown).
+// The slurmd log lines of this job's steps, and slurmd's own error lines
+// (they name no step); all new lines when the job is unknown. Lines of other
+// steps (a case running at the same time on the node) are left out.
 std::string lines_of_job(const std::string &text, const std::string &job)
 {
     if (job.empty()) return text;
-    const std::string tag = "[" + job + ".";
+    static const std::regex any_step(R"(^\[[^\]]*\] \[\d+\.\d+\] )");
+    const std::string tag = "] [" + job + ".";
     std::string kept;
     for (const std::string &line : lines_with(text, "")) {
-        if (line.find(tag) != std::string::npos || line.find("error") != std::string::npos) kept += line + "\n";
+        const bool ours = line.find(tag) != std::string::npos;
+        const bool slurmd_error = !std::regex_search(line, any_step) && line.find("error") != std::string::npos;
+        if (ours || slurmd_error) kept += line + "\n";
     }
     return kept;
 }
@@ -246,7 +251,11 @@ std::string Run::log_lines_with(const std::string &part) const
 {
     std::string found;
     for (const auto &[node, text] : logs) {
-        for (const std::string &line : lines_with(text, part)) found += node + ": " + line + "\n";
+        for (const std::string &line : lines_with(text, part)) {
+            // Logged at the end of every step with either library: noise.
+            if (line.find("spmix_appdir_") != std::string::npos) continue;
+            found += node + ": " + line + "\n";
+        }
     }
     return found;
 }
@@ -292,6 +301,12 @@ Run run_case(Library library, const Case &spec)
         run.logs[node] = lines_of_job(read_from(c.dir + "/nodes/" + node + "/slurmd.log", offsets[node]), run.job);
     }
     run.expect(!run.result.timed_out, "srun did not end within " + std::to_string(spec.seconds) + " s");
+    if (run.result.timed_out) {
+        // srun was killed: end the job now rather than at its time limit, so
+        // it does not hold the node's CPUs for the cases after it.
+        (void)test_support::run(script().c_str(), {"head", c.state, "scancel", "--name=" + spec.name + "-" + node_prefix(library)},
+                                "", 20);
+    }
     return run;
 }
 

@@ -40,7 +40,7 @@ struct Case {
     int nodes = 0;                    // > 0: -N nodes --ntasks-per-node ntasks/nodes
     std::vector<std::string> command; // program and arguments
     std::vector<std::string> env;     // VAR=VALUE for srun and so the tasks
-    int seconds = 90;
+    int seconds = 30;                 // srun's deadline (a passing case takes 0.1-5 s)
 };
 
 // One "proof ROLE R pid P host H job J: libpmix PATH file F; parent COMM
@@ -72,6 +72,8 @@ struct Run {
     void expect(bool ok, const std::string &why);
     std::string output() const;                // stdout then stderr
     std::vector<std::string> stepd_errors() const; // "slurmstepd-NODE: error: ..." lines
+    // This job's slurmd/slurmstepd log lines containing `part`, as "NODE: line"
+    // (the harmless spmix_appdir_ lines left out).
     std::string log_lines_with(const std::string &part) const;
 };
 
