@@ -135,18 +135,31 @@ start_daemons() {
     done
 }
 
+# The daemons that exited already, as "NAME (its log)" words.
+dead_daemons() {
+    local dir=$PMIXPP_SLURM_DIR node
+    pid_alive_as "$(cat "$dir/pids/slurmctld")" slurmctld || echo "slurmctld ($dir/ctld/stdout)"
+    for node in $(pmixpp_slurm_nodes); do
+        pid_alive_as "$(cat "$dir/pids/slurmd-$node")" slurmd || echo "slurmd-$node ($dir/nodes/$node/stdout)"
+    done
+}
+
 # All six nodes idle within 30 s, or say which did not and show their logs.
 wait_for_nodes() {
-    local dir=$PMIXPP_SLURM_DIR tries states node
+    local dir=$PMIXPP_SLURM_DIR tries states node dead
     for (( tries = 0; tries < 150; tries++ )); do
         states=$(in_host 0 sinfo -h -N -o '%N %t' 2>/dev/null | sort -u || true)
         if [[ -n $states ]] && ! grep -qv ' idle$' <<<"$states" &&
             [[ $(wc -l <<<"$states") -eq $(pmixpp_slurm_nodes | wc -l) ]]; then
             return 0
         fi
+        # A daemon that exited will not come back: say so now.
+        dead=$(dead_daemons)
+        (( tries < 10 )) || [[ -z $dead ]] || break
         sleep 0.2
     done
-    pmixpp_slurm_log "nodes not idle within 30 s; sinfo says:"
+    [[ -z $dead ]] || pmixpp_slurm_log "these daemons exited: $(echo $dead)"
+    pmixpp_slurm_log "nodes not idle after $((tries / 5)) s; sinfo says:"
     in_host 0 sinfo -N >&2 || true
     pmixpp_slurm_log "slurmctld log ($dir/ctld/slurmctld.log):"
     tail -n 20 "$dir/ctld/slurmctld.log" "$dir/ctld/stdout" >&2 2>/dev/null || true
@@ -156,7 +169,7 @@ wait_for_nodes() {
             tail -n 20 "$dir/nodes/$node/slurmd.log" "$dir/nodes/$node/stdout" >&2 2>/dev/null || true
         fi
     done
-    pmixpp_slurm_die "slurmd did not register within 30 s (see the logs above)"
+    pmixpp_slurm_die "slurmd did not register (see the logs above)"
 }
 
 # Each slurmd sees the library it should at the path Slurm's plugin loads.
