@@ -8,6 +8,7 @@
 
 #include <criterion/criterion.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,27 @@ void check_client(Run &run)
     }
 }
 
+// Across nodes: each rank matched the 64 bytes of every rank on the other
+// nodes (hosts from the proofs, so a wrong PMIX_HOSTNAME cannot hide one).
+void check_remote_reads(Run &run)
+{
+    std::map<int, std::string> host;
+    for (const slurm_test::Proof &p : run.proofs) host[p.rank] = p.host;
+    const int n = run.spec.ntasks;
+    const int remote_peers = n - n / run.spec.nodes;
+    for (int rank = 0; rank < n; ++rank) {
+        int matched = 0;
+        for (int peer = 0; peer < n; ++peer) {
+            if (host.count(rank) == 0 || host.count(peer) == 0 || host[rank] == host[peer]) continue;
+            const std::string line = "client " + std::to_string(rank) + ": 64 bytes from rank " + std::to_string(peer) + " on ";
+            if (test_support::count_lines_with(run.result.out, line) == 1) ++matched;
+        }
+        run.expect(matched == remote_peers, "client " + std::to_string(rank) + " matched the bytes of " +
+                                                std::to_string(matched) + " ranks on other nodes, expected " +
+                                                std::to_string(remote_peers));
+    }
+}
+
 } // namespace
 
 TestSuite(slurm, .timeout = 300);
@@ -170,6 +192,7 @@ Test(slurm, three_nodes_c_client_fence)
 {
     on_both(client_case("client6", "three", 6, 3), [](Run &run) {
         check_client(run);
+        check_remote_reads(run);
         slurm_test::expect_slurm_upcall(run, "_fencenb_fn", 3);
     });
 }
@@ -180,6 +203,7 @@ Test(slurm, three_nodes_c_client_direct_modex)
 {
     on_both(client_case("dmodex6", "three", 6, 3, {"--no-collect"}), [](Run &run) {
         check_client(run);
+        check_remote_reads(run);
         slurm_test::expect_slurm_upcall(run, "_dmodex_fn", 3);
     });
 }
