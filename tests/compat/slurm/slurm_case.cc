@@ -155,6 +155,13 @@ std::vector<int> stepds_of(const std::string &job)
 
 bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
+std::string report_of(const Run &run)
+{
+    std::string all;
+    for (const std::string &why : run.failures) all += why + "\n";
+    return all;
+}
+
 // Known signatures of the defects of issue 17 in a failed run on ours: one
 // line each naming the cause and where it is tracked. They explain, they do
 // not decide: the checks above do.
@@ -185,7 +192,52 @@ std::vector<std::string> diagnose(const Run &run)
                          std::string(node_prefix(run.library)) + "-c, hostname " +
                          hostname_of(std::string(node_prefix(run.library)) + "-c") + ") (issue 17, item 2)");
     }
+    if (contains(report_of(run), "host_fence_done") && contains(report_of(run), "pmixp_coll_")) {
+        causes.push_back("slurmstepd deadlocked in the fence: Slurm calls fence_nb's modex callback while it holds "
+                         "the collective's lock (pmixp_coll_*_local/_neighbor), and our callback (host_fence_done -> "
+                         "take_host_blob) calls Slurm's release function before returning; that function takes the "
+                         "same lock. The release function must run after the callback returned (OpenPMIx defers it)");
+    }
     return causes;
+}
+
+// The threads of a process, by gdb, keeping the frames that tell who holds
+// what: ours (pmixpp::), Slurm's plugin (pmixp_), and lock waits.
+std::string stack_of(int pid)
+{
+    if (::access("/usr/bin/gdb", X_OK) != 0) return "    (no stack: apt-get install gdb to see one here)\n";
+    const test_support::Result gdb = test_support::run(
+        "/usr/bin/gdb", {"-p", std::to_string(pid), "-batch", "-ex", "thread apply all bt 16"}, "", 60);
+    std::string kept;
+    for (const std::string &line : lines_with(gdb.out, "")) {
+        const bool thread = line.compare(0, 7, "Thread ") == 0;
+        const bool telling = line.compare(0, 1, "#") == 0 && (contains(line, " in pmixpp::") ||
+                                                               contains(line, " in pmixp_") || contains(line, "lock_wait"));
+        if (thread || telling) kept += "    " + line.substr(0, 200) + "\n";
+    }
+    return kept;
+}
+
+// srun was killed at its deadline: cancel the job now rather than at its time
+// limit, so it does not hold the nodes' CPUs for the cases after it. A
+// slurmstepd still there 10 s later is stuck: its threads go into the report,
+// then it is killed (it is this cluster's, started by its slurmd).
+void end_hung_job(Run &run)
+{
+    const std::string name = run.spec.name + "-" + node_prefix(run.library);
+    (void)test_support::run(script().c_str(), {"head", cluster().state, "scancel", "--name=" + name}, "", 20);
+    if (run.job.empty()) return;
+    std::vector<int> stuck;
+    for (int i = 0; i < 100; ++i) {
+        stuck = stepds_of(run.job);
+        if (stuck.empty()) return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    std::string report = "slurmstepd of job " + run.job + " still runs 10 s after scancel (pids";
+    for (int pid : stuck) report += " " + std::to_string(pid);
+    report += "); the threads of " + std::to_string(stuck.front()) + ":\n" + stack_of(stuck.front());
+    run.expect(false, report);
+    for (int pid : stuck) ::kill(pid, SIGKILL);
 }
 
 } // namespace
@@ -301,12 +353,7 @@ Run run_case(Library library, const Case &spec)
         run.logs[node] = lines_of_job(read_from(c.dir + "/nodes/" + node + "/slurmd.log", offsets[node]), run.job);
     }
     run.expect(!run.result.timed_out, "srun did not end within " + std::to_string(spec.seconds) + " s");
-    if (run.result.timed_out) {
-        // srun was killed: end the job now rather than at its time limit, so
-        // it does not hold the node's CPUs for the cases after it.
-        (void)test_support::run(script().c_str(), {"head", c.state, "scancel", "--name=" + spec.name + "-" + node_prefix(library)},
-                                "", 20);
-    }
+    if (run.result.timed_out) end_hung_job(run);
     return run;
 }
 
