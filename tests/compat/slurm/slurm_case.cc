@@ -181,7 +181,9 @@ std::vector<std::string> diagnose(const Run &run)
         causes.push_back("the tasks found none of our components: they get srun's environment, not slurmd's, so a "
                          "component path given to slurmd does not reach them (issue 17, item 3)");
     }
-    if (contains(out, "PMIX_NAMESPACE=unset") || contains(out, "nspace singleton.")) {
+    // Open MPI's ess/pmi says "Unreachable" when its PMIx client finds no server to talk to.
+    if (contains(out, "PMIX_NAMESPACE=unset") || contains(out, "nspace singleton.") ||
+        (contains(out, "ORTE_ERROR_LOG: Unreachable") && contains(out, "ess_pmi_module.c"))) {
         causes.push_back("the tasks got no PMIx environment (PMIX_NAMESPACE, PMIX_SERVER_URI*): Slurm calls "
                          "PMIx_server_setup_fork in the forked child, ignores its status, and ours returns "
                          "PMIX_ERR_INIT there, so clients start as singletons or fail (issue 17, item 1)");
@@ -445,7 +447,7 @@ void conclude(const Run &run)
         for (const std::string &cause : diagnose(run)) report += "  likely cause: " + cause + "\n";
     }
     report += run.output();
-    report += "--- error lines of slurmd/slurmstepd on" + nodes + " for this job\n" + run.log_lines_with("error");
+    report += "--- error lines of slurmd/slurmstepd on" + nodes + " for this job\n" + run.log_lines_with("error:");
     std::fprintf(stderr, "[slurm] %-13s on %-8s: %s (srun exit %d, %.1f s, job %s)\n", run.spec.name.c_str(),
                  label(run.library), run.failures.empty() ? "passed" : "FAILED", run.result.code, run.seconds,
                  run.job.empty() ? "?" : run.job.c_str());
