@@ -5,13 +5,15 @@
 # round and the medians; writes no results file.
 #
 # Usage: bench_srun.sh [ROUNDS=10] [BUILD_DIR=<repo>/build]
-# Needs root and munged, like the test; the cluster is stopped at exit.
+# PMIXPP_SLURM_LIBPMIX=FILE times another build's libpmix.so.2 (the client
+# still comes from BUILD_DIR). Needs root and munged, like the test; the
+# cluster is stopped at exit.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 rounds=${1:-10}
 build=$(cd "${2:-$here/../../../build}" && pwd)
 client=$build/tests/compat/slurm/programs/pmix_client
-library=$build/lib/libpmix.so.2
+library=${PMIXPP_SLURM_LIBPMIX:-$build/lib/libpmix.so.2}
 [[ -x $client ]] || { echo "bench_srun.sh: $client not built: cmake --build $build --target compat_slurm_programs" >&2; exit 1; }
 [[ -e $library ]] || { echo "bench_srun.sh: $library not built: cmake --build $build --target pmix" >&2; exit 1; }
 
