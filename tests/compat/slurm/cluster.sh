@@ -135,12 +135,16 @@ start_daemons() {
     done
 }
 
+# A process that has not exited (a zombie has). While it still execs its
+# way through nsenter, unshare, env and node.sh its name is not the daemon's.
+running() { [[ -r /proc/$1/stat ]] && [[ $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
+
 # The daemons that exited already, as "NAME (its log)" words.
 dead_daemons() {
     local dir=$PMIXPP_SLURM_DIR node
-    pid_alive_as "$(cat "$dir/pids/slurmctld")" slurmctld || echo "slurmctld ($dir/ctld/stdout)"
+    running "$(cat "$dir/pids/slurmctld")" || echo "slurmctld ($dir/ctld/stdout)"
     for node in $(pmixpp_slurm_nodes); do
-        pid_alive_as "$(cat "$dir/pids/slurmd-$node")" slurmd || echo "slurmd-$node ($dir/nodes/$node/stdout)"
+        running "$(cat "$dir/pids/slurmd-$node")" || echo "slurmd-$node ($dir/nodes/$node/stdout)"
     done
 }
 
@@ -155,7 +159,7 @@ wait_for_nodes() {
         fi
         # A daemon that exited will not come back: say so now.
         dead=$(dead_daemons)
-        (( tries < 10 )) || [[ -z $dead ]] || break
+        [[ -z $dead ]] || break
         sleep 0.2
     done
     [[ -z $dead ]] || pmixpp_slurm_log "these daemons exited: $(echo $dead)"
