@@ -98,7 +98,8 @@ void expect_slurm_upcall(Run &run, const std::string &upcall, std::size_t nodes)
 // Ends the run's checks: a failed baseline stops the test (environment), a
 // failed run on ours fails it and goes on. Both print what happened.
 void conclude(const Run &run);
-// Ours prints no more error lines than OpenPMIx did for the same case.
+// Ours prints no more error lines than OpenPMIx did for the same case, and
+// no "pmixpp:" line at all.
 void compare_error_lines(const Run &baseline, const Run &ours);
 
 } // namespace slurm_test
