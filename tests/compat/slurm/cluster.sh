@@ -214,6 +214,8 @@ cmd_up() {
         printf 'PMIXPP_SLURM_SCRIPT=%q\n' "$here/cluster.sh"
     } >"$STATE"
     trap 'if (( $? != 0 )); then pmixpp_slurm_log "start-up failed: stopping what was started"; "$0" down "$STATE" || true; fi' EXIT
+    # Killed half-way (ctest's timeout, ^C, a closed pipe): stop it all the same.
+    trap 'trap - EXIT; "$0" down "$STATE" >/dev/null 2>&1 || true; exit 1' INT TERM HUP PIPE
 
     local nhosts=$(( $(pmixpp_slurm_nodes | wc -l) + 1 ))
     "$PMIXPP_SLURM_MULTIHOST/setup.sh" "$PMIXPP_SLURM_PREFIX" "$nhosts" "$PMIXPP_SLURM_SUBNET" >/dev/null
