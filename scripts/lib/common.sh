@@ -15,10 +15,10 @@ PMIXPP_PACKAGES=(
 )
 
 # Only the test suite needs these: the real consumers of tests/compat/ (Open
-# MPI 4.1 and Debian's python3-pmix, both built against OpenPMIx) and iproute2
-# for the network namespaces that play the other hosts.
+# MPI 4.1, Debian's python3-pmix and Slurm 22.05, all built against OpenPMIx)
+# and iproute2 for the network namespaces that play the other hosts.
 PMIXPP_COMPAT_PACKAGES=(
-  openmpi-bin libopenmpi-dev python3-pmix iproute2
+  openmpi-bin libopenmpi-dev python3-pmix iproute2 slurm-wlm
 )
 
 # The reliability stages of the test suite: clang and its libFuzzer and

@@ -1,0 +1,107 @@
+// One case of the Slurm harness on one library: srun on the private cluster
+// of cluster.sh (started by the compat_slurm_up fixture), what it printed,
+// the slurmd log lines it caused, and what the checks found. A case runs on
+// OpenPMIx first (the baseline: a failure there is the environment's, and
+// stops the test) and then on ours (a failure there is a finding, and the
+// test goes on to compare the two).
+#ifndef PMIXPP_TESTS_COMPAT_SLURM_SLURM_CASE_H
+#define PMIXPP_TESTS_COMPAT_SLURM_SLURM_CASE_H
+
+#include "support/child_process.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace slurm_test {
+
+enum class Library { openpmix, ours };
+
+// "OpenPMIx" or "ours", for messages; "ompi" or "ours", the node and
+// partition prefix of cluster.sh.
+const char *label(Library library);
+const char *node_prefix(Library library);
+
+// The cluster recorded in $PMIXPP_SLURM_STATE by cluster.sh up.
+struct Cluster {
+    std::string state;
+    std::string dir;     // its private directory: config, logs, spool
+    std::string ours;    // our libpmix.so.2 bound over OpenPMIx's file on ours-*
+    std::string ours_file;     // "major:minor:inode" of ours
+    std::string openpmix_file; // and of OpenPMIx's real file
+};
+const Cluster &cluster();
+
+struct Case {
+    std::string name;                 // srun --job-name, and messages
+    std::string partition;            // "one" (node a), "alias" (node c), "three" (a, b, c)
+    int ntasks = 1;
+    int nodes = 0;                    // > 0: -N nodes --ntasks-per-node ntasks/nodes
+    std::vector<std::string> command; // program and arguments
+    std::vector<std::string> env;     // VAR=VALUE for srun and so the tasks
+    int seconds = 30;                 // srun's deadline (a passing case takes 0.1-5 s)
+};
+
+// One "proof ROLE R pid P host H job J: libpmix PATH file F; parent COMM
+// PPID libpmix PATH file F" line (slurm_proof.h).
+struct Proof {
+    std::string role;
+    int rank = -1;
+    int pid = -1;
+    std::string host;
+    std::string job;
+    std::string path;
+    std::string file;
+    std::string parent;
+    int parent_pid = -1;
+    std::string parent_path;
+    std::string parent_file;
+};
+
+struct Run {
+    Library library = Library::openpmix;
+    Case spec;
+    test_support::Result result;
+    double seconds = 0;
+    std::vector<Proof> proofs;
+    std::string job;                           // Slurm job id, when known
+    std::map<std::string, std::string> logs;   // node -> slurmd log lines written during the run
+    std::vector<std::string> failures;
+
+    void expect(bool ok, const std::string &why);
+    std::string output() const;                // stdout then stderr
+    std::vector<std::string> stepd_errors() const; // "slurmstepd-NODE: error: ..." lines
+    // This job's slurmd/slurmstepd log lines containing `part`, as "NODE: line"
+    // (the harmless spmix_appdir_ lines left out).
+    std::string log_lines_with(const std::string &part) const;
+};
+
+// The node names of a partition of `library`, and what gethostname() says on them.
+std::vector<std::string> nodes_of(Library library, const std::string &partition);
+std::string hostname_of(const std::string &node);
+
+Run run_case(Library library, const Case &spec);
+
+// Checks shared by the cases; each adds to run.failures.
+void expect_exit(Run &run, int code);
+// `ranks` proofs of `role`, one per rank, from the partition's hosts, each
+// process and its slurmstepd mapping `run.library`'s file.
+void expect_proofs(Run &run, const std::string &role, int ranks);
+void expect_line(Run &run, const std::string &line);
+// Every task and the step's slurmstepd are gone within 15 s of srun's exit.
+void expect_nothing_left(Run &run);
+// The step went through the plugin's fence (_fencenb_fn, COLL_FENCE_* DONE)
+// or direct modex (_dmodex_fn) on each of `nodes` nodes.
+void expect_slurm_upcall(Run &run, const std::string &upcall, std::size_t nodes);
+
+// Ends the run's checks: a failed baseline stops the test (environment), a
+// failed run on ours fails it and goes on. Both print what happened.
+void conclude(const Run &run);
+// Ours prints no more error lines than OpenPMIx did for the same case, and
+// no "pmixpp:" line at all.
+void compare_error_lines(const Run &baseline, const Run &ours);
+
+} // namespace slurm_test
+
+#endif
