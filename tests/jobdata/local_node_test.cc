@@ -52,6 +52,33 @@ Test(local_node, one_node_named_localhost_by_slurm)
     cr_expect_eq(u32_at(*store, "slurm.2", PMIXPP_GDS_LEVEL_NODE, 0, PMIX_LOCAL_SIZE), 4u);
 }
 
+Test(local_node, a_flat_node_id_alone_names_this_node)
+{
+    auto store = hash_store();
+    Infos infos;
+    infos.str(PMIX_NODE_MAP, "sn0,sn1,sn2").str(PMIX_PROC_MAP, "0,1;2,3;4,5").u32(PMIX_NODEID, 2);
+    const auto summary = register_ok(*store, "nodeid", infos, "not-a-node-of-the-map");
+    cr_expect_eq(summary.local_hostname, "sn2");
+    cr_expect_eq(summary.local_ranks, (Ranks{4, 5}));
+}
+
+// Open MPI 4.1's orted: the maps list only nodes with ranks (mpirun's node
+// has none here), its flat node id counts every node of its pool, and its
+// local peers say which node is this one.
+Test(local_node, open_mpi_node_index_does_not_outweigh_local_peers)
+{
+    auto store = hash_store();
+    Infos infos;
+    infos.str(PMIX_NODE_MAP, "h1,h2").str(PMIX_PROC_MAP, "0,1;2,3").u32(PMIX_NODEID, 1);
+    infos.str(PMIX_LOCAL_PEERS, "0,1");
+    const auto summary = register_ok(*store, "ompi", infos, "h1");
+    cr_expect_eq(summary.local_hostname, "h1");
+    cr_expect_eq(summary.local_ranks, (Ranks{0, 1}));
+    Infos no_peers;
+    no_peers.str(PMIX_NODE_MAP, "h1,h2").str(PMIX_PROC_MAP, "0,1;2,3").u32(PMIX_NODEID, 1);
+    cr_expect_eq(register_ok(*store, "ompi2", no_peers, "h1").local_hostname, "h1", "the hostname before the id");
+}
+
 Test(local_node, local_peers_alone_find_the_node)
 {
     auto store = hash_store();
@@ -86,7 +113,7 @@ Test(local_node, local_peer_ranges_are_read)
 Test(local_node, the_name_given_at_init_wins)
 {
     auto store = hash_store();
-    Infos infos = slurm_step(0, "4,5");  // a node id that disagrees with the name
+    Infos infos = slurm_step(0, "4,5");  // a node id that disagrees with the name and peers
     const auto summary = register_ok(*store, "given", infos, "sn2", /*host_given=*/true);
     cr_expect_eq(summary.local_hostname, "sn2");
     cr_expect_eq(summary.local_ranks, (Ranks{4, 5}));

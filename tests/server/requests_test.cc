@@ -9,6 +9,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <vector>
+#include <thread>
+#include <mutex>
+#include <chrono>
 
 #include <unistd.h>
 
@@ -79,6 +83,44 @@ void two_rank_job_with_host_fence()
 void job_with_a_remote_rank_and_host_fence()
 {
     g_fence_host.fence_nb = echo_fence;
+    start_server(make_tmpdir(), &g_fence_host);
+    register_job_with_a_remote_rank(kJob, 2);
+}
+
+// As Slurm's collectives answer a fence: from a thread of the host's own,
+// holding the collective's lock while it calls back, with a release
+// function that takes that lock again. The library must release after its
+// callback returned (issue 17: an inline release deadlocked slurmstepd).
+std::timed_mutex g_collective_lock;
+std::atomic<int> g_released{0};
+std::atomic<int> g_released_under_lock{0};
+std::vector<std::thread> g_host_threads;
+
+void release_taking_the_lock(void *owned)
+{
+    if (g_collective_lock.try_lock_for(std::chrono::seconds(5))) {
+        g_collective_lock.unlock();
+    } else {
+        ++g_released_under_lock;
+    }
+    std::free(owned);
+    ++g_released;
+}
+
+pmix_status_t slurm_like_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char *data, size_t ndata,
+                               pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_host_fences;
+    g_host_threads.emplace_back([=] {
+        std::lock_guard lock(g_collective_lock);
+        cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_taking_the_lock, data);
+    });
+    return PMIX_SUCCESS;
+}
+
+void job_with_a_remote_rank_and_slurm_like_fence()
+{
+    g_fence_host.fence_nb = slurm_like_fence;
     start_server(make_tmpdir(), &g_fence_host);
     register_job_with_a_remote_rank(kJob, 2);
 }
@@ -202,6 +244,21 @@ Test(server_requests, host_fence_is_called_once, .init = job_with_a_remote_rank_
     commit_string(*b, "k", "b");
     fence_both(*a, *b);
     cr_expect_eq(g_host_fences.load(), 1);
+}
+
+Test(server_requests, host_release_runs_after_its_callback_returned,
+     .init = job_with_a_remote_rank_and_slurm_like_fence)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    commit_string(*a, "k", "a");
+    commit_string(*b, "k", "b");
+    fence_both(*a, *b);
+    for (auto &thread : g_host_threads) thread.join();
+    for (int waited = 0; g_released.load() == 0 && waited < 5000; waited += 10) usleep(10000);
+    cr_expect_eq(g_host_fences.load(), 1);
+    cr_expect_eq(g_released.load(), 1, "the host's release function ran once");
+    cr_expect_eq(g_released_under_lock.load(), 0, "the release ran while the host still held its lock");
 }
 
 // As OpenPMIx 4.2: a fence among procs that all live here completes without

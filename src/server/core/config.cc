@@ -93,6 +93,20 @@ std::chrono::milliseconds handshake_timeout_from_environment()
     return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0 + 0.5));
 }
 
+std::chrono::milliseconds event_caching_window_from_environment()
+{
+    const char *text = std::getenv(kEventCachingWindowEnv);
+    if (text == nullptr || *text == '\0') return Config::kDefaultEventCachingWindow;
+    char *end = nullptr;
+    const double seconds = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(seconds >= 0.0) || seconds > 3600.0) {
+        runtime::log_warning("server", std::string(kEventCachingWindowEnv) + "='" + text +
+                                           "' is not a number of seconds in [0, 3600] (using the default of 1)");
+        return Config::kDefaultEventCachingWindow;
+    }
+    return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0 + 0.5));
+}
+
 long long share_modex_bytes_from_environment()
 {
     const char *text = std::getenv(kShareModexBytesEnv);
@@ -112,6 +126,7 @@ void apply_defaults(Config &config)
 {
     config.handshake_timeout = handshake_timeout_from_environment();
     config.share_modex_bytes = share_modex_bytes_from_environment();
+    config.event_caching_window = event_caching_window_from_environment();
     config.hostname_given = !config.hostname.empty();
     if (config.hostname.empty()) config.hostname = local_hostname();
     if (config.nspace.empty()) {

@@ -42,12 +42,19 @@ struct Config {
     // costs more than the copies it saves.
     long long share_modex_bytes = kDefaultShareModexBytes;
 
+    // PMIX_MCA_pmix_event_caching_window, in seconds (fractions allowed),
+    // default 1 as in OpenPMIx: clients lost within it reach the host as
+    // one event (lost_report.h); 0 tells each at once.
+    std::chrono::milliseconds event_caching_window{kDefaultEventCachingWindow};
+
     static constexpr std::chrono::milliseconds kDefaultHandshakeTimeout{10000};
+    static constexpr std::chrono::milliseconds kDefaultEventCachingWindow{1000};
     static constexpr long long kDefaultShareModexBytes = 131072;
 };
 
 inline constexpr const char *kHandshakeTimeoutEnv = "PMIX_MCA_ptl_base_handshake_timeout";
 inline constexpr const char *kShareModexBytesEnv = "PMIX_MCA_pmix_server_share_modex_bytes";
+inline constexpr const char *kEventCachingWindowEnv = "PMIX_MCA_pmix_event_caching_window";
 
 // PMIX_ERR_BAD_PARAM (with *error_p naming the attribute) for a value of the
 // wrong type or an nspace longer than PMIX_MAX_NSLEN.

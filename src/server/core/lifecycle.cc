@@ -5,6 +5,7 @@
 #include "server/core/fork_state.h"
 #include "server/core/info_read.h"
 #include "server/core/listeners.h"
+#include "server/core/lost_report.h"
 #include "server/core/self_ops.h"
 #include "server/core/server.h"
 #include "server/core/topology.h"
@@ -133,6 +134,7 @@ void shut_down(Server &server)
 {
     server.finalizing = true;
     fork_state::clear();
+    drop_lost_report(server);
     fail_all_fences(server, PMIX_ERR_LOST_CONNECTION);
     fail_all_connects(server, PMIX_ERR_LOST_CONNECTION);
     server.waiters.fail_all(PMIX_ERR_LOST_CONNECTION);

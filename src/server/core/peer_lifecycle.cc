@@ -5,6 +5,7 @@
 #include "server/cleanup/server_cleanup.h"
 #include "server/pnet/pnet_server.h"
 #include "server/core/connections.h"
+#include "server/core/lost_report.h"
 #include "server/core/tool_peers.h"
 #include "server/requests/requests.h"
 
@@ -24,10 +25,11 @@ wire::Event event_about(pmix_status_t status, const pmix_proc_t &proc, pmix_data
     return event;
 }
 
-// The host hears once that the connection is gone, PMIX_ERR_LOST_CONNECTION,
-// as OpenPMIx 4.2 tells it (the host decides what the job does; Slurm's
-// catch-all handler logs an error line and kills the step for each event,
-// so a second event per rank doubled srun's error lines). The termination
+// The host hears that the connection is gone, PMIX_ERR_LOST_CONNECTION, as
+// OpenPMIx 4.2 tells it: once, and batched with the other losses of a
+// moment (lost_report.h; the host decides what the job does, and Slurm's
+// catch-all handler logs an error line and kills the step for each event).
+// The termination
 // itself, PMIX_ERR_PROC_TERM_WO_SYNC, goes only to handlers that registered
 // for that code by name, the host's and the peers': a catch-all handler is
 // how MPI libraries field errors, and Open MPI's aborts the rank on any
@@ -39,7 +41,7 @@ void announce_termination(Server &server, const pmix_proc_t &proc)
     const wire::Event terminated = event_about(PMIX_ERR_PROC_TERM_WO_SYNC, proc, PMIX_RANGE_NAMESPACE);
     deliver_to_clients_naming(server, terminated, kNoPeer);
     deliver_to_host_handlers_naming(server, terminated);
-    deliver_to_host_handlers(server, event_about(PMIX_ERR_LOST_CONNECTION, proc, PMIX_RANGE_RM));
+    report_lost_to_host(server, proc);
 }
 
 // A proc that is gone without committing never will: whoever waits for its

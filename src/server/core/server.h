@@ -12,6 +12,7 @@
 #include "common/store/store.h"
 #include "framework/src/selection.h"
 #include "server/core/config.h"
+#include "server/core/lost_report.h"
 #include "server/core/registry.h"
 #include "server/core/waiters.h"
 #include "server/host/host_module.h"
@@ -108,6 +109,8 @@ public:
     std::map<pmix_status_t, int> host_event_codes;
     // PMIx_server_register_resources, by node id.
     std::map<uint32_t, NodeResources> resources;
+    // Clients lost without finalize, not yet told to the host (lost_report.h).
+    LostReport lost_report;
     // PMIX_TMPDIR / PMIX_NSDIR / PMIX_PROCDIR made for the host (issue 4).
     sessiondirs::SessionDirs session_dirs;
 

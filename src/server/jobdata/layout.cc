@@ -268,20 +268,23 @@ std::optional<std::size_t> Builder::find_local_node(ServerHost server_host) cons
     if (server_host.given && !server_host.hostname.empty()) {
         if (auto node = named(server_host.hostname)) return node;
     }
-    if (given_.this_hostname != nullptr) {
-        if (auto node = named(given_.this_hostname)) return node;
-    }
-    if (given_.this_nodeid) {
-        const auto it = by_id_.find(*given_.this_nodeid);
-        if (it != by_id_.end()) return it->second;
-    }
     for (pmix_rank_t peer : given_.local_peers) {
         if (peer < layout_.known_ranks && layout_.node_of_rank[peer] != kUnplaced) {
             return static_cast<std::size_t>(layout_.node_of_rank[peer]);
         }
     }
-    if (server_host.hostname.empty()) return std::nullopt;
+    if (given_.this_hostname != nullptr) {
+        if (auto node = named(given_.this_hostname)) return node;
+    }
     if (auto node = named(server_host.hostname)) return node;
+    // A host's own node numbering need not be the maps' (Open MPI numbers
+    // every node of its pool, mpirun's too, while the maps list only nodes
+    // with ranks): the id counts only where the name did not.
+    if (given_.this_nodeid) {
+        const auto it = by_id_.find(*given_.this_nodeid);
+        if (it != by_id_.end()) return it->second;
+    }
+    if (server_host.hostname.empty()) return std::nullopt;
     return node_by_short_name(server_host.hostname);
 }
 

@@ -60,10 +60,13 @@ struct ServerHost {
 // in this order (hosts name nodes their own way: Slurm by NodeName, which
 // need not be gethostname(), and passes no PMIX_HOSTNAME at init):
 //   1. the name the host gave PMIx_server_init (PMIX_HOSTNAME);
-//   2. the job's flat PMIX_HOSTNAME, then its flat PMIX_NODEID;
-//   3. the node that holds the ranks of PMIX_LOCAL_PEERS;
-//   4. gethostname(), exactly, then by its short name when one of the two
-//      is a fully qualified name of the other (one match only).
+//   2. the node that holds the ranks of PMIX_LOCAL_PEERS (Slurm and Open
+//      MPI both give them);
+//   3. the job's flat PMIX_HOSTNAME, then gethostname();
+//   4. the job's flat PMIX_NODEID (Slurm's is the maps' index; Open MPI's
+//      counts nodes without ranks too, so it comes after the names);
+//   5. gethostname() by its short name, when one of the two is a fully
+//      qualified name of the other (one match only).
 // When none matches a node of the maps but the host described this node
 // (flat node keys, local peers, a flat node id), a node of its own is
 // added. Local peers that the maps did not place are placed on it.

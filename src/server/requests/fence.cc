@@ -50,7 +50,12 @@ wire::Bytes take_host_blob(const char *data, size_t ndata, pmix_release_cbfunc_t
     } catch (const std::bad_alloc &) {
         *status_p = PMIX_ERR_NOMEM;
     }
-    if (release != nullptr) release(release_cbdata);
+    // Later, never inside the host's callback: the host may hold a lock
+    // while it calls us that its release function takes again (Slurm's
+    // collectives do: an inline release deadlocked slurmstepd). Should the
+    // engine be gone, the host's buffer is left to it rather than released
+    // under its own lock.
+    if (release != nullptr) (void)post_later([release, release_cbdata] { release(release_cbdata); });
     return blob;
 }
 

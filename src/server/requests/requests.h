@@ -91,7 +91,8 @@ pmix_status_t store_remote_blob(Server &server, const wire::Bytes &blob);
 
 // fence.cc: copies the modex bytes a host hands to a fence or direct-modex
 // callback, then lets the host release them (the host may free them as soon
-// as release runs). A failed copy turns *status_p into PMIX_ERR_NOMEM.
+// as release runs), on the progress thread after the callback returned. A
+// failed copy turns *status_p into PMIX_ERR_NOMEM.
 wire::Bytes take_host_blob(const char *data, size_t ndata, pmix_release_cbfunc_t release,
                            void *release_cbdata, pmix_status_t *status_p);
 
