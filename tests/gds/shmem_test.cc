@@ -280,6 +280,40 @@ Test(shmem, the_directory_hint_is_used_without_nsdir)
     ::rmdir(dir.c_str());
 }
 
+// A server that runs as root for another user's job (Slurm's slurmstepd,
+// PMIX_USERID at init): the segment is that user's to open; its mode stays
+// 0600, so no one else's.
+Test(shmem, the_segment_belongs_to_the_jobs_user_when_one_is_named)
+{
+    if (::geteuid() != 0) cr_skip_test("only root can give a file to another user");
+    const std::string dir = make_directory();
+    const pmixpp_gds_module_t *m = module_under_test();
+    pmix_info_t hints[2];
+    const uint32_t uid = 65534;
+    const uint32_t gid = 65533;
+    PMIX_INFO_LOAD(&hints[0], PMIX_USERID, &uid, PMIX_UINT32);
+    PMIX_INFO_LOAD(&hints[1], PMIX_GRPID, &gid, PMIX_UINT32);
+    pmixpp_gds_store_t *raw = nullptr;
+    cr_assert_eq(m->store_create(hints, 2, &raw), PMIX_SUCCESS);
+    pmixpp_gds_address_t addr{kNs, PMIXPP_GDS_LEVEL_JOB, 0};
+    InfoList job;
+    job.add_string(PMIX_NSDIR, dir.c_str());
+    job.add_u32(PMIX_JOB_SIZE, 2);
+    cr_assert_eq(m->store(raw, &addr, job.data(), job.size()), PMIX_SUCCESS);
+    pmix_byte_object_t blob{};
+    cr_assert_eq(m->export_nspace(raw, kNs, &blob), PMIX_SUCCESS);
+    const auto files = segments_in(dir);
+    cr_assert_eq(files.size(), 1u);
+    struct stat st {};
+    cr_assert_eq(::stat(files[0].c_str(), &st), 0);
+    cr_expect_eq(st.st_uid, uid, "owner %u", static_cast<unsigned>(st.st_uid));
+    cr_expect_eq(st.st_gid, gid, "group %u", static_cast<unsigned>(st.st_gid));
+    cr_expect_eq(st.st_mode & 07777, 0600u, "mode %o", st.st_mode & 07777);
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+    m->store_destroy(raw);
+    ::rmdir(dir.c_str());
+}
+
 namespace {
 
 // One proc's modex data, for share_modex.

@@ -280,3 +280,44 @@ Test(server_lifecycle, finalize_keeps_frameworks_another_role_uses)
     pmixpp::framework::release("gds");
     cr_expect_eq(pmixpp::framework::users("gds"), 0);
 }
+
+// PMIX_USERID / PMIX_GRPID at init (Slurm passes the job's user; its
+// slurmstepd runs as root): the socket and the session directories made for
+// the job are that user's, still closed to everyone else.
+Test(server_lifecycle, the_jobs_user_owns_its_socket_and_directories)
+{
+    if (geteuid() != 0) cr_skip_test("only root can give files to another user");
+    const std::string tmpdir = make_tmpdir();
+    chmod(tmpdir.c_str(), 0755);  // as Slurm's spool directory is
+    pmix_info_t info[3];
+    const uint32_t uid = 65534;
+    const uint32_t gid = 65534;
+    info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir.c_str(), PMIX_STRING);
+    info_load(&info[1], PMIX_USERID, &uid, PMIX_UINT32);
+    info_load(&info[2], PMIX_GRPID, &gid, PMIX_UINT32);
+    cr_assert_eq(PMIx_server_init(nullptr, info, 3), PMIX_SUCCESS);
+    for (auto &item : info) info_destruct(&item);
+    register_job(kJob, 1);
+    auto env = fork_env(kJob, 0);
+    const std::string uris = env["PMIXPP_SERVER_URIS"];
+    const std::string socket_path = uris.substr(6, uris.find(';') - 6);
+    struct stat st{};
+    cr_assert_eq(stat(socket_path.c_str(), &st), 0, "no socket at %s", socket_path.c_str());
+    cr_expect_eq(st.st_uid, uid, "socket owner %u", static_cast<unsigned>(st.st_uid));
+    cr_expect_eq(st.st_mode & 0777, 0600u, "socket mode %o", st.st_mode & 0777);
+    pmix_value_t *procdir = nullptr;
+    pmix_proc_t proc{};
+    std::strcpy(proc.nspace, kJob);
+    proc.rank = 0;
+    // The server's own view of the proc's directory (self-access get).
+    cr_assert_eq(PMIx_Get(&proc, PMIX_PROCDIR, nullptr, 0, &procdir), PMIX_SUCCESS);
+    const std::string dir = procdir->data.string;
+    PMIX_VALUE_RELEASE(procdir);
+    for (std::string path = dir; path.size() > tmpdir.size(); path = path.substr(0, path.rfind('/'))) {
+        cr_assert_eq(stat(path.c_str(), &st), 0, "no directory %s", path.c_str());
+        cr_expect_eq(st.st_uid, uid, "%s belongs to uid %u", path.c_str(), static_cast<unsigned>(st.st_uid));
+        cr_expect_eq(st.st_mode & 0777, 0700u, "%s has mode %o", path.c_str(), st.st_mode & 0777);
+    }
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    cr_expect_neq(stat(dir.c_str(), &st), 0, "finalize removes the directories it made, whoever owns them");
+}

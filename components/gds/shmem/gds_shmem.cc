@@ -27,11 +27,25 @@ std::string directory_hint(const pmix_info_t info[], size_t ninfo)
     return {};
 }
 
+gds_shmem::FileOwner owner_hint(const pmix_info_t info[], size_t ninfo)
+{
+    gds_shmem::FileOwner owner;
+    for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
+        if (info[i].value.type != PMIX_UINT32) continue;
+        if (std::strncmp(info[i].key, PMIX_USERID, PMIX_MAX_KEYLEN) == 0) owner.uid = info[i].value.data.uint32;
+        if (std::strncmp(info[i].key, PMIX_GRPID, PMIX_MAX_KEYLEN) == 0) owner.gid = info[i].value.data.uint32;
+    }
+    return owner;
+}
+
 // ShmemStore as the module glue wants it: built from the store_create
 // hints, with the two exports as separate operations.
 class HintedStore : public gds_shmem::ShmemStore {
 public:
-    HintedStore(const pmix_info_t info[], size_t ninfo) : ShmemStore(directory_hint(info, ninfo)) {}
+    HintedStore(const pmix_info_t info[], size_t ninfo)
+        : ShmemStore(directory_hint(info, ninfo), owner_hint(info, ninfo))
+    {
+    }
 
     pmix_status_t export_nspace(const char *nspace, pmix_byte_object_t *blob_p)
     {

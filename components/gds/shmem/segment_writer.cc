@@ -193,6 +193,13 @@ pmix_status_t Publisher::publish(const char *nspace, const LocalData &data, std:
         return PMIX_ERR_NOT_AVAILABLE;
     }
     rc = ::fchmod(fd, 0600) == 0 ? write_all(fd, image) : PMIX_ERR_NOT_AVAILABLE;
+    // Given before the rename: no reader can open it under the creator's
+    // name first. Only root can give files away; others keep theirs.
+    if (rc == PMIX_SUCCESS && file_owner_.any() && ::fchown(fd, file_owner_.uid, file_owner_.gid) != 0 &&
+        ::geteuid() == 0) {
+        *why_p = "cannot give " + temporary + " to uid " + std::to_string(file_owner_.uid) + ": " + std::strerror(errno);
+        rc = PMIX_ERR_NOT_AVAILABLE;
+    }
     void *header = rc == PMIX_SUCCESS ? ::mmap(nullptr, sizeof(SegmentHeader), PROT_READ | PROT_WRITE,
                                                MAP_SHARED, fd, 0)
                                       : MAP_FAILED;

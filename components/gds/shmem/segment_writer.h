@@ -9,6 +9,8 @@
 #include "local_data.h"
 #include "segment_format.h"
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <string>
 
@@ -18,10 +20,18 @@ namespace gds_shmem {
 pmix_status_t build_image(const char *nspace, const LocalData &data, uint64_t generation,
                           std::string *image_p);
 
+// Who may open the files: the job's user, when the server is someone else
+// (gds.h, PMIX_USERID / PMIX_GRPID). -1 keeps the creator's.
+struct FileOwner {
+    uid_t uid = static_cast<uid_t>(-1);
+    gid_t gid = static_cast<gid_t>(-1);
+    bool any() const { return uid != static_cast<uid_t>(-1) || gid != static_cast<gid_t>(-1); }
+};
+
 // The segment of one namespace of one store.
 class Publisher {
 public:
-    explicit Publisher(std::string path) : path_(std::move(path)) {}
+    explicit Publisher(std::string path, FileOwner owner = {}) : path_(std::move(path)), file_owner_(owner) {}
     ~Publisher();
     Publisher(const Publisher &) = delete;
     Publisher &operator=(const Publisher &) = delete;
@@ -41,6 +51,7 @@ private:
     void mark_current_superseded();
 
     std::string path_;
+    FileOwner file_owner_;
     uint64_t generation_ = 0;
     uint64_t size_ = 0;
     uint64_t checksum_ = 0;

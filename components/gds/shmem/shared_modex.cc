@@ -63,7 +63,7 @@ pmix_status_t ShmemStore::share_modex(const char *nspace, const pmixpp_gds_proc_
     if (!shared.publisher) {
         const std::string dir = segment_directory(*ns);
         if (dir.empty()) why = "no writable PMIX_NSDIR, session directory or /dev/shm";
-        else shared.publisher = std::make_unique<Publisher>(segment_path(dir, nspace) + ".modex");
+        else shared.publisher = std::make_unique<Publisher>(segment_path(dir, nspace) + ".modex", file_owner_);
     }
     if (shared.publisher && shared.publisher->publish(nspace, shared.view, &why) == PMIX_SUCCESS) {
         const Reference ref{nspace, shared.publisher->path(), shared.publisher->generation(),

@@ -131,7 +131,8 @@ pmix_status_t collect_segment(const Segment &segment, pmixpp_gds_level_t level, 
 
 } // namespace
 
-ShmemStore::ShmemStore(std::string dir_hint) : dir_hint_(std::move(dir_hint)), owner_(::getpid())
+ShmemStore::ShmemStore(std::string dir_hint, FileOwner file_owner)
+    : dir_hint_(std::move(dir_hint)), owner_(::getpid()), file_owner_(file_owner)
 {
     next_serial_ = g_store_ids.fetch_add(1) + 1;
 }
@@ -366,7 +367,7 @@ pmix_status_t ShmemStore::publish(const char *nspace, Namespace &ns)
     if (!ns.publisher) {
         const std::string dir = segment_directory(ns);
         if (dir.empty()) return PMIX_ERR_NOT_AVAILABLE;
-        ns.publisher = std::make_unique<Publisher>(segment_path(dir, nspace));
+        ns.publisher = std::make_unique<Publisher>(segment_path(dir, nspace), file_owner_);
     }
     std::string why;
     const pmix_status_t rc = ns.publisher->publish(nspace, ns.local, &why);

@@ -31,7 +31,7 @@ bool modex_on_disk();
 
 class ShmemStore {
 public:
-    explicit ShmemStore(std::string dir_hint);
+    ShmemStore(std::string dir_hint, FileOwner file_owner);
     ~ShmemStore();
     ShmemStore(const ShmemStore &) = delete;
     ShmemStore &operator=(const ShmemStore &) = delete;
@@ -107,6 +107,7 @@ private:
     Namespaces nspaces_;
     const std::string dir_hint_;
     const pid_t owner_;
+    const FileOwner file_owner_;  // of the segments: the job's user (gds.h hints)
     uint64_t next_serial_ = 0;
 };
 

@@ -27,6 +27,11 @@ struct Settings {
     bool disabled = false;
     std::string tmpdir;
     mode_t mode = default_socket_mode;
+    // PMIX_USERID / PMIX_GRPID: the job's user, when the server runs as
+    // someone else (Slurm's slurmstepd is root): the socket is theirs, so
+    // their clients connect here rather than fall back to tcp.
+    uid_t owner_uid = static_cast<uid_t>(-1);
+    gid_t owner_gid = static_cast<gid_t>(-1);
 };
 
 struct ListenerState {
@@ -49,6 +54,15 @@ pmix_status_t read_settings(const pmix_info_t info[], size_t ninfo, Settings *se
             return report_bad_info(PMIX_SERVER_TMPDIR, rc != PMIX_SUCCESS ? rc : PMIX_ERR_BAD_PARAM,
                                    "a directory path");
         }
+    }
+    for (const auto &[key, id_p] : {std::pair<const char *, unsigned *>{PMIX_USERID, &settings.owner_uid},
+                                    std::pair<const char *, unsigned *>{PMIX_GRPID, &settings.owner_gid}}) {
+        const pmix_info_t *item = find_info(info, ninfo, key);
+        if (item == nullptr) continue;
+        uint64_t id = 0;
+        const pmix_status_t rc = read_unsigned(item->value, UINT32_MAX - 1, 0, &id);
+        if (rc != PMIX_SUCCESS) return report_bad_info(key, rc, "a uint32 id");
+        *id_p = static_cast<unsigned>(id);
     }
     if (const pmix_info_t *item = find_info(info, ninfo, PMIX_SOCKET_MODE)) {
         uint64_t mode = 0;
@@ -118,9 +132,9 @@ pmix_status_t fail_listen(int fd, const UnixAddress &address, const char *step, 
     return status_from_errno(error);
 }
 
-// Binds, applies the mode, then listens: until listen() no client can
-// connect, so nobody slips in while the file still has the umask's mode.
-pmix_status_t open_socket(const UnixAddress &address, mode_t mode, int *fd_p)
+// Binds, applies the mode and owner, then listens: until listen() no client
+// can connect, so nobody slips in while the file still has the umask's mode.
+pmix_status_t open_socket(const UnixAddress &address, const Settings &settings, int *fd_p)
 {
     sockaddr_un unix_address{};
     socklen_t length = 0;
@@ -130,10 +144,17 @@ pmix_status_t open_socket(const UnixAddress &address, mode_t mode, int *fd_p)
     if (bind(fd, reinterpret_cast<const sockaddr *>(&unix_address), length) != 0) {
         return fail_listen(fd, address, "bind", errno);
     }
-    if (!address.abstract && chmod(address.name.c_str(), mode) != 0) {
+    if (!address.abstract && chmod(address.name.c_str(), settings.mode) != 0) {
         const int error = errno;
         unlink(address.name.c_str());
         return fail_listen(fd, address, "set the mode of", error);
+    }
+    const bool give_away = settings.owner_uid != static_cast<uid_t>(-1) || settings.owner_gid != static_cast<gid_t>(-1);
+    if (!address.abstract && give_away && geteuid() == 0 &&
+        chown(address.name.c_str(), settings.owner_uid, settings.owner_gid) != 0) {
+        const int error = errno;
+        unlink(address.name.c_str());
+        return fail_listen(fd, address, "hand to the job's user (PMIX_USERID) the", error);
     }
     if (::listen(fd, SOMAXCONN) != 0) {
         const int error = errno;
@@ -161,7 +182,7 @@ pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener
         if ((rc = clear_stale_file(address)) != PMIX_SUCCESS) return rc;
         auto state = std::make_unique<ListenerState>(ListenerState{address});
         int fd = -1;
-        if ((rc = open_socket(address, settings.mode, &fd)) != PMIX_SUCCESS) return rc;
+        if ((rc = open_socket(address, settings, &fd)) != PMIX_SUCCESS) return rc;
         publish_listener(&listeners[0], fd, uri, state.release());
         *count_p = 1;
         return PMIX_SUCCESS;

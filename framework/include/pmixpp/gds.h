@@ -200,6 +200,10 @@ typedef struct pmixpp_gds_module {
  * passes its session directory (PMIX_TMPDIR). */
 #define PMIXPP_GDS_HINT_DIR "pmixpp.gds.dir"
 
+/* PMIX_USERID / PMIX_GRPID (PMIX_UINT32): the user (and group) whose jobs a
+ * server runs when it is not theirs (Slurm's slurmstepd runs as root for a
+ * user's job). Files the store shares with clients are given to them. */
+
 #ifdef __cplusplus
 }
 #endif

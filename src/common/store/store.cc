@@ -71,11 +71,12 @@ pmixpp_gds_address_t address(const char *nspace, Level level, uint32_t id)
 
 } // namespace
 
-pmix_status_t Store::create(const pmixpp_gds_module_t *module, std::unique_ptr<Store> *store_p)
+pmix_status_t Store::create(const pmixpp_gds_module_t *module, std::unique_ptr<Store> *store_p,
+                            const pmix_info_t hints[], std::size_t nhints)
 {
     if (module == nullptr || store_p == nullptr || !complete(module)) return PMIX_ERR_BAD_PARAM;
     pmixpp_gds_store_t *handle = nullptr;
-    const pmix_status_t rc = module->store_create(nullptr, 0, &handle);
+    const pmix_status_t rc = module->store_create(hints, nhints, &handle);
     if (rc != PMIX_SUCCESS) return rc;
     auto *store = new (std::nothrow) Store(module, handle);
     if (store == nullptr) {

@@ -53,7 +53,10 @@ class Store {
 public:
     // A new empty store of `module`. PMIX_ERR_BAD_PARAM when the table is
     // NULL or shorter than the 1.0 operations, or an operation is missing.
-    static pmix_status_t create(const pmixpp_gds_module_t *module, std::unique_ptr<Store> *store_p);
+    // hints: the store_create hints of gds.h (PMIXPP_GDS_HINT_DIR, the job's
+    // PMIX_USERID / PMIX_GRPID).
+    static pmix_status_t create(const pmixpp_gds_module_t *module, std::unique_ptr<Store> *store_p,
+                                const pmix_info_t hints[] = nullptr, std::size_t nhints = 0);
 
     ~Store();
     Store(const Store &) = delete;

@@ -166,6 +166,13 @@ pmix_status_t parse_config(const pmix_info_t info[], std::size_t ninfo, Config *
             return bad(PMIX_SERVER_RANK, "a pmix_rank_t", error_p);
         }
     }
+    for (const auto &[key, field] : {std::pair{PMIX_USERID, &Config::job_uid}, std::pair{PMIX_GRPID, &Config::job_gid}}) {
+        uint32_t id = 0;
+        const pmix_info_t *item = find_info(info, ninfo, key);
+        if (item == nullptr) continue;
+        if (read_u32(item->value, &id) != PMIX_SUCCESS) return bad(key, "a uint32 id", error_p);
+        config.*field = id;
+    }
     const pmix_status_t rc = read_pointers(info, ninfo, config, error_p);
     if (rc != PMIX_SUCCESS) return rc;
     apply_defaults(config);

@@ -5,6 +5,7 @@
 #include <pmix_common.h>
 
 #include <chrono>
+#include <optional>
 #include <cstddef>
 #include <string>
 
@@ -17,6 +18,11 @@ struct Config {
     pmix_rank_t rank = 0;                     // PMIX_SERVER_RANK
     std::string hostname;                     // PMIX_HOSTNAME or gethostname()
     bool hostname_given = false;              // PMIX_HOSTNAME was given
+    // PMIX_USERID / PMIX_GRPID: whose jobs this server runs (Slurm passes
+    // the job's user; its slurmstepd is root). Files clients must open (the
+    // socket, shared segments) are given to them.
+    std::optional<uint32_t> job_uid;
+    std::optional<uint32_t> job_gid;
     std::string server_tmpdir;                // PMIX_SERVER_TMPDIR or TMPDIR/TEMP/TMP or /tmp
     std::string system_tmpdir;                // PMIX_SYSTEM_TMPDIR or the same fallback
     struct event_base *event_base = nullptr;  // PMIX_EVENT_BASE

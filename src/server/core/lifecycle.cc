@@ -2,6 +2,7 @@
 
 #include "common/runtime/latch.h"
 #include "common/runtime/log.h"
+#include "common/values/value_ops.h"
 #include "server/core/fork_state.h"
 #include "server/core/info_read.h"
 #include "server/core/listeners.h"
@@ -22,6 +23,8 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace pmixpp::server {
 
@@ -46,13 +49,29 @@ void install_session_control(Server &server, const pmix_info_t info[], size_t ni
     server.host.set_session_control(reinterpret_cast<pmixpp_server_session_control_fn_t>(pointer));
 }
 
+// The store hears whose jobs these are (gds.h): its shared files must be
+// theirs to open.
+std::vector<pmix_info_t> store_hints(const Config &config)
+{
+    std::vector<pmix_info_t> hints;
+    for (const auto &[key, id] : {std::pair{PMIX_USERID, config.job_uid}, std::pair{PMIX_GRPID, config.job_gid}}) {
+        if (!id) continue;
+        hints.emplace_back();
+        values::info_load(&hints.back(), key, &*id, PMIX_UINT32);
+    }
+    return hints;
+}
+
 pmix_status_t select_store(Server &server)
 {
     pmix_status_t rc = framework::select("gds", &server.gds_modules);
     if (rc != PMIX_SUCCESS) return rc;
+    const std::vector<pmix_info_t> hints = store_hints(server.config);  // numbers only: nothing to free
     for (const auto &selected : server.gds_modules) {
         const auto *module = static_cast<const pmixpp_gds_module_t *>(selected.module);
-        if (store::Store::create(module, &server.store) == PMIX_SUCCESS) return PMIX_SUCCESS;
+        if (store::Store::create(module, &server.store, hints.data(), hints.size()) == PMIX_SUCCESS) {
+            return PMIX_SUCCESS;
+        }
     }
     runtime::log_warning("server", "no usable gds component: the server cannot hold job data "
                                    "(check PMIX_MCA_gds and the installed components)");

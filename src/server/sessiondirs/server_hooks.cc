@@ -107,8 +107,11 @@ void on_server_init(Server &server, const pmix_info_t info[], std::size_t ninfo)
     if (const pmix_info_t *item = server::find_info(info, ninfo, PMIX_TMPDIR)) {
         (void) server::read_string(item->value, &host_tmpdir);
     }
-    server.session_dirs.configure(server.config.server_tmpdir, host_tmpdir,
-                                  flag(info, ninfo, PMIX_TDIR_RMCLEAN));
+    DirOwner owner;
+    if (server.config.job_uid) owner.uid = *server.config.job_uid;
+    if (server.config.job_gid) owner.gid = *server.config.job_gid;
+    server.session_dirs.configure(server.config.server_tmpdir, host_tmpdir, flag(info, ninfo, PMIX_TDIR_RMCLEAN),
+                                  owner);
 }
 
 void on_register_nspace(Server &server, const std::string &nspace, const pmix_info_t info[],

@@ -58,12 +58,15 @@ std::string server_tmpdir_fallback()
     return first_set({"PMIX_SERVER_TMPDIR", "TMPDIR", "TEMP", "TMP"});
 }
 
-pmix_status_t make_private_dir(const std::string &path, bool *created_p)
+pmix_status_t make_private_dir(const std::string &path, bool *created_p, DirOwner owner)
 {
     if (path.empty()) return PMIX_ERR_BAD_PARAM;
+    const bool give_away = geteuid() == 0 && (owner.uid != static_cast<uid_t>(-1) || owner.gid != static_cast<gid_t>(-1));
     if (mkdir(path.c_str(), 0700) == 0) {
         // The umask may have taken bits away, never added: 0700 exactly.
-        if (chmod(path.c_str(), 0700) != 0) {
+        if (chmod(path.c_str(), 0700) != 0 || (give_away && chown(path.c_str(), owner.uid, owner.gid) != 0)) {
+            runtime::log_warning("sessiondirs", "cannot set the mode or owner of " + path + ": " +
+                                                    std::strerror(errno) + " (check the tmpdir attributes)");
             rmdir(path.c_str());
             return PMIX_ERR_FILE_OPEN_FAILURE;
         }
@@ -76,7 +79,9 @@ pmix_status_t make_private_dir(const std::string &path, bool *created_p)
         return PMIX_ERR_FILE_OPEN_FAILURE;
     }
     struct stat info {};
-    if (lstat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != geteuid()) {
+    const bool found = lstat(path.c_str(), &info) == 0;
+    const bool ours = found && (info.st_uid == geteuid() || (give_away && info.st_uid == owner.uid));
+    if (!found || !S_ISDIR(info.st_mode) || !ours) {
         runtime::log_warning("sessiondirs", path + " exists but is not a directory of ours "
                                                    "(remove it or choose another tmpdir)");
         return PMIX_ERR_FILE_OPEN_FAILURE;
@@ -85,9 +90,10 @@ pmix_status_t make_private_dir(const std::string &path, bool *created_p)
     return PMIX_SUCCESS;
 }
 
-void SessionDirs::configure(std::string server_tmpdir, std::string host_tmpdir, bool host_cleans)
+void SessionDirs::configure(std::string server_tmpdir, std::string host_tmpdir, bool host_cleans, DirOwner owner)
 {
     server_tmpdir_ = std::move(server_tmpdir);
+    owner_ = owner;
     session_ = Directory{std::move(host_tmpdir), false, host_cleans};
     host_cleans_ = host_cleans;
 }
@@ -100,7 +106,7 @@ pmix_status_t SessionDirs::session_dir(std::string *path_p)
         std::string path = server_tmpdir_ + "/pmix-session." + std::to_string(geteuid()) + "." +
                            std::to_string(getpid());
         bool created = false;
-        const pmix_status_t rc = make_private_dir(path, &created);
+        const pmix_status_t rc = make_private_dir(path, &created, owner_);
         if (rc != PMIX_SUCCESS) return rc;
         // Lets a later server tell our death from a reuse of our pid.
         if (created && !write_owner_marker(path)) {
@@ -130,7 +136,7 @@ pmix_status_t SessionDirs::nspace_dir(const std::string &nspace, const std::stri
             if (rc != PMIX_SUCCESS) return rc;
         }
         dir.path = parent + "/" + component_for(nspace);
-        const pmix_status_t rc = make_private_dir(dir.path, &dir.created);
+        const pmix_status_t rc = make_private_dir(dir.path, &dir.created, owner_);
         if (rc != PMIX_SUCCESS) return rc;
     }
     nspaces_[nspace].dir = dir;
@@ -149,7 +155,7 @@ pmix_status_t SessionDirs::proc_dir(const std::string &nspace, pmix_rank_t rank,
         return PMIX_SUCCESS;
     }
     Directory dir{entry.dir.path + "/" + std::to_string(rank), false, entry.dir.host_cleans};
-    const pmix_status_t rc = make_private_dir(dir.path, &dir.created);
+    const pmix_status_t rc = make_private_dir(dir.path, &dir.created, owner_);
     if (rc != PMIX_SUCCESS) return rc;
     entry.procs[rank] = dir;
     *path_p = dir.path;

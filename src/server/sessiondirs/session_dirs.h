@@ -4,13 +4,17 @@
 // gave none. Only levels that did not exist are created, every created level
 // is remembered, and only those are removed (deregister_client,
 // deregister_nspace, finalize) unless the host said it cleans
-// (PMIX_TDIR_RMCLEAN). Directories are mode 0700.
+// (PMIX_TDIR_RMCLEAN). Directories are mode 0700, and belong to the job's
+// user when the host named one (PMIX_USERID / PMIX_GRPID at init: Slurm's
+// root slurmstepd runs users' jobs, whose processes must use them).
 //
 // Threading: owned by the Server, touched on the progress thread only.
 #ifndef PMIXPP_SERVER_SESSIONDIRS_SESSION_DIRS_H
 #define PMIXPP_SERVER_SESSIONDIRS_SESSION_DIRS_H
 
 #include <pmix_common.h>
+
+#include <sys/types.h>
 
 #include <map>
 #include <string>
@@ -22,6 +26,12 @@ std::string system_tmpdir_fallback();
 // PMIX_SERVER_TMPDIR when the host gave none: the PMIX_SERVER_TMPDIR
 // environment variable, then TMPDIR, TEMP, TMP, then /tmp.
 std::string server_tmpdir_fallback();
+
+// Who the directories are made for; -1: this process's user (or group).
+struct DirOwner {
+    uid_t uid = static_cast<uid_t>(-1);
+    gid_t gid = static_cast<gid_t>(-1);
+};
 
 // One directory and whether this library made it (and so may remove it).
 struct Directory {
@@ -36,7 +46,7 @@ public:
     // PMIX_TMPDIR of PMIx_server_init (empty: we make one below
     // server_tmpdir named after our uid and pid); host_cleans:
     // PMIX_TDIR_RMCLEAN of PMIx_server_init.
-    void configure(std::string server_tmpdir, std::string host_tmpdir, bool host_cleans);
+    void configure(std::string server_tmpdir, std::string host_tmpdir, bool host_cleans, DirOwner owner = {});
 
     // The session directory, created on first use.
     pmix_status_t session_dir(std::string *path_p);
@@ -59,15 +69,17 @@ private:
     };
 
     std::string server_tmpdir_;
+    DirOwner owner_;
     Directory session_;
     bool host_cleans_ = false;
     std::map<std::string, NspaceDirs> nspaces_;
 };
 
-// Makes `path` a private directory (mode 0700) if it does not exist.
-// *created_p says whether it was made now. An existing path must be a real
-// directory (not a link) owned by us.
-pmix_status_t make_private_dir(const std::string &path, bool *created_p);
+// Makes `path` a private directory (mode 0700, given to `owner` when one is
+// named) if it does not exist. *created_p says whether it was made now. An
+// existing path must be a real directory (not a link) owned by us or by
+// `owner`.
+pmix_status_t make_private_dir(const std::string &path, bool *created_p, DirOwner owner = {});
 
 }  // namespace pmixpp::sessiondirs
 

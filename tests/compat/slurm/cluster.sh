@@ -4,8 +4,9 @@
 #
 #   cluster.sh up STATE OUR_LIBPMIX   start it; STATE records where it lives
 #   cluster.sh down STATE             stop it and remove everything it made
-#   cluster.sh srun STATE [VAR=VALUE...] ARGS...
-#                                     srun on the head node, clean environment + VARs
+#   cluster.sh srun STATE [--as USER] [VAR=VALUE...] ARGS...
+#                                     srun on the head node, clean environment + VARs,
+#                                     as root or as USER (its programs in DIR/share)
 #   cluster.sh head STATE CMD...      any command there (sinfo, scontrol, ...)
 #   cluster.sh node STATE NODE CMD... a command inside NODE's namespaces,
 #                                     mount namespace included (what slurmd sees)
@@ -108,6 +109,13 @@ write_config() {
     } >"$dir/etc/slurm.conf"
     # The plugin's own trace (fences, direct modex) in the slurmd logs.
     echo "PMIxDebug=${PMIXPP_SLURM_PMIX_DEBUG:-1}" >"$dir/etc/mpi.conf"
+    # Jobs of an unprivileged user (srun --as USER): srun reads the
+    # configuration as that user, and the user's programs are copied to
+    # share/. Nothing else of the directory is readable by others.
+    chmod 0711 "$dir"
+    chmod 0755 "$dir/etc"
+    chmod 0644 "$dir"/etc/*.conf
+    mkdir -m 0755 "$dir/share"
 }
 
 # Device and inode of a file as "major:minor:inode".
@@ -295,11 +303,17 @@ case $command in
     up) (( $# == 2 )) || usage; cmd_up "$@" ;;
     down) cmd_down "$1" ;;
     srun)
-        # Leading VAR=VALUE words go into srun's environment (and so the tasks').
+        # "--as USER" runs srun as that user (a site's jobs are not root's);
+        # leading VAR=VALUE words go into srun's environment (and so the tasks').
         state=$1; shift
+        as_user=()
+        if [[ ${1:-} == --as ]]; then
+            as_user=(runuser -u "$2" --)
+            shift 2
+        fi
         assignments=()
         while (( $# )) && [[ $1 =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; do assignments+=("$1"); shift; done
-        cmd_head "$state" env "${assignments[@]}" /usr/bin/srun "$@" ;;
+        cmd_head "$state" "${as_user[@]}" env "${assignments[@]}" /usr/bin/srun "$@" ;;
     head) cmd_head "$@" ;;
     node) (( $# >= 3 )) || usage; cmd_node "$@" ;;
     *) usage ;;

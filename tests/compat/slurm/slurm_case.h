@@ -41,6 +41,8 @@ struct Case {
     std::vector<std::string> command; // program and arguments
     std::vector<std::string> env;     // VAR=VALUE for srun and so the tasks
     int seconds = 30;                 // srun's deadline (a passing case takes 0.1-5 s)
+    std::string user;                 // run as this user ("" root); command[0] is copied
+                                      // where the user can run it (the cluster's share/)
 };
 
 // One "proof ROLE R pid P host H job J: libpmix PATH file F; parent COMM

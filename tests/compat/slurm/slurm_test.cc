@@ -217,3 +217,23 @@ Test(slurm, three_nodes_mpi_hello_allreduce)
 }
 
 Test(slurm, three_nodes_mpi_ring_barrier) { on_both(mpi_case("ring6", "ring_barrier", "three", 6, 3), check_ring); }
+
+// A site's jobs are a user's, while slurmstepd (our server) is root: the
+// server's socket, shared segments and session directories must be the
+// user's to use (Slurm passes PMIX_USERID), with nothing printed about it.
+Test(slurm, unprivileged_user_c_client_three_nodes)
+{
+    Case spec = client_case("user6", "three", 6, 3);
+    spec.user = "nobody";
+    on_both(spec, [](Run &run) {
+        check_client(run);
+        check_remote_reads(run);
+    });
+}
+
+Test(slurm, unprivileged_user_mpi_hello_allreduce)
+{
+    Case spec = mpi_case("user-hello4", "hello_allreduce", "one", 4);
+    spec.user = "nobody";
+    on_both(spec, check_hello);
+}
