@@ -17,8 +17,6 @@
 # runs in the cluster's namespaces (slurmstepd, tasks) is killed by
 # ../multihost/teardown.sh, by pid, namespace by namespace.
 #
-# PMIXPP_SLURM_COMPONENT_PATH=DIR (optional, a stop-gap): exported as
-# PMIX_MCA_mca_base_component_path to the slurmd of our nodes.
 # PMIXPP_SLURM_KEEP_LOGS=DIR: `down` first copies the daemons' logs to DIR/last.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -128,16 +126,10 @@ start_daemons() {
     for node in $(pmixpp_slurm_nodes); do
         index=$(pmixpp_slurm_host_index "$node")
         library=""
-        local extra=()
-        if [[ $node == ours-* ]]; then
-            library=$PMIXPP_SLURM_OURS_LIB
-            if [[ -n ${PMIXPP_SLURM_COMPONENT_PATH:-} ]]; then
-                extra=("PMIX_MCA_mca_base_component_path=$PMIXPP_SLURM_COMPONENT_PATH")
-            fi
-        fi
+        if [[ $node == ours-* ]]; then library=$PMIXPP_SLURM_OURS_LIB; fi
         nsenter --net="$(ns_of "$index")" --uts="$(uts_of "$index")" -- \
             unshare --mount --propagation private -- \
-            $(pmixpp_slurm_clean_env) "${extra[@]}" "$here/node.sh" "$dir" "$node" $library \
+            $(pmixpp_slurm_clean_env) "$here/node.sh" "$dir" "$node" $library \
             >"$dir/nodes/$node/stdout" 2>&1 &
         echo $! >"$dir/pids/slurmd-$node"
     done

@@ -172,11 +172,11 @@ std::vector<std::string> diagnose(const Run &run)
     const std::string logs = run.log_lines_with("");
     std::vector<std::string> causes;
     if (contains(logs, "PMIx_server_init failed with error -46")) {
-        causes.push_back("slurmstepd could not start our server: PMIx_server_init returned PMIX_ERR_NOT_FOUND (-46) and "
-                         "printed nothing, because our library found none of its components: it looks only in "
-                         "<realpath of the loaded libpmix>/pmixpp, here /usr/lib/x86_64-linux-gnu/pmix2/lib/pmixpp "
-                         "(issue 17, item 3). Stop-gap until fixed: PMIXPP_SLURM_COMPONENT_PATH=<build>/lib/pmixpp "
-                         "in ctest's environment");
+        causes.push_back("slurmstepd could not start our server: PMIx_server_init returned PMIX_ERR_NOT_FOUND (-46) "
+                         "because our library found none of its components beside the loaded file, here "
+                         "/usr/lib/x86_64-linux-gnu/pmix2/lib/pmixpp "
+                         "(issue 17, item 3): it must also search the directories fixed at build and say in one "
+                         "line where it looked");
     }
     if (contains(out, "no usable gds component")) {
         causes.push_back("the tasks found none of our components: they get srun's environment, not slurmd's, so a "
@@ -346,12 +346,6 @@ Run run_case(Library library, const Case &spec)
         command[0] = shared_copy(command[0]);
     }
     args.insert(args.end(), spec.env.begin(), spec.env.end());
-    // The stop-gap of README.md (issue 17, item 3), off unless set: cluster.sh
-    // gives it to our slurmd, and here srun hands it to the tasks.
-    const char *component_path = std::getenv("PMIXPP_SLURM_COMPONENT_PATH");
-    if (library == Library::ours && component_path != nullptr && *component_path != '\0') {
-        args.push_back(std::string("PMIX_MCA_mca_base_component_path=") + component_path);
-    }
     args.push_back("--partition=" + std::string(node_prefix(library)) + "-" + spec.partition);
     args.push_back("--job-name=" + spec.name + "-" + node_prefix(library));
     args.push_back("--time=2");
