@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static void compat_libpmix_of(pid_t pid, char *path, size_t size)
+static inline void compat_libpmix_of(pid_t pid, char *path, size_t size)
 {
     char maps[64];
     char line[4096];
@@ -27,7 +27,7 @@ static void compat_libpmix_of(pid_t pid, char *path, size_t size)
     fclose(file);
 }
 
-static void compat_command_of(pid_t pid, char *name, size_t size)
+static inline void compat_command_of(pid_t pid, char *name, size_t size)
 {
     char comm[64];
     snprintf(comm, sizeof comm, "/proc/%d/comm", (int)pid);
@@ -39,7 +39,7 @@ static void compat_command_of(pid_t pid, char *name, size_t size)
 }
 
 /* One line: "rank R pid P on HOST: libpmix PATH; launcher NAME libpmix PATH". */
-static void compat_report_libpmix(const char *role, int rank)
+static inline void compat_report_libpmix(const char *role, int rank)
 {
     char host[256] = "unknown";
     char own[4096];

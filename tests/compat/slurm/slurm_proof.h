@@ -13,6 +13,8 @@
 #ifndef PMIXPP_COMPAT_SLURM_PROOF_H
 #define PMIXPP_COMPAT_SLURM_PROOF_H
 
+#include "../mpi/libpmix_proof.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,17 +55,6 @@ static void slurm_proof_mapping_of(pid_t pid, struct slurm_proof_mapping *out)
     fclose(file);
 }
 
-static void slurm_proof_command_of(pid_t pid, char *name, size_t size)
-{
-    char comm[64];
-    snprintf(comm, sizeof comm, "/proc/%d/comm", (int)pid);
-    snprintf(name, size, "unknown");
-    FILE *file = fopen(comm, "r");
-    if (file == NULL) return;
-    if (fgets(name, (int)size, file) != NULL) name[strcspn(name, "\n")] = '\0';
-    fclose(file);
-}
-
 static void slurm_proof_report(const char *role, int rank)
 {
     char host[256] = "unknown";
@@ -73,7 +64,7 @@ static void slurm_proof_report(const char *role, int rank)
     gethostname(host, sizeof host);
     slurm_proof_mapping_of(getpid(), &own);
     slurm_proof_mapping_of(getppid(), &parent);
-    slurm_proof_command_of(getppid(), parent_name, sizeof parent_name);
+    compat_command_of(getppid(), parent_name, sizeof parent_name);
     const char *job = getenv("SLURM_JOB_ID");
     printf("proof %s %d pid %d host %s job %s: libpmix %s file %s; parent %s %d libpmix %s file %s\n", role, rank,
            (int)getpid(), host, job != NULL ? job : "none", own.path, own.file, parent_name, (int)getppid(), parent.path,
