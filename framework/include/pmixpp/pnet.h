@@ -41,7 +41,10 @@ typedef struct pmixpp_pnet_module {
                                          pmixpp_pnet_done_fn done, void *cbdata);
 
     /* Per child, just before fork/exec: edit the child's environment
-     * (a NULL-terminated, malloc'ed argv-style array). */
+     * (a NULL-terminated, malloc'ed argv-style array). Called on the host's
+     * thread, not the progress thread, and possibly in the child the host
+     * has just forked (Slurm does so), where no other thread runs: guard
+     * shared state with a lock, and hold none across a call that may fork. */
     pmix_status_t (*setup_fork)(const pmix_proc_t *proc, char ***env);
 
     /* Cleanup, each called exactly once: a local child ended; the last local
