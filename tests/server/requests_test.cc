@@ -91,14 +91,21 @@ void job_with_a_remote_rank_and_host_fence()
 // holding the collective's lock while it calls back, with a release
 // function that takes that lock again. The library must release after its
 // callback returned (issue 17: an inline release deadlocked slurmstepd).
-std::timed_mutex g_collective_lock;
+std::mutex g_collective_lock;
 std::atomic<int> g_released{0};
 std::atomic<int> g_released_under_lock{0};
 std::vector<std::thread> g_host_threads;
 
+// Waits for the lock at most 5 s (a loop of try_lock: TSan does not follow
+// timed_mutex's clock waits).
 void release_taking_the_lock(void *owned)
 {
-    if (g_collective_lock.try_lock_for(std::chrono::seconds(5))) {
+    bool locked = false;
+    for (int waited = 0; !locked && waited < 5000; waited += 10) {
+        locked = g_collective_lock.try_lock();
+        if (!locked) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (locked) {
         g_collective_lock.unlock();
     } else {
         ++g_released_under_lock;
