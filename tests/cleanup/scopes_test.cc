@@ -110,6 +110,42 @@ Test(cleanup_scopes, other_targets_are_refused_with_a_reason)
     cr_expect_eq(cleanup::pending_scopes(f.server), 0u, "nothing of a refused request is kept");
 }
 
+// Another job's namespace is not the requester's to change, even one this
+// server knows: its removals and its ignore rules would reach that job's
+// cleanup (issue 18 item 6).
+Test(cleanup_scopes, another_known_namespace_is_refused)
+{
+    Fixture f;
+    server::Namespace &other = f.server.namespace_entry("other-job");
+    other.registered = true;
+    other.clients[0].uid = getuid();
+    f.tree.file("theirs");
+    std::string why;
+    cr_expect_eq(f.register_file(proc(kJob, 0), {proc("other-job", PMIX_RANK_WILDCARD)}, f.tree.path("theirs"), &why),
+                 PMIX_ERR_BAD_PARAM);
+    cr_expect(why.find("other-job") != std::string::npos && why.find("its own namespace") != std::string::npos,
+              "why: %s", why.c_str());
+    cr_expect_eq(cleanup::pending_scopes(f.server), 0u);
+}
+
+// What no job can mean is refused at registration, in one line naming the
+// path and the rule (only the check runs here: nothing is ever cleaned).
+Test(cleanup_scopes, shared_directories_are_refused_at_registration)
+{
+    Fixture f;
+    for (const char *path : {"/tmp/./", "/tmp", "/var//tmp/", "/dev/shm"}) {
+        pmix_info_t info;
+        PMIX_INFO_LOAD(&info, PMIX_REGISTER_CLEANUP_DIR, path, PMIX_STRING);
+        std::string why;
+        const pmix_status_t rc = cleanup::register_request(f.server, proc(kJob, 0), cleanup::Owner{getuid(), getgid()},
+                                                           {}, &info, 1, &why);
+        PMIX_INFO_DESTRUCT(&info);
+        cr_expect_eq(rc, PMIX_ERR_NO_PERMISSIONS, "%s: %d", path, rc);
+        cr_expect(why.find("every user shares") != std::string::npos, "%s: %s", path, why.c_str());
+    }
+    cr_expect_eq(cleanup::pending_scopes(f.server), 0u);
+}
+
 Test(cleanup_scopes, a_scope_runs_once)
 {
     Fixture f;

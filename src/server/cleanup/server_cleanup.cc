@@ -1,6 +1,7 @@
 #include "server/cleanup/server_cleanup.h"
 
 #include "common/runtime/log.h"
+#include "server/cleanup/guard_rails.h"
 #include "server/cleanup/walker.h"
 #include "server/core/server.h"
 
@@ -41,33 +42,33 @@ std::string scope_name(const ScopeKey &key)
     return key.second == PMIX_RANK_WILDCARD ? "namespace " + key.first : key.first + "." + std::to_string(key.second);
 }
 
-pmix_status_t resolve_target(server::Server &server, const pmix_proc_t &requester, const pmix_proc_t &target,
-                             ScopeKey *key_p, std::string *why_p)
+pmix_status_t resolve_target(const pmix_proc_t &requester, const pmix_proc_t &target, ScopeKey *key_p,
+                             std::string *why_p)
 {
     const std::string nspace = nspace_of(target);
     if (server::same_proc(target, requester)) {
         *key_p = ScopeKey{nspace, target.rank};
         return PMIX_SUCCESS;
     }
-    if (target.rank == PMIX_RANK_WILDCARD && (nspace == nspace_of(requester) || server.find_namespace(nspace))) {
+    if (target.rank == PMIX_RANK_WILDCARD && nspace == nspace_of(requester)) {
         *key_p = ScopeKey{nspace, PMIX_RANK_WILDCARD};
         return PMIX_SUCCESS;
     }
-    *why_p = "target " + server::proc_name(target) +
-             " is neither the requester nor a known namespace with PMIX_RANK_WILDCARD (cleanup runs when the "
-             "requester, or every local client of a namespace, terminates)";
+    // Another job's scope is not the requester's to change: its ignore rules
+    // and its removals would reach that job's cleanup.
+    *why_p = "target " + server::proc_name(target) + " is neither the requester nor its own namespace " +
+             nspace_of(requester) + " with PMIX_RANK_WILDCARD (a process registers cleanup for itself or for its job)";
     return PMIX_ERR_BAD_PARAM;
 }
 
-pmix_status_t resolve_scopes(server::Server &server, const pmix_proc_t &requester,
-                             const std::vector<pmix_proc_t> &targets, std::vector<ScopeKey> *keys_p,
-                             std::string *why_p)
+pmix_status_t resolve_scopes(const pmix_proc_t &requester, const std::vector<pmix_proc_t> &targets,
+                             std::vector<ScopeKey> *keys_p, std::string *why_p)
 {
     std::vector<ScopeKey> keys;
     if (targets.empty()) keys.emplace_back(nspace_of(requester), PMIX_RANK_WILDCARD);
     for (const pmix_proc_t &target : targets) {
         ScopeKey key;
-        const pmix_status_t rc = resolve_target(server, requester, target, &key, why_p);
+        const pmix_status_t rc = resolve_target(requester, target, &key, why_p);
         if (rc != PMIX_SUCCESS) return rc;
         if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
     }
@@ -106,6 +107,22 @@ void process_ended(server::Server &server, const pmix_proc_t &proc)
     if (every_client_gone(server, nspace)) run_scope(server, ScopeKey{nspace, PMIX_RANK_WILDCARD});
 }
 
+// The guard rails (guard_rails.h), per path to remove: the first rule broken
+// refuses the whole request, in one line naming the path and the rule.
+pmix_status_t refuse_forbidden(const Registration &reg, std::string *why_p)
+{
+    for (const auto &[key, paths] : {std::pair{PMIX_REGISTER_CLEANUP, &reg.files},
+                                     std::pair{PMIX_REGISTER_CLEANUP_DIR, &reg.directories}}) {
+        for (const std::string &path : *paths) {
+            const std::string rule = forbidden_target(path);
+            if (rule.empty()) continue;
+            *why_p = std::string(key) + ": \"" + path + "\" " + rule;
+            return PMIX_ERR_NO_PERMISSIONS;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
 }  // namespace
 
 pmix_status_t register_request(server::Server &server, const pmix_proc_t &requester, const Owner &owner,
@@ -113,11 +130,12 @@ pmix_status_t register_request(server::Server &server, const pmix_proc_t &reques
                                std::size_t ndirs, std::string *why_p)
 {
     std::vector<ScopeKey> keys;
-    pmix_status_t rc = resolve_scopes(server, requester, targets, &keys, why_p);
+    pmix_status_t rc = resolve_scopes(requester, targets, &keys, why_p);
     if (rc != PMIX_SUCCESS) return rc;
     Registration reg;
     rc = parse_registration(directives, ndirs, &reg, why_p);
     if (rc != PMIX_SUCCESS) return rc;
+    if ((rc = refuse_forbidden(reg, why_p)) != PMIX_SUCCESS) return rc;
     Scopes &scopes = scopes_of(server);
     for (const ScopeKey &key : keys) {
         const auto found = scopes.find(key);

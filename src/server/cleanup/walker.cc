@@ -1,7 +1,10 @@
 #include "server/cleanup/walker.h"
 
 #include "common/runtime/log.h"
+#include "server/cleanup/guard_rails.h"
+#include "server/cleanup/mount_identity.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -63,10 +66,40 @@ public:
     }
     int get() const { return fd_; }
     int release() { return std::exchange(fd_, -1); }
+    void reset(int fd)
+    {
+        if (fd_ >= 0) close(fd_);
+        fd_ = fd;
+    }
 
 private:
     int fd_;
 };
+
+// The directory `path` (normalized, absolute), reached one component at a
+// time from "/" without following a link anywhere on the way (what openat2's
+// RESOLVE_NO_SYMLINKS does): a link above the target, planted by whoever can
+// write there, must not move the cleanup somewhere else. -1 with *why_p.
+int open_directory_without_links(const std::string &path, std::string *why_p)
+{
+    Fd dir(open("/", kDirectoryFlags));
+    std::size_t at = 1;
+    while (dir.get() >= 0 && at < path.size()) {
+        const std::size_t slash = std::min(path.find('/', at), path.size());
+        const std::string component = path.substr(at, slash - at);
+        at = slash + 1;
+        const int next = openat(dir.get(), component.c_str(), kDirectoryFlags);
+        if (next < 0) {
+            *why_p = errno == ELOOP || errno == ENOTDIR
+                         ? path.substr(0, slash) + " is a symbolic link or not a directory: the path is not followed"
+                         : error_text(errno);
+            return -1;
+        }
+        dir.reset(next);
+    }
+    if (dir.get() < 0) *why_p = error_text(errno);
+    return dir.release();
+}
 
 // The names in a directory, read before anything is removed from it.
 bool read_names(int fd, std::vector<std::string> *names_p)
@@ -89,8 +122,9 @@ bool read_names(int fd, std::vector<std::string> *names_p)
 // One directory tree of a DirectoryEntry.
 class TreeWalk {
 public:
-    TreeWalk(const DirectoryEntry &top, dev_t device, const std::set<std::string> &ignores, SkipReport &report)
-        : top_(top), device_(device), ignores_(ignores), report_(report)
+    TreeWalk(const DirectoryEntry &top, MountIdentity mount, const std::set<std::string> &ignores,
+             SkipReport &report)
+        : top_(top), mount_(mount), device_(mount.device), ignores_(ignores), report_(report)
     {
     }
 
@@ -133,6 +167,9 @@ private:
                             int depth)
     {
         if (!top_.recursive) return skip(path, "a subdirectory, and the request is not recursive");
+        MountIdentity mount;
+        if (!mount_identity_at(dir_fd, name.c_str(), &mount)) return skip(path, error_text(errno));
+        if (!(mount == mount_)) return skip(path, "on another file system than " + top_.path + " (a mount point)");
         if (depth + 1 >= kMaxDepth) return skip(path, "deeper than " + std::to_string(kMaxDepth) + " levels");
         Fd fd(openat(dir_fd, name.c_str(), kDirectoryFlags));
         if (fd.get() < 0) return skip(path, error_text(errno));
@@ -167,6 +204,7 @@ private:
     }
 
     const DirectoryEntry &top_;
+    const MountIdentity mount_;  // of the top directory: a bind mount inside is another mount
     const dev_t device_;
     const std::set<std::string> &ignores_;
     SkipReport &report_;
@@ -230,9 +268,11 @@ std::string SkipReport::reason_for(const std::string &path) const
 void remove_listed_file(const FileEntry &file, const std::set<std::string> &ignores, SkipReport &report)
 {
     if (ignores.count(file.path) != 0) return report.skipped(file.path, "ignored (PMIX_CLEANUP_IGNORE)");
+    if (const std::string rule = forbidden_target(file.path); !rule.empty()) return report.skipped(file.path, rule);
     const Location where = locate(file.path);
-    Fd parent(open(where.parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (parent.get() < 0) return report.skipped(file.path, error_text(errno));
+    std::string why;
+    Fd parent(open_directory_without_links(where.parent, &why));
+    if (parent.get() < 0) return report.skipped(file.path, why);
     struct stat info {};
     if (fstatat(parent.get(), where.name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) {
         return report.skipped(file.path, error_text(errno));
@@ -249,14 +289,18 @@ void remove_listed_file(const FileEntry &file, const std::set<std::string> &igno
 void clean_directory(const DirectoryEntry &dir, const std::set<std::string> &ignores, SkipReport &report)
 {
     if (ignores.count(dir.path) != 0) return report.skipped(dir.path, "ignored (PMIX_CLEANUP_IGNORE)");
+    if (const std::string rule = forbidden_target(dir.path); !rule.empty()) return report.skipped(dir.path, rule);
     const Location where = locate(dir.path);
-    Fd parent(open(where.parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (parent.get() < 0) return report.skipped(dir.path, error_text(errno));
+    std::string why;
+    Fd parent(open_directory_without_links(where.parent, &why));
+    if (parent.get() < 0) return report.skipped(dir.path, why);
     struct stat top {};
     int top_fd = -1;
     if (!open_top(dir, parent.get(), where.name, &top, report, &top_fd)) return;
     Fd fd(top_fd);
-    TreeWalk walk(dir, top.st_dev, ignores, report);
+    MountIdentity mount;
+    if (!mount_identity_at(fd.get(), "", &mount)) return report.skipped(dir.path, error_text(errno));
+    TreeWalk walk(dir, mount, ignores, report);
     const bool emptied = walk.clean(fd.get(), dir.path, 0);
     if (dir.leave_top) return;
     if (!emptied) return report.skipped(dir.path, "not empty");
