@@ -15,6 +15,7 @@
 #include "client/core/requests.h"
 #include "client/core/session.h"
 #include "common/runtime/latch.h"
+#include "common/runtime/log.h"
 
 using namespace pmixpp;
 
@@ -97,6 +98,9 @@ pmix_status_t ask_server(const std::shared_ptr<client::Session> &session, std::s
         return rc;
     }
     auto timeout = client::timeout_of(owned->info.data(), owned->info.size(), std::chrono::milliseconds{500});
+    runtime::log_trace("PMIX_MCA_pmix_client_verbose", "client",
+                       "get of '" + owned->key + "' of " + std::string(request.proc.nspace) + "." +
+                           std::to_string(request.proc.rank) + " sent to the server");
     return client::send_message(
         session, request, timeout, [session, owned, done](pmix_status_t st, const wire::Frame *frame) {
             wire::GetReply reply;
