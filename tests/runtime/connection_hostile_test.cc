@@ -2,6 +2,11 @@
 // another connection on the same engine keeps working.
 #include "runtime/runtime_support.h"
 
+#include "framework/stderr_capture.h"
+
+#include <string>
+#include <vector>
+
 namespace {
 
 void write_raw(int fd, const void *data, size_t size)
@@ -168,4 +173,31 @@ Test(connection_hostile, peer_reset_is_a_lost_connection)
     CloseInfo info = victim.ep.wait_closed();
     cr_expect_eq(info.status, PMIX_ERR_LOST_CONNECTION);
     cr_expect_eq(victim.ep.conn->send(wire::FrameKind::reply, 1, {}), PMIX_ERR_LOST_CONNECTION);
+}
+
+// A peer dropped while our replies to it wait to be written (issue 18 item
+// 7): its events are freed before its socket is closed, so libevent has no
+// closed descriptor to complain about ("Epoll MOD(4) on fd N failed ... Bad
+// file descriptor" on the server's stderr before).
+Test(connection_hostile, a_dropped_peer_leaves_libevent_nothing_to_complain_about)
+{
+    pmixpp::tests::StderrCapture capture;
+    {
+        RunningEngine running;
+        Victim victim(running.engine);
+        // Fill the socket: the peer never reads, so the write event stays armed.
+        const std::vector<uint8_t> chunk(64 * 1024, 0x5a);
+        for (int i = 0; i < 32 && victim.ep.conn->is_open(); ++i) {
+            (void)victim.ep.conn->send(wire::FrameKind::reply, 1, chunk);
+        }
+        const char garbage[] = "not a pmixpp frame at all";
+        write_raw(victim.raw(), garbage, sizeof garbage - 1);
+        const CloseInfo info = victim.ep.wait_closed();
+        cr_expect_eq(info.status, PMIX_ERR_UNPACK_FAILURE);
+        HealthyPair healthy(running.engine);  // more turns of the loop after the close
+        healthy.exchange();
+    }
+    const std::string text = capture.stop();
+    cr_expect(text.find("Bad file descriptor") == std::string::npos, "libevent complained:\n%s", text.c_str());
+    cr_expect(text.find("Epoll") == std::string::npos, "libevent complained:\n%s", text.c_str());
 }

@@ -230,17 +230,14 @@ void Connection::Impl::finish_close(pmix_status_t status, const std::string &rea
     }
     accepting_sends = false;
     {
-        // No other thread may be writing to fd when it is closed (and its
-        // number perhaps reused).
         std::lock_guard lock(out_mutex);
-        closed = true;
+        closed = true;  // no sender writes to fd from now on
         outgoing.clear();
-        if (fd >= 0) {
-            ::close(fd);
-            fd = -1;
-        }
     }
     idle_timer.cancel();
+    // The events go before the socket: libevent removes them from epoll by
+    // their fd, and a closed fd makes it print "Epoll MOD(...) on fd N
+    // failed ... Bad file descriptor" (or hit a reused number).
     if (read_event != nullptr) {
         event_free(read_event);
         read_event = nullptr;
@@ -248,6 +245,15 @@ void Connection::Impl::finish_close(pmix_status_t status, const std::string &rea
     if (write_event != nullptr) {
         event_free(write_event);
         write_event = nullptr;
+    }
+    {
+        // No other thread may be writing to fd when it is closed (and its
+        // number perhaps reused).
+        std::lock_guard lock(out_mutex);
+        if (fd >= 0) {
+            ::close(fd);
+            fd = -1;
+        }
     }
     incoming = Frame{};
     std::string line = "closing " + description + ": " + reason;
