@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -271,6 +272,33 @@ Test(pmixrun, report_uri_names_the_server)
     std::getline(in, uri);
     cr_assert(uri.rfind("pmixrun-", 0) == 0 && uri.find(".0;") != std::string::npos, "uri '%s'", uri.c_str());
     ::unlink(file.c_str());
+}
+
+// A link planted at the report path (issue 18 item 5): it is replaced by the
+// report, and the file it pointed at is untouched.
+Test(pmixrun, report_uri_replaces_a_planted_link_and_follows_nothing)
+{
+    const std::string victim = g_tmp + "/victim";
+    const std::string file = g_tmp + "/uri-link";
+    {
+        std::ofstream out(victim);
+        out << "precious\n";
+    }
+    cr_assert_eq(::symlink(victim.c_str(), file.c_str()), 0);
+    const Result r = run({"--report-uri", file, "-n", "1", "true"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    std::ifstream in(victim);
+    std::string text;
+    std::getline(in, text);
+    cr_expect_eq(text, "precious", "the link's target was written");
+    struct stat st {};
+    cr_assert_eq(::lstat(file.c_str(), &st), 0);
+    cr_expect(S_ISREG(st.st_mode), "the report path is now a file of its own");
+    std::ifstream report(file);
+    std::getline(report, text);
+    cr_expect(text.rfind("pmixrun-", 0) == 0, "report '%s'", text.c_str());
+    ::unlink(file.c_str());
+    ::unlink(victim.c_str());
 }
 
 // A second terminal: pmixpp_ps finds the running pmixrun by its pid in the

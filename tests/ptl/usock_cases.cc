@@ -1,8 +1,14 @@
 // ptl/usock's own cases, next to the conformance suite.
 #include "ptl/ptl_test_support.h"
 
-#include <filesystem>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 
 using namespace pmixpp::tests::ptl;
 
@@ -171,4 +177,57 @@ Test(usock, missing_tmpdir_reported)
     const pmixpp_ptl_module_t *module = load_transport();
     Listening listening(module, InfoList().text(PMIX_SERVER_TMPDIR, "/nonexistent/pmixpp/dir"));
     cr_assert_eq(listening.status(), PMIX_ERR_NOT_FOUND);
+}
+
+namespace {
+
+// A socket file at `path` (bound, then closed: a leftover, as a dead
+// process leaves it).
+void plant_socket(const std::string &path)
+{
+    const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    cr_assert(fd >= 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+    cr_assert_eq(bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0, "%s", path.c_str());
+    close(fd);
+}
+
+ino_t inode_of(const std::string &path)
+{
+    struct stat info{};
+    cr_assert_eq(lstat(path.c_str(), &info), 0, "%s is gone", path.c_str());
+    return info.st_ino;
+}
+
+} // namespace
+
+// Names someone else took first, in a directory others can write (issue 18
+// item 5): another user's socket and a plain file are left alone and the
+// listener takes the next name; only a leftover socket of our own is reused.
+Test(usock, names_taken_by_others_are_skipped_not_removed)
+{
+    if (geteuid() != 0) cr_skip_test("needs root to make a socket of another user");
+    char host[256] = {};
+    cr_assert_eq(gethostname(host, sizeof host - 1), 0);
+    std::string short_host = host;
+    if (short_host.size() > 48) short_host.resize(48);
+    const auto name = [&](int n) {
+        return std::string(private_tmpdir()) + "/pmixpp." + short_host + "." + std::to_string(getpid()) + "." +
+               std::to_string(n) + ".sock";
+    };
+    plant_socket(name(0));
+    cr_assert_eq(chown(name(0).c_str(), 65534, 65534), 0);
+    std::ofstream(name(1)) << "not a socket\n";
+    plant_socket(name(2));
+    const ino_t others_socket = inode_of(name(0));
+    const ino_t plain_file = inode_of(name(1));
+
+    const pmixpp_ptl_module_t *module = load_transport();
+    Listening listening(module, default_server_info());
+    cr_assert_eq(listening.status(), PMIX_SUCCESS);
+    cr_expect_eq(socket_path(listening[0]), name(2), "the stale socket of ours is reused");
+    cr_expect_eq(inode_of(name(0)), others_socket, "another user's socket is not removed");
+    cr_expect_eq(inode_of(name(1)), plain_file, "a plain file is not removed");
 }

@@ -22,6 +22,8 @@ namespace {
 // Owner only unless the host says otherwise: a peer also needs write
 // permission to connect, so 0600 keeps every other user out.
 constexpr mode_t default_socket_mode = 0600;
+// Socket names tried when others are taken (issue 18: a squatted name).
+constexpr int kNameAttempts = 16;
 
 struct Settings {
     bool disabled = false;
@@ -113,14 +115,33 @@ UnixAddress choose_address(const std::string &tmpdir, const std::string &file_na
     return {file_name, true};
 }
 
-// A leftover socket file of an earlier process with our pid would make bind
-// fail; anything that is not a socket is left alone and reported.
-pmix_status_t clear_stale_file(const UnixAddress &address)
+// Whether the name is free to bind: a leftover socket of our own (an
+// earlier process with our pid) is removed; anything else there, and a
+// socket of another user above all (one can be planted in a directory
+// others can write), is left alone and the caller picks another name.
+bool name_is_free(const UnixAddress &address)
 {
     struct stat info{};
-    if (address.abstract || lstat(address.name.c_str(), &info) != 0) return PMIX_SUCCESS;
-    if (S_ISSOCK(info.st_mode) && unlink(address.name.c_str()) == 0) return PMIX_SUCCESS;
-    log(PMIXPP_LOG_ERROR, "cannot listen on %s: a file is in the way (remove it)", address.name.c_str());
+    if (address.abstract || lstat(address.name.c_str(), &info) != 0) return true;
+    if (S_ISSOCK(info.st_mode) && info.st_uid == geteuid() && unlink(address.name.c_str()) == 0) return true;
+    log(PMIXPP_LOG_TRACE, "%s is taken (a %s of uid %u): trying another name", address.name.c_str(),
+        S_ISSOCK(info.st_mode) ? "socket" : "file", static_cast<unsigned>(info.st_uid));
+    return false;
+}
+
+// The first free name of ours in tmpdir; a few tries, then one line.
+pmix_status_t choose_free_address(const std::string &tmpdir, UnixAddress *address_p)
+{
+    for (int attempt = 0; attempt < kNameAttempts; ++attempt) {
+        const UnixAddress address = choose_address(tmpdir, unique_file_name());
+        if (name_is_free(address)) {
+            *address_p = address;
+            return PMIX_SUCCESS;
+        }
+    }
+    log(PMIXPP_LOG_ERROR, "cannot listen in %s: %d socket names in a row are taken by files that are not ours "
+                          "(remove them, or choose another PMIX_SERVER_TMPDIR)",
+        tmpdir.c_str(), kNameAttempts);
     return PMIX_ERR_FILE_OPEN_FAILURE;
 }
 
@@ -176,10 +197,10 @@ pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener
         if (rc != PMIX_SUCCESS) return rc;
         if (settings.disabled) return PMIX_ERR_NOT_AVAILABLE;
         if (settings.tmpdir.empty()) settings.tmpdir = default_tmpdir();
-        const UnixAddress address = choose_address(settings.tmpdir, unique_file_name());
+        UnixAddress address;
+        if ((rc = choose_free_address(settings.tmpdir, &address)) != PMIX_SUCCESS) return rc;
         const std::string uri = to_uri(address);
         if (uri.size() >= PMIXPP_PTL_URI_MAX) return PMIX_ERR_BAD_PARAM;
-        if ((rc = clear_stale_file(address)) != PMIX_SUCCESS) return rc;
         auto state = std::make_unique<ListenerState>(ListenerState{address});
         int fd = -1;
         if ((rc = open_socket(address, settings, &fd)) != PMIX_SUCCESS) return rc;

@@ -5,6 +5,7 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <condition_variable>
@@ -120,6 +121,34 @@ bool start_server(const Options &options, HostEvents *events, std::string *why_p
     return true;
 }
 
+namespace {
+
+// The file written under a fresh name in the same directory (O_EXCL |
+// O_NOFOLLOW: nothing planted there is followed or reused), then renamed
+// over PATH. A link at PATH is replaced, never followed: root's pmixrun
+// once overwrote the file a planted link pointed at.
+bool write_file_replacing(const std::string &path, const std::string &text, std::string *why_p)
+{
+    const std::string temporary = path + ".pmixrun-" + std::to_string(::getpid()) + ".tmp";
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        *why_p = "--report-uri: cannot create " + temporary + ": " + std::strerror(errno) +
+                 " (choose a directory of your own)";
+        return false;
+    }
+    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const int write_error = errno;
+    ::close(fd);
+    if (!written || ::rename(temporary.c_str(), path.c_str()) != 0) {
+        *why_p = "--report-uri: cannot write " + path + ": " + std::strerror(written ? errno : write_error);
+        ::unlink(temporary.c_str());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 bool report_uri(const Options &options, std::string *why_p)
 {
     if (options.report_uri.empty()) return true;
@@ -139,15 +168,9 @@ bool report_uri(const Options &options, std::string *why_p)
         std::fflush(stdout);
         return true;
     }
-    FILE *file = std::fopen(options.report_uri.c_str(), "w");
-    if (file == nullptr) {
-        *why_p = "--report-uri: cannot write " + options.report_uri + ": " + std::strerror(errno);
-        return false;
-    }
-    std::fprintf(file, "%s\n", uri.c_str());
-    std::fclose(file);
-    return true;
+    return write_file_replacing(options.report_uri, uri + "\n", why_p);
 }
+
 
 bool prepare_job(const Job &job, std::string *why_p)
 {
