@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <vector>
 #include <string>
 
 using namespace pmixrun_test;
@@ -320,4 +321,60 @@ Test(pmixrun, pmixpp_ps_lists_the_running_job)
     const Result gone = run_program(PMIXPP_PS, {"--pid", std::to_string(pid), "--tmpdir", g_tmp}, 20);
     cr_assert_neq(gone.code, 0, "a finished pmixrun cannot be reached");
     expect_clean_tmpdir();
+}
+
+namespace {
+
+std::string short_hostname()
+{
+    char host[256] = {};
+    cr_assert_eq(gethostname(host, sizeof host - 1), 0);
+    return host;
+}
+
+} // namespace
+
+// Eight pmixruns of one user at once, in one tmpdir (issue 18 item 1): each
+// runs its job; none claims the node's system server file.
+Test(pmixrun, eight_pmixruns_run_side_by_side)
+{
+    std::vector<pid_t> running;
+    for (int i = 0; i < 8; ++i) running.push_back(start({"--tmpdir", g_tmp, "-n", "2", HELLO}));
+    for (pid_t pid : running) cr_expect_eq(finish(pid, 90), 0, "pmixrun %d failed beside the others", pid);
+    expect_clean_tmpdir();
+}
+
+// A file another user made at the system server's name stops nobody.
+Test(pmixrun, a_squatted_system_server_file_does_not_stop_a_pmixrun)
+{
+    if (geteuid() != 0) cr_skip_test("needs root to make a file of another user");
+    const std::string squatted = g_tmp + "/pmix.sys." + short_hostname();
+    {
+        std::ofstream out(squatted);
+        out << "not yours\n";
+    }
+    cr_assert_eq(chown(squatted.c_str(), 65534, 65534), 0);
+    const Result r = job({"-n", "1", "true"});
+    cr_expect_eq(r.code, 0, "%s", r.err.c_str());
+    struct stat st {};
+    cr_expect_eq(lstat(squatted.c_str(), &st), 0, "the other user's file is left alone");
+    ::unlink(squatted.c_str());
+}
+
+// Asked for, the claim is made, and a second claimant is refused with a line
+// naming the file and its holder.
+Test(pmixrun, only_one_system_server_per_node)
+{
+    const pid_t first = start({"--tmpdir", g_tmp, "--system-server", "-n", "1", "sleep", "20"});
+    const std::string file = g_tmp + "/pmix.sys." + short_hostname();
+    struct stat st {};
+    for (int i = 0; i < 100 && lstat(file.c_str(), &st) != 0; ++i) ::usleep(100000);
+    cr_assert_eq(lstat(file.c_str(), &st), 0, "the first --system-server pmixrun wrote no %s", file.c_str());
+    const Result second = job({"--system-server", "-n", "1", "true"});
+    cr_expect_neq(second.code, 0);
+    cr_expect(second.err.find("pmix.sys.") != std::string::npos, "%s", second.err.c_str());
+    const Result plain = job({"-n", "1", "true"});
+    cr_expect_eq(plain.code, 0, "a pmixrun without --system-server runs beside it: %s", plain.err.c_str());
+    ::kill(first, SIGTERM);
+    (void)finish(first, 30);
 }

@@ -89,6 +89,8 @@ bool Parser::global_option(const std::string &arg, Options &out, bool *handled)
             }
             out.stdin_target = StdinTarget{false, false, static_cast<uint32_t>(rank)};
         }
+    } else if (arg == "--system-server") {
+        out.system_server = true;
     } else if (arg == "--max-procs") {
         uint64_t n = 0;
         if (!value_of(arg, &value) || !number(arg, value, kMaxMaxProcs, &n)) return false;
@@ -199,6 +201,10 @@ const char *usage_text()
            "  --stdin R|all|none   which ranks read pmixrun's stdin (default 0)\n"
            "  --max-procs N        processes running at once over all jobs, spawned ones\n"
            "                       included; a PMIx_Spawn past it is refused (default 4096)\n"
+           "  --system-server      be the node's system server: write pmix.sys.<host> in\n"
+           "                       the system tmpdir, where tools look with\n"
+           "                       PMIX_CONNECT_TO_SYSTEM (one per node; without it any\n"
+           "                       number of pmixruns run side by side)\n"
            "  -h, --help           this text\n"
            "  -V, --version        the PMIx library version\n"
            "\n"

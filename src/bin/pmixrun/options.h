@@ -2,7 +2,8 @@
 //
 //   pmixrun [-n N] [-x VAR[=VAL]]... [--mca NAME VALUE]... [--tag-output]
 //           [--timeout S] [--tmpdir DIR] [--report-uri FILE] [--session-id N]
-//           [--max-procs N] [--stdin rank|all|none] prog [args] [: -n M prog2 [args] ...]
+//           [--max-procs N] [--stdin rank|all|none] [--system-server]
+//           prog [args] [: -n M prog2 [args] ...]
 //
 // Per-application options (-n, -x) come before that application's program;
 // global ones anywhere before the first program. `:` starts the next
@@ -50,6 +51,7 @@ struct Options {
     std::optional<uint32_t> session_id;
     uint32_t max_procs = kDefaultMaxProcs;                     // --max-procs
     StdinTarget stdin_target;                                  // --stdin
+    bool system_server = false;                                // --system-server
     bool help = false;
     bool version = false;
 };

@@ -105,8 +105,12 @@ bool start_server(const Options &options, HostEvents *events, std::string *why_p
                    PMIX_POINTER);
     PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_NSPACE, nspace.c_str(), PMIX_STRING);
     PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
+    // Tools find this pmixrun by its pid or namespace files. The node-wide
+    // system server file is claimed only when asked: a user's launcher is
+    // not the system server, and two pmixruns side by side must not collide
+    // (nor may another user's file stop every later pmixrun).
     PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
-    PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_SESSION_SUPPORT, &yes, PMIX_BOOL);
+    if (options.system_server) PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_SYSTEM_SUPPORT, &yes, PMIX_BOOL);
     if (!options.tmpdir.empty()) {
         PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_TMPDIR, options.tmpdir.c_str(), PMIX_STRING);
         PMIX_INFO_LOAD(&info[n++], PMIX_SYSTEM_TMPDIR, options.tmpdir.c_str(), PMIX_STRING);
