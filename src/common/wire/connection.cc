@@ -69,6 +69,11 @@ void Connection::set_idle_timeout(std::chrono::milliseconds timeout)
     impl_->idle_timeout = timeout;
 }
 
+void Connection::set_flow_limits(const FlowLimits &limits)
+{
+    impl_->flow = limits;
+}
+
 pmix_status_t Connection::start()
 {
     try {
@@ -94,6 +99,22 @@ pmix_status_t Connection::send(FrameKind kind, uint32_t tag, std::span<const uin
     header.payload_size = static_cast<uint32_t>(payload.size());
     const HeaderBytes head = encode_header(header);
     return impl_->send_now(head, payload);
+}
+
+pmix_status_t Connection::send_shared(FrameKind kind, uint32_t tag, const SharedBytes &payload)
+{
+    if (!impl_->accepting_sends.load()) {
+        return PMIX_ERR_LOST_CONNECTION;
+    }
+    if (!payload || payload->size() > impl_->limits.max_payload) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    FrameHeader header;
+    header.kind = kind;
+    header.tag = tag;
+    header.payload_size = static_cast<uint32_t>(payload->size());
+    const HeaderBytes head = encode_header(header);
+    return impl_->send_shared(head, payload);
 }
 
 pmix_status_t Connection::send_encoded(std::vector<uint8_t> frame_bytes)
@@ -130,6 +151,12 @@ void Connection::close_when_sent(pmix_status_t reason_status, std::string reason
 bool Connection::is_open() const
 {
     return impl_->accepting_sends.load();
+}
+
+size_t Connection::queued_bytes() const
+{
+    std::lock_guard lock(impl_->out_mutex);
+    return impl_->queued_bytes;
 }
 
 const std::string &Connection::description() const

@@ -43,6 +43,11 @@
 
 namespace pmixpp::wire {
 
+struct FlowLimits;
+
+// An encoded payload several connections send (an event fanned out).
+using SharedBytes = std::shared_ptr<const std::vector<uint8_t>>;
+
 class Connection : public std::enable_shared_from_this<Connection> {
 public:
     using MessageHandler = std::function<void(const Frame &frame)>;
@@ -64,6 +69,12 @@ public:
     // timeout (re-armed after each frame). 0 disables (the default). Use it
     // for the handshake phase so a silent peer cannot hold a slot forever.
     void set_idle_timeout(std::chrono::milliseconds timeout);
+    // Bounds what this peer may cost (flow_limits.h): reading pauses while
+    // more than limits.high_water bytes wait to be sent to it and resumes
+    // below limits.low_water; past limits.hard_limit it is closed with
+    // PMIX_ERR_OUT_OF_RESOURCE and one log line. Servers set it; by default
+    // nothing is limited.
+    void set_flow_limits(const FlowLimits &limits);
 
     // Registers the socket with the engine. PMIX_ERR_INIT when the engine is
     // not running. Frames sent before start() are queued.
@@ -74,6 +85,8 @@ public:
     // error closes the connection (its close handler says why) and still
     // returns PMIX_SUCCESS, as if the frame had been queued first.
     pmix_status_t send(FrameKind kind, uint32_t tag, std::span<const uint8_t> payload);
+    // Same, for a payload other connections send too: queued by reference.
+    pmix_status_t send_shared(FrameKind kind, uint32_t tag, const SharedBytes &payload);
     // Same, taking an already encoded frame (encode_frame) without copying.
     pmix_status_t send_encoded(std::vector<uint8_t> frame_bytes);
 
@@ -83,6 +96,8 @@ public:
     void close_when_sent(pmix_status_t reason_status, std::string reason);
 
     bool is_open() const;
+    // Bytes waiting to be sent (for tests and diagnostics).
+    size_t queued_bytes() const;
     const std::string &description() const;
 
 private:

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/wire/connection.h"
+#include "common/wire/flow_limits.h"
 
 struct event;
 
@@ -31,6 +32,9 @@ struct Connection::Impl {
     // else (or for what the socket did not take) queues it and lets the
     // progress thread finish.
     pmix_status_t send_now(std::span<const uint8_t> header, std::span<const uint8_t> payload);
+    // The same for a payload shared with other connections (an event sent
+    // to many): what is queued keeps a reference, not a copy.
+    pmix_status_t send_shared(std::span<const uint8_t> header, SharedBytes payload);
     // Progress thread: writes what is queued, arming the write event when
     // the socket is full.
     void flush();
@@ -38,10 +42,14 @@ struct Connection::Impl {
     void close_from_any_thread(pmix_status_t status, std::string reason);
     void begin_close_when_sent(pmix_status_t status, std::string reason);
     void arm_idle_timer();
+    // Progress thread: stop or resume reading the peer (flow limits).
+    void pause_reading();
+    void resume_reading();
 
     runtime::ProgressEngine &engine;
     int fd;
     FrameLimits limits;
+    FlowLimits flow;
     std::atomic<bool> accepting_sends{true};
 
     MessageHandler on_message;
@@ -68,9 +76,23 @@ struct Connection::Impl {
     Frame incoming;
     size_t payload_got = 0;
 
-    // Frames waiting to be written; the first one is partly written.
-    std::deque<std::vector<uint8_t>> outgoing;
+    // Bytes read but not yet handed over: the rest of a read when reading
+    // paused between two frames (at most one read's worth).
+    std::vector<uint8_t> held;
+    bool reading_paused = false;      // progress thread
+    bool pause_requested = false;     // under out_mutex: a sender passed the high water
+    size_t frames_this_wakeup = 0;
+
+    // Frames waiting to be written; the first one is partly written. A frame
+    // is its own bytes followed by a shared tail (an event's payload).
+    struct Queued {
+        std::vector<uint8_t> own;
+        SharedBytes shared;
+        size_t size() const { return own.size() + (shared ? shared->size() : 0); }
+    };
+    std::deque<Queued> outgoing;
     size_t outgoing_offset = 0;
+    size_t queued_bytes = 0;          // unsent bytes in outgoing
     bool close_after_send = false;
     pmix_status_t pending_close_status = PMIX_SUCCESS;
     std::string pending_close_reason;
@@ -79,6 +101,14 @@ private:
     static void on_readable(int fd, short what, void *arg);
     static void on_writable(int fd, short what, void *arg);
     void read_some();
+    // Queues what the socket did not take; under out_mutex. False (and
+    // *reason_p) when the peer is over the hard limit.
+    bool queue_locked(Queued frame, std::string *reason_p);
+    pmix_status_t send_frame(std::span<const uint8_t> header, std::span<const uint8_t> payload,
+                             const SharedBytes &shared);
+    // Hands over what was held back; false once closed or paused again.
+    bool release_held();
+    bool should_stop_reading() const;
     enum class WriteStep { done, would_block, failed };
     WriteStep write_queued_locked(int *errno_p);
     void post_flush();

@@ -133,10 +133,35 @@ void Connection::Impl::register_events(std::shared_ptr<Connection> owner)
 pmix_status_t Connection::Impl::send_now(std::span<const uint8_t> header,
                                          std::span<const uint8_t> payload)
 {
+    return send_frame(header, payload, nullptr);
+}
+
+pmix_status_t Connection::Impl::send_shared(std::span<const uint8_t> header, SharedBytes payload)
+{
+    return send_frame(header, *payload, payload);
+}
+
+bool Connection::Impl::queue_locked(Queued frame, std::string *reason_p)
+{
+    if (flow.hard_limit > 0 && queued_bytes >= flow.hard_limit) {
+        *reason_p = std::to_string(queued_bytes) + " bytes wait to be sent to it, over " + kHardLimitEnv + "=" +
+                    std::to_string(flow.hard_limit) + " (it stopped reading its socket)";
+        return false;
+    }
+    queued_bytes += frame.size();
+    outgoing.push_back(std::move(frame));
+    return true;
+}
+
+pmix_status_t Connection::Impl::send_frame(std::span<const uint8_t> header, std::span<const uint8_t> payload,
+                                           const SharedBytes &shared)
+{
     const size_t total = header.size() + payload.size();
     size_t written = 0;
     int error = 0;
+    std::string over_limit;
     bool need_flush = false;
+    bool need_pause = false;
     {
         std::lock_guard lock(out_mutex);
         if (closed) {
@@ -156,23 +181,91 @@ pmix_status_t Connection::Impl::send_now(std::span<const uint8_t> header,
             }
         }
         if (error == 0) {
+            Queued frame;
             try {
-                outgoing.push_back(unsent_bytes(header, payload, written));
+                if (shared && written <= header.size()) {
+                    frame.own.assign(header.begin() + static_cast<std::ptrdiff_t>(written), header.end());
+                    frame.shared = shared;
+                } else {
+                    frame.own = unsent_bytes(header, payload, written);
+                }
             } catch (const std::bad_alloc &) {
                 if (written == 0) {
                     return PMIX_ERR_NOMEM;
                 }
                 error = ENOMEM;  // half a frame is on the wire: the stream is lost
             }
+            if (error == 0 && !queue_locked(std::move(frame), &over_limit)) {
+                error = EMSGSIZE;
+            }
             need_flush = error == 0 && started && outgoing.size() == 1;
+            need_pause = error == 0 && flow.pauses() && !pause_requested && queued_bytes > flow.high_water;
+            if (need_pause) {
+                pause_requested = true;
+            }
         }
+    }
+    if (!over_limit.empty()) {
+        runtime::log_warning("wire", "dropping " + description + ": " + over_limit);
+        close_from_any_thread(PMIX_ERR_OUT_OF_RESOURCE, over_limit);
+        return PMIX_ERR_OUT_OF_RESOURCE;
     }
     if (error != 0) {
         close_from_any_thread(PMIX_ERR_LOST_CONNECTION, std::string("write failed: ") + std::strerror(error));
-    } else if (need_flush) {
+        return PMIX_SUCCESS;
+    }
+    if (need_flush) {
         post_flush();
     }
+    if (need_pause) {
+        std::shared_ptr<Connection> conn = weak_self.lock();
+        if (conn && engine.on_progress_thread()) {
+            pause_reading();
+        } else if (conn) {
+            (void)engine.post([conn] { conn->impl_->pause_reading(); });
+        }
+    }
     return PMIX_SUCCESS;
+}
+
+void Connection::Impl::pause_reading()
+{
+    if (closed || reading_paused) {
+        return;
+    }
+    {
+        std::lock_guard lock(out_mutex);
+        if (queued_bytes <= flow.low_water) {
+            pause_requested = false;  // drained meanwhile
+            return;
+        }
+    }
+    reading_paused = true;
+    if (read_event != nullptr) {
+        event_del(read_event);
+    }
+    runtime::log_trace(kVerboseEnv, "wire", "not reading " + description + " until it reads its replies");
+}
+
+void Connection::Impl::resume_reading()
+{
+    if (closed || !reading_paused) {
+        return;
+    }
+    reading_paused = false;
+    {
+        std::lock_guard lock(out_mutex);
+        pause_requested = false;
+    }
+    if (read_event != nullptr && !close_after_send) {
+        event_add(read_event, nullptr);
+        // What was held back is handed over on the next turn, even if the
+        // socket stays silent.
+        if (!held.empty()) {
+            event_active(read_event, EV_READ, 0);
+        }
+    }
+    runtime::log_trace(kVerboseEnv, "wire", "reading " + description + " again");
 }
 
 void Connection::Impl::post_flush()
@@ -233,6 +326,7 @@ void Connection::Impl::finish_close(pmix_status_t status, const std::string &rea
         std::lock_guard lock(out_mutex);
         closed = true;  // no sender writes to fd from now on
         outgoing.clear();
+        queued_bytes = 0;
     }
     idle_timer.cancel();
     // The events go before the socket: libevent removes them from epoll by
@@ -256,6 +350,8 @@ void Connection::Impl::finish_close(pmix_status_t status, const std::string &rea
         }
     }
     incoming = Frame{};
+    held.clear();
+    held.shrink_to_fit();
     std::string line = "closing " + description + ": " + reason;
     if (log_it) {
         runtime::log_warning("wire", line + " (the peer is broken or not a pmixpp peer)");
@@ -312,8 +408,13 @@ void Connection::Impl::on_writable(int, short, void *arg)
 Connection::Impl::WriteStep Connection::Impl::write_queued_locked(int *errno_p)
 {
     while (!outgoing.empty()) {
-        const std::vector<uint8_t> &front = outgoing.front();
-        ssize_t n = write_frame(fd, std::span<const uint8_t>(front).subspan(outgoing_offset), {});
+        const Queued &front = outgoing.front();
+        const std::span<const uint8_t> own(front.own);
+        const std::span<const uint8_t> tail = front.shared ? std::span<const uint8_t>(*front.shared)
+                                                           : std::span<const uint8_t>();
+        const ssize_t n = outgoing_offset < own.size()
+                              ? write_frame(fd, own.subspan(outgoing_offset), tail)
+                              : write_frame(fd, tail.subspan(outgoing_offset - own.size()), {});
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK) {
                 return WriteStep::would_block;
@@ -322,6 +423,7 @@ Connection::Impl::WriteStep Connection::Impl::write_queued_locked(int *errno_p)
             return WriteStep::failed;
         }
         outgoing_offset += static_cast<size_t>(n);
+        queued_bytes -= static_cast<size_t>(n);
         if (outgoing_offset == front.size()) {
             outgoing.pop_front();
             outgoing_offset = 0;
@@ -334,12 +436,17 @@ void Connection::Impl::flush()
 {
     WriteStep step = WriteStep::done;
     int error = 0;
+    bool drained = false;
     {
         std::lock_guard lock(out_mutex);
         if (closed || !started) {
             return;
         }
         step = write_queued_locked(&error);
+        drained = queued_bytes <= flow.low_water;
+    }
+    if (drained && reading_paused && step != WriteStep::failed) {
+        resume_reading();
     }
     // Events are touched only here, on the progress thread. A sender that
     // finds the queue empty after we unlock writes by itself, and posts a
@@ -360,8 +467,27 @@ void Connection::Impl::flush()
     }
 }
 
+bool Connection::Impl::should_stop_reading() const
+{
+    return reading_paused || (flow.frames_per_wakeup > 0 && frames_this_wakeup >= flow.frames_per_wakeup);
+}
+
+bool Connection::Impl::release_held()
+{
+    if (held.empty()) {
+        return true;
+    }
+    std::vector<uint8_t> bytes = std::move(held);
+    held.clear();
+    return consume(bytes.data(), bytes.size());
+}
+
 void Connection::Impl::read_some()
 {
+    frames_this_wakeup = 0;
+    if (reading_paused) {
+        return;
+    }
     // One read takes every frame the socket holds, up to the stage's size,
     // instead of a read for each header and payload and a last one to learn
     // that the socket is empty. The stage is the thread's, not the
@@ -373,7 +499,8 @@ void Connection::Impl::read_some()
         finish_close(PMIX_ERR_NOMEM, "out of memory for a read buffer", true);
         return;
     }
-    for (int i = 0; i < kMaxReadsPerWakeup && !closed; ++i) {
+    bool more = release_held();
+    for (int i = 0; more && i < kMaxReadsPerWakeup && !closed; ++i) {
         ssize_t n = ::read(fd, lease->data(), lease->size());
         ReadStep step = handle_read_result(n);
         if (n <= 0) {
@@ -382,10 +509,12 @@ void Connection::Impl::read_some()
             }
             return;
         }
-        if (!consume(lease->data(), static_cast<size_t>(n)) || static_cast<size_t>(n) < lease->size()) {
-            // Closed, or the socket is drained: the next bytes wake us again.
-            return;
-        }
+        more = consume(lease->data(), static_cast<size_t>(n)) && static_cast<size_t>(n) == lease->size();
+    }
+    // Stopped at the cap on frames, not for a pause: the rest waits for the
+    // next turn of the loop, after the other peers had theirs.
+    if (!closed && !reading_paused && !held.empty() && read_event != nullptr) {
+        event_active(read_event, EV_READ, 0);
     }
 }
 
@@ -422,6 +551,16 @@ Connection::Impl::ReadStep Connection::Impl::handle_read_result(ssize_t n)
 bool Connection::Impl::consume(const uint8_t *bytes, size_t size)
 {
     while (size > 0 && !closed) {
+        if (should_stop_reading()) {
+            // Kept for later (at most one read's worth): the peer waits in
+            // its socket buffer meanwhile.
+            try {
+                held.assign(bytes, bytes + size);
+            } catch (const std::bad_alloc &) {
+                finish_close(PMIX_ERR_NOMEM, "out of memory holding back a read", true);
+            }
+            return false;
+        }
         const bool ok = in_payload ? take_payload_bytes(&bytes, &size) : take_header_bytes(&bytes, &size);
         if (!ok) {
             return false;
@@ -491,6 +630,7 @@ void Connection::Impl::deliver_frame()
     header_got = 0;
     in_payload = false;
     payload_got = 0;
+    ++frames_this_wakeup;
     arm_idle_timer();
     if (!on_message) {
         return;

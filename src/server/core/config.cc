@@ -4,6 +4,7 @@
 #include "server/core/info_read.h"
 #include "server/sessiondirs/session_dirs.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
@@ -122,8 +123,27 @@ long long share_modex_bytes_from_environment()
     return bytes;
 }
 
+std::size_t count_from_environment(const char *variable, std::size_t fallback)
+{
+    const char *text = std::getenv(variable);
+    if (text == nullptr || *text == '\0') return fallback;
+    char *end = nullptr;
+    errno = 0;
+    const unsigned long long count = std::strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || *text == '-' || errno != 0 || count > (1ull << 32)) {
+        runtime::log_warning("server", std::string(variable) + "='" + text +
+                                           "' is not a count >= 0 (0: no limit; using the default of " +
+                                           std::to_string(fallback) + ")");
+        return fallback;
+    }
+    return static_cast<std::size_t>(count);
+}
+
 void apply_defaults(Config &config)
 {
+    config.max_parked_requests = count_from_environment(kMaxParkedRequestsEnv, Config::kDefaultMaxParkedRequests);
+    config.max_connections_per_uid =
+        count_from_environment(kMaxConnectionsPerUidEnv, Config::kDefaultMaxConnectionsPerUid);
     config.handshake_timeout = handshake_timeout_from_environment();
     config.share_modex_bytes = share_modex_bytes_from_environment();
     config.event_caching_window = event_caching_window_from_environment();

@@ -53,6 +53,19 @@ struct Config {
     // one event (lost_report.h); 0 tells each at once.
     std::chrono::milliseconds event_caching_window{kDefaultEventCachingWindow};
 
+    // PMIX_MCA_ptl_base_max_parked_requests: gets one peer may keep waiting
+    // for data not yet committed (0: no limit). Past it a get is answered
+    // PMIX_ERR_OUT_OF_RESOURCE: a peer that never reads could otherwise
+    // park them without end.
+    std::size_t max_parked_requests = kDefaultMaxParkedRequests;
+    // PMIX_MCA_ptl_base_max_connections_per_uid: connections of one user
+    // the server holds at once, handshaking or connected (0: no limit). A
+    // connection over it is closed at accept, so a flood from one local user
+    // costs the others nothing.
+    std::size_t max_connections_per_uid = kDefaultMaxConnectionsPerUid;
+
+    static constexpr std::size_t kDefaultMaxParkedRequests = 4096;
+    static constexpr std::size_t kDefaultMaxConnectionsPerUid = 4096;
     static constexpr std::chrono::milliseconds kDefaultHandshakeTimeout{10000};
     static constexpr std::chrono::milliseconds kDefaultEventCachingWindow{1000};
     static constexpr long long kDefaultShareModexBytes = 131072;
@@ -61,6 +74,8 @@ struct Config {
 inline constexpr const char *kHandshakeTimeoutEnv = "PMIX_MCA_ptl_base_handshake_timeout";
 inline constexpr const char *kShareModexBytesEnv = "PMIX_MCA_pmix_server_share_modex_bytes";
 inline constexpr const char *kEventCachingWindowEnv = "PMIX_MCA_pmix_event_caching_window";
+inline constexpr const char *kMaxParkedRequestsEnv = "PMIX_MCA_ptl_base_max_parked_requests";
+inline constexpr const char *kMaxConnectionsPerUidEnv = "PMIX_MCA_ptl_base_max_connections_per_uid";
 
 // PMIX_ERR_BAD_PARAM (with *error_p naming the attribute) for a value of the
 // wrong type or an nspace longer than PMIX_MAX_NSLEN.

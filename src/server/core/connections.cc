@@ -1,5 +1,6 @@
 #include "server/core/connections.h"
 
+#include "common/wire/flow_limits.h"
 #include "server/core/handshake.h"
 #include "server/core/peer_lifecycle.h"
 #include "server/requests/dispatch.h"
@@ -120,6 +121,7 @@ void adopt_connection(Server &server, int fd, const pmixpp_peer_identity_t &kern
     }
     const PeerId id = peer->id;
     peer->connection->set_description(describe(*peer));
+    peer->connection->set_flow_limits(wire::FlowLimits::server_from_environment());
     peer->connection->set_message_handler([id](const wire::Frame &frame) { on_frame(id, frame); });
     peer->connection->set_close_handler(
         [id](pmix_status_t status, const std::string &) { on_close(id, status); });

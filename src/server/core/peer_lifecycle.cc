@@ -68,6 +68,8 @@ void drop_registrations(Server &server, Peer &peer)
 void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
 {
     if (peer.state == PeerState::handshaking) return;
+    // Its parked gets have nobody to answer to.
+    server.waiters.fail_owner(peer.id, PMIX_ERR_LOST_CONNECTION);
     drop_registrations(server, peer);
     if (peer.tool) {  // issue 4: a tool is forgotten, no job hears of it
         fence_peer_lost(server, peer);

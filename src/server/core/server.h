@@ -9,6 +9,7 @@
 #define PMIXPP_SERVER_CORE_SERVER_H
 
 #include "common/runtime/progress_engine.h"
+#include "common/runtime/warning_limiter.h"
 #include "common/store/store.h"
 #include "framework/src/selection.h"
 #include "server/core/config.h"
@@ -70,7 +71,10 @@ struct NodeResources {
 
 class Server {
 public:
-    explicit Server(runtime::ProgressEngine &progress) : engine(progress), waiters(progress) {}
+    explicit Server(runtime::ProgressEngine &progress)
+        : engine(progress), waiters(progress), warnings(progress, "server")
+    {
+    }
     ~Server();
     Server(const Server &) = delete;
     Server &operator=(const Server &) = delete;
@@ -94,6 +98,9 @@ public:
     uint64_t next_event_reference = 1;
     std::map<std::string, std::vector<pmix_proc_t>> psets;  // PMIx_server_define_process_set
     CommitWaiters waiters;
+    // Warnings a flood could repeat (refused connections, requests over a
+    // limit): one line per cause per second.
+    runtime::WarningLimiter warnings;
     FenceTracker fences;
     ConnectTracker connects;  // PMIx_Connect / PMIx_Disconnect collectives
     bool finalizing = false;

@@ -16,12 +16,14 @@ CommitWaiters::~CommitWaiters()
 }
 
 void CommitWaiters::add(const std::string &nspace, pmix_rank_t rank,
-                        std::chrono::milliseconds timeout, Callback callback)
+                        std::chrono::milliseconds timeout, Callback callback, uint64_t owner)
 {
     const uint64_t id = next_id_++;
     Entry &entry = entries_[id];
     entry.nspace = nspace;
     entry.rank = rank;
+    entry.owner = owner;
+    if (owner != 0) ++per_owner_[owner];
     entry.callback = std::move(callback);
     if (timeout.count() > 0) {
         std::weak_ptr<bool> alive = alive_;
@@ -37,6 +39,10 @@ void CommitWaiters::finish(uint64_t id, pmix_status_t status)
     if (found == entries_.end()) return;
     Entry entry = std::move(found->second);
     entries_.erase(found);
+    if (entry.owner != 0) {
+        auto count = per_owner_.find(entry.owner);
+        if (count != per_owner_.end() && --count->second == 0) per_owner_.erase(count);
+    }
     entry.timer.cancel();
     if (entry.callback) entry.callback(status);
 }
@@ -65,6 +71,18 @@ void CommitWaiters::fail_proc(const std::string &nspace, pmix_rank_t rank, pmix_
 void CommitWaiters::fail_nspace(const std::string &nspace, pmix_status_t status)
 {
     finish_matching([&](const Entry &e) { return e.nspace == nspace; }, status);
+}
+
+std::size_t CommitWaiters::owned_by(uint64_t owner) const
+{
+    const auto found = per_owner_.find(owner);
+    return found == per_owner_.end() ? 0 : found->second;
+}
+
+void CommitWaiters::fail_owner(uint64_t owner, pmix_status_t status)
+{
+    if (owned_by(owner) == 0) return;
+    finish_matching([&](const Entry &e) { return e.owner == owner; }, status);
 }
 
 void CommitWaiters::fail_all(pmix_status_t status)

@@ -28,9 +28,13 @@ public:
     CommitWaiters(const CommitWaiters &) = delete;
     CommitWaiters &operator=(const CommitWaiters &) = delete;
 
-    // timeout 0: wait until committed or failed.
+    // timeout 0: wait until committed or failed. owner: the connection the
+    // request came in on (0: the host's own), so that one peer's parked
+    // requests can be counted and dropped with it.
     void add(const std::string &nspace, pmix_rank_t rank, std::chrono::milliseconds timeout,
-             Callback callback);
+             Callback callback, uint64_t owner = 0);
+    std::size_t owned_by(uint64_t owner) const;
+    void fail_owner(uint64_t owner, pmix_status_t status);
     void committed(const std::string &nspace, pmix_rank_t rank);
     void fail_proc(const std::string &nspace, pmix_rank_t rank, pmix_status_t status);
     void fail_nspace(const std::string &nspace, pmix_status_t status);
@@ -41,6 +45,7 @@ private:
     struct Entry {
         std::string nspace;
         pmix_rank_t rank;
+        uint64_t owner = 0;
         Callback callback;
         runtime::Timer timer;
     };
@@ -49,6 +54,7 @@ private:
 
     runtime::ProgressEngine &engine_;
     std::map<uint64_t, Entry> entries_;
+    std::map<uint64_t, std::size_t> per_owner_;  // owners other than 0
     uint64_t next_id_ = 1;
     std::shared_ptr<bool> alive_;
 };

@@ -174,22 +174,42 @@ void deliver_local_event(Server &server, const wire::Event &event, PeerId exclud
     deliver_to_host_handlers(server, event);
 }
 
-void deliver_to_clients(Server &server, const wire::Event &event, PeerId exclude)
+namespace {
+
+// Encoded once for all receivers, and queued by reference for those that
+// do not take it at once: a thousand slow readers hold one copy.
+template <typename Wanted>
+void fan_out(Server &server, const wire::Event &event, PeerId exclude, Wanted wanted)
 {
+    wire::SharedBytes encoded;
     for (auto &[id, peer] : server.peers) {
         if (id == exclude || peer->state != PeerState::connected) continue;
-        if (!in_range(event, peer->proc) || !peer->wants(event.status)) continue;
-        send_message(*peer, wire::FrameKind::notify, wire::kNoTag, event);
+        if (!in_range(event, peer->proc) || !wanted(*peer)) continue;
+        if (!encoded) {
+            auto bytes = std::make_shared<wire::Bytes>();
+            const pmix_status_t rc = wire::encode_to_bytes(event, bytes.get());
+            if (rc != PMIX_SUCCESS) {
+                runtime::log_warning("server", std::string("cannot encode event ") +
+                                                   PMIx_Error_string(event.status) + ": " +
+                                                   PMIx_Error_string(rc) + " (not delivered)");
+                return;
+            }
+            encoded = std::move(bytes);
+        }
+        peer->connection->send_shared(wire::FrameKind::notify, wire::kNoTag, encoded);
     }
+}
+
+}  // namespace
+
+void deliver_to_clients(Server &server, const wire::Event &event, PeerId exclude)
+{
+    fan_out(server, event, exclude, [&](const Peer &peer) { return peer.wants(event.status); });
 }
 
 void deliver_to_clients_naming(Server &server, const wire::Event &event, PeerId exclude)
 {
-    for (auto &[id, peer] : server.peers) {
-        if (id == exclude || peer->state != PeerState::connected) continue;
-        if (!in_range(event, peer->proc) || !peer->names(event.status)) continue;
-        send_message(*peer, wire::FrameKind::notify, wire::kNoTag, event);
-    }
+    fan_out(server, event, exclude, [&](const Peer &peer) { return peer.names(event.status); });
 }
 
 void handle_register_events(Server &server, Peer &peer, uint32_t tag,

@@ -29,6 +29,7 @@ namespace {
 struct PendingGet {
     GetResponder respond;
     pmix_proc_t requester{};
+    PeerId owner = kNoPeer;
     wire::GetRequest request;
     bool answered = false;
     runtime::Timer timer;
@@ -144,15 +145,33 @@ std::chrono::milliseconds timeout_of(const PendingGet &get)
     return seconds ? std::chrono::milliseconds(*seconds * 1000ull) : std::chrono::milliseconds{0};
 }
 
+// A peer may keep only so many gets waiting: each costs the server memory
+// and sends nothing back, so a peer that never reads could park them
+// without end.
+bool over_parked_limit(Server &server, const PendingGet &get)
+{
+    if (get.owner == kNoPeer) return false;
+    const std::size_t limit = server.config.max_parked_requests;
+    if (limit == 0 || server.waiters.owned_by(get.owner) < limit) return false;
+    server.warnings.note("parked", "gets refused with PMIX_ERR_OUT_OF_RESOURCE: " + proc_name(get.requester) +
+                                       " has " + std::to_string(limit) + " waiting (raise " +
+                                       kMaxParkedRequestsEnv + " if a job needs more)");
+    return true;
+}
+
 void wait_for_commit(Server &server, const PendingGetPtr &get)
 {
+    if (over_parked_limit(server, *get)) return answer_status(server, *get, PMIX_ERR_OUT_OF_RESOURCE);
     const pmix_proc_t &target = get->request.proc;
-    server.waiters.add(target.nspace, target.rank, timeout_of(*get), [get](pmix_status_t status) {
-        Server *now = current();
-        if (now == nullptr) return;
-        if (status != PMIX_SUCCESS) return answer_status(*now, *get, status);
-        retry(*now, get);
-    });
+    server.waiters.add(
+        target.nspace, target.rank, timeout_of(*get),
+        [get](pmix_status_t status) {
+            Server *now = current();
+            if (now == nullptr) return;
+            if (status != PMIX_SUCCESS) return answer_status(*now, *get, status);
+            retry(*now, get);
+        },
+        get->owner);
 }
 
 struct HostModexCall {
@@ -234,11 +253,12 @@ void when_missing(Server &server, const PendingGetPtr &get)
 }  // namespace
 
 void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest request,
-               GetResponder respond)
+               GetResponder respond, PeerId owner)
 {
     auto get = std::make_shared<PendingGet>();
     get->respond = std::move(respond);
     get->requester = requester;
+    get->owner = owner;
     get->request = std::move(request);
     wire::GetReply reply;
     const pmix_status_t rc = lookup(server, *get, &reply);
@@ -252,7 +272,7 @@ void handle_get(Server &server, Peer &peer, uint32_t tag, wire::GetRequest &requ
     const PeerId id = peer.id;
     start_get(server, peer.proc, std::move(request), [id, tag](wire::GetReply &reply) {
         if (Server *now = current()) reply_to(*now, id, tag, reply);
-    });
+    }, id);
 }
 
 }  // namespace pmixpp::server

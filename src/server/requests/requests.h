@@ -59,8 +59,10 @@ void handle_job_control(Server &server, Peer &peer, uint32_t tag, wire::JobContr
 // the host itself through self-access); `respond` runs exactly once, on the
 // progress thread, possibly before start_* returns.
 using GetResponder = std::function<void(wire::GetReply &reply)>;
+// owner: the connection the request came in on (kNoPeer for the host's
+// own), whose parked gets are capped (PMIX_MCA_ptl_base_max_parked_requests).
 void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest request,
-               GetResponder respond);
+               GetResponder respond, PeerId owner = kNoPeer);
 using QueryResponder = std::function<void(wire::QueryReply &reply)>;
 void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request,
                  QueryResponder respond);

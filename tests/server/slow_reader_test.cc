@@ -1,0 +1,231 @@
+// A client that sends requests and never reads its socket (issue 18 item
+// 2), beside a legitimate rank of the same job: the server stops reading
+// the slow one once its replies pile up, keeps its own memory bounded, caps
+// the gets it parks, drops a peer that events pile up for, and serves the
+// other rank all along.
+#include "server/server_fixture.h"
+#include "support/process_usage.h"
+
+#include <criterion/criterion.h>
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <string>
+
+using namespace server_test;
+using namespace pmixpp;
+
+namespace {
+
+// The issue's bound on what one slow reader may cost the server.
+constexpr long kMaxGrowthKb = 64 * 1024;
+constexpr int kJobSize = 64;
+constexpr auto kFloodSeconds = std::chrono::seconds(8);
+constexpr auto kBlockedLongEnough = std::chrono::milliseconds(700);
+
+void setup()
+{
+    start_server(make_tmpdir());
+    register_job(kJob, kJobSize);
+}
+
+void teardown()
+{
+    PMIx_server_finalize();
+}
+
+std::unique_ptr<RawClient> connect_rank(pmix_rank_t rank)
+{
+    auto client = std::make_unique<RawClient>();
+    cr_assert_eq(client->hello(kJob, rank, nullptr), PMIX_SUCCESS);
+    return client;
+}
+
+template <typename Message> wire::Bytes frame_of(const Message &message, uint32_t tag)
+{
+    wire::Bytes payload;
+    cr_assert_eq(wire::encode_to_bytes(message, &payload), PMIX_SUCCESS);
+    std::vector<uint8_t> frame;
+    cr_assert_eq(wire::encode_frame(wire::FrameKind::request, tag, payload, &frame), PMIX_SUCCESS);
+    return frame;
+}
+
+bool wait_writable(int fd, std::chrono::milliseconds patience)
+{
+    pollfd entry{fd, POLLOUT, 0};
+    return poll(&entry, 1, static_cast<int>(patience.count())) == 1 && (entry.revents & POLLOUT) != 0;
+}
+
+struct Flood {
+    size_t frames = 0;
+    bool server_stopped_reading = false;
+};
+
+// Writes `frame` again and again, never reading, until the socket stays
+// full for kBlockedLongEnough (the server stopped reading us) or the time
+// is up.
+Flood flood_without_reading(int fd, const wire::Bytes &frame)
+{
+    Flood flood;
+    const auto deadline = std::chrono::steady_clock::now() + kFloodSeconds;
+    while (std::chrono::steady_clock::now() < deadline) {
+        size_t sent = 0;
+        while (sent < frame.size()) {
+            const ssize_t n = send(fd, frame.data() + sent, frame.size() - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+            if (n > 0) {
+                sent += static_cast<size_t>(n);
+                continue;
+            }
+            cr_assert(n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK), "send failed: %s", std::strerror(errno));
+            if (!wait_writable(fd, kBlockedLongEnough)) {
+                flood.server_stopped_reading = true;
+                // A frame half written stays so: the test never reads or
+                // writes this socket again.
+                return flood;
+            }
+        }
+        ++flood.frames;
+    }
+    return flood;
+}
+
+// The legitimate rank gets its answers while the slow one is stuck.
+void legitimate_rank_is_served(RawClient &rank)
+{
+    for (uint32_t tag = 1; tag <= 50; ++tag) {
+        wire::GetRequest get;
+        std::strcpy(get.proc.nspace, kJob);
+        get.proc.rank = PMIX_RANK_WILDCARD;
+        get.key = PMIX_JOB_SIZE;
+        rank.request(tag, get);
+        const auto reply = rank.reply<wire::GetReply>();
+        cr_assert_eq(reply.status, PMIX_SUCCESS, "the other rank's get failed: %s", PMIx_Error_string(reply.status));
+    }
+}
+
+void assert_bounded(long rss_before, const Flood &flood)
+{
+    const long growth = pmixpp_test::resident_kb() - rss_before;
+    cr_assert(flood.server_stopped_reading, "the server read all %zu frames of a peer that reads nothing",
+              flood.frames);
+    cr_assert_lt(growth, kMaxGrowthKb, "the server grew %ld KiB for %zu requests of a peer that reads nothing",
+                 growth, flood.frames);
+}
+
+size_t count_replies(RawClient &client, pmix_status_t wanted, std::chrono::milliseconds quiet)
+{
+    size_t count = 0;
+    for (;;) {
+        wire::Frame frame;
+        if (wire::recv_frame_blocking(client.fd(), wire::FrameLimits{}, static_cast<int>(quiet.count()), &frame) !=
+            PMIX_SUCCESS) {
+            return count;
+        }
+        wire::GetReply reply;
+        cr_assert_eq(wire::decode_payload(frame.payload, &reply), PMIX_SUCCESS);
+        cr_assert_eq(reply.status, wanted, "a parked get answered %s", PMIx_Error_string(reply.status));
+        ++count;
+    }
+}
+
+}  // namespace
+
+TestSuite(server_slow_reader, .init = setup, .fini = teardown, .timeout = 120);
+
+Test(server_slow_reader, job_data_requests_stop_being_read_and_memory_stays_bounded)
+{
+    auto slow = connect_rank(0);
+    auto other = connect_rank(1);
+    wire::JobDataRequest request;
+    request.nspace = kJob;
+    const long before = pmixpp_test::resident_kb();
+    const Flood flood = flood_without_reading(slow->fd(), frame_of(request, 7));
+    assert_bounded(before, flood);
+    legitimate_rank_is_served(*other);
+}
+
+Test(server_slow_reader, get_all_requests_stop_being_read_and_memory_stays_bounded)
+{
+    auto slow = connect_rank(0);
+    auto other = connect_rank(1);
+    wire::GetRequest get;
+    std::strcpy(get.proc.nspace, kJob);
+    get.proc.rank = PMIX_RANK_WILDCARD;  // everything of the job
+    const long before = pmixpp_test::resident_kb();
+    const Flood flood = flood_without_reading(slow->fd(), frame_of(get, 7));
+    assert_bounded(before, flood);
+    legitimate_rank_is_served(*other);
+}
+
+// Gets of a key not yet committed send nothing back, so pausing cannot stop
+// them: a peer parks at most PMIX_MCA_ptl_base_max_parked_requests (4096)
+// and the rest are answered PMIX_ERR_OUT_OF_RESOURCE at once.
+Test(server_slow_reader, parked_gets_are_capped_per_peer)
+{
+    auto slow = connect_rank(0);
+    auto other = connect_rank(1);
+    constexpr size_t kSent = 5000;
+    constexpr size_t kLimit = 4096;
+    wire::GetRequest get;
+    std::strcpy(get.proc.nspace, kJob);
+    get.proc.rank = 2;  // connected by nobody: never commits during the test
+    get.key = "not-yet";
+    const long before = pmixpp_test::resident_kb();
+    const wire::Bytes frame = frame_of(get, 9);
+    for (size_t i = 0; i < kSent; ++i) {
+        cr_assert(wait_writable(slow->fd(), std::chrono::seconds(5)));
+        slow->send_raw(frame.data(), frame.size());
+    }
+    legitimate_rank_is_served(*other);
+    cr_assert_lt(pmixpp_test::resident_kb() - before, kMaxGrowthKb);
+    const size_t refused = count_replies(*slow, PMIX_ERR_OUT_OF_RESOURCE, std::chrono::milliseconds(1500));
+    cr_assert_eq(refused, kSent - kLimit, "%zu of %zu gets refused, expected %zu", refused, kSent, kSent - kLimit);
+    // The parked ones are still answered when their target commits.
+    auto target = connect_rank(2);
+    wire::CommitRequest commit;
+    target->request(1, commit);
+    cr_assert_eq(target->reply<wire::StatusReply>().status, PMIX_SUCCESS);
+    const size_t answered = count_replies(*slow, PMIX_ERR_NOT_FOUND, std::chrono::milliseconds(1500));
+    cr_assert_eq(answered, kLimit);
+}
+
+// Events are sent unasked, so a paused peer still gets them queued: past
+// PMIX_MCA_ptl_base_queue_hard_limit (32 MiB) it is dropped, and the
+// server's memory does not follow the flood.
+Test(server_slow_reader, a_peer_events_pile_up_for_is_dropped_at_the_hard_limit)
+{
+    auto slow = connect_rank(0);
+    auto other = connect_rank(1);
+    wire::RegisterEventsRequest all;  // no codes: every event
+    slow->request(1, all);
+    cr_assert_eq(slow->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
+    wire::NotifyEventRequest notify;
+    notify.event.status = PMIX_EXTERNAL_ERR_BASE - 77;
+    std::strcpy(notify.event.source.nspace, kJob);
+    notify.event.source.rank = 1;
+    notify.event.range = PMIX_RANGE_NAMESPACE;
+    const std::string bulk(8192, 'x');
+    notify.event.info = one_info("test.bulk", bulk.c_str(), PMIX_STRING);
+    const long before = pmixpp_test::resident_kb();
+    for (uint32_t tag = 1; tag <= 8000; ++tag) {  // 64 MiB of events
+        other->request(tag, notify);
+        cr_assert_eq(other->reply<wire::StatusReply>().status, PMIX_SUCCESS);
+    }
+    cr_assert_lt(pmixpp_test::resident_kb() - before, kMaxGrowthKb);
+    // The slow peer reads what was sent before the drop, then the end.
+    size_t bytes = 0;
+    char buffer[65536];
+    for (;;) {
+        pollfd entry{slow->fd(), POLLIN, 0};
+        cr_assert_eq(poll(&entry, 1, 10000), 1, "the slow peer was never dropped");
+        const ssize_t n = read(slow->fd(), buffer, sizeof(buffer));
+        if (n <= 0) break;
+        bytes += static_cast<size_t>(n);
+    }
+    cr_assert_lt(bytes, size_t{48} << 20, "%zu bytes reached a peer over the 32 MiB limit", bytes);
+}
