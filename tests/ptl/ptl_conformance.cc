@@ -110,6 +110,7 @@ Test(ptl, many_connections_each_identified)
         while (rc == PMIX_ERR_WOULD_BLOCK) rc = accept_within(module, listening[0], &fd, &peer);
         cr_assert_eq(rc, PMIX_SUCCESS, "accept %d: %d", i, rc);
         cr_assert(seen_fds.insert(fd).second);
+        complete_identity(module, fd, &peer, uri);
         const pid_t claimed = serve_ping(fd);
         cr_assert(children.count(claimed), "pid %d is not one of our clients", claimed);
         cr_assert_eq(peer.known, 1);
@@ -137,6 +138,7 @@ Test(ptl, other_user_identified_by_kernel)
     int fd = -1;
     pmixpp_peer_identity_t peer{};
     cr_assert_eq(accept_within(module, listening[0], &fd, &peer), PMIX_SUCCESS);
+    complete_identity(module, fd, &peer, uri);
     cr_assert_eq(serve_ping(fd), child);
     cr_assert_eq(peer.known, 1);
     cr_assert_eq(peer.uid, nobody);

@@ -223,6 +223,18 @@ inline pid_t serve_ping(int fd)
     return claimed;
 }
 
+// What a transport leaves for later (ptl/tcp: all but the uid), learned as
+// the core does, while the peer is still connected.
+inline void complete_identity(const pmixpp_ptl_module_t *module, int fd, pmixpp_peer_identity_t *peer_p,
+                              const std::string &uri)
+{
+    if (peer_p->known == 1 || module->complete_identity == nullptr) return;
+    cr_assert_eq(peer_p->uid_known, 1, "accept should give the uid of a local peer on %s", uri.c_str());
+    const uid_t uid = peer_p->uid;
+    module->complete_identity(fd, peer_p);
+    cr_assert_eq(peer_p->uid, uid, "complete_identity changed the uid accept gave");
+}
+
 // Connects a forked child to `uri`, accepts, exchanges bytes both ways and
 // checks that the kernel's identity of the peer is the child's.
 inline void expect_round_trip(const pmixpp_ptl_module_t *module, const pmixpp_ptl_listener_t &listener)
@@ -232,6 +244,7 @@ inline void expect_round_trip(const pmixpp_ptl_module_t *module, const pmixpp_pt
     int fd = -1;
     pmixpp_peer_identity_t peer{};
     cr_assert_eq(accept_within(module, listener, &fd, &peer), PMIX_SUCCESS, "accept on %s", uri.c_str());
+    complete_identity(module, fd, &peer, uri);
     cr_assert_eq(serve_ping(fd), child);
     cr_assert_eq(peer.struct_size, sizeof(peer));
     cr_assert_eq(peer.known, 1, "the kernel should identify a local peer on %s", uri.c_str());

@@ -198,6 +198,8 @@ inline pmix_status_t status_from_errno(int error)
     case EPERM: return PMIX_ERR_NO_PERMISSIONS;
     case ENOMEM:
     case ENOBUFS: return PMIX_ERR_NOMEM;
+    case EMFILE:
+    case ENFILE: return PMIX_ERR_OUT_OF_RESOURCE;  // out of descriptors
     case ECONNREFUSED:
     case ENETUNREACH:
     case EHOSTUNREACH:

@@ -53,7 +53,10 @@ bool same_host_address(const Endpoint &a, const Endpoint &b);
 uint16_t port_of(const Endpoint &endpoint);
 void set_port(Endpoint *endpoint, uint16_t port);
 
-// tcp_peer.cc: what the kernel knows about the other end of an accepted socket.
+// tcp_peer.cc: what the kernel knows about the other end of an accepted
+// socket: its owner's uid alone (cheap, at accept), or everything (scans
+// /proc: off the progress thread).
+pmixpp_peer_identity_t identify_socket_owner(int fd);
 pmixpp_peer_identity_t identify_peer(int fd);
 
 // The module operations (pmixpp_ptl_module_t).
@@ -61,6 +64,7 @@ pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener
                      size_t *n_p);
 void close_listener(pmixpp_ptl_listener_t *listener);
 pmix_status_t accept(const pmixpp_ptl_listener_t *listener, int *fd_p, pmixpp_peer_identity_t *peer_p);
+void complete_identity(int fd, pmixpp_peer_identity_t *peer_p);
 int handles_uri(const char *uri);
 pmix_status_t connect(const char *uri, int timeout_ms, int *fd_p);
 

@@ -19,6 +19,7 @@ constexpr pmixpp_ptl_module_t tcp_module = {
     .accept = pmixpp::ptl::tcp::accept,
     .handles_uri = pmixpp::ptl::tcp::handles_uri,
     .connect = pmixpp::ptl::tcp::connect,
+    .complete_identity = pmixpp::ptl::tcp::complete_identity,
 };
 
 } // namespace

@@ -137,14 +137,22 @@ pmix_status_t accept(const pmixpp_ptl_listener_t *listener, int *fd_p, pmixpp_pe
     if (rc != PMIX_SUCCESS) return rc;
     const int on = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+    // The uid only: the rest (a /proc scan) is complete_identity's, off the
+    // progress thread, so a flood of connections costs microseconds each.
+    *peer_p = identify_socket_owner(fd);
+    *fd_p = fd;
+    return PMIX_SUCCESS;
+}
+
+void complete_identity(int fd, pmixpp_peer_identity_t *peer_p)
+{
+    if (peer_p == nullptr) return;
     try {
         *peer_p = identify_peer(fd);
     } catch (const std::bad_alloc &) {
-        close(fd);
-        return PMIX_ERR_NOMEM;
+        *peer_p = pmixpp_peer_identity_t{};
+        peer_p->struct_size = sizeof(*peer_p);
     }
-    *fd_p = fd;
-    return PMIX_SUCCESS;
 }
 
 } // namespace pmixpp::ptl::tcp

@@ -1,8 +1,12 @@
 // Who is at the other end of an accepted TCP connection, from the kernel
 // only. For a peer on this host the kernel still holds the peer's socket:
 // NETLINK_SOCK_DIAG finds it by the exact 4-tuple and reports its owner uid
-// and inode; the process holding that inode is found in /proc. A peer on
-// another host stays unknown, and psec must ask it for a credential.
+// and inode, in microseconds (identify_socket_owner, at accept). The
+// process holding that inode, and so its gid and pid, is found by scanning
+// /proc (identify_peer): that costs a read per descriptor of the uid's
+// processes, so the core runs it on a worker thread, only for a peer that
+// sent its hello. A peer on another host stays unknown, and psec must ask it
+// for a credential.
 #include "tcp.h"
 
 #include "../shared/ptl_shared.hpp"
@@ -199,6 +203,21 @@ bool endpoints_of(int fd, Endpoint *peer_p, Endpoint *local_p)
 }
 
 } // namespace
+
+pmixpp_peer_identity_t identify_socket_owner(int fd)
+{
+    pmixpp_peer_identity_t peer{};
+    peer.struct_size = sizeof(peer);
+    Endpoint remote;
+    Endpoint local;
+    if (!endpoints_of(fd, &remote, &local)) return peer;
+    if (!is_loopback(remote) && !same_host_address(remote, local)) return peer;
+    SocketOwner owner;
+    if (!query_socket_owner(remote, local, &owner)) return peer;
+    peer.uid_known = 1;
+    peer.uid = owner.uid;
+    return peer;
+}
 
 pmixpp_peer_identity_t identify_peer(int fd)
 {

@@ -18,6 +18,7 @@ constexpr pmixpp_ptl_module_t usock_module = {
     .accept = pmixpp::ptl::usock::accept,
     .handles_uri = pmixpp::ptl::usock::handles_uri,
     .connect = pmixpp::ptl::usock::connect,
+    .complete_identity = nullptr,  // SO_PEERCRED tells everything at accept
 };
 
 } // namespace

@@ -20,6 +20,10 @@ typedef struct pmixpp_peer_identity {
     uid_t uid;
     gid_t gid;
     pid_t pid;
+    /* Since ptl interface 1.1: 1 when uid (only) is the kernel's and gid and
+     * pid are still to be learned by the module's complete_identity (ptl/tcp
+     * learns the uid in microseconds, the rest by scanning /proc). */
+    int uid_known;
 } pmixpp_peer_identity_t;
 
 #ifdef __cplusplus

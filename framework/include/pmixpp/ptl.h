@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 #define PMIXPP_PTL_API_MAJOR 1
-#define PMIXPP_PTL_API_MINOR 0
+#define PMIXPP_PTL_API_MINOR 1
 
 #define PMIXPP_PTL_URI_MAX 512
 
@@ -59,6 +59,14 @@ typedef struct pmixpp_ptl_module {
     /* Client: connect to `uri` within timeout_ms (0: a default); on success a
      * connected, blocking, close-on-exec fd. */
     pmix_status_t (*connect)(const char *uri, int timeout_ms, int *fd_p);
+
+    /* Since 1.1, optional. Server: the slow part of learning who is at the
+     * other end of an accepted socket, for a peer that accept left with
+     * known == 0 (for example only uid_known). The core calls it on a worker
+     * thread, never the progress thread, once the peer has sent its hello,
+     * with a duplicate of the connection's fd; it fills *peer_p as accept
+     * would have. Must be thread-safe. */
+    void (*complete_identity)(int fd, pmixpp_peer_identity_t *peer_p);
 } pmixpp_ptl_module_t;
 
 #ifdef __cplusplus

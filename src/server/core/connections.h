@@ -16,8 +16,10 @@
 
 namespace pmixpp::server {
 
+// Closes fd at once when the peer's uid holds Config::max_connections_per_uid
+// connections already (one rate-limited warning line).
 void adopt_connection(Server &server, int fd, const pmixpp_peer_identity_t &kernel,
-                      const std::string &ptl);
+                      const std::string &ptl, const pmixpp_ptl_module_t *module = nullptr);
 
 // "client ns.3 via usock" once known, else "connection 7 via tcp (pid 123)".
 std::string describe(const Peer &peer);

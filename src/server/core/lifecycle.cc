@@ -161,15 +161,17 @@ void shut_down(Server &server)
     server.host_handlers = HostHandlers{};
     rendezvous::withdraw_server_files();  // issue 4: before the listeners go
     close_listeners(server);
-    pnet::fail_pending_calls(server);  // issue 6: the host's setup callbacks
-    pnet::on_finalize(server);         // issue 6: component cleanups of every job
-    cleanup::on_finalize(server);      // issue 4: registrations still pending
-    sessiondirs::on_finalize(server);  // issue 4: session directories
+    // Peers go before any file does: a server out of descriptors (a flood of
+    // silent connections) needs some back to walk and remove its trees.
     for (auto &[id, peer] : server.peers) {
         peer->handshake_timer.cancel();
         peer->connection->close(PMIX_ERR_LOST_CONNECTION, "server finalized");
     }
     server.peers.clear();
+    pnet::fail_pending_calls(server);  // issue 6: the host's setup callbacks
+    pnet::on_finalize(server);         // issue 6: component cleanups of every job
+    cleanup::on_finalize(server);      // issue 4: registrations still pending
+    sessiondirs::on_finalize(server);  // issue 4: session directories
 }
 
 // Undoes what start_server took (the engine, the frameworks) unless the

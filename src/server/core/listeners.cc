@@ -8,6 +8,7 @@
 #include <event2/event.h>
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <vector>
 
@@ -57,6 +58,25 @@ private:
     bool owned_ = false;
 };
 
+constexpr std::chrono::milliseconds kPauseWhenOutOfDescriptors{100};
+
+// EMFILE/ENFILE: the pending connection stays in the backlog and the
+// level-triggered event would fire again at once, spinning the progress
+// thread. The listener waits instead, for a peer to go (resume_listeners)
+// or for the pause to end.
+void pause_listener(Server &server, Listener &listener)
+{
+    if (listener.paused) return;
+    listener.paused = true;
+    event_del(listener.accept_event);
+    server.warnings.note("descriptors", std::string("out of file descriptors: not accepting on ") +
+                                            listener.socket.uri + " until some are free (raise ulimit -n)");
+    Listener *paused = &listener;
+    listener.resume_timer = server.engine.add_timer(kPauseWhenOutOfDescriptors, [paused] {
+        if (Server *now = current()) resume_listener(*now, *paused);
+    });
+}
+
 void on_acceptable(evutil_socket_t, short, void *arg)
 {
     auto *listener = static_cast<Listener *>(arg);
@@ -68,13 +88,14 @@ void on_acceptable(evutil_socket_t, short, void *arg)
         kernel.struct_size = sizeof(kernel);
         const pmix_status_t rc = listener->module->accept(&listener->socket, &fd, &kernel);
         if (rc == PMIX_ERR_WOULD_BLOCK) return;
+        if (rc == PMIX_ERR_OUT_OF_RESOURCE) return pause_listener(*server, *listener);
         if (rc != PMIX_SUCCESS) {
             runtime::log_trace("PMIX_MCA_ptl_verbose", "server",
                                std::string("accept on ") + listener->socket.uri + " failed: " +
                                    PMIx_Error_string(rc));
             return;
         }
-        adopt_connection(*server, fd, kernel, listener->component);
+        adopt_connection(*server, fd, kernel, listener->component, listener->module);
     }
 }
 
@@ -131,9 +152,24 @@ pmix_status_t open_listeners(Server &server, const pmix_info_t info[], std::size
     return PMIX_SUCCESS;
 }
 
+void resume_listener(Server &server, Listener &listener)
+{
+    (void)server;
+    if (!listener.paused || listener.accept_event == nullptr) return;
+    listener.paused = false;
+    listener.resume_timer.cancel();
+    event_add(listener.accept_event, nullptr);
+}
+
+void resume_listeners(Server &server)
+{
+    for (auto &listener : server.listeners) resume_listener(server, listener);
+}
+
 void close_listeners(Server &server)
 {
     for (auto &listener : server.listeners) {
+        listener.resume_timer.cancel();
         if (listener.accept_event != nullptr) {
             event_del(listener.accept_event);
             event_free(listener.accept_event);

@@ -16,6 +16,12 @@ namespace pmixpp::server {
 // settings disable is skipped; one that fails is skipped with a warning.
 pmix_status_t open_listeners(Server &server, const pmix_info_t info[], std::size_t ninfo);
 
+// Out of descriptors (EMFILE/ENFILE), a listener stops accepting for 100 ms
+// or until a peer goes, instead of spinning on the connection it cannot
+// take; these resume it (progress thread).
+void resume_listener(Server &server, Listener &listener);
+void resume_listeners(Server &server);
+
 // Stops accepting and removes the sockets (progress thread).
 void close_listeners(Server &server);
 

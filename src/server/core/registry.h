@@ -11,6 +11,7 @@
 
 #include <pmix_common.h>
 #include <pmixpp/peer.h>
+#include <pmixpp/ptl.h>
 
 #include <cstdint>
 #include <map>
@@ -68,6 +69,10 @@ struct Peer {
     std::shared_ptr<wire::Connection> connection;
     pmixpp_peer_identity_t kernel{};  // what the ptl learned from the kernel
     std::string ptl;
+    const pmixpp_ptl_module_t *ptl_module = nullptr;  // the transport that accepted it
+    int socket_fd = -1;           // the connection's (owned by it); valid while open
+    bool counted_uid = false;     // counted in Server::connections_per_uid
+    bool identifying = false;     // its hello waits for complete_identity
     PeerState state = PeerState::handshaking;
     pmix_proc_t proc{};               // valid once connected
     runtime::Timer handshake_timer;

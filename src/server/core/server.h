@@ -13,6 +13,7 @@
 #include "common/store/store.h"
 #include "framework/src/selection.h"
 #include "server/core/config.h"
+#include "server/core/identity_resolver.h"
 #include "server/core/lost_report.h"
 #include "server/core/registry.h"
 #include "server/core/waiters.h"
@@ -44,6 +45,9 @@ struct Listener {
     std::string component;
     pmixpp_ptl_listener_t socket{};
     struct event *accept_event = nullptr;
+    // Out of descriptors: not accepting until one frees up (listeners.h).
+    bool paused = false;
+    runtime::Timer resume_timer;
 };
 
 // The host's own event handlers, registered through the client API in this
@@ -95,6 +99,10 @@ public:
     std::map<std::string, Namespace> namespaces;
     std::map<PeerId, std::shared_ptr<Peer>> peers;
     PeerId next_peer_id = 1;
+    // Connections held per uid the kernel named (Config::max_connections_per_uid).
+    std::map<uid_t, std::size_t> connections_per_uid;
+    // Finishes identifying tcp peers off the progress thread.
+    IdentityResolver identities;
     uint64_t next_event_reference = 1;
     std::map<std::string, std::vector<pmix_proc_t>> psets;  // PMIx_server_define_process_set
     CommitWaiters waiters;
