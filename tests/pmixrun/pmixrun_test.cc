@@ -6,7 +6,10 @@
 
 #include <criterion/criterion.h>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -377,4 +380,67 @@ Test(pmixrun, only_one_system_server_per_node)
     cr_expect_eq(plain.code, 0, "a pmixrun without --system-server runs beside it: %s", plain.err.c_str());
     ::kill(first, SIGTERM);
     (void)finish(first, 30);
+}
+
+namespace {
+
+// pmixrun started stopped, so that names built from its pid can be taken
+// before it runs (any local user can guess a pid that is about to come).
+pid_t start_stopped(const std::vector<std::string> &args)
+{
+    std::vector<std::string> all = {PMIXRUN};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char *> argv;
+    for (auto &arg : all) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_RDWR);
+        ::dup2(null, 0);
+        ::dup2(null, 1);
+        ::raise(SIGSTOP);
+        ::execv(PMIXRUN, argv.data());
+        _exit(126);
+    }
+    int status = 0;
+    cr_assert_eq(::waitpid(pid, &status, WUNTRACED), pid);
+    cr_assert(WIFSTOPPED(status));
+    return pid;
+}
+
+} // namespace
+
+// A blocking lock any user can take on a shared directory (issue 18 item 5)
+// must not hang pmixrun at start or at exit.
+Test(pmixrun, a_lock_held_on_the_tmpdir_does_not_hang_pmixrun)
+{
+    const int dir = ::open(g_tmp.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    cr_assert_geq(dir, 0);
+    cr_assert_eq(::flock(dir, LOCK_EX), 0);
+    const Result r = job({"-n", "2", HELLO}, "", 60);
+    ::close(dir);
+    cr_expect_eq(r.code, 0, "%s", r.err.c_str());
+    expect_clean_tmpdir();
+}
+
+// Another user's file at pmixrun's per-pid session directory name: pmixrun
+// takes another name, leaves the file alone and says so in one line.
+Test(pmixrun, a_squatted_session_directory_name_is_skipped)
+{
+    if (geteuid() != 0) cr_skip_test("needs root to make a file of another user");
+    const pid_t pid = start_stopped({"--tmpdir", g_tmp, "-n", "1", "true"});
+    const std::string squatted = g_tmp + "/pmix-session." + std::to_string(geteuid()) + "." + std::to_string(pid);
+    {
+        std::ofstream out(squatted);
+        out << "not yours\n";
+    }
+    cr_assert_eq(chown(squatted.c_str(), 65534, 65534), 0);
+    ::kill(pid, SIGCONT);
+    cr_expect_eq(finish(pid, 60), 0, "pmixrun gave up on a squatted session directory name");
+    struct stat st {};
+    cr_expect_eq(lstat(squatted.c_str(), &st), 0, "the other user's file is left alone");
+    cr_expect_eq(st.st_uid, 65534u);
+    ::unlink(squatted.c_str());
+    expect_clean_tmpdir();
 }

@@ -42,14 +42,26 @@ std::string parent_of(const std::string &path)
 // directory are serialized among pmixpp processes, so two servers that both
 // find a stale file cannot both remove "the stale one" and both win. The
 // lock goes with the process if it dies.
+//
+// Never a blocking wait: any user who can open the directory (/tmp) can
+// hold its lock for ever. After kLockPatience the work goes on unlocked;
+// what the lock serialises is then guarded by O_EXCL links and owner checks
+// alone (a rarer race between two servers of one user, not a hang).
 class DirectoryLock {
 public:
+    static constexpr int kLockPatienceMs = 500;
+
     explicit DirectoryLock(const std::string &dir)
         : fd_(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
     {
-        if (fd_ >= 0) {
-            while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+        if (fd_ < 0) return;
+        for (int waited = 0; flock(fd_, LOCK_EX | LOCK_NB) != 0; waited += 10) {
+            if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= kLockPatienceMs) {
+                close(fd_);  // not ours: go on without it
+                fd_ = -1;
+                return;
             }
+            usleep(10000);
         }
     }
     ~DirectoryLock()

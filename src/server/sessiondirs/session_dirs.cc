@@ -90,6 +90,33 @@ pmix_status_t make_private_dir(const std::string &path, bool *created_p, DirOwne
     return PMIX_SUCCESS;
 }
 
+namespace {
+
+constexpr int kAlternateNames = 16;
+
+// base, or base-1, base-2 ... when somebody else made a file or directory
+// at the name first (any local user can guess our pid): one line names it
+// and its owner. Empty when every name is taken.
+std::string unsquatted_name(const std::string &base, DirOwner owner)
+{
+    const bool give_away = geteuid() == 0 && owner.uid != static_cast<uid_t>(-1);
+    for (int attempt = 0; attempt < kAlternateNames; ++attempt) {
+        const std::string path = attempt == 0 ? base : base + "-" + std::to_string(attempt);
+        struct stat info {};
+        if (lstat(path.c_str(), &info) != 0) return path;
+        const bool ours = S_ISDIR(info.st_mode) && (info.st_uid == geteuid() || (give_away && info.st_uid == owner.uid));
+        if (ours) return path;
+        runtime::log_warning("sessiondirs", path + " exists and belongs to uid " + std::to_string(info.st_uid) +
+                                                ": not ours, left alone; using another name");
+    }
+    runtime::log_warning("sessiondirs", "every name from " + base + " to " + base + "-" +
+                                            std::to_string(kAlternateNames - 1) +
+                                            " is taken by somebody else (clean the tmpdir or choose another)");
+    return {};
+}
+
+}  // namespace
+
 void SessionDirs::configure(std::string server_tmpdir, std::string host_tmpdir, bool host_cleans, DirOwner owner)
 {
     server_tmpdir_ = std::move(server_tmpdir);
@@ -103,8 +130,10 @@ pmix_status_t SessionDirs::session_dir(std::string *path_p)
     if (session_.path.empty()) {
         // Unique per user and per server: two servers of one user, or two
         // users, never share (nor remove) each other's tree.
-        std::string path = server_tmpdir_ + "/pmix-session." + std::to_string(geteuid()) + "." +
-                           std::to_string(getpid());
+        const std::string base = server_tmpdir_ + "/pmix-session." + std::to_string(geteuid()) + "." +
+                                 std::to_string(getpid());
+        std::string path = unsquatted_name(base, owner_);
+        if (path.empty()) return PMIX_ERR_FILE_OPEN_FAILURE;
         bool created = false;
         const pmix_status_t rc = make_private_dir(path, &created, owner_);
         if (rc != PMIX_SUCCESS) return rc;

@@ -124,6 +124,17 @@ int reap_stale_socket_files(const std::string &dir)
     return reaped;
 }
 
+namespace {
+
+// "" or "-N": a server whose own name was taken took "<name>-N" (session_dirs.cc).
+bool alternate_suffix(std::string_view rest)
+{
+    return rest.empty() || (rest.size() > 1 && rest[0] == '-' &&
+                            rest.substr(1).find_first_not_of("0123456789") == std::string_view::npos);
+}
+
+}  // namespace
+
 int reap_stale_session_dirs(const std::string &dir)
 {
     const std::string prefix = "pmix-session." + std::to_string(geteuid()) + ".";
@@ -132,7 +143,9 @@ int reap_stale_session_dirs(const std::string &dir)
         if (name.compare(0, prefix.size(), prefix) != 0) continue;
         pid_t pid = 0;
         std::string_view rest;
-        if (!leading_pid(std::string_view(name).substr(prefix.size()), &pid, &rest) || !rest.empty()) continue;
+        if (!leading_pid(std::string_view(name).substr(prefix.size()), &pid, &rest) || !alternate_suffix(rest)) {
+            continue;
+        }
         const std::string path = dir + "/" + name;
         std::string why;
         if (!owned_directory(path) || !session_owner_dead(path, pid, &why)) continue;
