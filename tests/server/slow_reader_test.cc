@@ -229,3 +229,46 @@ Test(server_slow_reader, a_peer_events_pile_up_for_is_dropped_at_the_hard_limit)
     }
     cr_assert_lt(bytes, size_t{48} << 20, "%zu bytes reached a peer over the 32 MiB limit", bytes);
 }
+
+// Any request that waits on others counts against the peer's limit of
+// unanswered requests (here fences over ranks that never come, with
+// PMIX_MCA_ptl_base_max_pending_requests=100): the rest are answered at once.
+// (A suite of its own: a test's .init runs after its suite's, and the
+// limit must be set before the server starts.)
+Test(server_slow_reader_limits, unanswered_requests_are_capped_per_peer,
+     .init = [] {
+         setenv("PMIX_MCA_ptl_base_max_pending_requests", "100", 1);
+         setup();
+     },
+     .fini = teardown, .timeout = 120)
+{
+    auto waiting = connect_rank(0);
+    auto other = connect_rank(1);
+    constexpr uint32_t kFences = 150;
+    uint32_t sent = 0;
+    // {0, a, b}: a different set each time, every one waiting for ranks
+    // that nobody connects.
+    for (pmix_rank_t a = 2; a < kJobSize && sent < kFences; ++a) {
+        for (pmix_rank_t b = a + 1; b < kJobSize && sent < kFences; ++b) {
+            wire::FenceRequest fence;
+            for (pmix_rank_t rank : {pmix_rank_t{0}, a, b}) {
+                pmix_proc_t proc{};
+                std::strcpy(proc.nspace, kJob);
+                proc.rank = rank;
+                fence.procs.push_back(proc);
+            }
+            waiting->request(++sent, fence);
+        }
+    }
+    legitimate_rank_is_served(*other);
+    size_t refused = 0;
+    for (;;) {
+        wire::Frame frame;
+        if (wire::recv_frame_blocking(waiting->fd(), wire::FrameLimits{}, 1500, &frame) != PMIX_SUCCESS) break;
+        wire::StatusReply reply;
+        cr_assert_eq(wire::decode_payload(frame.payload, &reply), PMIX_SUCCESS);
+        cr_assert_eq(reply.status, PMIX_ERR_OUT_OF_RESOURCE, "a fence answered %s", PMIx_Error_string(reply.status));
+        ++refused;
+    }
+    cr_assert_eq(refused, kFences - 100, "%zu of %u fences refused, expected %u", refused, kFences, kFences - 100);
+}

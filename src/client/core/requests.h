@@ -85,7 +85,16 @@ pmix_status_t read_reply(pmix_status_t status, const wire::Frame *frame, Reply *
         return PMIX_ERR_UNPACK_FAILURE;
     }
     pmix_status_t rc = wire::decode_payload(frame->payload, reply_p);
-    return rc != PMIX_SUCCESS ? rc : reply_p->status;
+    if (rc == PMIX_SUCCESS) {
+        return reply_p->status;
+    }
+    // A bare status: the server answered before building a full reply (a
+    // limit reached, a request it does not know). It still says why.
+    wire::StatusReply bare;
+    if (wire::decode_payload(frame->payload, &bare) == PMIX_SUCCESS && bare.status != PMIX_SUCCESS) {
+        return bare.status;
+    }
+    return rc;
 }
 
 template <typename Request>

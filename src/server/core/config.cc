@@ -142,6 +142,8 @@ std::size_t count_from_environment(const char *variable, std::size_t fallback)
 void apply_defaults(Config &config)
 {
     config.max_parked_requests = count_from_environment(kMaxParkedRequestsEnv, Config::kDefaultMaxParkedRequests);
+    config.max_pending_requests =
+        count_from_environment(kMaxPendingRequestsEnv, Config::kDefaultMaxPendingRequests);
     config.max_connections_per_uid =
         count_from_environment(kMaxConnectionsPerUidEnv, Config::kDefaultMaxConnectionsPerUid);
     config.handshake_timeout = handshake_timeout_from_environment();

@@ -64,7 +64,14 @@ struct Config {
     // costs the others nothing.
     std::size_t max_connections_per_uid = kDefaultMaxConnectionsPerUid;
 
+    // PMIX_MCA_ptl_base_max_pending_requests: requests of one peer the
+    // server holds unanswered at once, of any kind (fences waiting for other
+    // participants, host upcalls, parked gets; 0: no limit). Past it a
+    // request is answered PMIX_ERR_OUT_OF_RESOURCE at once.
+    std::size_t max_pending_requests = kDefaultMaxPendingRequests;
+
     static constexpr std::size_t kDefaultMaxParkedRequests = 4096;
+    static constexpr std::size_t kDefaultMaxPendingRequests = 8192;
     static constexpr std::size_t kDefaultMaxConnectionsPerUid = 4096;
     static constexpr std::chrono::milliseconds kDefaultHandshakeTimeout{10000};
     static constexpr std::chrono::milliseconds kDefaultEventCachingWindow{1000};
@@ -75,6 +82,7 @@ inline constexpr const char *kHandshakeTimeoutEnv = "PMIX_MCA_ptl_base_handshake
 inline constexpr const char *kShareModexBytesEnv = "PMIX_MCA_pmix_server_share_modex_bytes";
 inline constexpr const char *kEventCachingWindowEnv = "PMIX_MCA_pmix_event_caching_window";
 inline constexpr const char *kMaxParkedRequestsEnv = "PMIX_MCA_ptl_base_max_parked_requests";
+inline constexpr const char *kMaxPendingRequestsEnv = "PMIX_MCA_ptl_base_max_pending_requests";
 inline constexpr const char *kMaxConnectionsPerUidEnv = "PMIX_MCA_ptl_base_max_connections_per_uid";
 
 // PMIX_ERR_BAD_PARAM (with *error_p naming the attribute) for a value of the

@@ -227,6 +227,7 @@ void adopt_connection(Server &server, int fd, const pmixpp_peer_identity_t &kern
 
 pmix_status_t send_bytes(Peer &peer, wire::FrameKind kind, uint32_t tag, const wire::Bytes &bytes)
 {
+    if (kind == wire::FrameKind::reply && tag != wire::kNoTag && peer.unanswered > 0) --peer.unanswered;
     return peer.connection->send(kind, tag, bytes);
 }
 

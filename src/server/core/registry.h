@@ -73,6 +73,8 @@ struct Peer {
     int socket_fd = -1;           // the connection's (owned by it); valid while open
     bool counted_uid = false;     // counted in Server::connections_per_uid
     bool identifying = false;     // its hello waits for complete_identity
+    // Tagged requests not yet answered (Config::max_pending_requests).
+    std::size_t unanswered = 0;
     PeerState state = PeerState::handshaking;
     pmix_proc_t proc{};               // valid once connected
     runtime::Timer handshake_timer;

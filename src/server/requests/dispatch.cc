@@ -24,6 +24,23 @@ void decode_and_run(Server &server, Peer &peer, const wire::Frame &frame, wire::
     handler(server, peer, frame.header.tag, request);
 }
 
+// Every request that asks for an answer (a tag) counts until it has it; a
+// peer may hold only so many, so requests that wait on others (fences over
+// ranks that never come, host upcalls, parked gets) cannot pile up without
+// end. Over the limit the answer comes at once.
+bool within_pending_limit(Server &server, Peer &peer, uint32_t tag)
+{
+    if (tag == wire::kNoTag) return true;
+    ++peer.unanswered;
+    const std::size_t limit = server.config.max_pending_requests;
+    if (limit == 0 || peer.unanswered <= limit) return true;
+    server.warnings.note("pending", "requests refused with PMIX_ERR_OUT_OF_RESOURCE: " + describe(peer) + " has " +
+                                        std::to_string(limit) + " unanswered (raise " + kMaxPendingRequestsEnv +
+                                        " if a job needs more)");
+    reply_status(server, peer.id, tag, PMIX_ERR_OUT_OF_RESOURCE);
+    return false;
+}
+
 }  // namespace
 
 void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
@@ -33,6 +50,7 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
         drop_peer(peer, PMIX_ERR_UNPACK_FAILURE, "a request too short to name its command");
         return;
     }
+    if (!within_pending_limit(server, peer, frame.header.tag)) return;
     using wire::Command;
     switch (command) {
     case Command::Commit: return decode_and_run(server, peer, frame, command, handle_commit);
