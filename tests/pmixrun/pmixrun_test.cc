@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <grp.h>
 #include <sys/file.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
@@ -443,4 +444,50 @@ Test(pmixrun, a_squatted_session_directory_name_is_skipped)
     cr_expect_eq(st.st_uid, 65534u);
     ::unlink(squatted.c_str());
     expect_clean_tmpdir();
+}
+
+namespace {
+
+// pmixrun <args> as user `uid` (root's tests only), output to /dev/null.
+pid_t start_as(uid_t uid, const std::vector<std::string> &args)
+{
+    std::vector<std::string> all = {PMIXRUN};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char *> argv;
+    for (auto &arg : all) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_RDWR);
+        ::dup2(null, 0);
+        ::dup2(null, 1);
+        ::dup2(null, 2);
+        if (uid != 0 && (::setgroups(0, nullptr) != 0 || ::setgid(uid) != 0 || ::setuid(uid) != 0)) _exit(125);
+        ::execv(PMIXRUN, argv.data());
+        _exit(126);
+    }
+    return pid;
+}
+
+} // namespace
+
+// Eight pmixruns of two users at once in one shared, sticky tmpdir, as in
+// /tmp (issue 18 item 1): every job runs, and nothing is left behind.
+Test(pmixrun, eight_pmixruns_of_two_users_run_side_by_side)
+{
+    if (geteuid() != 0) cr_skip_test("needs root to run a pmixrun as another user");
+    const std::string shared = g_tmp + "/shared";
+    cr_assert_eq(::mkdir(shared.c_str(), 0777), 0);
+    cr_assert_eq(::chmod(shared.c_str(), 01777), 0);
+    cr_assert_eq(::chmod(g_tmp.c_str(), 0711), 0);
+    std::vector<pid_t> running;
+    for (int i = 0; i < 8; ++i) {
+        running.push_back(start_as(i % 2 == 0 ? 0 : 65534, {"--tmpdir", shared, "-n", "2", HELLO}));
+    }
+    for (size_t i = 0; i < running.size(); ++i) {
+        cr_expect_eq(finish(running[i], 90), 0, "the pmixrun of %s failed beside the others",
+                     i % 2 == 0 ? "root" : "nobody");
+    }
+    cr_expect(empty_dir(shared), "the pmixruns left files in %s", shared.c_str());
 }
