@@ -162,6 +162,23 @@ Test(server_slow_reader, get_all_requests_stop_being_read_and_memory_stays_bound
     legitimate_rank_is_served(*other);
 }
 
+// Events raised by a peer that never reads: each is answered, so the peer's
+// own replies pile up and the server stops reading it.
+Test(server_slow_reader, notify_event_requests_stop_being_read_and_memory_stays_bounded)
+{
+    auto slow = connect_rank(0);
+    auto other = connect_rank(1);
+    wire::NotifyEventRequest notify;
+    notify.event.status = PMIX_EXTERNAL_ERR_BASE - 78;
+    std::strcpy(notify.event.source.nspace, kJob);
+    notify.event.source.rank = 0;
+    notify.event.range = PMIX_RANGE_NAMESPACE;
+    const long before = pmixpp_test::resident_kb();
+    const Flood flood = flood_without_reading(slow->fd(), frame_of(notify, 7));
+    assert_bounded(before, flood);
+    legitimate_rank_is_served(*other);
+}
+
 // Gets of a key not yet committed send nothing back, so pausing cannot stop
 // them: a peer parks at most PMIX_MCA_ptl_base_max_parked_requests (4096)
 // and the rest are answered PMIX_ERR_OUT_OF_RESOURCE at once.
