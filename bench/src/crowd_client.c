@@ -1,26 +1,28 @@
 /* A job's rank on a crowded node (issue 18), against the standard client
  * API only, so the same source runs on pmixpp and on OpenPMIx.
  *
- * Ranks 0 .. N-2 are the legitimate job: after a start barrier they run
- * CROWD_ITERATIONS (default 300) iterations of put 1 KiB, commit, a
- * data-collecting fence among themselves, a get of the next rank's blob,
- * and two event notifications of 16 KiB each (range: the namespace). Each
- * iteration is timed; every rank prints its worst and median iteration.
- * Rank 0 writes the server's tcp URI (from its environment) to
- * $CROWD_URI_FILE before the barrier and waits for $CROWD_GO_FILE to
- * appear, so a flood can be started in between.
+ * A job of N ranks (5 in bench/crowded_node.sh):
+ * - ranks 0 .. N-3, the legitimate job: after a start barrier, iterations
+ *   of put 1 KiB, commit, a data-collecting fence among themselves and a
+ *   get of the next rank's blob, each timed, at least CROWD_ITERATIONS
+ *   (300) and until the notifier is done; each prints its worst and median
+ *   iteration. Rank 0 writes the server's tcp URI (from its environment) to
+ *   $CROWD_URI_FILE and waits for $CROWD_GO_FILE, so that a flood can start
+ *   in between; it writes $CROWD_DONE_FILE at the end.
+ * - rank N-2, the notifier: CROWD_EVENTS (2400) events of 16 KiB (range:
+ *   the namespace) while the job iterates, then $CROWD_EVENTS_DONE_FILE.
+ * - rank N-1, the sink: registers for every event; with CROWD_SINK_STOPS=1
+ *   it stops itself (SIGSTOP) and never reads while the events pile up for
+ *   it: a slow reader. The script resumes it at the end. It always exits 0:
+ *   being dropped by a server that defends itself is the expected outcome.
  *
- * Rank N-1 is the event sink: it registers for every event, and with
- * CROWD_SINK_STOPS=1 stops itself (SIGSTOP) so that it never reads its
- * socket while the events pile up for it: a slow reader. The script
- * resumes it at the end. It always exits 0: being dropped by a server that
- * defends itself is the expected outcome, not a failure of the bench.
- *
- * Output: "R iter_worst_ms <v>", "R iter_p50_ms <v>" per legitimate rank. */
+ * Output: "R iter_worst_ms <v>", "R iter_p50_ms <v>", "R iterations <n>"
+ * per legitimate rank. */
 #define _GNU_SOURCE
 #include <pmix.h>
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,7 @@ static void write_tcp_uri(const char *path)
 static void wait_for_file(const char *path)
 {
     struct stat st;
+    if (path == NULL) return;
     for (int i = 0; i < 6000 && stat(path, &st) != 0; ++i) usleep(10000);
 }
 
@@ -100,7 +103,7 @@ static pmix_status_t fence_legit(uint32_t legit)
     return rc;
 }
 
-static pmix_status_t one_iteration(uint32_t legit, char *blob, char *event_text)
+static pmix_status_t one_iteration(uint32_t legit, char *blob)
 {
     pmix_value_t value;
     value.type = PMIX_BYTE_OBJECT;
@@ -116,55 +119,110 @@ static pmix_status_t one_iteration(uint32_t legit, char *blob, char *event_text)
     rc = PMIx_Get(&peer, "crowd.blob", NULL, 0, &got);
     if (rc != PMIX_SUCCESS) return rc;
     PMIX_VALUE_RELEASE(got);
-    for (int e = 0; e < 2; ++e) {
-        pmix_info_t bulk;
-        PMIX_INFO_LOAD(&bulk, "crowd.bulk", event_text, PMIX_STRING);
-        rc = PMIx_Notify_event(CROWD_EVENT, &self, PMIX_RANGE_NAMESPACE, &bulk, 1, NULL, NULL);
-        PMIX_INFO_DESTRUCT(&bulk);
-        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) return rc;
-    }
     return PMIX_SUCCESS;
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return path == NULL || stat(path, &st) == 0;
+}
+
+static void touch(const char *path)
+{
+    if (path == NULL) return;
+    FILE *out = fopen(path, "w");
+    if (out != NULL) fclose(out);
+}
+
+static int run_notifier(void)
+{
+    const char *count_text = getenv("CROWD_EVENTS");
+    const int count = count_text != NULL ? atoi(count_text) : 2400;
+    wait_for_file(getenv("CROWD_GO_FILE"));
+    char *text = malloc(EVENT_BYTES);
+    if (text == NULL) return fail("malloc", PMIX_ERR_NOMEM);
+    memset(text, 'e', EVENT_BYTES - 1);
+    text[EVENT_BYTES - 1] = '\0';
+    for (int e = 0; e < count; ++e) {
+        pmix_info_t bulk;
+        PMIX_INFO_LOAD(&bulk, "crowd.bulk", text, PMIX_STRING);
+        pmix_status_t rc = PMIx_Notify_event(CROWD_EVENT, &self, PMIX_RANGE_NAMESPACE, &bulk, 1, NULL, NULL);
+        PMIX_INFO_DESTRUCT(&bulk);
+        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) return fail("notify", rc);
+    }
+    free(text);
+    touch(getenv("CROWD_EVENTS_DONE_FILE"));
+    wait_for_file(getenv("CROWD_DONE_FILE"));
+    PMIx_Finalize(NULL, 0);
+    return 0;
+}
+
+/* Every legitimate rank must run the same number of fences: rank 0 decides
+ * whether there is another iteration, and the others learn it through a
+ * fence of its own (not timed). */
+static bool agree(uint32_t legit, bool more, size_t round)
+{
+    /* A key per round: no library can answer from an older fence's copy. */
+    char key[PMIX_MAX_KEYLEN + 1];
+    snprintf(key, sizeof key, "crowd.more.%zu", round);
+    if (self.rank == 0) {
+        pmix_value_t value;
+        value.type = PMIX_UINT32;
+        value.data.uint32 = more ? 1 : 0;
+        if (PMIx_Put(PMIX_GLOBAL, key, &value) != PMIX_SUCCESS || PMIx_Commit() != PMIX_SUCCESS) {
+            return false;
+        }
+    }
+    if (fence_legit(legit) != PMIX_SUCCESS) return false;
+    pmix_proc_t zero;
+    PMIX_LOAD_PROCID(&zero, self.nspace, 0);
+    pmix_value_t *verdict = NULL;
+    if (PMIx_Get(&zero, key, NULL, 0, &verdict) != PMIX_SUCCESS) return false;
+    const bool again = verdict->data.uint32 != 0;
+    PMIX_VALUE_RELEASE(verdict);
+    return again;
 }
 
 static int run_legit(uint32_t legit)
 {
     const char *iterations_text = getenv("CROWD_ITERATIONS");
-    const int iterations = iterations_text != NULL ? atoi(iterations_text) : 300;
+    const int minimum = iterations_text != NULL ? atoi(iterations_text) : 300;
+    const char *events_done = getenv("CROWD_EVENTS_DONE_FILE");
     if (self.rank == 0) {
         const char *uri_file = getenv("CROWD_URI_FILE");
         if (uri_file != NULL) write_tcp_uri(uri_file);
-        const char *go = getenv("CROWD_GO_FILE");
-        if (go != NULL) wait_for_file(go);
+        wait_for_file(getenv("CROWD_GO_FILE"));
     }
     pmix_status_t rc = fence_legit(legit);  /* the start barrier */
     if (rc != PMIX_SUCCESS) return fail("start fence", rc);
     char *blob = malloc(BLOB_BYTES);
-    char *event_text = malloc(EVENT_BYTES);
-    uint64_t *samples = calloc((size_t)iterations, sizeof(uint64_t));
-    if (blob == NULL || event_text == NULL || samples == NULL) return fail("malloc", PMIX_ERR_NOMEM);
+    size_t capacity = (size_t)minimum + 1024;
+    uint64_t *samples = calloc(capacity, sizeof(uint64_t));
+    if (blob == NULL || samples == NULL) return fail("malloc", PMIX_ERR_NOMEM);
     memset(blob, 'a' + (int)(self.rank % 26), BLOB_BYTES);
-    memset(event_text, 'e', EVENT_BYTES - 1);
-    event_text[EVENT_BYTES - 1] = '\0';
-    for (int i = 0; i < iterations; ++i) {
+    size_t done = 0;
+    for (;;) {
         const uint64_t start = bench_now_ns();
-        rc = one_iteration(legit, blob, event_text);
-        samples[i] = bench_now_ns() - start;
+        rc = one_iteration(legit, blob);
+        const uint64_t took = bench_now_ns() - start;
         if (rc != PMIX_SUCCESS) return fail("iteration", rc);
-    }
-    bench_sort(samples, (size_t)iterations);
-    bench_record("R", "iter_worst_ms", (double)samples[iterations - 1] / 1e6);
-    bench_record("R", "iter_p50_ms", bench_quantile_us(samples, (size_t)iterations, 0.5) / 1e3);
-    rc = fence_legit(legit);  /* nobody leaves while others still count */
-    if (rc != PMIX_SUCCESS) return fail("end fence", rc);
-    if (self.rank == 0) {
-        const char *done = getenv("CROWD_DONE_FILE");
-        if (done != NULL) {
-            FILE *out = fopen(done, "w");
-            if (out != NULL) fclose(out);
+        if (done == capacity) {
+            uint64_t *bigger = realloc(samples, 2 * capacity * sizeof(uint64_t));
+            if (bigger == NULL) return fail("realloc", PMIX_ERR_NOMEM);
+            samples = bigger;
+            capacity *= 2;
         }
+        samples[done++] = took;
+        const bool more = done < (size_t)minimum || !exists(events_done);
+        if (!agree(legit, more, done)) break;
     }
+    bench_sort(samples, done);
+    bench_record("R", "iter_worst_ms", (double)samples[done - 1] / 1e6);
+    bench_record("R", "iter_p50_ms", bench_quantile_us(samples, done, 0.5) / 1e3);
+    bench_record("R", "iterations", (double)done);
+    if (self.rank == 0) touch(getenv("CROWD_DONE_FILE"));
     free(samples);
-    free(event_text);
     free(blob);
     PMIx_Finalize(NULL, 0);
     return 0;
@@ -181,10 +239,11 @@ int main(void)
     if (rc != PMIX_SUCCESS) return fail("job size", rc);
     job_size = size->data.uint32;
     PMIX_VALUE_RELEASE(size);
-    if (job_size < 3 || job_size > 256) {
-        fprintf(stderr, "crowd_client: needs 3 to 256 ranks (the last one is the sink)\n");
+    if (job_size < 4 || job_size > 256) {
+        fprintf(stderr, "crowd_client: needs 4 to 256 ranks (the last two notify and sink)\n");
         return 1;
     }
     if (self.rank == job_size - 1) return run_sink();
-    return run_legit(job_size - 1);
+    if (self.rank == job_size - 2) return run_notifier();
+    return run_legit(job_size - 2);
 }
