@@ -203,8 +203,15 @@ std::vector<std::string> entries_of(const std::string &dir)
 }
 
 // The soft limit only: the flooder (forked later) raises its own again.
+// Not under ASan+UBSan: with no descriptor left, UBSan's check of a
+// pointer's dynamic type cannot probe memory (it writes it into a pipe) and
+// reports any shared_ptr as "invalid vptr". The server runs in this
+// process, so those tests run in the plain build only.
 void lower_descriptor_limit(rlim_t soft)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    cr_skip_test("out of descriptors, UBSan's vptr check cannot read memory (false reports)");
+#endif
     rlimit limit{};
     cr_assert_eq(getrlimit(RLIMIT_NOFILE, &limit), 0);
     limit.rlim_cur = soft;
