@@ -12,10 +12,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 
 using namespace server_test;
 using namespace pmixpp;
@@ -190,6 +192,47 @@ Test(server_slow_reader, notify_event_requests_stop_being_read_and_memory_stays_
     const Flood flood = flood_without_reading(slow->fd(), frame_of(notify, 7));
     assert_bounded(before, flood);
     legitimate_rank_is_served(*other);
+}
+
+// A reader slower than the peer raising events, but reading: the producer
+// is held back to the reader's pace and nothing is dropped (without the
+// hold the reader's queue reached the 32 MiB limit and it was dropped).
+Test(server_slow_reader, a_slow_but_live_reader_gets_every_event)
+{
+    auto reader = connect_rank(0);
+    auto producer = connect_rank(1);
+    wire::RegisterEventsRequest all;
+    reader->request(1, all);
+    cr_assert_eq(reader->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
+    constexpr size_t kEvents = 3000;  // 47 MiB of events
+    std::atomic<size_t> received{0};
+    std::atomic<bool> lost{false};
+    std::thread slow([&] {
+        while (received < kEvents) {
+            wire::Frame frame;
+            if (wire::recv_frame_blocking(reader->fd(), wire::FrameLimits{}, 10000, &frame) != PMIX_SUCCESS) {
+                lost = true;
+                return;
+            }
+            if (frame.header.kind == wire::FrameKind::notify && ++received % 4 == 0) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));  // 64 KiB per 5 ms
+            }
+        }
+    });
+    wire::NotifyEventRequest notify;
+    notify.event.status = PMIX_EXTERNAL_ERR_BASE - 79;
+    std::strcpy(notify.event.source.nspace, kJob);
+    notify.event.source.rank = 1;
+    notify.event.range = PMIX_RANGE_NAMESPACE;
+    const std::string bulk(16 * 1024, 'x');
+    notify.event.info = one_info("test.bulk", bulk.c_str(), PMIX_STRING);
+    for (uint32_t tag = 1; tag <= kEvents; ++tag) {
+        producer->request(tag, notify);
+        cr_assert_eq(producer->reply<wire::StatusReply>().status, PMIX_SUCCESS);
+    }
+    slow.join();
+    cr_assert_not(lost.load(), "the slow reader lost its connection after %zu of %zu events", received.load(), kEvents);
+    cr_assert_eq(received.load(), kEvents);
 }
 
 // Gets of a key not yet committed send nothing back, so pausing cannot stop

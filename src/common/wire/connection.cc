@@ -74,6 +74,11 @@ void Connection::set_flow_limits(const FlowLimits &limits)
     impl_->flow = limits;
 }
 
+void Connection::hold_reading(std::chrono::milliseconds at_most)
+{
+    impl_->hold_reading(at_most);
+}
+
 pmix_status_t Connection::start()
 {
     try {

@@ -75,6 +75,11 @@ public:
     // PMIX_ERR_OUT_OF_RESOURCE and one log line. Servers set it; by default
     // nothing is limited.
     void set_flow_limits(const FlowLimits &limits);
+    // Stops reading this peer for `at_most` (progress thread): a producer
+    // whose frames fill other connections' queues (events fanned out to
+    // slow readers) waits for them a little, instead of growing them to
+    // their hard limit. Its own pause (set_flow_limits) is kept apart.
+    void hold_reading(std::chrono::milliseconds at_most);
 
     // Registers the socket with the engine. PMIX_ERR_INIT when the engine is
     // not running. Frames sent before start() are queued.

@@ -45,6 +45,10 @@ struct Connection::Impl {
     // Progress thread: stop or resume reading the peer (flow limits).
     void pause_reading();
     void resume_reading();
+    void hold_reading(std::chrono::milliseconds at_most);
+    void end_hold();
+    // Reading is on unless paused for our queue or held for others'.
+    void rearm_reading();
 
     runtime::ProgressEngine &engine;
     int fd;
@@ -80,6 +84,8 @@ struct Connection::Impl {
     // paused between two frames (at most one read's worth).
     std::vector<uint8_t> held;
     bool reading_paused = false;      // progress thread
+    bool reading_held = false;        // progress thread: hold_reading
+    runtime::Timer hold_timer;
     bool pause_requested = false;     // under out_mutex: a sender passed the high water
     size_t frames_this_wakeup = 0;
 

@@ -257,15 +257,43 @@ void Connection::Impl::resume_reading()
         std::lock_guard lock(out_mutex);
         pause_requested = false;
     }
-    if (read_event != nullptr && !close_after_send) {
-        event_add(read_event, nullptr);
-        // What was held back is handed over on the next turn, even if the
-        // socket stays silent.
-        if (!held.empty()) {
-            event_active(read_event, EV_READ, 0);
-        }
-    }
+    rearm_reading();
     runtime::log_trace(kVerboseEnv, "wire", "reading " + description + " again");
+}
+
+void Connection::Impl::rearm_reading()
+{
+    if (closed || reading_paused || reading_held || read_event == nullptr || close_after_send) {
+        return;
+    }
+    event_add(read_event, nullptr);
+    // What was held back is handed over on the next turn, even if the
+    // socket stays silent.
+    if (!held.empty()) {
+        event_active(read_event, EV_READ, 0);
+    }
+}
+
+void Connection::Impl::hold_reading(std::chrono::milliseconds at_most)
+{
+    if (closed || reading_held || !started) {
+        return;
+    }
+    reading_held = true;
+    if (read_event != nullptr) {
+        event_del(read_event);
+    }
+    hold_timer = engine.add_timer(at_most, [weak = weak_self] {
+        if (auto conn = weak.lock()) {
+            conn->impl_->end_hold();
+        }
+    });
+}
+
+void Connection::Impl::end_hold()
+{
+    reading_held = false;
+    rearm_reading();
 }
 
 void Connection::Impl::post_flush()
@@ -329,6 +357,7 @@ void Connection::Impl::finish_close(pmix_status_t status, const std::string &rea
         queued_bytes = 0;
     }
     idle_timer.cancel();
+    hold_timer.cancel();
     // The events go before the socket: libevent removes them from epoll by
     // their fd, and a closed fd makes it print "Epoll MOD(...) on fd N
     // failed ... Bad file descriptor" (or hit a reused number).
@@ -469,7 +498,7 @@ void Connection::Impl::flush()
 
 bool Connection::Impl::should_stop_reading() const
 {
-    return reading_paused || (flow.frames_per_wakeup > 0 && frames_this_wakeup >= flow.frames_per_wakeup);
+    return reading_paused || reading_held || (flow.frames_per_wakeup > 0 && frames_this_wakeup >= flow.frames_per_wakeup);
 }
 
 bool Connection::Impl::release_held()
@@ -485,7 +514,7 @@ bool Connection::Impl::release_held()
 void Connection::Impl::read_some()
 {
     frames_this_wakeup = 0;
-    if (reading_paused) {
+    if (reading_paused || reading_held) {
         return;
     }
     // One read takes every frame the socket holds, up to the stage's size,
@@ -513,7 +542,7 @@ void Connection::Impl::read_some()
     }
     // Stopped at the cap on frames, not for a pause: the rest waits for the
     // next turn of the loop, after the other peers had theirs.
-    if (!closed && !reading_paused && !held.empty() && read_event != nullptr) {
+    if (!closed && !reading_paused && !reading_held && !held.empty() && read_event != nullptr) {
         event_active(read_event, EV_READ, 0);
     }
 }

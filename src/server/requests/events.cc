@@ -17,11 +17,13 @@
 // up to the host's register_events once per code, and to deregister_events
 // when the last registration for a code goes.
 #include "common/runtime/log.h"
+#include "common/wire/flow_limits.h"
 #include "server/core/connections.h"
 #include "server/core/info_read.h"
 #include "server/requests/requests.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -176,11 +178,28 @@ void deliver_local_event(Server &server, const wire::Event &event, PeerId exclud
 
 namespace {
 
+// How long a peer that raises events waits, per event, while one of its
+// receivers has more than the high water queued: a producer faster than
+// its readers goes at their pace instead of filling their queues to the
+// hard limit (and getting a slow but live reader dropped). A receiver past
+// half the hard limit is taken for stuck (stopped, never reading) and
+// holds nobody back: it goes at the hard limit.
+constexpr std::chrono::milliseconds kProducerHold{10};
+
+bool backlog_holds_producer(const Peer &receiver)
+{
+    static const wire::FlowLimits limits = wire::FlowLimits::server_from_environment();
+    if (!limits.pauses()) return false;
+    const std::size_t queued = receiver.connection->queued_bytes();
+    return queued > limits.high_water && (limits.hard_limit == 0 || queued <= limits.hard_limit / 2);
+}
+
 // Encoded once for all receivers, and queued by reference for those that
 // do not take it at once: a thousand slow readers hold one copy.
 template <typename Wanted>
 void fan_out(Server &server, const wire::Event &event, PeerId exclude, Wanted wanted)
 {
+    bool hold_producer = false;
     wire::SharedBytes encoded;
     for (auto &[id, peer] : server.peers) {
         if (id == exclude || peer->state != PeerState::connected) continue;
@@ -197,7 +216,10 @@ void fan_out(Server &server, const wire::Event &event, PeerId exclude, Wanted wa
             encoded = std::move(bytes);
         }
         peer->connection->send_shared(wire::FrameKind::notify, wire::kNoTag, encoded);
+        hold_producer = hold_producer || backlog_holds_producer(*peer);
     }
+    Peer *producer = exclude == kNoPeer ? nullptr : server.find_peer(exclude);
+    if (hold_producer && producer != nullptr) producer->connection->hold_reading(kProducerHold);
 }
 
 }  // namespace
