@@ -10,9 +10,9 @@
 #           events of 16 KiB (37.5 MiB) pile up for a peer that never reads
 #
 # The job (bench_host, 5 ranks of crowd_client): 3 legitimate ranks iterate
-# put 1 KiB / commit / collecting fence / get, at least ITER (300) times
-# and until the notifier (rank 3) has raised its EVENTS events; rank 4 is
-# the sink. The same in all three scenarios. Figures: the worst iteration
+# put 1 KiB / commit / collecting fence / get, at least ITER (300) times,
+# for SECONDS_PER_RUN (3) seconds and until the notifier (rank 3) has
+# raised its EVENTS events; rank 4 is the sink. The same in all three scenarios. Figures: the worst iteration
 # of any legitimate rank, the median iteration, the host's peak RSS
 # (VmHWM). Runs alternate between the libraries, ROUNDS (3) times; the
 # table gives each figure's median over the rounds.
@@ -31,7 +31,8 @@ ITER=${ITER:-300}
 FLOOD=${FLOOD:-3000}
 EVENTS=${EVENTS:-2400}
 RANKS=5
-JOB_TIMEOUT=${JOB_TIMEOUT:-120}  # a run that takes longer is killed and counted failed
+SECONDS_PER_RUN=${SECONDS_PER_RUN:-3}
+JOB_TIMEOUT=${JOB_TIMEOUT:-60}  # a run that takes longer is killed and counted failed
 
 log() { printf '[crowded] %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
@@ -78,7 +79,7 @@ run_one() {
   out="$tmp.out"
   local env=(TMPDIR="$tmp" CROWD_ITERATIONS="$ITER" CROWD_URI_FILE="$tmp/uri"
              CROWD_GO_FILE="$tmp/go" CROWD_DONE_FILE="$tmp/done" CROWD_EVENTS="$EVENTS"
-             CROWD_EVENTS_DONE_FILE="$tmp/events-done")
+             CROWD_EVENTS_DONE_FILE="$tmp/events-done" CROWD_SECONDS="$SECONDS_PER_RUN")
   [ "$impl" = pmixpp ] && env+=(PMIX_MCA_mca_base_component_path="$PMIXPP_BUILD/lib/pmixpp")
   [ "$attack" = slow ] && env+=(CROWD_SINK_STOPS=1)
   env "${env[@]}" "$dir/bench_host" job -n "$RANKS" "$dir/crowd_client" >"$out" 2>&1 &
@@ -119,9 +120,10 @@ run_one() {
     log "$impl/$attack: only $legit of $((RANKS - 2)) legitimate ranks finished (host exit $rc); output:"
     sed 's/^/    /' "$out" | tail -20 >&2
     echo "$impl $attack failed 1" >>"$RAW"
+  else
+    echo "$impl $attack worst_ms $worst" >>"$RAW"
+    echo "$impl $attack p50_ms $p50" >>"$RAW"
   fi
-  echo "$impl $attack worst_ms $worst" >>"$RAW"
-  echo "$impl $attack p50_ms $p50" >>"$RAW"
   echo "$impl $attack rss_mib $(awk '{printf "%.1f", $1/1024}' "$rss_file")" >>"$RAW"
   log "$impl/$attack: worst $worst ms, median $p50 ms, host peak $(awk '{printf "%.1f", $1/1024}' "$rss_file") MiB"
   rm -rf "$tmp" "$out" "$rss_file" "$tmp.flood"
@@ -143,7 +145,7 @@ TABLE=$(
   for attack in none flood slow; do
     for f in worst_ms p50_ms rss_mib; do
       o=$(figure openpmix "$attack" "$f"); p=$(figure pmixpp "$attack" "$f")
-      ratio=$(awk -v o="$o" -v p="$p" 'BEGIN {if (p > 0 && o != "-") printf "%.2fx", o/p; else print "-"}')
+      ratio=$(awk -v o="$o" -v p="$p" 'BEGIN {if (p != "-" && p > 0 && o != "-") printf "%.2fx", o/p; else print "-"}')
       printf '| %s | %s | %s | %s | %s |\n' "$attack" "$f" "$o" "$p" "$ratio"
     done
     printf '| %s | runs failed | %s | %s | |\n' "$attack" "$(failures openpmix "$attack")" "$(failures pmixpp "$attack")"
@@ -153,7 +155,7 @@ echo "$TABLE"
 {
   echo "# A crowded node: pmixpp next to OpenPMIx 4.2.2 under the same attacks"
   echo
-  echo "\`bench/crowded_node.sh\` (ROUNDS=$ROUNDS ITER=$ITER FLOOD=$FLOOD), $(date -u +%Y-%m-%d), $(nproc) cores,"
+  echo "\`bench/crowded_node.sh\` (ROUNDS=$ROUNDS ITER=$ITER SECONDS_PER_RUN=$SECONDS_PER_RUN EVENTS=$EVENTS FLOOD=$FLOOD), $(date -u +%Y-%m-%d), $(nproc) cores,"
   echo "OpenPMIx $(pkg-config --modversion pmix), pmixpp $(git -C "$PMIXPP_ROOT" rev-parse --short HEAD)."
   echo "Medians over the rounds; worst = the slowest iteration of any legitimate rank in a run."
   echo

@@ -5,7 +5,8 @@
  * - ranks 0 .. N-3, the legitimate job: after a start barrier, iterations
  *   of put 1 KiB, commit, a data-collecting fence among themselves and a
  *   get of the next rank's blob, each timed, at least CROWD_ITERATIONS
- *   (300) and until the notifier is done; each prints its worst and median
+ *   (300) times, for at least CROWD_SECONDS (3) and until the notifier is
+ *   done; each prints its worst and median
  *   iteration. Rank 0 writes the server's tcp URI (from its environment) to
  *   $CROWD_URI_FILE and waits for $CROWD_GO_FILE, so that a flood can start
  *   in between; it writes $CROWD_DONE_FILE at the end.
@@ -189,6 +190,8 @@ static int run_legit(uint32_t legit)
     const char *iterations_text = getenv("CROWD_ITERATIONS");
     const int minimum = iterations_text != NULL ? atoi(iterations_text) : 300;
     const char *events_done = getenv("CROWD_EVENTS_DONE_FILE");
+    const char *seconds_text = getenv("CROWD_SECONDS");
+    const uint64_t span_ns = (uint64_t)((seconds_text != NULL ? atof(seconds_text) : 3.0) * 1e9);
     if (self.rank == 0) {
         const char *uri_file = getenv("CROWD_URI_FILE");
         if (uri_file != NULL) write_tcp_uri(uri_file);
@@ -202,6 +205,7 @@ static int run_legit(uint32_t legit)
     if (blob == NULL || samples == NULL) return fail("malloc", PMIX_ERR_NOMEM);
     memset(blob, 'a' + (int)(self.rank % 26), BLOB_BYTES);
     size_t done = 0;
+    const uint64_t began = bench_now_ns();
     for (;;) {
         const uint64_t start = bench_now_ns();
         rc = one_iteration(legit, blob);
@@ -214,7 +218,7 @@ static int run_legit(uint32_t legit)
             capacity *= 2;
         }
         samples[done++] = took;
-        const bool more = done < (size_t)minimum || !exists(events_done);
+        const bool more = done < (size_t)minimum || bench_now_ns() - began < span_ns || !exists(events_done);
         if (!agree(legit, more, done)) break;
     }
     bench_sort(samples, done);
