@@ -41,12 +41,8 @@ die() { log "$*"; exit 1; }
 [ -e "$PMIXPP_BUILD/lib/libpmix.so.2" ] || die "no pmixpp build in $PMIXPP_BUILD (scripts/test.sh builds it)"
 pkg-config --exists pmix || die "OpenPMIx's libpmix-dev is missing (apt-get install libpmix-dev)"
 
-OUT="$BENCH_DIR/build"
-make -s -B -C "$BENCH_DIR" OUT="$OUT/openpmix" \
-  PMIX_CFLAGS="$(pkg-config --cflags pmix)" PMIX_LIBS="$(pkg-config --libs pmix)"
-make -s -B -C "$BENCH_DIR" OUT="$OUT/pmixpp" PMIX_CFLAGS="-I$PMIXPP_ROOT/include" \
-  PMIX_LIBS="-L$PMIXPP_BUILD/lib -Wl,-rpath,$PMIXPP_BUILD/lib -Wl,--disable-new-dtags -lpmix"
-unset LD_LIBRARY_PATH LD_PRELOAD
+# shellcheck source=lib/build_both.sh
+source "$BENCH_DIR/lib/build_both.sh"
 
 RAW=$(mktemp /tmp/pmix-crowded-raw.XXXXXX)
 SCRATCH=$(mktemp -d /tmp/pmix-crowded.XXXXXX)

@@ -75,13 +75,8 @@ build_flags=$(sed -n "s/^${flags_var}:STRING=//p" "$PMIXPP_BUILD/CMakeCache.txt"
 BUILD_DESC="CMAKE_BUILD_TYPE=${build_type:-<empty>} (${build_flags:-no optimization flags})"
 
 # ---- the two builds of the same sources ----
-OUT="$BENCH_DIR/build"
-make -s -B -C "$BENCH_DIR" OUT="$OUT/openpmix" \
-  PMIX_CFLAGS="$(pkg-config --cflags pmix)" PMIX_LIBS="$(pkg-config --libs pmix)"
-make -s -B -C "$BENCH_DIR" OUT="$OUT/pmixpp" PMIX_CFLAGS="-I$PMIXPP_ROOT/include" \
-  PMIX_LIBS="-L$PMIXPP_BUILD/lib -Wl,-rpath,$PMIXPP_BUILD/lib -Wl,--disable-new-dtags -lpmix"
-# Always rebuilt (-B): the output dir does not record which library it was linked against.
-unset LD_LIBRARY_PATH LD_PRELOAD
+# shellcheck source=lib/build_both.sh
+source "$BENCH_DIR/lib/build_both.sh"
 
 declare -A EXPECT=([openpmix]=OpenPMIx [pmixpp]=pmixpp)
 GDS_VARIANTS_openpmix="default hash ds21,hash ds12,hash"

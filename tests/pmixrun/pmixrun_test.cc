@@ -385,9 +385,11 @@ Test(pmixrun, only_one_system_server_per_node)
 
 namespace {
 
-// pmixrun started stopped, so that names built from its pid can be taken
-// before it runs (any local user can guess a pid that is about to come).
-pid_t start_stopped(const std::vector<std::string> &args)
+// pmixrun <args> forked with its output to /dev/null: as user `uid` (root's
+// tests only), and `stopped` (SIGSTOP before exec) so that names built from
+// its pid can be taken before it runs, as any local user can guess a pid
+// that is about to come.
+pid_t fork_pmixrun(const std::vector<std::string> &args, uid_t uid, bool stopped)
 {
     std::vector<std::string> all = {PMIXRUN};
     all.insert(all.end(), args.begin(), args.end());
@@ -400,13 +402,17 @@ pid_t start_stopped(const std::vector<std::string> &args)
         const int null = ::open("/dev/null", O_RDWR);
         ::dup2(null, 0);
         ::dup2(null, 1);
-        ::raise(SIGSTOP);
+        ::dup2(null, 2);
+        if (uid != 0 && (::setgroups(0, nullptr) != 0 || ::setgid(uid) != 0 || ::setuid(uid) != 0)) _exit(125);
+        if (stopped) ::raise(SIGSTOP);
         ::execv(PMIXRUN, argv.data());
         _exit(126);
     }
-    int status = 0;
-    cr_assert_eq(::waitpid(pid, &status, WUNTRACED), pid);
-    cr_assert(WIFSTOPPED(status));
+    if (stopped) {
+        int status = 0;
+        cr_assert_eq(::waitpid(pid, &status, WUNTRACED), pid);
+        cr_assert(WIFSTOPPED(status));
+    }
     return pid;
 }
 
@@ -430,7 +436,7 @@ Test(pmixrun, a_lock_held_on_the_tmpdir_does_not_hang_pmixrun)
 Test(pmixrun, a_squatted_session_directory_name_is_skipped)
 {
     if (geteuid() != 0) cr_skip_test("needs root to make a file of another user");
-    const pid_t pid = start_stopped({"--tmpdir", g_tmp, "-n", "1", "true"});
+    const pid_t pid = fork_pmixrun({"--tmpdir", g_tmp, "-n", "1", "true"}, 0, true);
     const std::string squatted = g_tmp + "/pmix-session." + std::to_string(geteuid()) + "." + std::to_string(pid);
     {
         std::ofstream out(squatted);
@@ -446,32 +452,6 @@ Test(pmixrun, a_squatted_session_directory_name_is_skipped)
     expect_clean_tmpdir();
 }
 
-namespace {
-
-// pmixrun <args> as user `uid` (root's tests only), output to /dev/null.
-pid_t start_as(uid_t uid, const std::vector<std::string> &args)
-{
-    std::vector<std::string> all = {PMIXRUN};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char *> argv;
-    for (auto &arg : all) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    const pid_t pid = ::fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        const int null = ::open("/dev/null", O_RDWR);
-        ::dup2(null, 0);
-        ::dup2(null, 1);
-        ::dup2(null, 2);
-        if (uid != 0 && (::setgroups(0, nullptr) != 0 || ::setgid(uid) != 0 || ::setuid(uid) != 0)) _exit(125);
-        ::execv(PMIXRUN, argv.data());
-        _exit(126);
-    }
-    return pid;
-}
-
-} // namespace
-
 // Eight pmixruns of two users at once in one shared, sticky tmpdir, as in
 // /tmp (issue 18 item 1): every job runs, and nothing is left behind.
 Test(pmixrun, eight_pmixruns_of_two_users_run_side_by_side)
@@ -483,7 +463,7 @@ Test(pmixrun, eight_pmixruns_of_two_users_run_side_by_side)
     cr_assert_eq(::chmod(g_tmp.c_str(), 0711), 0);
     std::vector<pid_t> running;
     for (int i = 0; i < 8; ++i) {
-        running.push_back(start_as(i % 2 == 0 ? 0 : 65534, {"--tmpdir", shared, "-n", "2", HELLO}));
+        running.push_back(fork_pmixrun({"--tmpdir", shared, "-n", "2", HELLO}, i % 2 == 0 ? 0 : 65534, false));
     }
     for (size_t i = 0; i < running.size(); ++i) {
         cr_expect_eq(finish(running[i], 90), 0, "the pmixrun of %s failed beside the others",

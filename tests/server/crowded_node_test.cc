@@ -226,6 +226,28 @@ double cpu_seconds()
            static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
+// 400 silent connections of a flooder to a server left 96 descriptors: it
+// runs out of them. The flooder holds its connections until end_flooder.
+Flooder exhaust_descriptors()
+{
+    const std::string usock = uri_of("usock:");
+    lower_descriptor_limit(96);
+    const Flooder flooder =
+        start_flooder(400, 0, std::chrono::milliseconds(300), [&] { return connect_usock(usock); });
+    int opened = 0;
+    int closed = 0;
+    read_counts(flooder, &opened, &closed);
+    cr_assert_eq(opened, 400);
+    return flooder;
+}
+
+void expect_empty_tmpdir()
+{
+    const std::vector<std::string> left = entries_of(g_tmpdir);
+    cr_assert(left.empty(), "finalize left %zu entries in the tmpdir, first %s", left.size(),
+              left.empty() ? "" : left[0].c_str());
+}
+
 }  // namespace
 
 TestSuite(server_crowded_node, .init = setup, .fini = teardown, .timeout = 120);
@@ -263,14 +285,7 @@ Test(server_crowded_node_logged, a_tcp_flood_of_another_user_is_capped_and_the_j
 Test(server_crowded_node_logged, out_of_descriptors_the_listener_pauses_and_nothing_is_left_behind,
      .init = logged_setup, .fini = teardown, .timeout = 120)
 {
-    const std::string usock = uri_of("usock:");
-    lower_descriptor_limit(96);
-    const Flooder flooder =
-        start_flooder(400, 0, std::chrono::milliseconds(300), [&] { return connect_usock(usock); });
-    int opened = 0;
-    int closed = 0;
-    read_counts(flooder, &opened, &closed);
-    cr_assert_eq(opened, 400);
+    const Flooder flooder = exhaust_descriptors();
     // Out of descriptors now: one second of it must not cost a second of CPU.
     const double before = cpu_seconds();
     std::this_thread::sleep_for(std::chrono::seconds(1));
@@ -280,9 +295,7 @@ Test(server_crowded_node_logged, out_of_descriptors_the_listener_pauses_and_noth
     // Its connections are gone: the listener takes the job's rank again.
     serve_rank(0, 10);
     PMIx_server_finalize();
-    const std::vector<std::string> left = entries_of(g_tmpdir);
-    cr_assert(left.empty(), "finalize left %zu entries in the tmpdir, first %s", left.size(),
-              left.empty() ? "" : left[0].c_str());
+    expect_empty_tmpdir();
     std::fflush(stderr);
     const int warnings = count_lines_with(cr_get_redirected_stderr(), "out of file descriptors");
     cr_assert_geq(warnings, 1);
@@ -293,16 +306,8 @@ Test(server_crowded_node_logged, out_of_descriptors_the_listener_pauses_and_noth
 // session tree and the socket still go.
 Test(server_crowded_node, finalize_out_of_descriptors_leaves_nothing_behind)
 {
-    const std::string usock = uri_of("usock:");
-    lower_descriptor_limit(96);
-    const Flooder flooder =
-        start_flooder(400, 0, std::chrono::milliseconds(300), [&] { return connect_usock(usock); });
-    int opened = 0;
-    int closed = 0;
-    read_counts(flooder, &opened, &closed);
+    const Flooder flooder = exhaust_descriptors();
     PMIx_server_finalize();
     end_flooder(flooder);
-    const std::vector<std::string> left = entries_of(g_tmpdir);
-    cr_assert(left.empty(), "finalize left %zu entries in the tmpdir, first %s", left.size(),
-              left.empty() ? "" : left[0].c_str());
+    expect_empty_tmpdir();
 }

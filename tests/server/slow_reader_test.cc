@@ -148,50 +148,47 @@ size_t count_replies(RawClient &client, pmix_status_t wanted, std::chrono::milli
     }
 }
 
+// Rank 0 sends `frame` again and again and never reads: the server stops
+// reading it, stays within the bound, and serves rank 1 meanwhile.
+void expect_flood_bounded(const wire::Bytes &frame)
+{
+    auto slow = connect_rank(0);
+    auto other = connect_rank(1);
+    const long before = pmixpp_test::resident_kb();
+    const Flood flood = flood_without_reading(slow->fd(), frame);
+    assert_bounded(before, flood);
+    legitimate_rank_is_served(*other);
+}
+
 }  // namespace
 
 TestSuite(server_slow_reader, .init = setup, .fini = teardown, .timeout = 120);
 
 Test(server_slow_reader, job_data_requests_stop_being_read_and_memory_stays_bounded)
 {
-    auto slow = connect_rank(0);
-    auto other = connect_rank(1);
     wire::JobDataRequest request;
     request.nspace = kJob;
-    const long before = pmixpp_test::resident_kb();
-    const Flood flood = flood_without_reading(slow->fd(), frame_of(request, 7));
-    assert_bounded(before, flood);
-    legitimate_rank_is_served(*other);
+    expect_flood_bounded(frame_of(request, 7));
 }
 
 Test(server_slow_reader, get_all_requests_stop_being_read_and_memory_stays_bounded)
 {
-    auto slow = connect_rank(0);
-    auto other = connect_rank(1);
     wire::GetRequest get;
     std::strcpy(get.proc.nspace, kJob);
     get.proc.rank = PMIX_RANK_WILDCARD;  // everything of the job
-    const long before = pmixpp_test::resident_kb();
-    const Flood flood = flood_without_reading(slow->fd(), frame_of(get, 7));
-    assert_bounded(before, flood);
-    legitimate_rank_is_served(*other);
+    expect_flood_bounded(frame_of(get, 7));
 }
 
 // Events raised by a peer that never reads: each is answered, so the peer's
 // own replies pile up and the server stops reading it.
 Test(server_slow_reader, notify_event_requests_stop_being_read_and_memory_stays_bounded)
 {
-    auto slow = connect_rank(0);
-    auto other = connect_rank(1);
     wire::NotifyEventRequest notify;
     notify.event.status = PMIX_EXTERNAL_ERR_BASE - 78;
     std::strcpy(notify.event.source.nspace, kJob);
     notify.event.source.rank = 0;
     notify.event.range = PMIX_RANGE_NAMESPACE;
-    const long before = pmixpp_test::resident_kb();
-    const Flood flood = flood_without_reading(slow->fd(), frame_of(notify, 7));
-    assert_bounded(before, flood);
-    legitimate_rank_is_served(*other);
+    expect_flood_bounded(frame_of(notify, 7));
 }
 
 // A reader slower than the peer raising events, but reading: the producer

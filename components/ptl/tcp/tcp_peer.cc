@@ -202,6 +202,19 @@ bool endpoints_of(int fd, Endpoint *peer_p, Endpoint *local_p)
            (peer_p->family() == AF_INET || peer_p->family() == AF_INET6) && peer_p->family() == local_p->family();
 }
 
+// The kernel's owner of the peer's socket, for a peer on this host (one
+// from our own address, not loopback, is on this host too); *remote_p is
+// its address, for log lines.
+bool owner_of_local_peer(int fd, Endpoint *remote_p, SocketOwner *owner_p)
+{
+    Endpoint local;
+    if (!endpoints_of(fd, remote_p, &local)) return false;
+    if (!is_loopback(*remote_p) && !same_host_address(*remote_p, local)) return false;
+    if (query_socket_owner(*remote_p, local, owner_p)) return true;
+    log(PMIXPP_LOG_TRACE, "the kernel does not know the peer socket %s", to_uri(*remote_p).c_str());
+    return false;
+}
+
 } // namespace
 
 pmixpp_peer_identity_t identify_socket_owner(int fd)
@@ -209,11 +222,8 @@ pmixpp_peer_identity_t identify_socket_owner(int fd)
     pmixpp_peer_identity_t peer{};
     peer.struct_size = sizeof(peer);
     Endpoint remote;
-    Endpoint local;
-    if (!endpoints_of(fd, &remote, &local)) return peer;
-    if (!is_loopback(remote) && !same_host_address(remote, local)) return peer;
     SocketOwner owner;
-    if (!query_socket_owner(remote, local, &owner)) return peer;
+    if (!owner_of_local_peer(fd, &remote, &owner)) return peer;
     peer.uid_known = 1;
     peer.uid = owner.uid;
     return peer;
@@ -224,16 +234,8 @@ pmixpp_peer_identity_t identify_peer(int fd)
     pmixpp_peer_identity_t peer{};
     peer.struct_size = sizeof(peer);
     Endpoint remote;
-    Endpoint local;
-    if (!endpoints_of(fd, &remote, &local)) return peer;
-    // Only a socket on this host can be asked about; one from our own
-    // address (not loopback) is on this host too.
-    if (!is_loopback(remote) && !same_host_address(remote, local)) return peer;
     SocketOwner owner;
-    if (!query_socket_owner(remote, local, &owner)) {
-        log(PMIXPP_LOG_TRACE, "the kernel does not know the peer socket %s", to_uri(remote).c_str());
-        return peer;
-    }
+    if (!owner_of_local_peer(fd, &remote, &owner)) return peer;
     pid_t pid = 0;
     uid_t uid = 0;
     gid_t gid = 0;
