@@ -1,6 +1,7 @@
 // Queries (logging is in log.cc). PMIx_Query_info(_nb) answers from the job data the
 // client holds (any key PMIx_Get could resolve, with PMIX_NSPACE / PMIX_RANK
-// and the other qualifiers) and asks the server for the rest.
+// and the other qualifiers) and asks the server for the rest. The ABI version
+// keys are the library's own: answered in any process, before init too.
 #include <pmix.h>
 
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "client/core/requests.h"
 #include "client/core/session.h"
 #include "common/runtime/latch.h"
+#include "common/runtime/standard_abi.h"
 #include "common/values/value_ops.h"
 
 using namespace pmixpp;
@@ -53,37 +55,71 @@ client::Lookup lookup_for(const client::Session &session, const pmix_query_t &q)
     return l;
 }
 
-pmix_status_t answer_locally(const client::Session &session, const pmix_query_t queries[], size_t nqueries,
-                             Answers *answers)
+pmix_status_t add_string(Answers *answers, const char *key, const char *text)
 {
-    std::vector<size_t> unanswered;
-    for (size_t i = 0; i < nqueries; ++i) {
-        const pmix_query_t &q = queries[i];
-        bool refresh = client::flag_of(q.qualifiers, q.nqual, PMIX_QUERY_REFRESH_CACHE);
-        bool complete = !refresh;
-        for (char **key = q.keys; !refresh && key != nullptr && *key != nullptr; ++key) {
-            client::Lookup l = lookup_for(session, q);
-            l.key = *key;
-            store::ValuePtr value;
-            if (client::lookup_local(session, l, &value) == PMIX_SUCCESS) {
-                answers->found.emplace_back(*key, std::move(value));
-            } else {
-                complete = false;
-            }
-        }
-        if (!complete) {
-            answers->missing = true;
-            unanswered.push_back(i);
+    store::ValuePtr value(static_cast<pmix_value_t *>(std::calloc(1, sizeof(pmix_value_t))));
+    if (!value) return PMIX_ERR_NOMEM;
+    pmix_status_t rc = values::value_load(value.get(), text, PMIX_STRING);
+    if (rc == PMIX_SUCCESS) answers->found.emplace_back(key, std::move(value));
+    return rc;
+}
+
+// A copy of q for the server carrying only the keys not answered here.
+pmix_status_t copy_for_server(const pmix_query_t &q, const std::vector<const char *> &missing, pmix_query_t *copy)
+{
+    char **keys = static_cast<char **>(std::calloc(missing.size() + 1, sizeof(char *)));
+    if (keys == nullptr) return PMIX_ERR_NOMEM;
+    for (size_t k = 0; k < missing.size(); ++k) {
+        keys[k] = strdup(missing[k]);
+        if (keys[k] == nullptr) {
+            copy->keys = keys;  // freed with the array the caller owns
+            return PMIX_ERR_NOMEM;
         }
     }
+    copy->keys = keys;
+    if (q.nqual == 0 || q.qualifiers == nullptr) return PMIX_SUCCESS;
+    void *qualifiers = nullptr;
+    pmix_status_t rc = values::copy_elements(&qualifiers, q.qualifiers, q.nqual, PMIX_INFO);
+    if (rc != PMIX_SUCCESS) return rc;
+    copy->qualifiers = static_cast<pmix_info_t *>(qualifiers);
+    copy->nqual = q.nqual;
+    return PMIX_SUCCESS;
+}
+
+// Each key is answered here when it can be (the library's own keys, then the
+// job data held); the server is asked only for the others, so no key is
+// answered twice.
+pmix_status_t answer_locally(const client::Session *session, const pmix_query_t queries[], size_t nqueries,
+                             Answers *answers)
+{
+    std::vector<std::pair<size_t, std::vector<const char *>>> unanswered;
+    for (size_t i = 0; i < nqueries; ++i) {
+        const pmix_query_t &q = queries[i];
+        const bool refresh = client::flag_of(q.qualifiers, q.nqual, PMIX_QUERY_REFRESH_CACHE);
+        std::vector<const char *> missing;
+        for (char **key = q.keys; key != nullptr && *key != nullptr; ++key) {
+            if (const char *text = runtime::standard_abi_answer(*key)) {
+                pmix_status_t rc = add_string(answers, *key, text);
+                if (rc != PMIX_SUCCESS) return rc;
+                continue;
+            }
+            store::ValuePtr value;
+            if (session != nullptr && !refresh) {
+                client::Lookup l = lookup_for(*session, q);
+                l.key = *key;
+                if (client::lookup_local(*session, l, &value) == PMIX_SUCCESS) {
+                    answers->found.emplace_back(*key, std::move(value));
+                    continue;
+                }
+            }
+            missing.push_back(*key);
+        }
+        if (!missing.empty()) unanswered.emplace_back(i, std::move(missing));
+    }
+    answers->missing = !unanswered.empty();
     pmix_status_t rc = answers->for_server.allocate(unanswered.size());
     for (size_t i = 0; rc == PMIX_SUCCESS && i < unanswered.size(); ++i) {
-        void *copy = nullptr;
-        rc = values::copy_elements(&copy, &queries[unanswered[i]], 1, PMIX_QUERY);
-        if (rc == PMIX_SUCCESS) {
-            std::memcpy(&answers->for_server[i], copy, sizeof(pmix_query_t));
-            std::free(copy);
-        }
+        rc = copy_for_server(queries[unanswered[i].first], unanswered[i].second, &answers->for_server[i]);
     }
     return rc;
 }
@@ -118,7 +154,7 @@ pmix_status_t start_query(const std::shared_ptr<client::Session> &session, pmix_
         return PMIX_ERR_BAD_PARAM;
     }
     auto answers = std::make_shared<Answers>();
-    pmix_status_t rc = answer_locally(*session, queries, nqueries, answers.get());
+    pmix_status_t rc = answer_locally(session.get(), queries, nqueries, answers.get());
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
@@ -149,6 +185,34 @@ pmix_status_t start_query(const std::shared_ptr<client::Session> &session, pmix_
                                 });
 }
 
+// Before PMIx_Init only the library's own keys have answers, and only the
+// blocking call gives them (as OpenPMIx): all of them, or PMIX_ERR_INIT.
+pmix_status_t answer_before_init(pmix_query_t queries[], size_t nqueries, pmix_info_t **results,
+                                 size_t *nresults)
+{
+    if (queries == nullptr || nqueries == 0) {
+        return PMIX_ERR_INIT;
+    }
+    try {
+        Answers answers;
+        pmix_status_t rc = answer_locally(nullptr, queries, nqueries, &answers);
+        if (rc != PMIX_SUCCESS) {
+            return rc;
+        }
+        if (answers.missing || answers.found.empty()) {
+            return PMIX_ERR_INIT;
+        }
+        wire::InfoArray out;
+        rc = merge(answers, nullptr, &out);
+        if (rc == PMIX_SUCCESS) {
+            *results = out.release(nresults);
+        }
+        return rc;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
 void release_results(void *cbdata)
 {
     delete static_cast<std::shared_ptr<wire::InfoArray> *>(cbdata);
@@ -159,14 +223,14 @@ void release_results(void *cbdata)
 pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t **results, size_t *nresults)
 {
     auto session = client::current_session();
-    if (!session && !client::host_mode()) {
-        return PMIX_ERR_INIT;
-    }
     if (results == nullptr || nresults == nullptr) {
         return PMIX_ERR_BAD_PARAM;
     }
     *results = nullptr;
     *nresults = 0;
+    if (!session && !client::host_mode()) {
+        return answer_before_init(queries, nqueries, results, nresults);
+    }
     if (runtime::ProgressEngine::process().on_progress_thread()) {
         return PMIX_ERR_WOULD_BLOCK;
     }

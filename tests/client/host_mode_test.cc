@@ -27,7 +27,7 @@ constexpr pmix_rank_t kServerRank = 7;
 
 std::string g_tmpdir;
 
-void start_server()
+void start_server(pmix_server_module_t *module = nullptr)
 {
     for (const char *name : {"PMIXPP_SERVER_URIS", "PMIX_SERVER_URI41", "PMIX_NAMESPACE", "PMIX_RANK"}) {
         unsetenv(name);
@@ -41,7 +41,7 @@ void start_server()
     PMIX_INFO_LOAD(&info[1], PMIX_HOSTNAME, kHost, PMIX_STRING);
     PMIX_INFO_LOAD(&info[2], PMIX_SERVER_NSPACE, "hostsrv", PMIX_STRING);
     PMIX_INFO_LOAD(&info[3], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
-    pmix_status_t rc = PMIx_server_init(nullptr, info, 4);
+    pmix_status_t rc = PMIx_server_init(module, info, 4);
     for (auto &item : info) {
         PMIX_INFO_DESTRUCT(&item);
     }
@@ -175,5 +175,71 @@ Test(client_host_mode, host_events_reach_host_handlers)
     }
     cr_assert_eq(PMIx_Deregister_event_handler(static_cast<size_t>(ref), nullptr, nullptr), PMIX_SUCCESS);
     cr_assert_eq(PMIx_Deregister_event_handler(static_cast<size_t>(ref), nullptr, nullptr), PMIX_ERR_NOT_FOUND);
+    stop_server();
+}
+
+namespace {
+
+std::string g_keys_asked_of_host;
+
+// Answers every key it is given with the string "from-host".
+pmix_status_t host_query(pmix_proc_t *, pmix_query_t *queries, size_t nqueries, pmix_info_cbfunc_t cbfunc,
+                         void *cbdata)
+{
+    size_t nkeys = 0;
+    for (size_t q = 0; q < nqueries; ++q) {
+        for (char **key = queries[q].keys; key != nullptr && *key != nullptr; ++key, ++nkeys) {
+            g_keys_asked_of_host += std::string(g_keys_asked_of_host.empty() ? "" : ",") + *key;
+        }
+    }
+    pmix_info_t *answers = nullptr;
+    PMIX_INFO_CREATE(answers, nkeys);
+    size_t next = 0;
+    for (size_t q = 0; q < nqueries; ++q) {
+        for (char **key = queries[q].keys; key != nullptr && *key != nullptr; ++key) {
+            PMIX_INFO_LOAD(&answers[next++], *key, "from-host", PMIX_STRING);
+        }
+    }
+    cbfunc(PMIX_SUCCESS, answers, nkeys, cbdata, nullptr, nullptr);
+    PMIX_INFO_FREE(answers, nkeys);
+    return PMIX_SUCCESS;
+}
+
+size_t count_key(const pmix_info_t *results, size_t n, const char *key)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; ++i) count += std::strcmp(results[i].key, key) == 0 ? 1 : 0;
+    return count;
+}
+
+}  // namespace
+
+// The library answers the namespaces and the ABI versions itself; the host is
+// asked only for the rest, so no key is listed twice (OpenPMIx's abi_with_init
+// example saw PMIX_QUERY_NAMESPACES answered by both).
+Test(client_host_mode, host_is_asked_only_what_the_library_cannot_answer)
+{
+    pmix_server_module_t module{};
+    module.query = host_query;
+    start_server(&module);
+    pmix_query_t queries[2];
+    PMIX_QUERY_CONSTRUCT(&queries[0]);
+    PMIX_QUERY_CONSTRUCT(&queries[1]);
+    char *first[] = {const_cast<char *>(PMIX_QUERY_STABLE_ABI_VERSION), const_cast<char *>(PMIX_QUERY_NAMESPACES),
+                     const_cast<char *>("site.key"), nullptr};
+    char *second[] = {const_cast<char *>(PMIX_QUERY_PROVISIONAL_ABI_VERSION), nullptr};
+    queries[0].keys = first;
+    queries[1].keys = second;
+    pmix_info_t *results = nullptr;
+    size_t nresults = 0;
+    cr_assert_eq(PMIx_Query_info(queries, 2, &results, &nresults), PMIX_SUCCESS);
+    cr_expect_str_eq(g_keys_asked_of_host.c_str(), "site.key");
+    cr_expect_eq(nresults, 4u);
+    for (const char *key : {PMIX_QUERY_STABLE_ABI_VERSION, PMIX_QUERY_PROVISIONAL_ABI_VERSION,
+                            PMIX_QUERY_NAMESPACES, "site.key"}) {
+        cr_expect_eq(count_key(results, nresults, key), 1u, "%s answered %zu times", key,
+                     count_key(results, nresults, key));
+    }
+    PMIX_INFO_FREE(results, nresults);
     stop_server();
 }

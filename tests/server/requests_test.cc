@@ -225,6 +225,20 @@ Test(server_requests, get_after_commit_of_missing_key_is_not_found, .init = two_
     cr_expect_eq(b->reply<wire::GetReply>().status, PMIX_ERR_NOT_FOUND);
 }
 
+// Only the host provides reserved "pmix" keys, and it registered them
+// already: a peer's missing one is not waited for (OpenPMIx's nodeinfo
+// example asks for a peer's pmix.fab.coord before that peer committed).
+Test(server_requests, get_of_a_missing_reserved_key_is_not_found_at_once, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    b->request(2, get_of(0, PMIX_FABRIC_COORDINATES));
+    cr_expect_eq(b->reply<wire::GetReply>().status, PMIX_ERR_NOT_FOUND);
+    b->request(3, get_of(0, "late.key"));
+    commit_string(*a, "late.key", "still waited for");
+    cr_expect_eq(b->reply<wire::GetReply>().status, PMIX_SUCCESS);
+}
+
 Test(server_requests, get_of_job_data, .init = two_rank_job)
 {
     auto a = connect_rank(0);

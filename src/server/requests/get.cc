@@ -9,6 +9,10 @@
 //  - a remote target whose data has not arrived: ask the host's
 //    direct_modex (PMIX_ERR_NOT_SUPPORTED when the host has none), unless
 //    the host itself asks (PMIX_ERR_NOT_FOUND: it is the one to ask);
+//  - a reserved "pmix" key of a registered namespace: PMIX_ERR_NOT_FOUND at
+//    once. Only the host provides those and it registered them already;
+//    peers cannot post them, so waiting for a commit would wait forever
+//    (OpenPMIx's nodeinfo example asks for a peer's pmix.fab.coord);
 //  - otherwise PMIX_ERR_NOT_FOUND.
 // An empty key asks for all the target's data (the client caches it).
 #include "common/runtime/log.h"
@@ -21,6 +25,7 @@
 #include <chrono>
 #include <memory>
 #include <new>
+#include <string>
 
 namespace pmixpp::server {
 
@@ -215,6 +220,11 @@ void ask_host(Server &server, const PendingGetPtr &get)
     answer_status(server, *get, rc);
 }
 
+bool is_reserved_key(const std::string &key)
+{
+    return key.compare(0, 4, "pmix") == 0;
+}
+
 void when_missing(Server &server, const PendingGetPtr &get)
 {
     const pmix_proc_t &target = get->request.proc;
@@ -230,7 +240,8 @@ void when_missing(Server &server, const PendingGetPtr &get)
         if (server.self_committed) return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
         return wait_for_commit(server, get);
     }
-    if (ns != nullptr && ns->registered && target.rank >= ns->summary.job_size) {
+    if (ns != nullptr && ns->registered &&
+        (target.rank >= ns->summary.job_size || is_reserved_key(get->request.key))) {
         return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
     }
     if (target_is_local(server, target)) {

@@ -1,13 +1,16 @@
 // PMIx_Query_info for what the server library knows itself: the namespaces
 // it serves (PMIX_QUERY_NAMESPACES) and the process sets the host defined
-// (PMIX_QUERY_NUM_PSETS, PMIX_QUERY_PSET_NAMES). Any other key goes to the
+// (PMIX_QUERY_NUM_PSETS, PMIX_QUERY_PSET_NAMES), and the standard's ABI
+// versions (a host's own PMIx_Query_info comes here). Any other key goes to the
 // host's query upcall. Status: every key answered PMIX_SUCCESS, some
 // PMIX_ERR_PARTIAL_SUCCESS, none PMIX_ERR_NOT_FOUND (PMIX_ERR_NOT_SUPPORTED
 // when there was nobody to ask).
+#include "common/runtime/standard_abi.h"
 #include "common/values/value_ops.h"
 #include "server/core/connections.h"
 #include "server/requests/requests.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -80,6 +83,8 @@ bool answer_locally(const Server &server, const char *key, Results &results)
     } else if (std::strcmp(key, PMIX_QUERY_PSET_NAMES) == 0) {
         const std::string names = joined_psets(server);
         results.add(key, names.c_str(), PMIX_STRING);
+    } else if (const char *version = runtime::standard_abi_answer(key)) {
+        results.add(key, version, PMIX_STRING);
     } else {
         return false;
     }
@@ -127,22 +132,50 @@ void host_query_done(pmix_status_t status, pmix_info_t *info, size_t ninfo, void
 
 }  // namespace
 
+namespace {
+
+// Answers what the library knows and takes those keys out of the request,
+// so the host is asked only for the rest and nothing is listed twice.
+// Queries left without a key are dropped. Returns how many remain.
+std::size_t answer_and_strip(const Server &server, wire::QueryRequest &request, PendingQuery &query)
+{
+    std::size_t remaining = 0;
+    for (pmix_query_t &item : request.queries) {
+        char **kept = item.keys;
+        for (char **key = item.keys; key != nullptr && *key != nullptr; ++key) {
+            if (answer_locally(server, *key, query.results)) {
+                ++query.local_answers;
+                std::free(*key);
+            } else {
+                *kept++ = *key;
+            }
+        }
+        if (kept != nullptr) *kept = nullptr;
+        if (item.keys != nullptr && item.keys[0] != nullptr) ++remaining;
+    }
+    if (remaining == request.queries.size()) return remaining;
+    wire::QueryArray left;
+    if (left.allocate(remaining) != PMIX_SUCCESS) return request.queries.size();
+    std::size_t next = 0;
+    for (pmix_query_t &item : request.queries) {
+        if (item.keys == nullptr || item.keys[0] == nullptr) continue;
+        // The struct moves whole; the emptied one frees nothing.
+        std::memcpy(&left[next++], &item, sizeof item);
+        std::memset(&item, 0, sizeof item);
+    }
+    request.queries = std::move(left);
+    return remaining;
+}
+
+}  // namespace
+
 void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request,
                  QueryResponder respond)
 {
     auto query = std::make_shared<PendingQuery>();
     query->respond = std::move(respond);
     query->requester = requester;
-    bool unanswered = false;
-    for (const pmix_query_t &item : request.queries) {
-        for (char **key = item.keys; key != nullptr && *key != nullptr; ++key) {
-            if (answer_locally(server, *key, query->results)) {
-                ++query->local_answers;
-            } else {
-                unanswered = true;
-            }
-        }
-    }
+    const bool unanswered = answer_and_strip(server, request, *query) > 0;
     query->request = std::move(request);
     const auto upcall = server.host.slots().query;
     if (!unanswered) return finish(server, *query, PMIX_SUCCESS);
