@@ -174,14 +174,17 @@ pmix_status_t start_query(const std::shared_ptr<client::Session> &session, pmix_
                                     wire::QueryReply reply;
                                     pmix_status_t status = client::read_reply(st, frame, &reply);
                                     auto results = std::make_shared<wire::InfoArray>();
-                                    bool remote_ok = status == PMIX_SUCCESS;
+                                    // Some keys answered: their answers count.
+                                    const bool partial = status == PMIX_QUERY_PARTIAL_SUCCESS ||
+                                                         status == PMIX_ERR_PARTIAL_SUCCESS;
+                                    bool remote_ok = status == PMIX_SUCCESS || partial;
                                     pmix_status_t merged = merge(*answers, remote_ok ? &reply.results : nullptr,
                                                                  results.get());
                                     if (merged != PMIX_SUCCESS) {
                                         done(merged, results);
                                         return;
                                     }
-                                    done(outcome(results->size(), remote_ok), results);
+                                    done(outcome(results->size(), status == PMIX_SUCCESS), results);
                                 });
 }
 

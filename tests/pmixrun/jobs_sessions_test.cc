@@ -108,7 +108,7 @@ Test(pmixrun_jobs, the_parent_sessions_end_terminates_an_unseparated_child_sessi
 {
     const Result r = job({ALLOCATION_EXAMPLE, g_work});
     cr_assert_eq(r.code, 0, "out:\n%s\nerr:\n%s", r.out.c_str(), r.err.c_str());
-    cr_assert(r.out.find("allocation request: PMIX_SUCCESS: session 2 (allocation pmixrun-") != std::string::npos,
+    cr_assert(r.out.find("allocation request: PMIX_SUCCESS: session 2 (allocation ppx-") != std::string::npos,
               "%s", r.out.c_str());
     cr_assert(has_line(r.out, "spawn into session 999: PMIX_ERR_NOT_FOUND"), "%s", r.out.c_str());
     cr_assert(r.err.find("refused a spawn: session 999 (PMIX_SESSION_ID) is unknown") != std::string::npos, "%s",

@@ -112,7 +112,7 @@ Test(pmixrun, tag_output_prefixes_every_line_with_nspace_and_rank)
     cr_assert_eq(count_lines_with(r.out, "@1:0] one"), 1, "%s", r.out.c_str());
     cr_assert_eq(count_lines_with(r.out, "@1:1] two"), 1, "%s", r.out.c_str());
     cr_assert_eq(count_lines_with(r.err, "@1:1] err"), 1, "%s", r.err.c_str());
-    cr_assert_eq(count_lines_with(r.out, "[pmixrun-"), 4, "every line tagged:\n%s", r.out.c_str());
+    cr_assert_eq(count_lines_with(r.out, "[ppx-"), 4, "every line tagged:\n%s", r.out.c_str());
 }
 
 Test(pmixrun, mpmd_applications_share_one_job)
@@ -275,7 +275,7 @@ Test(pmixrun, report_uri_names_the_server)
     std::ifstream in(file);
     std::string uri;
     std::getline(in, uri);
-    cr_assert(uri.rfind("pmixrun-", 0) == 0 && uri.find(".0;") != std::string::npos, "uri '%s'", uri.c_str());
+    cr_assert(uri.rfind("ppx-", 0) == 0 && uri.find(".0;") != std::string::npos, "uri '%s'", uri.c_str());
     ::unlink(file.c_str());
 }
 
@@ -301,7 +301,7 @@ Test(pmixrun, report_uri_replaces_a_planted_link_and_follows_nothing)
     cr_expect(S_ISREG(st.st_mode), "the report path is now a file of its own");
     std::ifstream report(file);
     std::getline(report, text);
-    cr_expect(text.rfind("pmixrun-", 0) == 0, "report '%s'", text.c_str());
+    cr_expect(text.rfind("ppx-", 0) == 0, "report '%s'", text.c_str());
     ::unlink(file.c_str());
     ::unlink(victim.c_str());
 }

@@ -1,13 +1,18 @@
 /* A client for the pmixrun tests: prints what it was given, then does what
  * its arguments say.
  *   probe_client [--abort STATUS] [--env NAME]... [--read-stdin] [--watch-exit] [--locality]
+ *                [--query] [--fail-first] [--job-info]
  * Prints "rank R size S appnum A app_rank P", "env NAME VALUE" lines,
  * "stdin <bytes>" after reading stdin to its end, "cpuset <PMIX_CPUSET>"
  * "locality <PMIX_LOCALITY_STRING>" and "peers <PMIX_LOCAL_PEERS>" with
- * --locality. */
+ * --locality; --query: rank 0 prints what the host answers to the queries
+ * tools make; --fail-first: rank 0 exits 1 after a fence, the others print
+ * the failure event they hear; --job-info: rank 0 prints the status of an
+ * informational job-control request. */
 #include <pmix.h>
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +34,80 @@ static void on_terminated(size_t id, pmix_status_t status, const pmix_proc_t *so
         }
     }
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static atomic_int failed_rank = -1;
+static atomic_int failed_code = -1;
+
+static void on_failure(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
+                       pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                       void *cbdata)
+{
+    (void)id; (void)status; (void)source; (void)results; (void)nresults;
+    int code = -1;
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (strcmp(info[i].key, PMIX_EXIT_CODE) == 0 && info[i].value.type == PMIX_INT) code = info[i].value.data.integer;
+    }
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (strcmp(info[i].key, PMIX_EVENT_AFFECTED_PROC) == 0 && info[i].value.type == PMIX_PROC) {
+            failed_code = code;
+            failed_rank = (int)info[i].value.data.proc->rank;
+        }
+    }
+    if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* One query of `key` (with a PMIX_NSPACE qualifier when nspace is given). */
+static pmix_status_t query_one(const char *key, const char *nspace, pmix_info_t **results, size_t *nresults)
+{
+    pmix_query_t query;
+    PMIX_QUERY_CONSTRUCT(&query);
+    char *keys[] = {(char *)key, NULL};
+    query.keys = keys;
+    pmix_info_t qualifier;
+    if (nspace != NULL) {
+        PMIX_INFO_LOAD(&qualifier, PMIX_NSPACE, nspace, PMIX_STRING);
+        query.qualifiers = &qualifier;
+        query.nqual = 1;
+    }
+    pmix_status_t rc = PMIx_Query_info(&query, 1, results, nresults);
+    if (nspace != NULL) PMIX_INFO_DESTRUCT(&qualifier);
+    return rc;
+}
+
+static void print_queries(const pmix_proc_t *me)
+{
+    const char *strings[] = {PMIX_QUERY_SPAWN_SUPPORT, PMIX_QUERY_DEBUG_SUPPORT, PMIX_SERVER_URI};
+    for (int k = 0; k < 3; ++k) {
+        pmix_info_t *results = NULL;
+        size_t n = 0;
+        pmix_status_t rc = query_one(strings[k], NULL, &results, &n);
+        const int ok = rc == PMIX_SUCCESS && n == 1 && results[0].value.type == PMIX_STRING;
+        printf("query %s: %s \"%s\"\n", strings[k], PMIx_Error_string(rc), ok ? results[0].value.data.string : "");
+        if (results != NULL) PMIX_INFO_FREE(results, n);
+    }
+    pmix_info_t *results = NULL;
+    size_t n = 0;
+    pmix_status_t rc = query_one(PMIX_JOB_SIZE, me->nspace, &results, &n);
+    printf("query job size: %s %u\n", PMIx_Error_string(rc),
+           rc == PMIX_SUCCESS && n == 1 && results[0].value.type == PMIX_UINT32 ? results[0].value.data.uint32 : 0u);
+    if (results != NULL) PMIX_INFO_FREE(results, n);
+    results = NULL;
+    rc = query_one(PMIX_QUERY_NAMESPACE_INFO, NULL, &results, &n);
+    if (rc == PMIX_SUCCESS && n == 1 && results[0].value.type == PMIX_DATA_ARRAY) {
+        const pmix_data_array_t *jobs = results[0].value.data.darray;
+        const pmix_info_t *rows = (const pmix_info_t *)jobs->array;
+        for (size_t j = 0; j < jobs->size; ++j) {
+            const pmix_data_array_t *row = rows[j].value.data.darray;
+            const pmix_info_t *items = (const pmix_info_t *)row->array;
+            for (size_t i = 0; i < row->size; ++i) {
+                printf("nsinfo %s %s\n", items[i].key, PMIx_Data_type_string(items[i].value.type));
+            }
+        }
+    } else {
+        printf("nsinfo failed: %s\n", PMIx_Error_string(rc));
+    }
+    if (results != NULL) PMIX_INFO_FREE(results, n);
 }
 
 static uint32_t get_u32(const pmix_proc_t *proc, const char *key)
@@ -83,6 +162,28 @@ int main(int argc, char **argv)
             }
             for (int t = 0; t < 200 && terminated_rank < 0; ++t) usleep(50000);
             printf("rank %u saw rank %d terminate with %d\n", me.rank, terminated_rank, terminated_code);
+        } else if (strcmp(argv[i], "--query") == 0) {
+            if (me.rank == 0) print_queries(&me);
+        } else if (strcmp(argv[i], "--job-info") == 0 && me.rank == 0) {
+            pmix_info_t directive;
+            bool yes = true;
+            PMIX_INFO_LOAD(&directive, PMIX_JOB_CTRL_PREEMPTIBLE, &yes, PMIX_BOOL);
+            pmix_info_t *results = NULL;
+            size_t n = 0;
+            pmix_status_t rc = PMIx_Job_control(NULL, 0, &directive, 1, &results, &n);
+            printf("job control preemptible: %s\n", PMIx_Error_string(rc));
+            if (results != NULL) PMIX_INFO_FREE(results, n);
+            PMIX_INFO_DESTRUCT(&directive);
+        } else if (strcmp(argv[i], "--fail-first") == 0) {
+            pmix_status_t code = PMIX_ERR_PROC_ABORTED;
+            PMIx_Register_event_handler(&code, 1, NULL, 0, on_failure, NULL, NULL);
+            PMIx_Fence(NULL, 0, NULL, 0);
+            if (me.rank == 0) {
+                fflush(stdout);
+                _exit(1);
+            }
+            for (int t = 0; t < 200 && failed_rank < 0; ++t) usleep(50000);
+            printf("rank %u heard rank %d fail with %d\n", me.rank, failed_rank, failed_code);
         } else if (strcmp(argv[i], "--abort") == 0 && i + 1 < argc) {
             const int status = atoi(argv[++i]);
             if (me.rank == 1) {

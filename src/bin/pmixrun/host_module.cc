@@ -17,6 +17,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace pmixrun {
 namespace {
@@ -25,13 +26,16 @@ HostEvents *g_events = nullptr;
 
 void free_data(void *data) { std::free(data); }
 
+pmix_status_t queue(HostTask task);
+
 // The contribution is ours (malloc'ed by the library): it goes back as the
-// result and is freed once the library has read it.
+// result and is freed once the library has read it. Answered from the main
+// thread, after this upcall returned: the library above may hold a lock that
+// its callback takes again.
 pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char *data, size_t ndata,
                        pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
-    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, free_data, data);
-    return PMIX_SUCCESS;
+    return queue([=](Runtime &) { cbfunc(PMIX_SUCCESS, data, ndata, cbdata, free_data, data); });
 }
 
 pmix_status_t on_direct_modex(const pmix_proc_t *, const pmix_info_t[], size_t, pmix_modex_cbfunc_t, void *)
@@ -134,22 +138,41 @@ pmix_status_t on_connect(const pmix_proc_t[], size_t, const pmix_info_t[], size_
 }
 
 // PMIx_Log's host channels: one line on pmixrun's stderr per entry, naming
-// the process ("[nspace:rank] key: text").
+// the process ("[nspace:rank] key: text"), written by the main thread, which
+// then calls back (never inside the upcall: OpenPMIx's server waits there).
 void on_log(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata, const pmix_info_t[], size_t,
             pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-    size_t written = 0;
+    std::vector<std::string> lines;
+    const std::string who = client != nullptr ? std::string(client->nspace) + ":" + std::to_string(client->rank)
+                                              : std::string("?");
     for (size_t i = 0; i < ndata; ++i) {
         if (data[i].value.type != PMIX_STRING || data[i].value.data.string == nullptr) continue;
-        std::fprintf(stderr, "[%s:%u] %s: %s\n", client != nullptr ? client->nspace : "?",
-                     client != nullptr ? client->rank : 0u, data[i].key, data[i].value.data.string);
-        ++written;
+        lines.push_back("[" + who + "] " + data[i].key + ": " + data[i].value.data.string);
     }
-    std::fflush(stderr);
-    if (cbfunc != nullptr) {
-        cbfunc(written == ndata ? PMIX_SUCCESS : written > 0 ? PMIX_ERR_PARTIAL_SUCCESS : PMIX_ERR_NOT_SUPPORTED,
-               cbdata);
-    }
+    const pmix_status_t status = lines.size() == ndata ? PMIX_SUCCESS
+                                 : lines.empty()        ? PMIX_ERR_NOT_SUPPORTED
+                                                        : PMIX_ERR_PARTIAL_SUCCESS;
+    const pmix_status_t rc = queue([lines = std::move(lines), status, cbfunc, cbdata](Runtime &) {
+        for (const std::string &line : lines) std::fprintf(stderr, "%s\n", line.c_str());
+        std::fflush(stderr);
+        if (cbfunc != nullptr) cbfunc(status, cbdata);
+    });
+    if (rc != PMIX_SUCCESS && cbfunc != nullptr) cbfunc(rc, cbdata);
+}
+
+// The answers are taken from the job table here; the callback is the main
+// thread's, after this upcall returned.
+pmix_status_t on_query(pmix_proc_t *requester, pmix_query_t *queries, size_t nqueries, pmix_info_cbfunc_t cbfunc,
+                       void *cbdata)
+{
+    pmix_data_array_t *answers = nullptr;
+    pmix_status_t status = PMIX_SUCCESS;
+    const pmix_status_t rc = answer_queries(requester, queries, nqueries, &answers, &status);
+    if (rc != PMIX_SUCCESS) return rc;
+    return queue([=](Runtime &) {
+        cbfunc(status, static_cast<pmix_info_t *>(answers->array), answers->size, cbdata, release_answers, answers);
+    });
 }
 
 } // namespace
@@ -210,7 +233,7 @@ pmix_server_module_t make_host_module(HostEvents *events)
     module.spawn = on_spawn;
     module.connect = on_connect;
     module.disconnect = on_connect;
-    module.query = query_job_table;
+    module.query = on_query;
     module.log = on_log;
     module.allocate = on_allocate;
     module.job_control = on_job_control;

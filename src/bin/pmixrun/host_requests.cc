@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include <cstring>
+#include <vector>
 
 namespace pmixrun {
 namespace {
@@ -181,6 +182,53 @@ void signal_targets(Runtime &rt, const InfoCall &call, Job &job, int sig)
     }
 }
 
+// Directives that tell the host about a job rather than ask it to act on
+// it: that the job may be preempted, how it would be checkpointed, an id for
+// the request. pmixrun never preempts nor checkpoints, so it has nothing to
+// do with them but say yes (OpenPMIx's jctrl example sends them).
+bool only_informational(const InfoCall &call)
+{
+    static const char *const informational[] = {
+        PMIX_JOB_CTRL_PREEMPTIBLE,        PMIX_JOB_CTRL_CHECKPOINT_METHOD, PMIX_JOB_CTRL_CHECKPOINT_EVENT,
+        PMIX_JOB_CTRL_CHECKPOINT_SIGNAL,  PMIX_JOB_CTRL_CHECKPOINT_TIMEOUT, PMIX_JOB_CTRL_ID,
+    };
+    if (call.ninfo == 0) return false;
+    for (size_t i = 0; i < call.ninfo; ++i) {
+        bool known = false;
+        for (const char *key : informational) known = known || key_is(call.info[i], key);
+        if (!known) return false;
+    }
+    return true;
+}
+
+// PMIX_NOTIFY_ALLOC_COMPLETE to the requester's job (or the tool that
+// asked), naming the allocation by both ids, as a scheduler says that a
+// request was granted.
+void announce_allocation(const InfoCall &call, const Session &session)
+{
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, call.requester.nspace, PMIX_RANK_WILDCARD);
+    std::vector<pmix_info_t> info(3);
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_CUSTOM_RANGE, &job, PMIX_PROC);
+    PMIX_INFO_LOAD(&info[1], PMIX_ALLOC_ID, session.alloc_refid.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&info[2], PMIX_SESSION_ID, &session.id, PMIX_UINT32);
+    if (!session.user_refid.empty()) {
+        info.emplace_back();
+        PMIX_INFO_LOAD(&info.back(), PMIX_ALLOC_REQ_ID, session.user_refid.c_str(), PMIX_STRING);
+    }
+    (void)PMIx_Notify_event(PMIX_NOTIFY_ALLOC_COMPLETE, nullptr, PMIX_RANGE_CUSTOM, info.data(), info.size(),
+                            nullptr, nullptr);
+    for (pmix_info_t &item : info) PMIX_INFO_DESTRUCT(&item);
+}
+
+// The requester's name for its request: PMIX_ALLOC_REQ_ID, or PMIX_ALLOC_ID
+// as older programs (OpenPMIx's alloc example) give it.
+std::string requested_id(const InfoCall &call)
+{
+    std::string id = text(call.info, call.ninfo, PMIX_ALLOC_REQ_ID);
+    return id.empty() ? text(call.info, call.ninfo, PMIX_ALLOC_ID) : id;
+}
+
 } // namespace
 
 SpawnCall::~SpawnCall()
@@ -292,8 +340,8 @@ void Runtime::allocate(InfoCall &call)
         say_refusal("allocation request", "the requester's session has ended");
         return call.answer(PMIX_ERR_NOT_FOUND);
     }
-    const std::string user_refid = text(call.info, call.ninfo, PMIX_ALLOC_REQ_ID);
-    if (sessions_.find_by_user_refid(user_refid) != nullptr) {
+    const std::string user_refid = requested_id(call);
+    if (!user_refid.empty() && sessions_.find_by_user_refid(user_refid) != nullptr) {
         say_refusal("allocation request", "request id '" + user_refid + "' (PMIX_ALLOC_REQ_ID) is already in use");
         return call.answer(PMIX_ERR_BAD_PARAM);
     }
@@ -303,6 +351,7 @@ void Runtime::allocate(InfoCall &call)
     describe_session(session, results);
     publish_state();
     call.answer(PMIX_SUCCESS, results);
+    announce_allocation(call, session);
 }
 
 void Runtime::session_control(InfoCall &call)
@@ -373,6 +422,7 @@ void Runtime::job_control(InfoCall &call)
     const bool separate = flag(call.info, call.ninfo, PMIX_JOB_CTRL_SEP);
     const bool signal = number(find(call.info, call.ninfo, PMIX_JOB_CTRL_SIGNAL), &sig);
     if (!kill && !terminate && !pause && !resume && !separate && !signal) {
+        if (only_informational(call)) return call.answer(PMIX_SUCCESS);
         say_refusal("job control", "no directive pmixrun serves (kill, terminate, signal, pause, resume, separate)");
         return call.answer(PMIX_ERR_NOT_SUPPORTED);
     }

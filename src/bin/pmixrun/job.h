@@ -20,6 +20,11 @@
 
 namespace pmixrun {
 
+// How pmixrun's namespaces (jobs, its own server, tools) and allocation ids
+// begin. Not "pmix": the standard reserves that prefix for its keys, and
+// OpenPMIx refuses keys programs build from their namespace's name.
+inline constexpr const char *kNamePrefix = "ppx-";
+
 using Clock = std::chrono::steady_clock;
 
 struct Proc {
@@ -37,7 +42,7 @@ struct Proc {
 enum class JobPhase {
     starting,  // being prepared and launched
     running,
-    ending,    // told to stop: SIGTERM sent, SIGKILL at kill_at
+    ending,    // told to stop: SIGTERM sent (at term_at), SIGKILL at kill_at
     done,      // every process exited and its output drained; deregistered
 };
 
@@ -55,6 +60,7 @@ struct Job {
     bool notify_spawner = false;  // PMIX_NOTIFY_COMPLETION
 
     JobPhase phase = JobPhase::starting;
+    Clock::time_point term_at = Clock::time_point::max();  // a SIGTERM held back (see Runtime::on_exit)
     Clock::time_point kill_at = Clock::time_point::max();
     Clock::time_point all_exited_at{};
     bool all_exited = false;

@@ -156,6 +156,15 @@ void add_procs(const Job &job, InfoList &list)
         entry.add(PMIX_RANK, &proc.rank, PMIX_PROC_RANK);
         entry.add(PMIX_APPNUM, &proc.app, PMIX_UINT32);
         entry.add(PMIX_APP_RANK, &proc.app_rank, PMIX_PROC_RANK);
+        // A host must give these (OpenPMIx's server derives nothing): one
+        // node, so the local rank is the rank; the node rank is counted per
+        // job as well, as our server would derive it.
+        const uint16_t local_rank = static_cast<uint16_t>(proc.rank);
+        const uint32_t nodeid = 0;
+        entry.add(PMIX_LOCAL_RANK, &local_rank, PMIX_UINT16);
+        entry.add(PMIX_NODE_RANK, &local_rank, PMIX_UINT16);
+        entry.add(PMIX_NODEID, &nodeid, PMIX_UINT32);
+        entry.add(PMIX_HOSTNAME, job.hostname.c_str(), PMIX_STRING);
         if (!node_cpuset().empty()) entry.add(PMIX_CPUSET, node_cpuset().c_str(), PMIX_STRING);
         entry.add_to(list, PMIX_PROC_DATA);
     }

@@ -31,6 +31,7 @@ struct JobRow {
 
 std::mutex table_mutex;
 std::string table_host;
+std::string table_uri;
 std::vector<JobRow> job_rows;
 std::vector<Session> session_rows;
 
@@ -119,14 +120,12 @@ bool add_rows(void *results, const char *key, const Rows &rows, Describe describ
     return ok;
 }
 
+// As PRRTE gives it: strings only (OpenPMIx's tool example prints every
+// value of a row with %s).
 void describe_job(void *entry, const JobRow &job)
 {
-    const uint32_t size = static_cast<uint32_t>(job.procs.size());
     PMIx_Info_list_add(entry, PMIX_NSPACE, job.nspace.c_str(), PMIX_STRING);
     PMIx_Info_list_add(entry, PMIX_CMD_LINE, job.command_line.c_str(), PMIX_STRING);
-    PMIx_Info_list_add(entry, PMIX_SESSION_ID, &job.session_id, PMIX_UINT32);
-    PMIx_Info_list_add(entry, PMIX_JOB_SIZE, &size, PMIX_UINT32);
-    if (job.parent.nspace[0] != '\0') PMIx_Info_list_add(entry, PMIX_PARENT_ID, &job.parent, PMIX_PROC);
 }
 
 void describe_session(void *entry, const Session &session)
@@ -143,6 +142,45 @@ void describe_session(void *entry, const Session &session)
     PMIx_Info_list_add(entry, PMIXRUN_SESSION_JOBS, joined(session.jobs).c_str(), PMIX_STRING);
 }
 
+const JobRow *find_job_row(const std::string &nspace)
+{
+    for (const JobRow &row : job_rows) {
+        if (row.nspace == nspace) return &row;
+    }
+    return nullptr;
+}
+
+// The string a query qualifier gives for key, or "".
+std::string qualifier(const pmix_query_t &query, const char *key)
+{
+    for (size_t i = 0; query.qualifiers != nullptr && i < query.nqual; ++i) {
+        const pmix_info_t &q = query.qualifiers[i];
+        if (key_is(q.key, key) && q.value.type == PMIX_STRING && q.value.data.string != nullptr) {
+            return q.value.data.string;
+        }
+    }
+    return {};
+}
+
+// PMIX_QUERY_ALLOC_STATUS of the allocation a PMIX_ALLOC_ID or
+// PMIX_ALLOC_REQ_ID qualifier names (pmixrun's id or the requester's).
+bool add_alloc_status(void *results, const char *key, const pmix_query_t &query)
+{
+    std::string id = qualifier(query, PMIX_ALLOC_ID);
+    if (id.empty()) id = qualifier(query, PMIX_ALLOC_REQ_ID);
+    for (const Session &session : session_rows) {
+        if (id.empty() || (session.alloc_refid != id && session.user_refid != id)) continue;
+        const char *state = session.ended ? "released" : session.paused ? "paused" : "granted";
+        return PMIx_Info_list_add(results, key, state, PMIX_STRING) == PMIX_SUCCESS;
+    }
+    return false;
+}
+
+bool add_string(void *results, const char *key, const std::string &text)
+{
+    return PMIx_Info_list_add(results, key, text.c_str(), PMIX_STRING) == PMIX_SUCCESS;
+}
+
 // Answers one key of a query; false when it is not ours or fails.
 bool answer(void *results, const char *key, const pmix_query_t &query)
 {
@@ -154,17 +192,36 @@ bool answer(void *results, const char *key, const pmix_query_t &query)
         for (const JobRow &job : job_rows) {
             if (!job.done) live.push_back(job.nspace);
         }
-        return PMIx_Info_list_add(results, key, joined(live).c_str(), PMIX_STRING) == PMIX_SUCCESS;
+        return add_string(results, key, joined(live));
     }
     if (key_is(key, PMIX_QUERY_NAMESPACE_INFO)) return add_rows(results, key, job_rows, describe_job);
     if (key_is(key, PMIX_QUERY_ALLOCATION)) return add_rows(results, key, session_rows, describe_session);
+    if (key_is(key, PMIX_QUERY_ALLOC_STATUS)) return add_alloc_status(results, key, query);
+    // What pmixrun's spawn honours; it offers no debugger stops.
+    if (key_is(key, PMIX_QUERY_SPAWN_SUPPORT)) {
+        return add_string(results, key,
+                          joined({PMIX_WDIR, PMIX_SESSION_ID, PMIX_ALLOC_ID, PMIX_ALLOC_REQ_ID,
+                                  PMIX_SPAWN_CHILD_SEP, PMIX_NOTIFY_COMPLETION}));
+    }
+    if (key_is(key, PMIX_QUERY_DEBUG_SUPPORT)) return add_string(results, key, "");
+    // pmixrun defines no process sets (a server library that answers these
+    // itself never asks; OpenPMIx's does).
+    if (key_is(key, PMIX_QUERY_NUM_PSETS)) {
+        const size_t none = 0;
+        return PMIx_Info_list_add(results, key, &none, PMIX_SIZE) == PMIX_SUCCESS;
+    }
+    if (key_is(key, PMIX_QUERY_PSET_NAMES)) return add_string(results, key, "");
+    if (key_is(key, PMIX_SERVER_URI) && !table_uri.empty()) {
+        const std::string host = qualifier(query, PMIX_HOSTNAME);
+        return (host.empty() || host == table_host) && add_string(results, key, table_uri);
+    }
+    if (key_is(key, PMIX_JOB_SIZE)) {
+        const JobRow *job = find_job_row(nspace_of(query));
+        if (job == nullptr) return false;
+        const uint32_t size = static_cast<uint32_t>(job->procs.size());
+        return PMIx_Info_list_add(results, key, &size, PMIX_UINT32) == PMIX_SUCCESS;
+    }
     return false;
-}
-
-void release_results(void *cbdata)
-{
-    auto *array = static_cast<pmix_data_array_t *>(cbdata);
-    PMIX_DATA_ARRAY_FREE(array);
 }
 
 } // namespace
@@ -197,16 +254,23 @@ void update_job_table(const std::vector<std::unique_ptr<Job>> &jobs, const Sessi
     for (const auto &[id, session] : sessions.all()) session_rows.push_back(session);
 }
 
-pmix_status_t query_job_table(pmix_proc_t *, pmix_query_t *queries, size_t nqueries, pmix_info_cbfunc_t cbfunc,
-                              void *cbdata)
+void set_server_uri(const std::string &uri)
+{
+    std::lock_guard lock(table_mutex);
+    table_uri = uri;
+}
+
+pmix_status_t answer_queries(const pmix_proc_t *, const pmix_query_t *queries, size_t nqueries,
+                             pmix_data_array_t **answers_p, pmix_status_t *status_p)
 {
     void *results = PMIx_Info_list_start();
     if (results == nullptr) return PMIX_ERR_NOMEM;
     std::size_t answered = 0;
+    std::size_t asked = 0;
     {
         std::lock_guard lock(table_mutex);
         for (size_t q = 0; q < nqueries; ++q) {
-            for (char **key = queries[q].keys; key != nullptr && *key != nullptr; ++key) {
+            for (char **key = queries[q].keys; key != nullptr && *key != nullptr; ++key, ++asked) {
                 answered += answer(results, *key, queries[q]) ? 1 : 0;
             }
         }
@@ -214,13 +278,19 @@ pmix_status_t query_job_table(pmix_proc_t *, pmix_query_t *queries, size_t nquer
     auto *array = static_cast<pmix_data_array_t *>(std::calloc(1, sizeof(pmix_data_array_t)));
     const pmix_status_t rc = array == nullptr ? PMIX_ERR_NOMEM : PMIx_Info_list_convert(results, array);
     PMIx_Info_list_release(results);
-    if (rc != PMIX_SUCCESS) {
+    if (rc != PMIX_SUCCESS && rc != PMIX_ERR_EMPTY) {
         std::free(array);
         return rc;
     }
-    cbfunc(answered > 0 ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND, static_cast<pmix_info_t *>(array->array), array->size,
-           cbdata, release_results, array);
+    *answers_p = array;
+    *status_p = answered == 0 ? PMIX_ERR_NOT_FOUND : answered < asked ? PMIX_QUERY_PARTIAL_SUCCESS : PMIX_SUCCESS;
     return PMIX_SUCCESS;
+}
+
+void release_answers(void *cbdata)
+{
+    auto *array = static_cast<pmix_data_array_t *>(cbdata);
+    PMIX_DATA_ARRAY_FREE(array);
 }
 
 } // namespace pmixrun

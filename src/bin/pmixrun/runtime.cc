@@ -18,6 +18,9 @@ namespace {
 
 constexpr std::chrono::seconds kGrace{3};       // SIGTERM -> SIGKILL
 constexpr std::chrono::seconds kDrainLimit{2};  // output left open by a grandchild
+// From a rank's failure to the SIGTERM of the rest: time for the failure
+// event to reach them and for their handlers to act on it.
+constexpr std::chrono::seconds kFailureNotice{1};
 
 void say(const std::string &line)
 {
@@ -69,6 +72,23 @@ void announce_job_end(const Job &job)
     for (pmix_info_t &item : info) PMIX_INFO_DESTRUCT(&item);
 }
 
+// PMIX_ERR_PROC_ABORTED to the rest of the job when a rank failed on its
+// own and the job is about to be terminated: which rank, its exit code. A
+// job that handles faults (OpenPMIx's fault example) hears it before the
+// SIGTERM that follows.
+void announce_failure(const Job &job, const Proc &proc)
+{
+    pmix_proc_t failed;
+    PMIX_LOAD_PROCID(&failed, job.nspace.c_str(), proc.rank);
+    const int code = WIFEXITED(proc.wait_status) ? WEXITSTATUS(proc.wait_status) : 128 + WTERMSIG(proc.wait_status);
+    pmix_info_t info[2];
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &failed, PMIX_PROC);
+    PMIX_INFO_LOAD(&info[1], PMIX_EXIT_CODE, &code, PMIX_INT);
+    (void)PMIx_Notify_event(PMIX_ERR_PROC_ABORTED, &failed, PMIX_RANGE_NAMESPACE, info, 2, nullptr, nullptr);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+}
+
 bool all_exited(const Job &job)
 {
     for (const Proc &proc : job.procs) {
@@ -101,7 +121,7 @@ void say_refusal(const char *what, const std::string &why) { say(std::string("re
 
 Runtime::Runtime(const Options &options, std::string hostname)
     : options_(options), hostname_(std::move(hostname)),
-      nspace_base_("pmixrun-" + hostname_ + "-" + std::to_string(::getpid())),
+      nspace_base_(kNamePrefix + hostname_ + "-" + std::to_string(::getpid())),
       sessions_(options.session_id.value_or(1), hostname_)
 {
 }
@@ -153,14 +173,21 @@ void Runtime::signal_job(Job &job, int sig)
     }
 }
 
-void Runtime::end_job(Job &job, const std::string &why)
+void Runtime::end_job(Job &job, const std::string &why, std::chrono::seconds notice)
 {
     if (job.phase != JobPhase::running) return;
     job.phase = JobPhase::ending;
     if (!why.empty()) say(why);
+    job.term_at = Clock::now() + notice;
+    job.kill_at = job.term_at + kGrace;
+    if (notice.count() == 0) terminate(job);
+}
+
+void Runtime::terminate(Job &job)
+{
+    job.term_at = Clock::time_point::max();
     signal_job(job, SIGCONT);  // a paused job must be able to act on SIGTERM
     signal_job(job, SIGTERM);
-    job.kill_at = Clock::now() + kGrace;
 }
 
 void Runtime::on_exit(Job &job, Proc &proc, int status)
@@ -174,7 +201,9 @@ void Runtime::on_exit(Job &job, Proc &proc, int status)
         job.first_failure = status;
         if (job.phase == JobPhase::running) {
             job.failed_on_its_own = true;
-            end_job(job, describe(job, proc) + " " + how_it_ended(status) + "; terminating the job");
+            announce_failure(job, proc);
+            end_job(job, describe(job, proc) + " " + how_it_ended(status) + "; terminating the job",
+                    kFailureNotice);
         }
     }
     if (all_exited(job) && !job.all_exited) {
@@ -229,7 +258,7 @@ Clock::time_point Runtime::next_timer() const
 {
     auto next = Clock::time_point::max();
     for (const auto &job : jobs_) {
-        if (job->phase == JobPhase::ending) next = std::min(next, job->kill_at);
+        if (job->phase == JobPhase::ending) next = std::min({next, job->term_at, job->kill_at});
         if (job->phase != JobPhase::done && job->all_exited) next = std::min(next, job->all_exited_at + kDrainLimit);
     }
     return next;
@@ -240,6 +269,7 @@ void Runtime::on_timers()
     const auto now = Clock::now();
     for (std::size_t i = 0; i < jobs_.size(); ++i) {  // finish_job may add nothing, but may end others
         Job &job = *jobs_[i];
+        if (job.phase == JobPhase::ending && now >= job.term_at) terminate(job);
         if (job.phase == JobPhase::ending && now >= job.kill_at) {
             signal_job(job, SIGKILL);
             job.kill_at = Clock::time_point::max();

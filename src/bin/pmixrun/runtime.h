@@ -23,6 +23,7 @@
 
 #include <pmix_server.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,8 +72,10 @@ public:
     Job &main_job() { return *jobs_.front(); }
     SessionTable &sessions() { return sessions_; }
 
-    // Asks a job to stop (no-op once it is ending); `why` is printed when not empty.
-    void end_job(Job &job, const std::string &why);
+    // Asks a job to stop (no-op once it is ending); `why` is printed when
+    // not empty. SIGTERM goes after `notice` (0: at once), SIGKILL a grace later.
+    void end_job(Job &job, const std::string &why, std::chrono::seconds notice = std::chrono::seconds{0});
+    void terminate(Job &job);  // the SIGTERM of end_job
     void signal_job(Job &job, int sig);
     // A reaped process.
     void on_exit(Job &job, Proc &proc, int status);

@@ -1,6 +1,7 @@
 #include "server_setup.h"
 
 #include "authorization.h"
+#include "job_table.h"
 
 #include <pmix.h>
 #include <pmix_server.h>
@@ -72,7 +73,7 @@ void on_tool_connected(pmix_info_t info[], size_t ninfo, pmix_tool_connection_cb
     // Tools (a pmixpp_ps-like monitor) get a namespace of their own.
     static unsigned next = 0;
     pmix_proc_t tool;
-    const std::string name = "pmixrun-tool-" + std::to_string(::getpid()) + "-" + std::to_string(++next);
+    const std::string name = std::string(kNamePrefix) + "tool-" + std::to_string(::getpid()) + "-" + std::to_string(++next);
     PMIX_LOAD_PROCID(&tool, name.c_str(), 0);
     cbfunc(PMIX_SUCCESS, &tool, cbdata);
 }
@@ -81,7 +82,7 @@ std::string server_nspace()
 {
     char host[256] = "localhost";
     (void)::gethostname(host, sizeof host - 1);
-    return "pmixrun-" + std::string(host) + "-" + std::to_string(::getpid());
+    return kNamePrefix + std::string(host) + "-" + std::to_string(::getpid());
 }
 
 std::string status_text(const char *what, pmix_status_t rc)
@@ -155,11 +156,14 @@ bool write_file_replacing(const std::string &path, const std::string &text, std:
 
 bool report_uri(const Options &options, std::string *why_p)
 {
-    if (options.report_uri.empty()) return true;
     pmix_proc_t self;
     PMIX_LOAD_PROCID(&self, server_nspace().c_str(), 0);
     pmix_value_t *value = nullptr;
     const pmix_status_t rc = PMIx_Get(&self, PMIX_SERVER_URI, nullptr, 0, &value);
+    if ((rc != PMIX_SUCCESS || value->type != PMIX_STRING) && options.report_uri.empty()) {
+        if (value != nullptr) PMIX_VALUE_RELEASE(value);
+        return true;  // nobody needs it but queries, which then go unanswered
+    }
     if (rc != PMIX_SUCCESS || value->type != PMIX_STRING) {
         *why_p = "--report-uri: the server's URI is unknown (" + std::string(PMIx_Error_string(rc)) + ")";
         if (value != nullptr) PMIX_VALUE_RELEASE(value);
@@ -167,6 +171,8 @@ bool report_uri(const Options &options, std::string *why_p)
     }
     const std::string uri = value->data.string;
     PMIX_VALUE_RELEASE(value);
+    set_server_uri(uri);  // tools ask for it with PMIX_SERVER_URI
+    if (options.report_uri.empty()) return true;
     if (options.report_uri == "-") {
         std::printf("%s\n", uri.c_str());
         std::fflush(stdout);

@@ -16,7 +16,8 @@ namespace pmixrun {
 
 // PMIx_server_init; false with *why_p.
 bool start_server(const Options &options, HostEvents *events, std::string *why_p);
-// Writes the server's URI to options.report_uri ("-": stdout). False with *why_p.
+// Keeps the server's URI for queries and writes it to options.report_uri
+// ("-": stdout; none when empty). False with *why_p.
 bool report_uri(const Options &options, std::string *why_p);
 // setup_application, register_nspace, setup_local_support. False with *why_p.
 bool prepare_job(const Job &job, std::string *why_p);

@@ -1,15 +1,25 @@
 #include "sessions.h"
 
+#include "job.h"
+
 #include <unistd.h>
 
 namespace pmixrun {
+namespace {
+
+std::string alloc_refid_of(uint32_t session_id)
+{
+    return kNamePrefix + std::to_string(::getpid()) + "-session-" + std::to_string(session_id);
+}
+
+}  // namespace
 
 SessionTable::SessionTable(uint32_t default_id, std::string hostname)
     : default_id_(default_id), hostname_(std::move(hostname)), next_id_(default_id + 1)
 {
     Session &session = sessions_[default_id];
     session.id = default_id;
-    session.alloc_refid = "pmixrun-" + std::to_string(::getpid()) + "-session-" + std::to_string(default_id);
+    session.alloc_refid = alloc_refid_of(default_id);
     session.nodes = {hostname_};
 }
 
@@ -20,7 +30,7 @@ Session &SessionTable::create_child(uint32_t parent, std::string user_refid, boo
     Session &session = sessions_[id];
     session.id = id;
     session.user_refid = std::move(user_refid);
-    session.alloc_refid = "pmixrun-" + std::to_string(::getpid()) + "-session-" + std::to_string(id);
+    session.alloc_refid = alloc_refid_of(id);
     session.parent = parent;
     session.separated = separated;
     session.nodes = {hostname_};
