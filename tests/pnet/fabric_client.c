@@ -4,6 +4,7 @@
  *   simfabric  pnet/simfabric describes "simfab0"
  *   host       the test host's fabric upcall describes "hostfab"
  *   none       nobody: PMIX_ERR_NOT_AVAILABLE
+ *   leave      simfabric; registers twice and finalizes without deregistering
  * Prints one line per step and "ok <mode>" at the end (exit 0), or
  * "FAIL: <what>" (exit 1). */
 #include <pmix.h>
@@ -208,6 +209,17 @@ static void none(void)
     printf("not available\n");
 }
 
+static void leave(void)
+{
+    pmix_fabric_t a, b;
+    PMIX_FABRIC_CONSTRUCT(&a);
+    PMIX_FABRIC_CONSTRUCT(&b);
+    CHECK(PMIx_Fabric_register(&a, NULL, 0) == PMIX_SUCCESS, "register");
+    CHECK(PMIx_Fabric_register(&b, NULL, 0) == PMIX_SUCCESS, "register again");
+    CHECK(u32(&b, "pmixpp.simfab.registrations") == 2, "registrations %u", u32(&b, "pmixpp.simfab.registrations"));
+    printf("leaving with two registrations\n");
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -226,6 +238,8 @@ int main(int argc, char **argv)
         host();
     } else if (strcmp(mode, "none") == 0) {
         none();
+    } else if (strcmp(mode, "leave") == 0) {
+        leave();
     } else {
         CHECK(false, "unknown mode %s", mode);
     }

@@ -231,6 +231,27 @@ Test(pnet_fabric, a_client_registers_updates_and_deregisters_through_simfabric, 
     stop();
 }
 
+// A client that ends without deregistering: its registrations end with its
+// connection, and the component hears of each.
+Test(pnet_fabric, a_clients_registrations_end_with_its_connection, .timeout = 60)
+{
+    start("simfabric", false);
+    run_client("fab.leave", "leave");
+    uint32_t held = 0;
+    for (int attempt = 0; attempt < 200; ++attempt) {  // the server sees the connection end soon after
+        pmix_fabric_t fabric = PMIX_FABRIC_STATIC_INIT;
+        cr_assert_eq(PMIx_Fabric_register(&fabric, nullptr, 0), PMIX_SUCCESS);
+        const pmix_info_t *entry = find(fabric, "pmixpp.simfab.registrations");
+        cr_assert_not_null(entry);
+        held = entry->value.data.uint32;
+        cr_assert_eq(PMIx_Fabric_deregister(&fabric), PMIX_SUCCESS);
+        if (held == 1) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    cr_expect_eq(held, 1u, "simfabric still holds the ended client's registrations");
+    stop();
+}
+
 Test(pnet_fabric, a_client_gets_the_host_upcall_answer_when_simfabric_is_excluded, .timeout = 60)
 {
     start("^simfabric", true);
