@@ -37,7 +37,7 @@ pmix_status_t describe(uint64_t index, const std::string &name, wire::InfoArray 
     PMIX_INFO_LOAD(&out[at], PMIX_FABRIC_INDEX, &as_size, PMIX_SIZE);
     reply_p->status = PMIX_SUCCESS;
     reply_p->index = index;
-    reply_p->name = name;
+    reply_p->name = name.substr(0, wire::kMaxNameLength);  // a display name; the registry keeps it whole
     reply_p->info = std::move(out);
     return PMIX_SUCCESS;
 }
@@ -264,19 +264,39 @@ void end_all_fabrics(Server &server)
     }
 }
 
+namespace {
+
+// A description the wire cannot carry (a component's or host's pointer
+// value, say) must not cost the requester its connection: it hears why
+// instead, and a registration it cannot hold is ended again.
+FabricResponder reply_later(PeerId peer, uint32_t tag, bool registering)
+{
+    return [peer, tag, registering](wire::FabricReply &reply) {
+        Server *now = current();
+        if (now == nullptr) return;
+        wire::Bytes unused;
+        const pmix_status_t rc = reply.status == PMIX_SUCCESS ? wire::encode_to_bytes(reply, &unused) : PMIX_SUCCESS;
+        if (rc != PMIX_SUCCESS) {
+            runtime::log_warning("server", "the description of fabric " + reply.name + " cannot be sent (" +
+                                               PMIx_Error_string(rc) + "); the requester gets that status");
+            if (registering) (void)end_fabric(*now, peer, reply.index);
+            reply = wire::FabricReply{};
+            reply.status = rc;
+        }
+        reply_to(*now, peer, tag, reply);
+    };
+}
+
+}  // namespace
+
 void handle_fabric_register(Server &server, Peer &peer, uint32_t tag, wire::FabricRegisterRequest &request)
 {
-    start_fabric_register(server, peer.proc, peer.id, std::move(request),
-                          [peer = peer.id, tag](wire::FabricReply &reply) {
-                              if (Server *now = current()) reply_to(*now, peer, tag, reply);
-                          });
+    start_fabric_register(server, peer.proc, peer.id, std::move(request), reply_later(peer.id, tag, true));
 }
 
 void handle_fabric_update(Server &server, Peer &peer, uint32_t tag, wire::FabricUpdateRequest &request)
 {
-    start_fabric_update(server, peer.proc, peer.id, request, [peer = peer.id, tag](wire::FabricReply &reply) {
-        if (Server *now = current()) reply_to(*now, peer, tag, reply);
-    });
+    start_fabric_update(server, peer.proc, peer.id, request, reply_later(peer.id, tag, false));
 }
 
 void handle_fabric_deregister(Server &server, Peer &peer, uint32_t tag, wire::FabricDeregisterRequest &request)
