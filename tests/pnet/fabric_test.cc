@@ -333,6 +333,21 @@ Test(pnet_fabric, nobody_to_answer_is_not_available_and_said_once, .timeout = 60
     stop();
 }
 
+// A requester holds a bounded number of registrations at once.
+Test(pnet_fabric, registrations_of_one_requester_are_bounded, .timeout = 60)
+{
+    start("simfabric", false);
+    std::vector<pmix_fabric_t> held(64, pmix_fabric_t PMIX_FABRIC_STATIC_INIT);
+    for (pmix_fabric_t &fabric : held) cr_assert_eq(PMIx_Fabric_register(&fabric, nullptr, 0), PMIX_SUCCESS);
+    pmix_fabric_t one_more = PMIX_FABRIC_STATIC_INIT;
+    cr_expect_eq(PMIx_Fabric_register(&one_more, nullptr, 0), PMIX_ERR_OUT_OF_RESOURCE);
+    cr_assert_eq(PMIx_Fabric_deregister(&held.back()), PMIX_SUCCESS);
+    cr_expect_eq(PMIx_Fabric_register(&one_more, nullptr, 0), PMIX_SUCCESS, "a freed place is usable again");
+    held.back() = one_more;
+    for (pmix_fabric_t &fabric : held) cr_expect_eq(PMIx_Fabric_deregister(&fabric), PMIX_SUCCESS);
+    stop();
+}
+
 Test(pnet_fabric, bad_parameters_and_no_initialisation_are_refused)
 {
     pmix_fabric_t fabric = PMIX_FABRIC_STATIC_INIT;
