@@ -13,7 +13,7 @@ namespace {
 
 // The smallest module table a component may hand us: the end of the
 // interface's 1.0 operations. Operations added since (gds 1.1/1.2, pnet
-// 1.1) are optional; the core checks struct_size before calling one, so a
+// 1.1/1.2) are optional; the core checks struct_size before calling one, so a
 // component built against an older minor keeps loading.
 constexpr std::size_t kGdsV1Size = offsetof(pmixpp_gds_module_t, import_nspace) + sizeof(void (*)());
 constexpr std::size_t kPnetV1Size = offsetof(pmixpp_pnet_module_t, deregister_nspace) + sizeof(void (*)());

@@ -41,13 +41,7 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_Group_destruct, nullptr, nullptr, 0),
     STUB(PMIx_Group_destruct_nb, nullptr, nullptr, 0, nullptr, nullptr),
     // client: job control and cleanup (issue 4)
-    // client: fabric (issue 6)
-    STUB(PMIx_Fabric_register, nullptr, nullptr, 0),
-    STUB(PMIx_Fabric_register_nb, nullptr, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Fabric_update, nullptr),
-    STUB(PMIx_Fabric_update_nb, nullptr, nullptr, nullptr),
-    STUB(PMIx_Fabric_deregister, nullptr),
-    STUB(PMIx_Fabric_deregister_nb, nullptr, nullptr, nullptr),
+    // client: fabric (issue 19: implemented, tests/pnet/fabric_test.cc)
     // client: publish, spawn, allocation (issue 7)
     // server: application setup and inventory (issue 6)
     // forwarded I/O (issue 7: pmixrun)

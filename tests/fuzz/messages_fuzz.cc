@@ -119,6 +119,10 @@ constexpr Decoder kDecoders[] = {
     decode_and_reencode<GetCredentialRequest>,
     decode_and_reencode<ValidateCredentialRequest>,
     decode_and_reencode<GetCredentialReply>,
+    decode_and_reencode<FabricRegisterRequest>,
+    decode_and_reencode<FabricUpdateRequest>,
+    decode_and_reencode<FabricDeregisterRequest>,
+    decode_and_reencode<FabricReply>,
 };
 
 }  // namespace

@@ -3,12 +3,16 @@
 //   slow     answers both from another thread after 300 ms, and records
 //            every hook call in $PNET_FIXTURE_LOG ("<hook> <args>" lines)
 //   silent   never answers setup_application (the server's timeout)
+//   oldtable a pnet 1.1 module table (struct_size ends before the 1.2
+//            fabric methods) whose memory beyond holds fabric methods that
+//            record "register_fabric" etc. if ever called: the core must not
 #include <pmixpp/component.hpp>
 #include <pmixpp/pnet.h>
 
 #include <pmix.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -89,8 +93,31 @@ void local_app_finalized(const char *nspace, uint32_t appnum)
 
 void deregister_nspace(const char *nspace) { record(std::string("deregister_nspace ") + nspace); }
 
+#if defined(FIXTURE_OLD_TABLE)
+pmix_status_t register_fabric(const pmix_info_t[], size_t, void *ilist)
+{
+    record("register_fabric");
+    (void)PMIx_Info_list_add(ilist, PMIX_FABRIC_IDENTIFIER, "oldtable", PMIX_STRING);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+pmix_status_t update_fabric(const char *, void *)
+{
+    record("update_fabric");
+    return PMIX_OPERATION_SUCCEEDED;
+}
+void deregister_fabric(const char *) { record("deregister_fabric"); }
+// A component built against pnet 1.1 says its table ends at
+// deliver_inventory; what follows in memory is not its table.
+constexpr size_t kTableSize = offsetof(pmixpp_pnet_module_t, register_fabric);
+#else
+constexpr pmix_status_t (*register_fabric)(const pmix_info_t[], size_t, void *) = nullptr;
+constexpr pmix_status_t (*update_fabric)(const char *, void *) = nullptr;
+constexpr void (*deregister_fabric)(const char *) = nullptr;
+constexpr size_t kTableSize = sizeof(pmixpp_pnet_module_t);
+#endif
+
 constexpr pmixpp_pnet_module_t fixture_module = {
-    .struct_size = sizeof(pmixpp_pnet_module_t),
+    .struct_size = kTableSize,
     .setup_application = setup_application,
     .setup_local_support = setup_local_support,
     .setup_fork = setup_fork,
@@ -99,6 +126,9 @@ constexpr pmixpp_pnet_module_t fixture_module = {
     .deregister_nspace = deregister_nspace,
     .collect_inventory = nullptr,
     .deliver_inventory = nullptr,
+    .register_fabric = register_fabric,
+    .update_fabric = update_fabric,
+    .deregister_fabric = deregister_fabric,
 };
 
 } // namespace
@@ -107,7 +137,11 @@ struct FixtureNet {
     static constexpr const char *version = "0.0.1";
     static constexpr int priority = 1;
     static constexpr uint16_t framework_major = PMIXPP_PNET_API_MAJOR;
+#if defined(FIXTURE_OLD_TABLE)
+    static constexpr uint16_t framework_minor = 1;
+#else
     static constexpr uint16_t framework_minor = PMIXPP_PNET_API_MINOR;
+#endif
     static const void *query(pmixpp::sdk::Services &, int &) { return &fixture_module; }
 };
 
@@ -115,6 +149,8 @@ struct FixtureNet {
 PMIXPP_CXX_COMPONENT(pnet, failing, FixtureNet)
 #elif defined(FIXTURE_SILENT)
 PMIXPP_CXX_COMPONENT(pnet, silent, FixtureNet)
+#elif defined(FIXTURE_OLD_TABLE)
+PMIXPP_CXX_COMPONENT(pnet, oldtable, FixtureNet)
 #else
 PMIXPP_CXX_COMPONENT(pnet, slow, FixtureNet)
 #endif

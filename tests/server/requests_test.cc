@@ -478,3 +478,35 @@ Test(server_requests, publish_and_lookup_carry_the_requesters_user_id, .init = t
     cr_expect_eq(g_publish_uid.load(), static_cast<long long>(getuid()));
     cr_expect_eq(g_lookup_uid.load(), static_cast<long long>(getuid()));
 }
+
+// Fabric requests with no pnet component that knows a fabric and no fabric
+// upcall: PMIX_ERR_NOT_AVAILABLE in a FabricReply, an index nobody
+// registered is not found; a malformed fabric request closes only the
+// connection that sent it.
+Test(server_requests, fabric_requests_without_an_answerer_and_malformed_ones, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    a->request(40, wire::FabricRegisterRequest{});
+    const wire::FabricReply registered = a->reply<wire::FabricReply>();
+    cr_expect_eq(registered.status, PMIX_ERR_NOT_AVAILABLE);
+    cr_expect_eq(registered.index, 0u);
+    cr_expect(registered.info.empty());
+    a->request(41, wire::FabricUpdateRequest{5});
+    cr_expect_eq(a->reply<wire::FabricReply>().status, PMIX_ERR_NOT_FOUND);
+    a->request(42, wire::FabricDeregisterRequest{5});
+    cr_expect_eq(a->reply<wire::StatusReply>().status, PMIX_ERR_NOT_FOUND);
+
+    const uint8_t cut_update[] = {71, 0, 1, 2};  // half an index
+    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 43, cut_update, kTimeoutMs),
+                 PMIX_SUCCESS);
+    wire::Frame frame;
+    cr_expect_neq(a->receive(&frame), PMIX_SUCCESS);
+    // Directives claiming four billion entries.
+    const uint8_t huge_register[] = {70, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x0f};
+    cr_assert_eq(wire::send_frame_blocking(b->fd(), wire::FrameKind::request, 44, huge_register, kTimeoutMs),
+                 PMIX_SUCCESS);
+    cr_expect_neq(b->receive(&frame), PMIX_SUCCESS);
+    auto again = connect_rank(0);
+    commit_string(*again, "still", "here");
+}

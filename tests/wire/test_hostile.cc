@@ -384,3 +384,24 @@ Test(wire_hostile, failed_decode_leaves_the_buffer_unread)
                  PMIX_ERR_BAD_PARAM);
     cr_expect_eq(decode_payload(nullptr, 3, &out), PMIX_ERR_BAD_PARAM);
 }
+
+Test(wire_hostile, fabric_messages_fail_cleanly)
+{
+    FabricRegisterRequest reg;
+    reg.directives = sample_info("fabric");
+    expect_all_checks(reg);
+    FabricUpdateRequest update;
+    update.index = 9;
+    expect_all_checks(update);
+    FabricDeregisterRequest gone;
+    gone.index = 9;
+    expect_all_checks(gone);
+    FabricReply reply;
+    reply.index = 9;
+    reply.name = "simfab0";
+    reply.info = sample_info("described");
+    expect_all_checks(reply);
+    reply.name.assign(kMaxNameLength + 1, 'n');
+    Bytes bytes;
+    cr_expect_eq(encode_to_bytes(reply, &bytes), PMIX_ERR_BAD_PARAM);
+}

@@ -481,3 +481,38 @@ Test(wire_roundtrip, credentials_out_of_bounds_are_refused)
     payload[2] = 0;  // the credential's size: 1 -> 0
     cr_expect_eq(decode_bytes(payload, &out), PMIX_ERR_UNPACK_FAILURE);
 }
+
+Test(wire_roundtrip, fabric)
+{
+    FabricRegisterRequest reg;
+    reg.directives = sample_info("fabric");
+    FabricRegisterRequest reg_back = roundtrip(reg);
+    expect_info_matches(reg_back.directives, "fabric");
+
+    FabricUpdateRequest update;
+    update.index = 0x1122334455667788ull;
+    cr_expect_eq(roundtrip(update).index, update.index);
+    FabricDeregisterRequest gone;
+    gone.index = 3;
+    cr_expect_eq(roundtrip(gone).index, 3u);
+
+    FabricReply reply;
+    reply.index = 42;
+    reply.name = "simfab0";
+    reply.info = sample_info("described");
+    FabricReply reply_back = roundtrip(reply);
+    cr_expect_eq(reply_back.index, 42u);
+    cr_expect(reply_back.name == "simfab0");
+    expect_info_matches(reply_back.info, "described");
+
+    Command cmd{};
+    cr_assert_eq(peek_command(encoded(gone), &cmd), PMIX_SUCCESS);
+    cr_expect(cmd == Command::FabricDeregister);
+    cr_expect_str_eq(command_name(cmd), "fabric-deregister");
+    cr_expect(is_known_command(static_cast<uint16_t>(Command::FabricRegister)));
+    // An update relabelled as a deregistration is not one.
+    Bytes payload = encoded(update);
+    payload[0] = static_cast<uint8_t>(Command::FabricDeregister);
+    FabricUpdateRequest out;
+    cr_expect_eq(decode_bytes(payload, &out), PMIX_ERR_UNPACK_FAILURE);
+}

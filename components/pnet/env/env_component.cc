@@ -84,6 +84,9 @@ constexpr pmixpp_pnet_module_t env_module = {
     .deregister_nspace = nullptr,
     .collect_inventory = nullptr,
     .deliver_inventory = nullptr,
+    .register_fabric = nullptr,
+    .update_fabric = nullptr,
+    .deregister_fabric = nullptr,
 };
 
 void read_assignments(pmixpp::sdk::Services &services, const char *param,

@@ -12,6 +12,8 @@
 //   setup_fork           one port file per child (SIMFAB_PORT_FILE)
 //   child_finalized, local_app_finalized, deregister_nspace remove them.
 //   collect_inventory    reports the node's simulated NIC (pmixpp.simfab.nic)
+//   register_fabric, update_fabric, deregister_fabric (pnet 1.2) describe
+//                        the simulated fabric itself (simfabric_fabric.h)
 // File names: simfabric_files.h. It needs PMIX_JOB_SIZE in the info of
 // setup_application and the job's PMIX_PROC_DATA (what setup_application
 // returned) in the info of setup_local_support.
@@ -19,6 +21,7 @@
 // A simulation must never reach a production job: the component takes part
 // only with PMIX_MCA_pnet_simfabric_enable=1 (it declines quietly otherwise,
 // and PMIX_MCA_pnet=simfabric without it says so).
+#include "simfabric_fabric.h"
 #include "simfabric_files.h"
 
 #include <pmixpp/component.hpp>
@@ -276,6 +279,9 @@ constexpr pmixpp_pnet_module_t simfabric_module = {
     .deregister_nspace = deregister_nspace,
     .collect_inventory = collect_inventory,
     .deliver_inventory = deliver_inventory,
+    .register_fabric = simfabric::register_fabric,
+    .update_fabric = simfabric::update_fabric,
+    .deregister_fabric = simfabric::deregister_fabric,
 };
 
 } // namespace
@@ -305,12 +311,19 @@ struct SimFabric {
     static void close()
     {
         g_services = nullptr;
+        simfabric::forget_registrations();
         std::lock_guard lock(jobs_mutex);
         jobs.clear();
     }
 };
 
 PMIXPP_CXX_COMPONENT(pnet, simfabric, SimFabric)
+
+std::size_t simfabric::local_jobs()
+{
+    std::lock_guard lock(jobs_mutex);
+    return jobs.size();
+}
 
 void simfabric::warn(const std::string &line)
 {

@@ -72,6 +72,9 @@ constexpr pmixpp_pnet_module_t token_module = {
     .deregister_nspace = nullptr,
     .collect_inventory = nullptr,
     .deliver_inventory = nullptr,
+    .register_fabric = nullptr,
+    .update_fabric = nullptr,
+    .deregister_fabric = nullptr,
 };
 
 } // namespace

@@ -7,6 +7,10 @@
  * setup_local_support, adjusts each child's environment at setup_fork, and
  * cleans up as children, applications and namespaces end. All active pnet
  * components are called, in priority order.
+ *
+ * Methods added in a later minor version sit at the tail of the module table;
+ * the core calls one only when the table's struct_size covers it, so a
+ * component built against an older header keeps working unchanged.
  */
 #ifndef PMIXPP_PNET_H
 #define PMIXPP_PNET_H
@@ -19,7 +23,7 @@ extern "C" {
 #endif
 
 #define PMIXPP_PNET_API_MAJOR 1
-#define PMIXPP_PNET_API_MINOR 1
+#define PMIXPP_PNET_API_MINOR 2
 
 /* Completion callback for the asynchronous hooks. */
 typedef void (*pmixpp_pnet_done_fn)(pmix_status_t status, void *cbdata);
@@ -65,6 +69,30 @@ typedef struct pmixpp_pnet_module {
      * scheduler's view of many nodes) for the component to use. Same rules. */
     pmix_status_t (*deliver_inventory)(const pmix_info_t info[], size_t ninfo, const pmix_info_t directives[],
                                        size_t ndirs);
+
+    /* ---- 1.2 ------------------------------------------------------------- */
+
+    /* PMIx_Fabric_register (from any client, tool or the host): describe a
+     * fabric this component knows into `ilist` with the PMIX_FABRIC_* keys
+     * of pmix_common.h (vendor, identifier, dimensions, devices, ...). The
+     * directives may name the fabric wanted (PMIX_FABRIC_IDENTIFIER,
+     * PMIX_FABRIC_PLANE); without them, describe the component's own.
+     * PMIX_FABRIC_IDENTIFIER must be in the description: the core names the
+     * registration by it, and passes it back to update/deregister. The core
+     * adds PMIX_FABRIC_INDEX itself. Return PMIX_OPERATION_SUCCEEDED;
+     * PMIX_ERR_NOT_FOUND when the component knows no such fabric (the core
+     * asks the next component, then the host), or another error (named in
+     * one line, then the next is asked). Progress thread; must not block. */
+    pmix_status_t (*register_fabric)(const pmix_info_t directives[], size_t ndirs, void *ilist);
+
+    /* PMIx_Fabric_update: the current description of the fabric
+     * `identifier` that register_fabric described. Same rules. */
+    pmix_status_t (*update_fabric)(const char *identifier, void *ilist);
+
+    /* PMIx_Fabric_deregister, or its registrant went away: one registration
+     * of `identifier` ended (each register_fabric that succeeded is matched
+     * by exactly one call). */
+    void (*deregister_fabric)(const char *identifier);
 } pmixpp_pnet_module_t;
 
 #ifdef __cplusplus

@@ -163,6 +163,9 @@ constexpr pmixpp_pnet_module_t vendor_module = {
     .deregister_nspace = deregister_nspace,
     .collect_inventory = nullptr,
     .deliver_inventory = nullptr,
+    .register_fabric = nullptr,
+    .update_fabric = nullptr,
+    .deregister_fabric = nullptr,
 };
 
 } // namespace

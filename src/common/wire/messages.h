@@ -173,6 +173,8 @@ enum class Command : uint16_t {
     FabricUpdate = 71,
     ToolAttach = 80,
     ToolDetach = 81,
+    // New codes go here, at the end, whatever their value.
+    FabricDeregister = 72,
 };
 
 // "commit", "fence", ...; "unknown" for a code not listed above.
@@ -326,6 +328,26 @@ struct ValidateCredentialRequest {
     InfoArray directives;
 };
 
+// PMIx_Fabric_register(_nb) / _update(_nb) / _deregister(_nb)
+// (messages_fabric.cc). The server answers register and update with a
+// FabricReply, deregister with a StatusReply. `index` is the one a
+// FabricReply gave.
+struct FabricRegisterRequest {
+    InfoArray directives;  // which fabric (PMIX_FABRIC_IDENTIFIER, PMIX_FABRIC_PLANE, ...)
+};
+struct FabricUpdateRequest {
+    uint64_t index = 0;
+};
+struct FabricDeregisterRequest {
+    uint64_t index = 0;
+};
+
+pmix_status_t encode(const FabricRegisterRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, FabricRegisterRequest *msg_p);
+pmix_status_t encode(const FabricUpdateRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, FabricUpdateRequest *msg_p);
+pmix_status_t encode(const FabricDeregisterRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, FabricDeregisterRequest *msg_p);
 pmix_status_t encode(const CommitRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, CommitRequest *msg_p);
 pmix_status_t encode(const GetCredentialRequest &msg, buffer::Packer &p);
@@ -451,6 +473,17 @@ struct GetCredentialReply {
     InfoArray info;
 };
 
+// Reply of FabricRegisterRequest and FabricUpdateRequest: the fabric's
+// index and name (what pmix_fabric_t holds) and its description.
+struct FabricReply {
+    pmix_status_t status = PMIX_SUCCESS;
+    uint64_t index = 0;
+    std::string name;  // at most kMaxNameLength bytes
+    InfoArray info;    // PMIX_FABRIC_INDEX, PMIX_FABRIC_VENDOR, ...
+};
+
+pmix_status_t encode(const FabricReply &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, FabricReply *msg_p);
 pmix_status_t encode(const GetCredentialReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, GetCredentialReply *msg_p);
 pmix_status_t encode(const SpawnReply &msg, buffer::Packer &p);

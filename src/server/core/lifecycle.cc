@@ -169,6 +169,7 @@ void shut_down(Server &server)
     }
     server.peers.clear();
     pnet::fail_pending_calls(server);  // issue 6: the host's setup callbacks
+    end_all_fabrics(server);           // each component hears of each registration's end
     pnet::on_finalize(server);         // issue 6: component cleanups of every job
     cleanup::on_finalize(server);      // issue 4: registrations still pending
     sessiondirs::on_finalize(server);  // issue 4: session directories

@@ -123,6 +123,17 @@ using ValidationDone = std::function<void(wire::InfoReply &reply)>;
 pmix_status_t server_validate_credential_nb(const pmix_byte_object_t &credential, const pmix_info_t directives[],
                                             std::size_t ndirs, ValidationDone done);
 
+// ---- fabrics ---------------------------------------------------------------
+// PMIx_Fabric_register / _update / _deregister of the host: answered as a
+// client's would be (a pnet component, else the host's own fabric upcall,
+// else PMIX_ERR_NOT_AVAILABLE), in the server proc's name. The host's
+// registrations end at finalize.
+using FabricDone = std::function<void(wire::FabricReply &reply)>;
+pmix_status_t server_fabric_register_nb(const pmix_info_t directives[], std::size_t ndirs, FabricDone done);
+pmix_status_t server_fabric_update_nb(uint64_t index, FabricDone done);
+using FabricEndDone = std::function<void(wire::StatusReply &reply)>;
+pmix_status_t server_fabric_deregister_nb(uint64_t index, FabricEndDone done);
+
 }  // namespace pmixpp::server
 
 #endif

@@ -12,27 +12,6 @@
 
 namespace pmixpp::server {
 
-namespace {
-
-// Runs start(server, done) on the progress thread, with `done` guarded
-// against a server that finalizes first.
-template <typename Reply, typename Start>
-pmix_status_t run_on_server(std::function<void(Reply &)> done, Start start)
-{
-    auto shared_done = std::make_shared<std::function<void(Reply &)>>(std::move(done));
-    return post_self(
-        [shared_done, start = std::move(start)](Server &server) mutable {
-            start(server, track_self_op<Reply>(server, std::move(*shared_done)));
-        },
-        [shared_done](pmix_status_t status) {
-            Reply reply;
-            reply.status = status;
-            if (*shared_done) (*shared_done)(reply);
-        });
-}
-
-}  // namespace
-
 pmix_status_t server_get_credential_nb(const pmix_info_t directives[], std::size_t ndirs, CredentialDone done)
 {
     try {

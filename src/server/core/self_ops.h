@@ -50,6 +50,24 @@ std::function<void(Reply &)> track_self_op(Server &server, std::function<void(Re
     };
 }
 
+// Runs start(server, done) on the progress thread, with `done` guarded
+// against a server that finalizes first (the shape of every self-access
+// call that the server answers later).
+template <typename Reply, typename Start>
+pmix_status_t run_on_server(std::function<void(Reply &)> done, Start start)
+{
+    auto shared_done = std::make_shared<std::function<void(Reply &)>>(std::move(done));
+    return post_self(
+        [shared_done, start = std::move(start)](Server &server) mutable {
+            start(server, track_self_op<Reply>(server, std::move(*shared_done)));
+        },
+        [shared_done](pmix_status_t status) {
+            Reply reply;
+            reply.status = status;
+            if (*shared_done) (*shared_done)(reply);
+        });
+}
+
 // PMIx_server_finalize: every pending self op completes with status.
 void fail_self_ops(Server &server, pmix_status_t status);
 

@@ -20,6 +20,7 @@
 #include "server/host/host_module.h"
 #include "server/pnet/setup_calls.h"
 #include "server/requests/connect_tracker.h"
+#include "server/requests/fabric_registry.h"
 #include "server/requests/fence_tracker.h"
 #include "server/sessiondirs/session_dirs.h"
 
@@ -111,6 +112,7 @@ public:
     runtime::WarningLimiter warnings;
     FenceTracker fences;
     ConnectTracker connects;  // PMIx_Connect / PMIx_Disconnect collectives
+    FabricRegistry fabrics;   // PMIx_Fabric_register of clients, tools and the host
     bool finalizing = false;
 
     // Self-access (the host calling the client API in its own process).

@@ -51,6 +51,24 @@ void start_get_credential(Server &server, const pmix_proc_t &requester, wire::Ge
 using ValidationResponder = std::function<void(wire::InfoReply &reply)>;
 void start_validate_credential(Server &server, const pmix_proc_t &requester, wire::ValidateCredentialRequest request,
                                ValidationResponder respond);
+// fabric.cc: PMIx_Fabric_register / _update / _deregister of any requester
+// (a client or tool, or the host itself through self-access with owner
+// kNoPeer). `respond` runs exactly once, on the progress thread, possibly
+// before start_* returns.
+using FabricResponder = std::function<void(wire::FabricReply &reply)>;
+void start_fabric_register(Server &server, const pmix_proc_t &requester, PeerId owner,
+                           wire::FabricRegisterRequest request, FabricResponder respond);
+void start_fabric_update(Server &server, const pmix_proc_t &requester, PeerId owner,
+                         wire::FabricUpdateRequest request, FabricResponder respond);
+// Ends owner's registration `index` (its component is told):
+// PMIX_ERR_NOT_FOUND when owner holds no such registration.
+pmix_status_t end_fabric(Server &server, PeerId owner, uint64_t index);
+void handle_fabric_register(Server &server, Peer &peer, uint32_t tag, wire::FabricRegisterRequest &request);
+void handle_fabric_update(Server &server, Peer &peer, uint32_t tag, wire::FabricUpdateRequest &request);
+void handle_fabric_deregister(Server &server, Peer &peer, uint32_t tag, wire::FabricDeregisterRequest &request);
+// A connection ended: what it registered ends too. Finalize: everything.
+void fabric_peer_lost(Server &server, const Peer &peer);
+void end_all_fabrics(Server &server);
 // job_control.cc: cleanup registrations stay here (server/cleanup), the
 // rest goes to the host's job_control upcall.
 void handle_job_control(Server &server, Peer &peer, uint32_t tag, wire::JobControlRequest &request);
