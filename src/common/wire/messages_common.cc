@@ -174,6 +174,7 @@ constexpr std::array kCommandNames{
     CommandName{Command::FabricUpdate, "fabric-update"},
     CommandName{Command::ToolAttach, "tool-attach"},
     CommandName{Command::ToolDetach, "tool-detach"},
+    CommandName{Command::Heartbeat, "heartbeat"},
 };
 
 }  // namespace
