@@ -81,6 +81,8 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
         return decode_and_run(server, peer, frame, command, handle_get_credential);
     case Command::ValidateCredential:
         return decode_and_run(server, peer, frame, command, handle_validate_credential);
+    case Command::Monitor: return decode_and_run(server, peer, frame, command, handle_monitor);
+    case Command::Heartbeat: return decode_and_run(server, peer, frame, command, handle_heartbeat);
     default:
         // Reserved for later issues, or unknown: the client gets a clear answer.
         reply_status(server, peer.id, frame.header.tag, PMIX_ERR_NOT_SUPPORTED);
