@@ -27,6 +27,26 @@ bool criterion_set(const pmix_value_t &value)
     return read_bool(value, &flag) == PMIX_SUCCESS && flag;
 }
 
+// "PMIX_MONITOR_HEARTBEAT_TIME (pmix.monitor.btime)": the name people
+// write and the key the wire carries.
+std::string label(const char *key)
+{
+    struct Name {
+        const char *key;
+        const char *name;
+    };
+    static constexpr Name kNames[] = {
+        {PMIX_MONITOR_HEARTBEAT_TIME, "PMIX_MONITOR_HEARTBEAT_TIME"},
+        {PMIX_MONITOR_HEARTBEAT_DROPS, "PMIX_MONITOR_HEARTBEAT_DROPS"},
+        {PMIX_MONITOR_FILE_CHECK_TIME, "PMIX_MONITOR_FILE_CHECK_TIME"},
+        {PMIX_MONITOR_FILE_DROPS, "PMIX_MONITOR_FILE_DROPS"},
+    };
+    for (const Name &entry : kNames) {
+        if (std::strcmp(entry.key, key) == 0) return std::string(entry.name) + " (" + key + ")";
+    }
+    return key;
+}
+
 pmix_status_t bad(std::string *reason_p, std::string text)
 {
     *reason_p = std::move(text);
@@ -40,7 +60,7 @@ pmix_status_t read_count(const pmix_info_t dirs[], std::size_t ndirs, const char
     const pmix_info_t *item = find_info(dirs, ndirs, key);
     if (item == nullptr) return PMIX_SUCCESS;
     if (read_u32(item->value, out_p) == PMIX_SUCCESS) return PMIX_SUCCESS;
-    return bad(reason_p, std::string(key) + " must be a non-negative integer (uint32)");
+    return bad(reason_p, label(key) + " must be a non-negative integer (uint32)");
 }
 
 pmix_status_t read_common(const pmix_info_t dirs[], std::size_t ndirs, Spec &spec, std::string *reason_p)
@@ -65,9 +85,9 @@ pmix_status_t read_timing(const pmix_info_t dirs[], std::size_t ndirs, const cha
     if (rc == PMIX_SUCCESS) rc = read_count(dirs, ndirs, drops_key, &spec.drops, reason_p);
     if (rc != PMIX_SUCCESS) return rc;
     if (spec.period_s == 0) {
-        return bad(reason_p, std::string("the directive ") + period_key + " (seconds, uint32, at least 1) is required");
+        return bad(reason_p, "the directive " + label(period_key) + " (seconds, uint32, at least 1) is required");
     }
-    if (spec.drops == 0) return bad(reason_p, std::string(drops_key) + " must be at least 1");
+    if (spec.drops == 0) return bad(reason_p, label(drops_key) + " must be at least 1");
     return PMIX_SUCCESS;
 }
 

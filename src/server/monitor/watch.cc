@@ -84,8 +84,9 @@ void arm(Server &server, Monitor &monitor)
 
 pmix_status_t refuse(Server &server, const pmix_proc_t &proc, pmix_status_t rc, const std::string &reason)
 {
-    // Rate-limited: a client looping over a bad request must not flood the log.
-    server.warnings.note("monitor", "PMIx_Process_monitor of " + proc_name(proc) + " refused (" +
+    // Rate-limited per kind of refusal (a fixed set of causes): a client
+    // looping over a bad request must not flood the log.
+    server.warnings.note(std::string("monitor ") + PMIx_Error_string(rc), "PMIx_Process_monitor of " + proc_name(proc) + " refused (" +
                                         PMIx_Error_string(rc) + "): " + reason);
     return rc;
 }
