@@ -1,7 +1,8 @@
 // PMIx_Process_monitor(_nb) and, through the PMIx_Heartbeat macro of
 // pmix.h, heartbeats. A connected client or tool asks its server (which
 // asks its host, else runs heartbeat and file monitors itself); a process
-// that runs the server asks it directly (server/core/self_access.h). A
+// that runs the server, and has no server of its own to ask, asks it
+// directly (server/core/self_access.h). A
 // heartbeat is one message that is never answered: the _nb call returns
 // PMIX_SUCCESS without calling back, and the blocking call returns
 // PMIX_SUCCESS at once (OpenPMIx's would wait forever for a reply that
@@ -39,10 +40,17 @@ pmix_status_t check_args(const pmix_info_t *monitor, const pmix_info_t directive
     return PMIX_SUCCESS;
 }
 
+// No server to ask, but one runs in this process: the host itself, or a
+// tool without a server of its own that runs one (a launcher).
+bool ask_own_server(const std::shared_ptr<client::Session> &session)
+{
+    return !session || (session->singleton && server::server_running());
+}
+
 pmix_status_t send_heartbeat()
 {
     std::shared_ptr<client::Session> session = client::current_session();
-    if (!session) return server::server_heartbeat();
+    if (ask_own_server(session)) return server::server_heartbeat();
     if (session->singleton) return PMIX_ERR_UNREACH;  // no server to hear it
     wire::Bytes payload;
     const pmix_status_t rc = wire::encode_to_bytes(wire::HeartbeatRequest{}, &payload);
@@ -63,7 +71,9 @@ pmix_status_t start_monitor(const pmix_info_t &monitor, pmix_status_t error, con
                             size_t ndirs, MonitorDone done)
 {
     std::shared_ptr<client::Session> session = client::current_session();
-    if (!session) return server::server_monitor_nb(monitor, error, directives, ndirs, from_server(std::move(done)));
+    if (ask_own_server(session)) {
+        return server::server_monitor_nb(monitor, error, directives, ndirs, from_server(std::move(done)));
+    }
     if (session->singleton) return PMIX_ERR_UNREACH;  // nobody to watch over it
     wire::MonitorRequest request;
     request.error = error;
