@@ -119,6 +119,8 @@ constexpr Decoder kDecoders[] = {
     decode_and_reencode<GetCredentialRequest>,
     decode_and_reencode<ValidateCredentialRequest>,
     decode_and_reencode<GetCredentialReply>,
+    decode_and_reencode<MonitorRequest>,
+    decode_and_reencode<HeartbeatRequest>,
 };
 
 }  // namespace
