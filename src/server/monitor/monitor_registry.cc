@@ -1,7 +1,5 @@
 #include "server/monitor/monitor_registry.h"
 
-#include <iterator>
-
 namespace pmixpp::server::monitor {
 
 MonitorRegistry::~MonitorRegistry()
