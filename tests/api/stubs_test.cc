@@ -27,9 +27,7 @@ struct StubCall {
 #define STUB(fn, ...) StubCall{#fn, [] { return fn(__VA_ARGS__); }}
 
 const StubCall kStatusStubs[] = {
-    // client: events, queries, monitoring, groups (issue 3)
-    STUB(PMIx_Process_monitor, nullptr, PMIX_SUCCESS, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Process_monitor_nb, nullptr, PMIX_SUCCESS, nullptr, 0, nullptr, nullptr),
+    // client: groups (issue 3)
     STUB(PMIx_Group_construct, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Group_construct_nb, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Group_invite, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr),

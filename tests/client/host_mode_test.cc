@@ -5,6 +5,7 @@
 
 #include <pmix.h>
 #include <pmix_server.h>
+#include <pmix_tool.h>
 
 #include <unistd.h>
 
@@ -212,6 +213,35 @@ size_t count_key(const pmix_info_t *results, size_t n, const char *key)
     return count;
 }
 
+struct MonitorAnswer {
+    std::mutex lock;
+    std::condition_variable changed;
+    bool called = false;
+    pmix_status_t status = PMIX_ERROR;
+};
+
+void on_monitor_answer(pmix_status_t status, pmix_info_t *, size_t, void *cbdata, pmix_release_cbfunc_t release,
+                       void *release_cbdata)
+{
+    auto *answer = static_cast<MonitorAnswer *>(cbdata);
+    {
+        std::lock_guard guard(answer->lock);
+        answer->called = true;
+        answer->status = status;
+    }
+    answer->changed.notify_all();
+    if (release != nullptr) release(release_cbdata);
+}
+
+pmix_status_t cancel_monitor(const char *id)
+{
+    pmix_info_t cancel;
+    PMIX_INFO_LOAD(&cancel, PMIX_MONITOR_CANCEL, id, PMIX_STRING);
+    const pmix_status_t rc = PMIx_Process_monitor(&cancel, PMIX_SUCCESS, nullptr, 0, nullptr, nullptr);
+    PMIX_INFO_DESTRUCT(&cancel);
+    return rc;
+}
+
 }  // namespace
 
 // The library answers the namespaces and the ABI versions itself; the host is
@@ -241,5 +271,48 @@ Test(client_host_mode, host_is_asked_only_what_the_library_cannot_answer)
                      count_key(results, nresults, key));
     }
     PMIX_INFO_FREE(results, nresults);
+    stop_server();
+}
+
+// The host's own monitors: answered by its server (no host module here, so
+// the server's own monitors), the _nb form through its callback.
+Test(client_host_mode, process_monitor_asks_the_own_server)
+{
+    start_server();
+    pmix_info_t monitor, period;
+    const bool yes = true;
+    const uint32_t seconds = 60;
+    PMIX_INFO_LOAD(&monitor, PMIX_MONITOR_HEARTBEAT, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&period, PMIX_MONITOR_HEARTBEAT_TIME, &seconds, PMIX_UINT32);
+    MonitorAnswer answer;
+    cr_assert_eq(PMIx_Process_monitor_nb(&monitor, PMIX_SUCCESS, &period, 1, on_monitor_answer, &answer),
+                 PMIX_SUCCESS);
+    {
+        std::unique_lock lock(answer.lock);
+        cr_assert(answer.changed.wait_for(lock, std::chrono::seconds(30), [&] { return answer.called; }));
+        cr_expect_eq(answer.status, PMIX_SUCCESS, "monitor: %s", PMIx_Error_string(answer.status));
+    }
+    PMIx_Heartbeat();
+    cr_expect_eq(cancel_monitor(nullptr), PMIX_SUCCESS);  // every monitor of the host process
+    cr_expect_eq(cancel_monitor(nullptr), PMIX_ERR_NOT_FOUND);
+    PMIX_INFO_DESTRUCT(&monitor);
+    PMIX_INFO_DESTRUCT(&period);
+    stop_server();
+}
+
+// A tool without a server to connect to that runs a server itself (a
+// launcher) asks that server, not nobody.
+Test(client_host_mode, process_monitor_of_a_standalone_tool_that_runs_the_server)
+{
+    start_server();
+    pmix_info_t standalone;
+    const bool yes = true;
+    PMIX_INFO_LOAD(&standalone, PMIX_TOOL_DO_NOT_CONNECT, &yes, PMIX_BOOL);
+    pmix_proc_t me{};
+    const pmix_status_t rc = PMIx_tool_init(&me, &standalone, 1);
+    PMIX_INFO_DESTRUCT(&standalone);
+    cr_assert_eq(rc, PMIX_SUCCESS, "PMIx_tool_init: %s", PMIx_Error_string(rc));
+    cr_expect_eq(cancel_monitor("nothing"), PMIX_ERR_NOT_FOUND);
+    PMIx_tool_finalize();
     stop_server();
 }

@@ -123,6 +123,8 @@ constexpr Decoder kDecoders[] = {
     decode_and_reencode<FabricUpdateRequest>,
     decode_and_reencode<FabricDeregisterRequest>,
     decode_and_reencode<FabricReply>,
+    decode_and_reencode<MonitorRequest>,
+    decode_and_reencode<HeartbeatRequest>,
 };
 
 }  // namespace

@@ -144,7 +144,7 @@ enum : uint8_t {
     kUnpublish, kSpawn, kConnect, kDisconnect, kJobControl, kAllocate, kSessionControl, kLog,
     kStatusReply, kFenceReply, kGetReply, kRegisterEventsReply, kQueryReply, kLookupReply,
     kJobControlReply, kSpawnReply, kInfoReply, kJobDataReply, kEvent, kGetCredential, kValidateCredential,
-    kGetCredentialReply,
+    kGetCredentialReply, kFabricRegister, kFabricUpdate, kFabricDeregister, kFabricReply, kMonitor, kHeartbeat,
 };
 
 Hello sample_hello(PeerType type)
@@ -318,6 +318,24 @@ void messages()
     credential_reply.credential = {'c', 'r', 'e', 'd'};
     credential_reply.info = sample_infos();
     message_seed(kGetCredentialReply, "get_credential_reply", credential_reply);
+    FabricRegisterRequest fabric_register;
+    fabric_register.directives = sample_infos();
+    message_seed(kFabricRegister, "fabric_register", fabric_register);
+    message_seed(kFabricUpdate, "fabric_update", FabricUpdateRequest{3});
+    message_seed(kFabricDeregister, "fabric_deregister", FabricDeregisterRequest{3});
+    FabricReply fabric_reply;
+    fabric_reply.index = 3;
+    fabric_reply.name = "simfab0";
+    fabric_reply.info = sample_infos();
+    message_seed(kFabricReply, "fabric_reply", fabric_reply);
+    MonitorRequest monitor;
+    Infos watched;
+    watched.str(PMIX_MONITOR_FILE, "/tmp/watched");
+    monitor.monitor = watched.array();
+    monitor.error = PMIX_MONITOR_FILE_ALERT;
+    monitor.directives = sample_infos();
+    message_seed(kMonitor, "monitor", monitor);
+    message_seed(kHeartbeat, "heartbeat", HeartbeatRequest{});
     write("messages", "empty_hello", {kHello});
 }
 

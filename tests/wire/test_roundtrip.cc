@@ -1,6 +1,7 @@
 // Every message survives encode -> decode with its fields intact.
 #include <cstring>
 
+#include "common/buffer/codec.h"
 #include "wire/samples.h"
 
 using namespace wire_test;
@@ -515,4 +516,49 @@ Test(wire_roundtrip, fabric)
     payload[0] = static_cast<uint8_t>(Command::FabricDeregister);
     FabricUpdateRequest out;
     cr_expect_eq(decode_bytes(payload, &out), PMIX_ERR_UNPACK_FAILURE);
+Test(wire_roundtrip, monitor_and_heartbeat)
+{
+    MonitorRequest monitor;
+    cr_assert_eq(monitor.monitor.allocate(1), PMIX_SUCCESS);
+    PMIX_INFO_LOAD(&monitor.monitor[0], PMIX_MONITOR_FILE, "/tmp/watched", PMIX_STRING);
+    monitor.error = PMIX_MONITOR_FILE_ALERT;
+    monitor.directives = sample_info("monitor");
+    MonitorRequest back = roundtrip(monitor);
+    cr_assert_eq(back.monitor.size(), 1u);
+    cr_expect_str_eq(back.monitor[0].key, PMIX_MONITOR_FILE);
+    cr_expect_str_eq(back.monitor[0].value.data.string, "/tmp/watched");
+    cr_expect_eq(back.error, PMIX_MONITOR_FILE_ALERT);
+    expect_info_matches(back.directives, "monitor");
+
+    HeartbeatRequest beat;
+    roundtrip(beat);
+    cr_expect_str_eq(command_name(Command::Heartbeat), "heartbeat");
+    Command cmd{};
+    cr_assert_eq(peek_command(encoded(beat), &cmd), PMIX_SUCCESS);
+    cr_expect(cmd == Command::Heartbeat);
+}
+
+Test(wire_roundtrip, monitor_names_exactly_one_monitor)
+{
+    MonitorRequest none;
+    Bytes bytes;
+    cr_expect_eq(encode_to_bytes(none, &bytes), PMIX_ERR_BAD_PARAM);
+    MonitorRequest two;
+    two.monitor = sample_info("two");
+    cr_assert_gt(two.monitor.size(), 1u);
+    cr_expect_eq(encode_to_bytes(two, &bytes), PMIX_ERR_BAD_PARAM);
+    // A payload that carries two monitors in the right layout is malformed.
+    pmix_data_buffer_t buf{};
+    {
+        pmixpp::buffer::Packer p(&buf);
+        cr_assert_eq(p.put_u16(static_cast<uint16_t>(Command::Monitor)), PMIX_SUCCESS);
+        cr_assert_eq(pmixpp::buffer::pack_array(p, two.monitor.data(), two.monitor.size(), PMIX_INFO), PMIX_SUCCESS);
+        cr_assert_eq(p.put_i32(PMIX_SUCCESS), PMIX_SUCCESS);
+        cr_assert_eq(pmixpp::buffer::pack_array(p, nullptr, 0, PMIX_INFO), PMIX_SUCCESS);
+    }
+    Bytes payload(reinterpret_cast<uint8_t *>(buf.base_ptr), reinterpret_cast<uint8_t *>(buf.base_ptr) + buf.bytes_used);
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    MonitorRequest out;
+    cr_expect_eq(decode_bytes(payload, &out), PMIX_ERR_UNPACK_FAILURE);
+    cr_expect_eq(out.monitor.size(), 0u);
 }

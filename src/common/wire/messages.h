@@ -175,6 +175,7 @@ enum class Command : uint16_t {
     ToolDetach = 81,
     // New codes go here, at the end, whatever their value.
     FabricDeregister = 72,
+    Heartbeat = 82,  // one-way (tag 0): PMIx_Heartbeat, feeds the sender's heartbeat monitors
 };
 
 // "commit", "fence", ...; "unknown" for a code not listed above.
@@ -348,8 +349,24 @@ pmix_status_t encode(const FabricUpdateRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, FabricUpdateRequest *msg_p);
 pmix_status_t encode(const FabricDeregisterRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, FabricDeregisterRequest *msg_p);
+// PMIx_Process_monitor(_nb) (messages_monitor.cc): what to watch (exactly
+// one info: PMIX_MONITOR_HEARTBEAT, PMIX_MONITOR_FILE, PMIX_MONITOR_CANCEL
+// or a key only the host knows), the caller's error code and the
+// directives. Answered by an InfoReply. A heartbeat is a HeartbeatRequest,
+// sent without a tag and never answered.
+struct MonitorRequest {
+    InfoArray monitor;  // exactly one entry
+    pmix_status_t error = PMIX_SUCCESS;
+    InfoArray directives;
+};
+struct HeartbeatRequest {};
+
 pmix_status_t encode(const CommitRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, CommitRequest *msg_p);
+pmix_status_t encode(const MonitorRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, MonitorRequest *msg_p);
+pmix_status_t encode(const HeartbeatRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, HeartbeatRequest *msg_p);
 pmix_status_t encode(const GetCredentialRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, GetCredentialRequest *msg_p);
 pmix_status_t encode(const ValidateCredentialRequest &msg, buffer::Packer &p);
@@ -451,8 +468,8 @@ struct SpawnReply {
     std::string nspace;  // at most PMIX_MAX_NSLEN bytes
 };
 
-// Reply of AllocateRequest and SessionControlRequest: what the host said
-// (PMIX_SESSION_ID, PMIX_ALLOC_ID, ...).
+// Reply of AllocateRequest, SessionControlRequest and MonitorRequest: what
+// the host said (PMIX_SESSION_ID, PMIX_ALLOC_ID, ...).
 struct InfoReply {
     pmix_status_t status = PMIX_SUCCESS;
     InfoArray info;

@@ -175,6 +175,7 @@ constexpr std::array kCommandNames{
     CommandName{Command::ToolAttach, "tool-attach"},
     CommandName{Command::ToolDetach, "tool-detach"},
     CommandName{Command::FabricDeregister, "fabric-deregister"},
+    CommandName{Command::Heartbeat, "heartbeat"},
 };
 
 }  // namespace

@@ -158,6 +158,7 @@ void shut_down(Server &server)
     fail_all_connects(server, PMIX_ERR_LOST_CONNECTION);
     server.waiters.fail_all(PMIX_ERR_LOST_CONNECTION);
     fail_self_ops(server, PMIX_ERR_LOST_CONNECTION);
+    server.monitors.stop_all();  // their timers, before the engine goes
     server.host_handlers = HostHandlers{};
     rendezvous::withdraw_server_files();  // issue 4: before the listeners go
     close_listeners(server);

@@ -70,6 +70,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
     if (peer.state == PeerState::handshaking) return;
     // Its parked gets have nobody to answer to.
     server.waiters.fail_owner(peer.id, PMIX_ERR_LOST_CONNECTION);
+    server.monitors.stop_owner(peer.id);  // nobody left to watch or to alert
     drop_registrations(server, peer);
     fabric_peer_lost(server, peer);  // the fabrics it registered end with it
     if (peer.tool) {  // issue 4: a tool is forgotten, no job hears of it

@@ -112,6 +112,16 @@ pmix_status_t server_notify_event(pmix_status_t status, const pmix_proc_t *sourc
                                   pmix_data_range_t range, const pmix_info_t info[],
                                   std::size_t ninfo);
 
+// ---- monitoring ------------------------------------------------------------
+// PMIx_Process_monitor(_nb) of the host: its own monitor upcall, in the
+// server proc's name, else the server's own monitors watch the host process
+// (requests/monitor.cc). reply.status is the outcome.
+using MonitorDone = std::function<void(wire::InfoReply &reply)>;
+pmix_status_t server_monitor_nb(const pmix_info_t &monitor, pmix_status_t error, const pmix_info_t directives[],
+                                std::size_t ndirs, MonitorDone done);
+// PMIx_Heartbeat of the host: feeds the heartbeat monitors of the server proc.
+pmix_status_t server_heartbeat();
+
 // ---- credentials -----------------------------------------------------------
 // PMIx_Get_credential / PMIx_Validate_credential of the host: its own
 // get_credential / validate_credential upcall, asked in the server proc's

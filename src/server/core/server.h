@@ -18,6 +18,7 @@
 #include "server/core/registry.h"
 #include "server/core/waiters.h"
 #include "server/host/host_module.h"
+#include "server/monitor/monitor_registry.h"
 #include "server/pnet/setup_calls.h"
 #include "server/requests/connect_tracker.h"
 #include "server/requests/fabric_registry.h"
@@ -130,6 +131,8 @@ public:
     LostReport lost_report;
     // PMIX_TMPDIR / PMIX_NSDIR / PMIX_PROCDIR made for the host (issue 4).
     sessiondirs::SessionDirs session_dirs;
+    // PMIx_Process_monitor requests the server runs itself (server/monitor/).
+    monitor::MonitorRegistry monitors;
 
     Namespace *find_namespace(const std::string &name);
     Namespace *find_namespace(const char *nspace);

@@ -86,6 +86,8 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
     case Command::FabricUpdate: return decode_and_run(server, peer, frame, command, handle_fabric_update);
     case Command::FabricDeregister:
         return decode_and_run(server, peer, frame, command, handle_fabric_deregister);
+    case Command::Monitor: return decode_and_run(server, peer, frame, command, handle_monitor);
+    case Command::Heartbeat: return decode_and_run(server, peer, frame, command, handle_heartbeat);
     default:
         // Reserved for later issues, or unknown: the client gets a clear answer.
         reply_status(server, peer.id, frame.header.tag, PMIX_ERR_NOT_SUPPORTED);

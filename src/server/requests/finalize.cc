@@ -12,6 +12,7 @@ void handle_finalize(Server &server, Peer &peer, uint32_t tag, wire::FinalizeReq
     ClientRecord *client = server.find_client(peer.proc);
     if (client != nullptr) client->finalized = true;
     peer.events.clear();
+    server.monitors.stop_owner(peer.id);  // a finalized process is not expected to beat
     // A tool is not one of the host's clients: the host hears of it
     // through tool_connected only.
     const auto upcall = peer.tool ? nullptr : server.host.slots().client_finalized;

@@ -73,6 +73,17 @@ void end_all_fabrics(Server &server);
 // rest goes to the host's job_control upcall.
 void handle_job_control(Server &server, Peer &peer, uint32_t tag, wire::JobControlRequest &request);
 
+// monitor.cc: PMIx_Process_monitor to the host's monitor upcall, else the
+// server's own monitors (server/monitor/); PMIx_Heartbeat (one-way).
+void handle_monitor(Server &server, Peer &peer, uint32_t tag, wire::MonitorRequest &request);
+void handle_heartbeat(Server &server, Peer &peer, uint32_t tag, wire::HeartbeatRequest &request);
+// The same for any requester; `owner` is its connection (kNoPeer: the host
+// itself), whose monitors stop when it goes. `respond` runs exactly once,
+// on the progress thread, possibly before start_monitor returns.
+using MonitorResponder = std::function<void(wire::InfoReply &reply)>;
+void start_monitor(Server &server, PeerId owner, const pmix_proc_t &requester, wire::MonitorRequest request,
+                   MonitorResponder respond);
+
 // get.cc / query.cc: the request of any requester (a connected client, or
 // the host itself through self-access); `respond` runs exactly once, on the
 // progress thread, possibly before start_* returns.

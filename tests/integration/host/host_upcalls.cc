@@ -186,6 +186,7 @@ pmix_server_module_t make_module(const HostOptions &options)
     module.query = on_query;
     module.connect = on_connect;
     module.disconnect = on_disconnect;
+    module.monitor = options.monitor_upcall;
     if (options.credential_upcalls) {
         module.get_credential = on_get_credential;
         module.validate_credential = on_validate_credential;
