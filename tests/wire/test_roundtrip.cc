@@ -516,6 +516,8 @@ Test(wire_roundtrip, fabric)
     payload[0] = static_cast<uint8_t>(Command::FabricDeregister);
     FabricUpdateRequest out;
     cr_expect_eq(decode_bytes(payload, &out), PMIX_ERR_UNPACK_FAILURE);
+}
+
 Test(wire_roundtrip, monitor_and_heartbeat)
 {
     MonitorRequest monitor;
