@@ -2,17 +2,24 @@
 # More of python3-pmix's client calls on our libpmix.so.2, run as
 # `pmixrun -n 1 /usr/bin/python3 calls.py`: string converters, job data,
 # peers and nodes, query, publish/lookup/unpublish, log, connect and
-# disconnect, an allocation request, the process's cpuset, and a group call
-# that we decline.
+# disconnect, an allocation request, the process's cpuset, a process
+# monitor, fabric registration (pmixrun knows no fabric: declined with
+# PMIX_ERR_NOT_AVAILABLE), and a group call that we decline.
 # One line "call: result" each; "FAILED: ..." for a wrong answer; exit 0
 # only when every check passed. Left out, because the bindings themselves
 # break on them (on OpenPMIx 4.2.2 too): store_internal (frees a value on
-# the stack: abort), spawn (overwrites argv[0] with "hostname").
+# the stack: abort), spawn (overwrites argv[0] with "hostname"), and a
+# fabric description holding PMIX_LINK_STATE or PMIX_GEOMETRY values
+# (pnet/simfabric's: the bindings' unload knows neither type and corrupts
+# the heap).
 import os
 import socket
 import sys
 
 from compat_common import info, mapped_libpmix, pmix
+
+# Not exported by the bindings (pmix_common.h's value).
+PMIX_ERR_NOT_AVAILABLE = -64
 
 
 def cpu_list(cpus):
@@ -97,6 +104,17 @@ def main():
     rc, cpus = c.get_cpuset(pmix.PMIX_CPUBIND_PROCESS)
     check("get_cpuset", rc == 0 and cpus.get("source") == b"hwloc"
           and cpus.get("cpus") == ["hwloc:" + cpu_list(os.sched_getaffinity(0))], (rc, cpus))
+
+    beat = [info(pmix.PMIX_MONITOR_HEARTBEAT_TIME, 60, pmix.PMIX_UINT32),
+            info(pmix.PMIX_MONITOR_ID, "calls.py", pmix.PMIX_STRING)]
+    rc, res = c.monitor([info(pmix.PMIX_MONITOR_HEARTBEAT, True, pmix.PMIX_BOOL)], 0, beat)
+    check("monitor", rc == 0, (rc, res))
+    rc, res = c.monitor([info(pmix.PMIX_MONITOR_CANCEL, "calls.py", pmix.PMIX_STRING)], 0, [])
+    check("monitor cancel", rc == 0, (rc, res))
+    rc, res = c.monitor([info(pmix.PMIX_MONITOR_CANCEL, "calls.py", pmix.PMIX_STRING)], 0, [])
+    check("monitor cancel again", rc == pmix.PMIX_ERR_NOT_FOUND, (rc, res))
+    rc, res = c.fabric_register([])
+    check("fabric_register", rc == PMIX_ERR_NOT_AVAILABLE and res == [], (rc, res))
 
     # Not implemented (docs/api-coverage.md): declined, without a crash.
     rc, res = c.group_construct("compat.py.group", [{"nspace": ns, "rank": 0}], [])
