@@ -343,6 +343,35 @@ Test(server_requests, notify_reaches_registered_peer, .init = two_rank_job)
     cr_expect_eq(event.source.rank, 0u, "the server names the raiser");
 }
 
+// An event raised before a peer registered for it reaches the peer when it
+// registers, once; one it had no part in (another code) does not.
+Test(server_requests, a_late_registration_hears_an_event_raised_before_it, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    wire::NotifyEventRequest notify;
+    notify.event.status = kCustomEvent;
+    notify.event.range = PMIX_RANGE_NAMESPACE;
+    a->request(2, notify);
+    cr_assert_eq(a->reply<wire::StatusReply>().status, PMIX_SUCCESS);
+    wire::RegisterEventsRequest registration;
+    registration.codes = {kCustomEvent};
+    b->request(1, registration);
+    cr_assert_eq(b->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
+    wire::Frame frame;
+    cr_assert_eq(b->receive(&frame), PMIX_SUCCESS);
+    wire::Event event;
+    cr_assert_eq(wire::decode_payload(frame.payload, &event), PMIX_SUCCESS);
+    cr_expect_eq(event.status, kCustomEvent);
+    cr_expect_eq(event.source.rank, 0u);
+    // Registering again replays nothing: the peer has heard it. The next
+    // frame is the answer to the next request.
+    b->request(3, registration);
+    cr_assert_eq(b->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
+    a->request(4, registration);  // the raiser itself is never sent its own
+    cr_assert_eq(a->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
+}
+
 Test(server_requests, query_namespaces, .init = two_rank_job)
 {
     auto a = connect_rank(0);

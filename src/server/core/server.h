@@ -13,6 +13,7 @@
 #include "common/store/store.h"
 #include "framework/src/selection.h"
 #include "server/core/config.h"
+#include "server/core/event_cache.h"
 #include "server/core/identity_resolver.h"
 #include "server/core/lost_report.h"
 #include "server/core/registry.h"
@@ -118,6 +119,7 @@ public:
 
     // Self-access (the host calling the client API in its own process).
     HostHandlers host_handlers;
+    EventCache recent_events;  // replayed to late registrations (event_cache.h)
     std::vector<StagedPut> staged_puts;
     bool self_committed = false;
     // Completions of the host's pending *_nb calls, failed at finalize.

@@ -12,6 +12,9 @@
 // whatever its range (the host is the RM of every proc it serves), except
 // PROC_LOCAL events of another proc and events the host raised itself.
 //
+// Events delivered to clients are kept a while (core/event_cache.h): a
+// client that registers for one afterwards still hears it, once.
+//
 // A client registering for system events (PMIX_SYSTEM_EVENT: node down,
 // failed links, ...) needs the host to produce them: those codes are passed
 // up to the host's register_events once per code, and to deregister_events
@@ -194,44 +197,88 @@ bool backlog_holds_producer(const Peer &receiver)
     return queued > limits.high_water && (limits.hard_limit == 0 || queued <= limits.hard_limit / 2);
 }
 
+pmix_status_t encode_event(const wire::Event &event, wire::SharedBytes *encoded_p)
+{
+    auto bytes = std::make_shared<wire::Bytes>();
+    const pmix_status_t rc = wire::encode_to_bytes(event, bytes.get());
+    if (rc != PMIX_SUCCESS) {
+        runtime::log_warning("server", std::string("cannot encode event ") + PMIx_Error_string(event.status) +
+                                           ": " + PMIx_Error_string(rc) + " (not delivered)");
+        return rc;
+    }
+    *encoded_p = std::move(bytes);
+    return PMIX_SUCCESS;
+}
+
 // Encoded once for all receivers, and queued by reference for those that
-// do not take it at once: a thousand slow readers hold one copy.
+// do not take it at once: a thousand slow readers hold one copy. Returns
+// the peers it reached.
 template <typename Wanted>
-void fan_out(Server &server, const wire::Event &event, PeerId exclude, Wanted wanted)
+std::vector<PeerId> fan_out(Server &server, const wire::Event &event, const wire::SharedBytes &encoded,
+                            PeerId exclude, Wanted wanted)
 {
     bool hold_producer = false;
-    wire::SharedBytes encoded;
+    std::vector<PeerId> reached;
     for (auto &[id, peer] : server.peers) {
         if (id == exclude || peer->state != PeerState::connected) continue;
         if (!in_range(event, peer->proc) || !wanted(*peer)) continue;
-        if (!encoded) {
-            auto bytes = std::make_shared<wire::Bytes>();
-            const pmix_status_t rc = wire::encode_to_bytes(event, bytes.get());
-            if (rc != PMIX_SUCCESS) {
-                runtime::log_warning("server", std::string("cannot encode event ") +
-                                                   PMIx_Error_string(event.status) + ": " +
-                                                   PMIx_Error_string(rc) + " (not delivered)");
-                return;
-            }
-            encoded = std::move(bytes);
-        }
         peer->connection->send_shared(wire::FrameKind::notify, wire::kNoTag, encoded);
+        reached.push_back(id);
         hold_producer = hold_producer || backlog_holds_producer(*peer);
     }
     Peer *producer = exclude == kNoPeer ? nullptr : server.find_peer(exclude);
     if (hold_producer && producer != nullptr) producer->connection->hold_reading(kProducerHold);
+    return reached;
+}
+
+void keep_for_late_registrations(Server &server, const wire::Event &event, const wire::SharedBytes &encoded,
+                                 PeerId raised_by, std::vector<PeerId> reached)
+{
+    EventCache::Entry entry;
+    entry.event.status = event.status;
+    entry.event.source = event.source;
+    entry.event.range = event.range;
+    if (entry.event.info.assign_copy(event.info.data(), event.info.size()) != PMIX_SUCCESS) return;
+    entry.encoded = encoded;
+    entry.raised_by = raised_by;
+    entry.reached = std::move(reached);
+    entry.raised = EventCache::Clock::now();
+    server.recent_events.add(std::move(entry));
+}
+
+bool registered_for(const EventRegistration &registration, pmix_status_t status)
+{
+    const auto &codes = registration.codes;
+    return codes.empty() || std::find(codes.begin(), codes.end(), status) != codes.end();
+}
+
+// What the peer missed of the kept events and has now registered for.
+void replay_kept_events(Server &server, Peer &peer, const EventRegistration &registration)
+{
+    for (EventCache::Entry &entry : server.recent_events.live()) {
+        if (entry.raised_by == peer.id || !registered_for(registration, entry.event.status)) continue;
+        if (std::find(entry.reached.begin(), entry.reached.end(), peer.id) != entry.reached.end()) continue;
+        if (!in_range(entry.event, peer.proc)) continue;
+        peer.connection->send_shared(wire::FrameKind::notify, wire::kNoTag, entry.encoded);
+        entry.reached.push_back(peer.id);
+    }
 }
 
 }  // namespace
 
 void deliver_to_clients(Server &server, const wire::Event &event, PeerId exclude)
 {
-    fan_out(server, event, exclude, [&](const Peer &peer) { return peer.wants(event.status); });
+    wire::SharedBytes encoded;
+    if (encode_event(event, &encoded) != PMIX_SUCCESS) return;
+    auto reached = fan_out(server, event, encoded, exclude, [&](const Peer &peer) { return peer.wants(event.status); });
+    keep_for_late_registrations(server, event, encoded, exclude, std::move(reached));
 }
 
 void deliver_to_clients_naming(Server &server, const wire::Event &event, PeerId exclude)
 {
-    fan_out(server, event, exclude, [&](const Peer &peer) { return peer.names(event.status); });
+    wire::SharedBytes encoded;
+    if (encode_event(event, &encoded) != PMIX_SUCCESS) return;
+    fan_out(server, event, encoded, exclude, [&](const Peer &peer) { return peer.names(event.status); });
 }
 
 void handle_register_events(Server &server, Peer &peer, uint32_t tag,
@@ -243,6 +290,7 @@ void handle_register_events(Server &server, Peer &peer, uint32_t tag,
     peer.events.push_back(std::move(registration));
     host_events_added(server, peer.events.back());
     reply_to(server, peer.id, tag, wire::RegisterEventsReply{PMIX_SUCCESS, peer.events.back().reference});
+    replay_kept_events(server, peer, peer.events.back());
 }
 
 void handle_deregister_events(Server &server, Peer &peer, uint32_t tag,
