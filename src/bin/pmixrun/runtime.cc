@@ -40,19 +40,29 @@ std::string how_it_ended(int status)
     return "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
 }
 
-// PMIX_EVENT_PROC_TERMINATED to the job's processes that registered for it.
-void announce_exit(const Job &job, const Proc &proc)
+// `code` about proc's end to the rest of its job (range: its namespace),
+// naming it and its exit code.
+void announce_end(const Job &job, const Proc &proc, pmix_status_t code)
 {
     pmix_proc_t gone;
     PMIX_LOAD_PROCID(&gone, job.nspace.c_str(), proc.rank);
-    const int code = WIFEXITED(proc.wait_status) ? WEXITSTATUS(proc.wait_status) : 128 + WTERMSIG(proc.wait_status);
+    const int exit_code =
+        WIFEXITED(proc.wait_status) ? WEXITSTATUS(proc.wait_status) : 128 + WTERMSIG(proc.wait_status);
     pmix_info_t info[2];
     PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &gone, PMIX_PROC);
-    PMIX_INFO_LOAD(&info[1], PMIX_EXIT_CODE, &code, PMIX_INT);
-    (void)PMIx_Notify_event(PMIX_EVENT_PROC_TERMINATED, &gone, PMIX_RANGE_NAMESPACE, info, 2, nullptr, nullptr);
+    PMIX_INFO_LOAD(&info[1], PMIX_EXIT_CODE, &exit_code, PMIX_INT);
+    (void)PMIx_Notify_event(code, &gone, PMIX_RANGE_NAMESPACE, info, 2, nullptr, nullptr);
     PMIX_INFO_DESTRUCT(&info[0]);
     PMIX_INFO_DESTRUCT(&info[1]);
 }
+
+// PMIX_EVENT_PROC_TERMINATED to the job's processes that registered for it.
+void announce_exit(const Job &job, const Proc &proc) { announce_end(job, proc, PMIX_EVENT_PROC_TERMINATED); }
+
+// PMIX_ERR_PROC_ABORTED to the rest of the job when a rank failed on its
+// own and the job is about to be terminated. A job that handles faults
+// (OpenPMIx's fault example) hears it before the SIGTERM that follows.
+void announce_failure(const Job &job, const Proc &proc) { announce_end(job, proc, PMIX_ERR_PROC_ABORTED); }
 
 // PMIX_EVENT_JOB_END to the process (or tool) that spawned the job: which
 // job (PMIX_EVENT_AFFECTED_PROC, rank wildcard), its status and exit code.
@@ -70,23 +80,6 @@ void announce_job_end(const Job &job)
     PMIX_INFO_LOAD(&info[3], PMIX_EVENT_CUSTOM_RANGE, &job.spawned_by, PMIX_PROC);
     (void)PMIx_Notify_event(PMIX_EVENT_JOB_END, &affected, PMIX_RANGE_CUSTOM, info, 4, nullptr, nullptr);
     for (pmix_info_t &item : info) PMIX_INFO_DESTRUCT(&item);
-}
-
-// PMIX_ERR_PROC_ABORTED to the rest of the job when a rank failed on its
-// own and the job is about to be terminated: which rank, its exit code. A
-// job that handles faults (OpenPMIx's fault example) hears it before the
-// SIGTERM that follows.
-void announce_failure(const Job &job, const Proc &proc)
-{
-    pmix_proc_t failed;
-    PMIX_LOAD_PROCID(&failed, job.nspace.c_str(), proc.rank);
-    const int code = WIFEXITED(proc.wait_status) ? WEXITSTATUS(proc.wait_status) : 128 + WTERMSIG(proc.wait_status);
-    pmix_info_t info[2];
-    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &failed, PMIX_PROC);
-    PMIX_INFO_LOAD(&info[1], PMIX_EXIT_CODE, &code, PMIX_INT);
-    (void)PMIx_Notify_event(PMIX_ERR_PROC_ABORTED, &failed, PMIX_RANGE_NAMESPACE, info, 2, nullptr, nullptr);
-    PMIX_INFO_DESTRUCT(&info[0]);
-    PMIX_INFO_DESTRUCT(&info[1]);
 }
 
 bool all_exited(const Job &job)
