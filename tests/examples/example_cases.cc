@@ -148,7 +148,9 @@ std::vector<KnownFailure> make_known_failures()
          "\"<nspace>-<rank>-internal\" fails BAD-PARAM in OpenPMIx's gds/hash"},
         {"dynamic", {kTheirs}, {}, K::kPending,
          "pending: pmixrun per-proc PMIX_LOCAL_RANK: PMIx_Get of the spawned job's rank 1 PMIX_LOCAL_RANK fails "
-         "(-46 NOT_FOUND, or -17 when it races the child's registration)"},
+         "(-46 NOT_FOUND, or -17 when it races the child's registration). Also, about 1 run in 10: pmixrun hangs "
+         "in PMIx_server_deregister_client while OpenPMIx's progress thread waits on a mutex, after "
+         "\"UNREACHABLE in ptl_base_connection_hdlr.c at line 388\" (a spawned child connecting as its job ends)"},
 
         {"abi_no_init", {kOurs}, {}, K::kPending,
          "pending: ABI version queries before init: PMIx_Query_info of PMIX_QUERY_STABLE/PROVISIONAL_ABI_VERSION "
