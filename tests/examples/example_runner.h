@@ -31,6 +31,7 @@ struct Outcome {
     std::string host_output;  // tools: the output of the pmixrun they talk to
     std::string nspace;       // tools: the waiting job's namespace
     std::string uri;          // tools: the server's URI
+    bool host_stopped = true; // tools: their pmixrun ended on SIGTERM
 };
 
 // Runs in a fresh tmpdir under `scratch` (TMPDIR and pmixrun --tmpdir).
