@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite:
-#   1. CTest in build/ (unit, integration, compat with Open MPI and
-#      python3-pmix, load, fuzz-corpus replay);
+#   1. CTest in build/ (unit, integration, compat with Open MPI,
+#      python3-pmix and OpenPMIx's example programs, load, fuzz-corpus replay);
 #   2. the same suite, less the compat and load labels, under ASan+UBSan
 #      (build-asan/) and under TSan (build-tsan/; docs/reliability.md);
 #   3. every libFuzzer target for PMIXPP_FUZZ_SECONDS (default 30) each

@@ -6,7 +6,9 @@ PMIXPP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PMIXPP_BUILD=${PMIXPP_BUILD:-"$PMIXPP_ROOT/build"}
 
 # Build and test dependencies, all from Debian 12. libpmix-dev (OpenPMIx) is
-# here only so the ABI test can compare our headers with the reference ones.
+# here for the tests only: the ABI test compares our headers with its ones,
+# and tests/examples builds its example programs and runs them on our library
+# and on its libpmix.so.2 (libpmix2, which it pulls in).
 PMIXPP_PACKAGES=(
   build-essential cmake pkg-config
   libltdl-dev libevent-dev libhwloc-dev libssl-dev zlib1g-dev

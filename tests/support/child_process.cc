@@ -63,6 +63,14 @@ void collect(int out, int err, int seconds, Result &result)
 
 Result run(const char *program, const std::vector<std::string> &args, const std::string &input, int seconds)
 {
+    Result result = run_quietly(program, args, input, seconds);
+    if (result.timed_out) cr_log_error("%s did not end within %d s: killed its process group", program, seconds);
+    return result;
+}
+
+Result run_quietly(const char *program, const std::vector<std::string> &args, const std::string &input,
+                   int seconds)
+{
     int out[2], err[2], in[2];
     cr_assert_eq(::pipe(out), 0);
     cr_assert_eq(::pipe(err), 0);
@@ -93,7 +101,6 @@ Result run(const char *program, const std::vector<std::string> &args, const std:
         else ::usleep(50000);
     }
     if (result.code < 0) {
-        cr_log_error("%s did not end within %d s: killing its process group", program, seconds);
         result.timed_out = true;
         ::kill(-pid, SIGKILL);
         ::waitpid(pid, &status, 0);
