@@ -75,7 +75,7 @@ bool app_specs(const SpawnCall &call, std::vector<AppSpec> *specs_p, std::string
         }
         if (app.cwd != nullptr) spec.cwd = app.cwd;
         std::string path;
-        if (!resolve_program(spec.argv[0], &path, why_p)) return false;
+        if (!resolve_program(spec.argv[0], spec.cwd, &path, why_p)) return false;
         specs_p->push_back(std::move(spec));
     }
     return true;

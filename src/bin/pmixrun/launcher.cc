@@ -145,15 +145,18 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_s
 
 } // namespace
 
-bool resolve_program(const std::string &program, std::string *path_p, std::string *why_p)
+bool resolve_program(const std::string &program, const std::string &cwd, std::string *path_p, std::string *why_p)
 {
+    // A relative path is the process's, which runs in cwd.
+    const std::string in_cwd = cwd.empty() ? program : cwd + "/" + program;
     if (program.find('/') != std::string::npos) {
-        if (executable(program)) {
-            *path_p = program;
+        const std::string path = program[0] == '/' ? program : in_cwd;
+        if (executable(path)) {
+            *path_p = path;
             return true;
         }
-        *why_p = "cannot run '" + program + "': " + (::access(program.c_str(), F_OK) == 0 ? "not an executable file"
-                                                                                         : "no such file");
+        *why_p = "cannot run '" + program + "': " + (::access(path.c_str(), F_OK) == 0 ? "not an executable file"
+                                                                                      : "no such file");
         return false;
     }
     const char *path = std::getenv("PATH");
@@ -170,7 +173,15 @@ bool resolve_program(const std::string &program, std::string *path_p, std::strin
         }
         start = colon + 1;
     }
-    *why_p = "cannot find program '" + program + "' on PATH (give its path, e.g. ./" + program + ")";
+    // As mpirun does: a spawned program named without a path (OpenPMIx's
+    // debugger example spawns "client" with its own cwd) is also looked for
+    // in the directory it is to run in.
+    if (!cwd.empty() && executable(in_cwd)) {
+        *path_p = in_cwd;
+        return true;
+    }
+    *why_p = "cannot find program '" + program + "' on PATH" + (cwd.empty() ? "" : " nor in " + cwd) +
+             " (give its path, e.g. ./" + program + ")";
     return false;
 }
 
@@ -179,7 +190,7 @@ bool launch_job(Job &job, const StdinTarget &target, std::vector<StdinFeed> *fee
     std::vector<std::string> paths;
     for (const AppSpec &app : job.apps) {
         std::string path;
-        if (!resolve_program(app.argv[0], &path, why_p)) return false;
+        if (!resolve_program(app.argv[0], app.cwd, &path, why_p)) return false;
         paths.push_back(path);
     }
     for (Proc &proc : job.procs) {

@@ -14,9 +14,10 @@
 
 namespace pmixrun {
 
-// The path execve runs for `program`: as given when it holds a '/', else
-// the first executable match on PATH. False with *why_p when none.
-bool resolve_program(const std::string &program, std::string *path_p, std::string *why_p);
+// The path execve runs for `program`, which is to run in `cwd` (empty:
+// pmixrun's own): absolute as given; holding a '/', relative to cwd; else
+// the first executable match on PATH, then in cwd. False with *why_p when none.
+bool resolve_program(const std::string &program, const std::string &cwd, std::string *path_p, std::string *why_p);
 
 // Starts every process of the job, in rank order. With feeds_p, the ranks
 // `target` names read their stdin from pipes whose write ends are appended

@@ -72,7 +72,7 @@ int main(int argc, char **argv)
     for (const auto &[name, value] : options.mca) ::setenv(("PMIX_MCA_" + name).c_str(), value.c_str(), 1);
     for (const AppSpec &app : options.apps) {
         std::string path;
-        if (!resolve_program(app.argv[0], &path, &why)) return fail(why, 127);
+        if (!resolve_program(app.argv[0], app.cwd, &path, &why)) return fail(why, 127);
     }
     const int signal_fd = block_signals();
     if (signal_fd < 0) return fail("cannot set up signal handling", 1);
