@@ -72,6 +72,15 @@ void deliver(Server &server, const pmix_proc_t &source, uint16_t channel, const 
     }
 }
 
+void dropped_before_delivery(Server &server, uint64_t bytes)
+{
+    runtime::log_trace(kVerboseEnv, "server",
+                       "iof: " + std::to_string(bytes) +
+                           " bytes of output were dropped before delivery (the host delivered faster than the "
+                           "server could hand them out)");
+    server.iof.add_dropped_to_all(bytes);
+}
+
 void replay_cache(Server &server, Pull &pull, std::size_t limit)
 {
     const wire::InfoArray none;

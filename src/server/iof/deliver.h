@@ -23,6 +23,11 @@ namespace pmixpp::server::iof {
 void deliver(Server &server, const pmix_proc_t &source, uint16_t channel, const uint8_t *data, std::size_t size,
              const wire::InfoArray &info);
 
+// `bytes` the host delivered were lost before they reached the progress
+// thread (too much was waiting): every active pull may have missed them and
+// hears the count with its next chunk; one verbose line says so.
+void dropped_before_delivery(Server &server, uint64_t bytes);
+
 // Sends a new pull the cached output it wants, at most `limit` bytes per
 // stream (the newest ones).
 void replay_cache(Server &server, Pull &pull, std::size_t limit);

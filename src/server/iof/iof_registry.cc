@@ -89,6 +89,15 @@ std::vector<Pull *> IofRegistry::matching(const pmix_proc_t &source, uint16_t ch
     return found;
 }
 
+void IofRegistry::add_dropped_to_all(uint64_t bytes)
+{
+    for (auto &[id, pull] : pulls_) {
+        if (!pull.active) continue;
+        pull.dropped += bytes;
+        pull.dropped_total += bytes;
+    }
+}
+
 void IofRegistry::remember(const pmix_proc_t &source, uint16_t channel, const uint8_t *data, std::size_t size)
 {
     if (cache_bytes_ == 0 || size == 0) return;

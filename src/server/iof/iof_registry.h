@@ -62,6 +62,10 @@ public:
     // The active registrations that want this chunk (never the source's own).
     std::vector<Pull *> matching(const pmix_proc_t &source, uint16_t channel, PeerId source_peer);
 
+    // Output lost before it could be matched: every active pull may have
+    // missed it.
+    void add_dropped_to_all(uint64_t bytes);
+
     void remember(const pmix_proc_t &source, uint16_t channel, const uint8_t *data, std::size_t size);
     // The cached streams a pull wants, in no particular order.
     std::vector<const CachedStream *> cached_for(const Pull &pull) const;
