@@ -3,14 +3,19 @@
 // IofData notifications; client/core/iof_handlers dispatches them to the
 // callbacks here registered, formatted as the pull asked. Stdin is pushed
 // in chunks of at most wire::kMaxIofChunk bytes; the last carries the end
-// of input when PMIX_IOF_COMPLETE is given. Reading the tool's own stdin
-// (PMIX_IOF_PUSH_STDIN) is not implemented: PMIX_ERR_NOT_SUPPORTED.
+// of input when PMIX_IOF_COMPLETE is given. PMIX_IOF_PUSH_STDIN starts a
+// thread that reads this process's stdin until its end and pushes each read
+// (one at a time: at most one chunk of ours in flight), then the end.
 #include <pmix_tool.h>
 
 #include <algorithm>
 #include <atomic>
 #include <memory>
 #include <new>
+#include <thread>
+
+#include <unistd.h>
+#include <cerrno>
 
 #include "client/core/host_call.h"
 #include "client/core/iof_handlers.h"
@@ -105,6 +110,34 @@ pmix_status_t start_push(const std::shared_ptr<client::Session> &session, const 
     return PMIX_SUCCESS;
 }
 
+// The stdin reader: blocking pushes from its own thread (never the
+// progress thread). It ends at end of input, or when a push fails (the
+// session ended, or the host takes no stdin).
+void forward_own_stdin(std::vector<pmix_proc_t> targets)
+{
+    char buffer[16384];
+    for (;;) {
+        const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        pmix_byte_object_t bo{buffer, n > 0 ? static_cast<size_t>(n) : 0};
+        pmix_info_t done;
+        bool yes = true;
+        PMIX_INFO_LOAD(&done, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+        const bool end = n <= 0;
+        const pmix_status_t rc =
+            PMIx_IOF_push(targets.data(), targets.size(), end ? nullptr : &bo, end ? &done : nullptr, end ? 1 : 0,
+                          nullptr, nullptr);
+        if (end || rc != PMIX_SUCCESS) return;
+    }
+}
+
+pmix_status_t start_stdin_reader(const pmix_proc_t targets[], size_t ntargets)
+{
+    std::thread reader(forward_own_stdin, std::vector<pmix_proc_t>(targets, targets + ntargets));
+    reader.detach();  // it ends with the input (or the session)
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
 }  // namespace
 
 pmix_status_t PMIx_IOF_pull(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t directives[], size_t ndirs,
@@ -159,14 +192,17 @@ pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntargets, pmix_b
 {
     if (targets == nullptr || ntargets == 0 || (directives == nullptr && ndirs > 0)) return PMIX_ERR_BAD_PARAM;
     if (bo != nullptr && bo->bytes == nullptr && bo->size > 0) return PMIX_ERR_BAD_PARAM;
-    if (client::flag_of(directives, ndirs, PMIX_IOF_PUSH_STDIN)) return PMIX_ERR_NOT_SUPPORTED;
     const bool eof = client::flag_of(directives, ndirs, PMIX_IOF_COMPLETE);
+    const bool own_stdin = bo == nullptr && client::flag_of(directives, ndirs, PMIX_IOF_PUSH_STDIN);
     // Nothing to send and no end of input to tell: nothing to do.
-    if ((bo == nullptr || bo->size == 0) && !eof) return PMIX_ERR_BAD_PARAM;
+    if ((bo == nullptr || bo->size == 0) && !eof && !own_stdin) return PMIX_ERR_BAD_PARAM;
     std::shared_ptr<client::Session> session;
     const pmix_status_t rc = iof_session(&session);
     if (rc != PMIX_SUCCESS) return rc;
     try {
+        if (own_stdin) {
+            return start_stdin_reader(targets, ntargets);
+        }
         auto start = [&](client::StatusDone done) {
             return start_push(session, targets, ntargets, bo, directives, ndirs, eof, done);
         };

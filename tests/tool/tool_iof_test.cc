@@ -2,7 +2,8 @@
 // (tool_server --iof) that delivers its job's output on command: output in
 // order per rank and channel, the cache of output from before the pull,
 // formatting, deregistration, a tool that stops reading (the server goes on
-// and counts the drops), stdin with its end, and bad parameters.
+// and counts the drops), stdin with its end (from a buffer and from the
+// tool's own stdin), and bad parameters.
 #include <criterion/criterion.h>
 
 #include <poll.h>
@@ -300,7 +301,29 @@ Test(tool_iof, bad_parameters)
     char text[] = "x";
     pmix_byte_object_t bo = {text, 1};
     cr_expect_eq(PMIx_IOF_push(nullptr, 0, &bo, nullptr, 0, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
+    cr_expect_eq(PMIx_IOF_push(&g_job_all, 1, nullptr, nullptr, 0, nullptr, nullptr), PMIX_ERR_BAD_PARAM,
+                 "nothing to push");
+}
+
+Test(tool_iof, push_of_the_tools_own_stdin_until_its_end)
+{
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    cr_assert_geq(dup2(fds[0], STDIN_FILENO), 0);
+    close(fds[0]);
+    const char typed[] = "typed line\n";
+    cr_assert_eq(write(fds[1], typed, sizeof typed - 1), static_cast<ssize_t>(sizeof typed - 1));
+    close(fds[1]);
+    pmix_proc_t rank0;
+    PMIX_LOAD_PROCID(&rank0, "srviof-job", 0);
     pmix_info_t from_stdin;
     load_flag(&from_stdin, PMIX_IOF_PUSH_STDIN);
-    cr_expect_eq(PMIx_IOF_push(&g_job_all, 1, nullptr, &from_stdin, 1, nullptr, nullptr), PMIX_ERR_NOT_SUPPORTED);
+    cr_assert_eq(PMIx_IOF_push(&rank0, 1, nullptr, &from_stdin, 1, nullptr, nullptr), PMIX_OPERATION_SUCCEEDED);
+    std::string log;
+    for (int i = 0; i < 500; ++i) {
+        log = whole_file(g_dir + "/iof.log");
+        if (log.find("eof 0\n") != std::string::npos) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    cr_expect(log.find("stdin 0 typed line\neof 0\n") != std::string::npos, "log: %s", log.c_str());
 }
