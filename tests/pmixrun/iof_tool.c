@@ -5,7 +5,8 @@
  *          pmixrun, pulls rank 1's stdout and stderr (what came before the
  *          pull comes from pmixrun's cache) and prints
  *          "iof-tool: stdout ok, stderr ok" when both arrived whole and in
- *          order, else what it got. */
+ *          order, else what it got; then "iof-tool: push STATUS" for a
+ *          push of stdin to rank 1 (pmixrun takes none from tools yet). */
 #include <pmix_tool.h>
 
 #include <pthread.h>
@@ -88,6 +89,9 @@ static int tool(const char *uri, const char *nspace)
         printf("iof-tool: stdout [%s] stderr [%s]\n", g_out, g_err);
     }
     pthread_mutex_unlock(&g_lock);
+    char text[] = "in\n";
+    pmix_byte_object_t bo = {text, 3};
+    printf("iof-tool: push %s\n", PMIx_Error_string(PMIx_IOF_push(&writer, 1, &bo, NULL, 0, NULL, NULL)));
     rc = PMIx_IOF_deregister((size_t)rc, NULL, 0, NULL, NULL);
     if (rc != PMIX_SUCCESS) printf("iof-tool: deregister: %s\n", PMIx_Error_string(rc));
     PMIx_tool_finalize();
