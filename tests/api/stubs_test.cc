@@ -42,11 +42,7 @@ const StubCall kStatusStubs[] = {
     // client: fabric (issue 19: implemented, tests/pnet/fabric_test.cc)
     // client: publish, spawn, allocation (issue 7)
     // server: application setup and inventory (issue 6)
-    // forwarded I/O (issue 7: pmixrun)
-    STUB(PMIx_IOF_pull, nullptr, 0, nullptr, 0, PMIX_FWD_STDOUT_CHANNEL, nullptr, nullptr,
-         nullptr),
-    STUB(PMIx_IOF_deregister, 0, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_IOF_push, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr),
+    // forwarded I/O (issue 19: implemented, tests/tool/tool_iof_test.cc)
 };
 
 // Stubs without a status to return; checked one by one below (none left:

@@ -125,6 +125,11 @@ constexpr Decoder kDecoders[] = {
     decode_and_reencode<FabricReply>,
     decode_and_reencode<MonitorRequest>,
     decode_and_reencode<HeartbeatRequest>,
+    decode_and_reencode<IofPullRequest>,
+    decode_and_reencode<IofDeregisterRequest>,
+    decode_and_reencode<IofPushRequest>,
+    decode_and_reencode<IofPullReply>,
+    decode_and_reencode<IofData>,
 };
 
 }  // namespace

@@ -145,6 +145,7 @@ enum : uint8_t {
     kStatusReply, kFenceReply, kGetReply, kRegisterEventsReply, kQueryReply, kLookupReply,
     kJobControlReply, kSpawnReply, kInfoReply, kJobDataReply, kEvent, kGetCredential, kValidateCredential,
     kGetCredentialReply, kFabricRegister, kFabricUpdate, kFabricDeregister, kFabricReply, kMonitor, kHeartbeat,
+    kIofPull, kIofDeregister, kIofPush, kIofPullReply, kIofData,
 };
 
 Hello sample_hello(PeerType type)
@@ -336,6 +337,26 @@ void messages()
     monitor.directives = sample_infos();
     message_seed(kMonitor, "monitor", monitor);
     message_seed(kHeartbeat, "heartbeat", HeartbeatRequest{});
+    IofPullRequest iof_pull;
+    iof_pull.procs = {proc("job-1", PMIX_RANK_WILDCARD)};
+    iof_pull.channels = PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL;
+    iof_pull.directives = sample_infos();
+    message_seed(kIofPull, "iof_pull", iof_pull);
+    message_seed(kIofDeregister, "iof_deregister", IofDeregisterRequest{4, {}});
+    IofPushRequest iof_push;
+    iof_push.targets = {proc("job-1", 0)};
+    iof_push.data = {'i', 'n', '\n'};
+    iof_push.eof = true;
+    message_seed(kIofPush, "iof_push", iof_push);
+    message_seed(kIofPullReply, "iof_pull_reply", IofPullReply{PMIX_SUCCESS, 4});
+    IofData iof_data;
+    iof_data.id = 4;
+    iof_data.source = proc("job-1", 1);
+    iof_data.channel = PMIX_FWD_STDERR_CHANNEL;
+    iof_data.data = {'o', 'u', 't', '\n'};
+    iof_data.dropped = 12;
+    iof_data.info = sample_infos();
+    message_seed(kIofData, "iof_data", iof_data);
     write("messages", "empty_hello", {kHello});
 }
 

@@ -11,7 +11,14 @@
  * PMIX_GRPID are not ours or whose PMIX_PROC_PID is missing (so a test that
  * connects proves the server passed them). It registers a job "<NSPACE>-job"
  * of size 4 with no local procs for the tools to query. Prints "ready <pid>"
- * when up and exits when stdin closes (and with its parent: PR_SET_PDEATHSIG). */
+ * when up and exits when stdin closes (and with its parent: PR_SET_PDEATHSIG).
+ *
+ * With --iof LOG the server is also an output host for the tool_iof tests:
+ * it offers iof_pull (LOG gets "pull <channels>" or "stop") and push_stdin
+ * (LOG gets "stdin <rank> <bytes>" and "eof <rank>"), and reads commands,
+ * one a line, from stdin, answering each with "ok" on stdout:
+ *   out R TEXT / err R TEXT   deliver TEXT\n as rank R of the job
+ *   flood R N                 deliver N lines of 1 KiB as rank R, at once */
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -77,6 +84,82 @@ static void tool_connected(pmix_info_t *info, size_t ninfo, pmix_tool_connection
     cbfunc(PMIX_SUCCESS, &proc, cbdata);
 }
 
+static FILE *g_iof_log;
+
+static bool flag_set(const pmix_info_t *info, size_t ninfo, const char *key)
+{
+    const pmix_info_t *found = find(info, ninfo, key);
+    return found != NULL && (found->value.type != PMIX_BOOL || found->value.data.flag);
+}
+
+/* Both answer at once (PMIX_OPERATION_SUCCEEDED): callbacks must not run
+ * inside the upcall, and none is owed then. */
+static pmix_status_t iof_pull(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t directives[],
+                              size_t ndirs, pmix_iof_channel_t channels, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)procs;
+    (void)nprocs;
+    (void)cbfunc;
+    (void)cbdata;
+    if (flag_set(directives, ndirs, PMIX_IOF_STOP)) {
+        fprintf(g_iof_log, "stop\n");
+    } else {
+        fprintf(g_iof_log, "pull %u\n", (unsigned)channels);
+    }
+    fflush(g_iof_log);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t push_stdin(const pmix_proc_t *source, const pmix_proc_t targets[], size_t ntargets,
+                                const pmix_info_t directives[], size_t ndirs, const pmix_byte_object_t *bo,
+                                pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)source;
+    (void)cbfunc;
+    (void)cbdata;
+    for (size_t i = 0; i < ntargets; ++i) {
+        if (bo != NULL && bo->size > 0) {
+            fprintf(g_iof_log, "stdin %u ", (unsigned)targets[i].rank);
+            fwrite(bo->bytes, 1, bo->size, g_iof_log);
+        }
+        if (flag_set(directives, ndirs, PMIX_IOF_COMPLETE)) fprintf(g_iof_log, "eof %u\n", (unsigned)targets[i].rank);
+    }
+    fflush(g_iof_log);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static void deliver(pmix_rank_t rank, pmix_iof_channel_t channel, const char *text, size_t size)
+{
+    pmix_proc_t source;
+    char job[PMIX_MAX_NSLEN + 1];
+    snprintf(job, sizeof job, "%s-job", g_name);
+    PMIX_LOAD_PROCID(&source, job, rank);
+    pmix_byte_object_t bo = {(char *)text, size};
+    pmix_status_t rc = PMIx_server_IOF_deliver(&source, channel, &bo, NULL, 0, NULL, NULL);
+    if (rc != PMIX_OPERATION_SUCCEEDED) fprintf(stderr, "tool_server: deliver: %s\n", PMIx_Error_string(rc));
+}
+
+static void serve_iof_commands(void)
+{
+    char line[4096];
+    static char kilo[1024];
+    memset(kilo, 'x', sizeof kilo - 1);
+    kilo[sizeof kilo - 1] = '\n';
+    while (fgets(line, sizeof line, stdin) != NULL) {
+        unsigned rank = 0, count = 0;
+        int used = 0;
+        if (sscanf(line, "flood %u %u", &rank, &count) == 2) {
+            for (unsigned i = 0; i < count; ++i) deliver(rank, PMIX_FWD_STDOUT_CHANNEL, kilo, sizeof kilo);
+        } else if (sscanf(line, "out %u %n", &rank, &used) == 1 && used > 0) {
+            deliver(rank, PMIX_FWD_STDOUT_CHANNEL, line + used, strlen(line + used));
+        } else if (sscanf(line, "err %u %n", &rank, &used) == 1 && used > 0) {
+            deliver(rank, PMIX_FWD_STDERR_CHANNEL, line + used, strlen(line + used));
+        }
+        printf("ok\n");
+        fflush(stdout);
+    }
+}
+
 static void set_flag(pmix_info_t *info, size_t *n, const char *key)
 {
     bool yes = true;
@@ -89,11 +172,14 @@ int main(int argc, char **argv)
     pmix_info_t info[12];
     size_t n = 0;
     const char *tmpdir = NULL;
+    const char *iof_log = NULL;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--name") == 0 && i + 1 < argc) {
             snprintf(g_name, sizeof g_name, "%s", argv[++i]);
         } else if (strcmp(argv[i], "--tmpdir") == 0 && i + 1 < argc) {
             tmpdir = argv[++i];
+        } else if (strcmp(argv[i], "--iof") == 0 && i + 1 < argc) {
+            iof_log = argv[++i];
         } else if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc) {
             snprintf(g_mode, sizeof g_mode, "%s", argv[++i]);
         } else if (strcmp(argv[i], "--tool") == 0) {
@@ -119,6 +205,12 @@ int main(int argc, char **argv)
     pmix_server_module_t module;
     memset(&module, 0, sizeof module);
     if (strcmp(g_mode, "none") != 0) module.tool_connected = tool_connected;
+    if (iof_log != NULL) {
+        g_iof_log = fopen(iof_log, "w");
+        if (g_iof_log == NULL) return 2;
+        module.iof_pull = iof_pull;
+        module.push_stdin = push_stdin;
+    }
     pmix_status_t rc = PMIx_server_init(&module, info, n);
     if (rc != PMIX_SUCCESS) {
         fprintf(stderr, "tool_server: PMIx_server_init: %s\n", PMIx_Error_string(rc));
@@ -138,8 +230,12 @@ int main(int argc, char **argv)
     }
     printf("ready %d\n", (int)getpid());
     fflush(stdout);
-    char buffer[64];
-    while (read(STDIN_FILENO, buffer, sizeof buffer) > 0) {
+    if (g_iof_log != NULL) {
+        serve_iof_commands();
+    } else {
+        char buffer[64];
+        while (read(STDIN_FILENO, buffer, sizeof buffer) > 0) {
+        }
     }
     PMIx_server_finalize();
     return 0;

@@ -4,6 +4,8 @@
 
 #include <cerrno>
 
+#include <pmix_server.h>
+
 namespace pmixrun {
 
 void OutputStream::write_all(const std::string &text) const
@@ -19,6 +21,11 @@ void OutputStream::write_all(const std::string &text) const
 
 void OutputStream::feed(const char *data, std::size_t size)
 {
+    if (channel_ != 0) {
+        // Copied before it returns; a full puller loses chunks, never stalls us.
+        pmix_byte_object_t bo{const_cast<char *>(data), size};
+        (void)PMIx_server_IOF_deliver(&source_, channel_, &bo, nullptr, 0, nullptr, nullptr);
+    }
     if (tag_.empty()) {
         write_all(std::string(data, size));
         return;

@@ -136,6 +136,10 @@ bool Runtime::launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why
             options_.tag_output ? "[" + job.nspace + ":" + std::to_string(proc.rank) + "] " : std::string();
         proc.out = std::make_shared<OutputStream>(STDOUT_FILENO, tag);
         proc.err = std::make_shared<OutputStream>(STDERR_FILENO, tag);
+        pmix_proc_t source;
+        PMIX_LOAD_PROCID(&source, job.nspace.c_str(), proc.rank);
+        proc.out->set_source(source, PMIX_FWD_STDOUT_CHANNEL);
+        proc.err->set_source(source, PMIX_FWD_STDERR_CHANNEL);
     }
     if (Session *session = sessions_.find(job.session_id)) session->jobs.push_back(job.nspace);
     if (!prepare_job(job, why_p)) {

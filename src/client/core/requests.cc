@@ -9,6 +9,7 @@
 #include <pmix.h>
 
 #include "client/core/events.h"
+#include "client/core/iof_handlers.h"
 #include "common/runtime/latch.h"
 #include "common/runtime/log.h"
 
@@ -49,11 +50,22 @@ std::shared_ptr<ServerLink> active_link(const Session &session)
     return found == table.by_session.end() ? nullptr : found->second.lock();
 }
 
+void on_iof_data(const wire::Frame &frame)
+{
+    wire::IofData data;
+    if (wire::decode_payload(frame.payload, &data) != PMIX_SUCCESS) {
+        runtime::log_warning("client", "malformed output notification from the server ignored");
+        return;
+    }
+    deliver_iof(data);
+}
+
 void on_notification(const std::shared_ptr<Session> &session, const wire::Frame &frame)
 {
     wire::Notification type{};
-    if (wire::peek_notification(frame.payload, &type) != PMIX_SUCCESS ||
-        type != wire::Notification::Event) {
+    if (wire::peek_notification(frame.payload, &type) != PMIX_SUCCESS) return;
+    if (type == wire::Notification::IofData) return on_iof_data(frame);
+    if (type != wire::Notification::Event) {
         return;  // a notification we do not know: ignored, as the protocol says
     }
     wire::Event event;

@@ -61,6 +61,9 @@ inline constexpr size_t kMaxGdsModules = 32;
 inline constexpr size_t kMaxEventCodes = 4096;
 // Bytes of one security credential (a munge credential is a few hundred).
 inline constexpr size_t kMaxCredentialSize = 64 * 1024;
+// Bytes of forwarded output or stdin in one IOF message; a sender splits
+// larger writes, so one chunk never monopolizes a connection.
+inline constexpr size_t kMaxIofChunk = 64 * 1024;
 
 // ---------------------------------------------------------------- handshake (HANDSHAKE frames)
 
@@ -361,6 +364,34 @@ struct MonitorRequest {
 };
 struct HeartbeatRequest {};
 
+// Forwarded I/O (messages_iof.cc). PMIx_IOF_pull asks for the output of
+// procs on some channels (stdout/stderr/stddiag bits, never stdin) and is
+// answered by an IofPullReply with the server's registration id, which
+// IofDeregister names later. IofPush carries stdin for the targets (an empty
+// chunk with eof is a plain end of input); answered by a StatusReply.
+inline constexpr uint16_t kIofOutputChannels = PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL | PMIX_FWD_STDDIAG_CHANNEL;
+struct IofPullRequest {
+    std::vector<pmix_proc_t> procs;  // not empty; a wildcard rank means the whole nspace
+    uint16_t channels = 0;           // a non-empty subset of kIofOutputChannels
+    InfoArray directives;
+};
+struct IofDeregisterRequest {
+    uint64_t id = 0;
+    InfoArray directives;
+};
+struct IofPushRequest {
+    std::vector<pmix_proc_t> targets;  // not empty
+    InfoArray directives;
+    Bytes data;  // at most kMaxIofChunk bytes
+    bool eof = false;
+};
+
+pmix_status_t encode(const IofPullRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, IofPullRequest *msg_p);
+pmix_status_t encode(const IofDeregisterRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, IofDeregisterRequest *msg_p);
+pmix_status_t encode(const IofPushRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, IofPushRequest *msg_p);
 pmix_status_t encode(const CommitRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, CommitRequest *msg_p);
 pmix_status_t encode(const MonitorRequest &msg, buffer::Packer &p);
@@ -468,6 +499,12 @@ struct SpawnReply {
     std::string nspace;  // at most PMIX_MAX_NSLEN bytes
 };
 
+// Reply of IofPullRequest: the registration id (0 on failure).
+struct IofPullReply {
+    pmix_status_t status = PMIX_SUCCESS;
+    uint64_t id = 0;
+};
+
 // Reply of AllocateRequest, SessionControlRequest and MonitorRequest: what
 // the host said (PMIX_SESSION_ID, PMIX_ALLOC_ID, ...).
 struct InfoReply {
@@ -509,6 +546,8 @@ pmix_status_t encode(const InfoReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, InfoReply *msg_p);
 pmix_status_t encode(const JobDataReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, JobDataReply *msg_p);
+pmix_status_t encode(const IofPullReply &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, IofPullReply *msg_p);
 pmix_status_t encode(const StatusReply &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, StatusReply *msg_p);
 pmix_status_t encode(const FenceReply &msg, buffer::Packer &p);
@@ -532,7 +571,20 @@ pmix_status_t peek_reply_status(std::span<const uint8_t> payload, pmix_status_t 
 
 enum class Notification : uint16_t {
     Event = 1,
-    IofData = 2,  // reserved (issue: IOF forwarding)
+    IofData = 2,  // IofData below
+};
+
+// A NOTIFY frame with one chunk of output for one pull registration of the
+// tool (server -> tool). `dropped` counts the bytes the server threw away for
+// this registration since the previous chunk because the tool did not read
+// fast enough; info is what the host passed along (e.g. PMIX_IOF_COMPLETE).
+struct IofData {
+    uint64_t id = 0;
+    pmix_proc_t source{};
+    uint16_t channel = 0;  // exactly one output channel bit
+    Bytes data;            // at most kMaxIofChunk bytes
+    uint64_t dropped = 0;
+    InfoArray info;
 };
 
 // Any u16 is returned: a client ignores notifications it does not know.
@@ -541,6 +593,8 @@ pmix_status_t peek_notification(std::span<const uint8_t> payload, Notification *
 // A NOTIFY frame carrying one event (server -> client).
 pmix_status_t encode(const Event &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, Event *msg_p);
+pmix_status_t encode(const IofData &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, IofData *msg_p);
 
 // ---------------------------------------------------------------- modex data
 

@@ -71,6 +71,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
     // Its parked gets have nobody to answer to.
     server.waiters.fail_owner(peer.id, PMIX_ERR_LOST_CONNECTION);
     server.monitors.stop_owner(peer.id);  // nobody left to watch or to alert
+    server.iof.remove_owner(peer.id);     // its pulls end with it
     drop_registrations(server, peer);
     fabric_peer_lost(server, peer);  // the fabrics it registered end with it
     if (peer.tool) {  // issue 4: a tool is forgotten, no job hears of it

@@ -19,6 +19,7 @@
 #include "server/core/registry.h"
 #include "server/core/waiters.h"
 #include "server/host/host_module.h"
+#include "server/iof/iof_registry.h"
 #include "server/monitor/monitor_registry.h"
 #include "server/pnet/setup_calls.h"
 #include "server/requests/connect_tracker.h"
@@ -135,6 +136,8 @@ public:
     sessiondirs::SessionDirs session_dirs;
     // PMIx_Process_monitor requests the server runs itself (server/monitor/).
     monitor::MonitorRegistry monitors;
+    // PMIx_IOF_pull registrations and the recent output of procs (server/iof/).
+    iof::IofRegistry iof;
 
     Namespace *find_namespace(const std::string &name);
     Namespace *find_namespace(const char *nspace);

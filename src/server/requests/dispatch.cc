@@ -88,6 +88,9 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
         return decode_and_run(server, peer, frame, command, handle_fabric_deregister);
     case Command::Monitor: return decode_and_run(server, peer, frame, command, handle_monitor);
     case Command::Heartbeat: return decode_and_run(server, peer, frame, command, handle_heartbeat);
+    case Command::IofPull: return decode_and_run(server, peer, frame, command, handle_iof_pull);
+    case Command::IofPush: return decode_and_run(server, peer, frame, command, handle_iof_push);
+    case Command::IofDeregister: return decode_and_run(server, peer, frame, command, handle_iof_deregister);
     default:
         // Reserved for later issues, or unknown: the client gets a clear answer.
         reply_status(server, peer.id, frame.header.tag, PMIX_ERR_NOT_SUPPORTED);

@@ -77,6 +77,11 @@ void handle_job_control(Server &server, Peer &peer, uint32_t tag, wire::JobContr
 // server's own monitors (server/monitor/); PMIx_Heartbeat (one-way).
 void handle_monitor(Server &server, Peer &peer, uint32_t tag, wire::MonitorRequest &request);
 void handle_heartbeat(Server &server, Peer &peer, uint32_t tag, wire::HeartbeatRequest &request);
+// iof.cc: PMIx_IOF_pull / _deregister (registered here, the host's iof_pull
+// told) and PMIx_IOF_push (to the host's push_stdin).
+void handle_iof_pull(Server &server, Peer &peer, uint32_t tag, wire::IofPullRequest &request);
+void handle_iof_deregister(Server &server, Peer &peer, uint32_t tag, wire::IofDeregisterRequest &request);
+void handle_iof_push(Server &server, Peer &peer, uint32_t tag, wire::IofPushRequest &request);
 // The same for any requester; `owner` is its connection (kNoPeer: the host
 // itself), whose monitors stop when it goes. `respond` runs exactly once,
 // on the progress thread, possibly before start_monitor returns.

@@ -1,0 +1,97 @@
+#include "server/iof/deliver.h"
+
+#include <algorithm>
+#include <string>
+
+#include "common/runtime/log.h"
+#include "common/wire/flow_limits.h"
+#include "server/core/connections.h"
+
+namespace pmixpp::server::iof {
+
+namespace {
+
+constexpr const char *kVerboseEnv = "PMIX_MCA_pmix_server_verbose";
+
+bool backlogged(const Peer &peer)
+{
+    static const wire::FlowLimits limits = wire::FlowLimits::server_from_environment();
+    const std::size_t bound = limits.high_water > 0 ? limits.high_water : wire::FlowLimits::kDefaultHighWater;
+    return peer.connection->queued_bytes() > bound;
+}
+
+void count_drop(Pull &pull, const Peer &peer, std::size_t size)
+{
+    if (pull.dropped == 0) {  // one line per stall, not per chunk
+        runtime::log_trace(kVerboseEnv, "server",
+                           "iof: " + describe(peer) + " does not read its output (pull " + std::to_string(pull.id) +
+                               "); dropping chunks until it does");
+    }
+    pull.dropped += size;
+    pull.dropped_total += size;
+}
+
+// One piece (at most kMaxIofChunk) to one pull.
+void send_piece(Server &server, Pull &pull, const pmix_proc_t &source, uint16_t channel, const uint8_t *data,
+                std::size_t size, const wire::InfoArray &info)
+{
+    Peer *peer = server.find_peer(pull.owner);
+    if (peer == nullptr || peer->state != PeerState::connected) return;
+    if (backlogged(*peer)) return count_drop(pull, *peer, size);
+    wire::IofData chunk;
+    chunk.id = pull.id;
+    chunk.source = source;
+    chunk.channel = channel;
+    chunk.data.assign(data, data + size);
+    chunk.dropped = pull.dropped;
+    if (!info.empty() && chunk.info.assign_copy(info.data(), info.size()) != PMIX_SUCCESS) chunk.info = {};
+    if (pull.dropped > 0) {
+        runtime::log_trace(kVerboseEnv, "server",
+                           "iof: " + describe(*peer) + " reads again; " + std::to_string(pull.dropped) +
+                               " bytes were dropped for pull " + std::to_string(pull.id));
+    }
+    pull.dropped = 0;
+    send_message(*peer, wire::FrameKind::notify, wire::kNoTag, chunk);
+}
+
+}  // namespace
+
+void deliver(Server &server, const pmix_proc_t &source, uint16_t channel, const uint8_t *data, std::size_t size,
+             const wire::InfoArray &info)
+{
+    server.iof.remember(source, channel, data, size);
+    const ClientRecord *client = server.find_client(source);
+    const PeerId source_peer = client != nullptr ? client->peer : kNoPeer;
+    for (Pull *pull : server.iof.matching(source, channel, source_peer)) {
+        std::size_t at = 0;
+        do {  // an empty chunk still goes once (it may carry PMIX_IOF_COMPLETE)
+            const std::size_t piece = std::min(size - at, wire::kMaxIofChunk);
+            send_piece(server, *pull, source, channel, data + at, piece, info);
+            at += piece;
+        } while (at < size);
+    }
+}
+
+void dropped_before_delivery(Server &server, uint64_t bytes)
+{
+    runtime::log_trace(kVerboseEnv, "server",
+                       "iof: " + std::to_string(bytes) +
+                           " bytes of output were dropped before delivery (the host delivered faster than the "
+                           "server could hand them out)");
+    server.iof.add_dropped_to_all(bytes);
+}
+
+void replay_cache(Server &server, Pull &pull, std::size_t limit)
+{
+    const wire::InfoArray none;
+    for (const CachedStream *stream : server.iof.cached_for(pull)) {
+        const std::size_t keep = std::min(limit, stream->tail.size());
+        const std::vector<uint8_t> bytes(stream->tail.end() - static_cast<std::ptrdiff_t>(keep), stream->tail.end());
+        for (std::size_t at = 0; at < bytes.size(); at += wire::kMaxIofChunk) {
+            const std::size_t piece = std::min(bytes.size() - at, wire::kMaxIofChunk);
+            send_piece(server, pull, stream->source, stream->channel, bytes.data() + at, piece, none);
+        }
+    }
+}
+
+}  // namespace pmixpp::server::iof
