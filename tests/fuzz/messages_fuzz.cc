@@ -125,6 +125,8 @@ constexpr Decoder kDecoders[] = {
     decode_and_reencode<FabricReply>,
     decode_and_reencode<MonitorRequest>,
     decode_and_reencode<HeartbeatRequest>,
+    decode_and_reencode<GroupConstructRequest>,
+    decode_and_reencode<GroupDestructRequest>,
 };
 
 }  // namespace

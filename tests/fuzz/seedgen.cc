@@ -145,6 +145,7 @@ enum : uint8_t {
     kStatusReply, kFenceReply, kGetReply, kRegisterEventsReply, kQueryReply, kLookupReply,
     kJobControlReply, kSpawnReply, kInfoReply, kJobDataReply, kEvent, kGetCredential, kValidateCredential,
     kGetCredentialReply, kFabricRegister, kFabricUpdate, kFabricDeregister, kFabricReply, kMonitor, kHeartbeat,
+    kGroupConstruct, kGroupDestruct,
 };
 
 Hello sample_hello(PeerType type)
@@ -336,6 +337,13 @@ void messages()
     monitor.directives = sample_infos();
     message_seed(kMonitor, "monitor", monitor);
     message_seed(kHeartbeat, "heartbeat", HeartbeatRequest{});
+    GroupConstructRequest construct;
+    construct.group = "ourgroup";
+    construct.procs = {proc("job-1", 0), proc("job-1", 2)};
+    message_seed(kGroupConstruct, "group_construct", construct);
+    GroupDestructRequest destruct;
+    destruct.group = "ourgroup";
+    message_seed(kGroupDestruct, "group_destruct", destruct);
     write("messages", "empty_hello", {kHello});
 }
 
