@@ -13,7 +13,7 @@ using namespace pmixpp;
 
 namespace {
 
-using InfoDone = std::function<void(pmix_status_t, std::shared_ptr<wire::InfoReply>)>;
+using client::InfoDone;
 
 constexpr std::chrono::milliseconds kMargin{2000};
 
@@ -57,18 +57,6 @@ void hand_results(const std::shared_ptr<wire::InfoReply> &reply, pmix_info_t **r
     if (reply) *results_p = reply->info.release(nresults_p);
 }
 
-InfoDone to_callback(pmix_info_cbfunc_t cbfunc, void *cbdata)
-{
-    return [cbfunc, cbdata](pmix_status_t st, std::shared_ptr<wire::InfoReply> reply) {
-        if (cbfunc == nullptr) return;
-        // The reply (and its info) lives until the caller's release.
-        auto *held = new (std::nothrow) std::shared_ptr<wire::InfoReply>(reply);
-        if (held == nullptr) return cbfunc(st, nullptr, 0, cbdata, nullptr, nullptr);
-        cbfunc(st, reply ? reply->info.data() : nullptr, reply ? reply->info.size() : 0, cbdata,
-               [](void *p) { delete static_cast<std::shared_ptr<wire::InfoReply> *>(p); }, held);
-    };
-}
-
 }  // namespace
 
 pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_info_t *info, size_t ninfo,
@@ -89,7 +77,7 @@ pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive, pmix_
                                          pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     try {
-        return start_allocation(directive, info, ninfo, to_callback(cbfunc, cbdata));
+        return start_allocation(directive, info, ninfo, client::info_callback(cbfunc, cbdata));
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
@@ -99,7 +87,9 @@ pmix_status_t PMIx_Session_control(uint32_t session_id, const pmix_info_t direct
                                    pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     try {
-        if (cbfunc != nullptr) return start_session_control(session_id, directives, ndirs, to_callback(cbfunc, cbdata));
+        if (cbfunc != nullptr) {
+            return start_session_control(session_id, directives, ndirs, client::info_callback(cbfunc, cbdata));
+        }
         std::shared_ptr<wire::InfoReply> reply;
         return client::wait_for_reply<wire::InfoReply>(
             [&](InfoDone done) { return start_session_control(session_id, directives, ndirs, std::move(done)); },

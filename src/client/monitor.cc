@@ -84,18 +84,6 @@ pmix_status_t start_monitor(const pmix_info_t &monitor, pmix_status_t error, con
                                                    client::timeout_of(directives, ndirs, kMargin), std::move(done));
 }
 
-MonitorDone to_callback(pmix_info_cbfunc_t cbfunc, void *cbdata)
-{
-    return [cbfunc, cbdata](pmix_status_t st, std::shared_ptr<wire::InfoReply> reply) {
-        if (cbfunc == nullptr) return;
-        // The reply (and its info) lives until the caller's release.
-        auto *held = new (std::nothrow) std::shared_ptr<wire::InfoReply>(reply);
-        if (held == nullptr) return cbfunc(st, nullptr, 0, cbdata, nullptr, nullptr);
-        cbfunc(st, reply ? reply->info.data() : nullptr, reply ? reply->info.size() : 0, cbdata,
-               [](void *p) { delete static_cast<std::shared_ptr<wire::InfoReply> *>(p); }, held);
-    };
-}
-
 }  // namespace
 
 pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor, pmix_status_t error, const pmix_info_t directives[],
@@ -125,7 +113,7 @@ pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t 
         const pmix_status_t rc = check_args(monitor, directives, ndirs);
         if (rc != PMIX_SUCCESS) return rc;
         if (is_heartbeat(*monitor)) return send_heartbeat();
-        return start_monitor(*monitor, error, directives, ndirs, to_callback(cbfunc, cbdata));
+        return start_monitor(*monitor, error, directives, ndirs, client::info_callback(cbfunc, cbdata));
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

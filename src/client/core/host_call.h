@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <new>
 
 #include <pmix_common.h>
 
@@ -54,6 +55,22 @@ pmix_status_t wait_for_reply(
     const pmix_status_t status = latch->wait();
     *reply_p = latch->payload();
     return status;
+}
+
+// The completion of a request answered by an InfoReply.
+using InfoDone = std::function<void(pmix_status_t, std::shared_ptr<wire::InfoReply>)>;
+
+// An InfoDone that hands the reply's info to a caller's pmix_info_cbfunc_t;
+// the reply lives until the caller calls the release function.
+inline InfoDone info_callback(pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    return [cbfunc, cbdata](pmix_status_t st, std::shared_ptr<wire::InfoReply> reply) {
+        if (cbfunc == nullptr) return;
+        auto *held = new (std::nothrow) std::shared_ptr<wire::InfoReply>(reply);
+        if (held == nullptr) return cbfunc(st, nullptr, 0, cbdata, nullptr, nullptr);
+        cbfunc(st, reply ? reply->info.data() : nullptr, reply ? reply->info.size() : 0, cbdata,
+               [](void *p) { delete static_cast<std::shared_ptr<wire::InfoReply> *>(p); }, held);
+    };
 }
 
 }  // namespace pmixpp::client
