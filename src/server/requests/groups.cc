@@ -8,8 +8,9 @@
 // Construct results carry PMIX_GROUP_MEMBERSHIP, as OpenPMIx 4.2.9 does.
 //
 // A member whose connection ends before the collective was handed to the
-// host fails it for the others with PMIX_GROUP_MEMBER_FAILED: nobody waits
-// for a process that cannot arrive.
+// host fails it for the others with PMIX_GROUP_MEMBER_FAILED, as status and
+// as an event about that member: nobody waits for a process that cannot
+// arrive.
 #include "common/runtime/log.h"
 #include "server/core/connections.h"
 #include "server/core/info_read.h"
@@ -64,6 +65,36 @@ std::optional<size_t> context_id_in(const wire::InfoArray &info)
         case PMIX_UINT32: return entry.value.data.uint32;
         default: break;  // a host's own type: handed on, not recorded
         }
+    }
+    return std::nullopt;
+}
+
+// PMIX_GROUP_MEMBER_FAILED about `lost`, to the members in `told` (a
+// custom range), with the group's name: a member learns which proc failed
+// its construct, not only that it failed.
+void tell_member_failed(Server &server, const std::string &group, const pmix_proc_t &lost,
+                        std::vector<pmix_proc_t> told)
+{
+    wire::Event event;
+    event.status = PMIX_GROUP_MEMBER_FAILED;
+    event.source = lost;
+    event.range = PMIX_RANGE_CUSTOM;
+    if (told.empty() || event.info.allocate(3) != PMIX_SUCCESS) return;
+    pmix_data_array_t range{PMIX_PROC, told.size(), told.data()};  // copied by the load
+    PMIX_INFO_LOAD(&event.info[0], PMIX_EVENT_CUSTOM_RANGE, &range, PMIX_DATA_ARRAY);
+    PMIX_INFO_LOAD(&event.info[1], PMIX_GROUP_ID, group.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&event.info[2], PMIX_EVENT_AFFECTED_PROC, &lost, PMIX_PROC);
+    deliver_local_event(server, event, kNoPeer);
+}
+
+// A member whose connection already ended, if any.
+std::optional<pmix_proc_t> gone_member(Server &server, const std::vector<pmix_proc_t> &members)
+{
+    for (const pmix_proc_t &member : members) {
+        Namespace *ns = server.find_namespace(member.nspace);
+        if (ns == nullptr || ns->gone.empty()) continue;
+        if (member.rank != PMIX_RANK_WILDCARD && ns->gone.count(member.rank) != 0) return member;
+        if (member.rank == PMIX_RANK_WILDCARD) return make_proc(ns->name, *ns->gone.begin());
     }
     return std::nullopt;
 }
@@ -187,6 +218,9 @@ void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, con
     needs_host = needs_host || !participants.all_local;
     const pmix_status_t refused =
         check_caller(server, peer, destruct, group, members, participants, needs_host);
+    if (refused == PMIX_GROUP_MEMBER_FAILED) {
+        if (auto lost = gone_member(server, members)) tell_member_failed(server, group, *lost, {peer.proc});
+    }
     if (refused != PMIX_SUCCESS) return refuse(server, peer, tag, destruct, refused);
     const std::string signature = std::string(api_name(destruct)) + ":" + group + ":" + signature_of(members);
     bool created = false;
@@ -278,8 +312,15 @@ std::vector<pmix_proc_t> with_groups_expanded(const Server &server, std::vector<
 
 void group_peer_lost(Server &server, const Peer &peer)
 {
-    leave_all(server.group_collectives, peer,
-              [&server](uint64_t id) { complete(server, id, PMIX_GROUP_MEMBER_FAILED); });
+    const pmix_proc_t lost = peer.proc;
+    leave_all(server.group_collectives, peer, [&server, lost](uint64_t id) {
+        if (const GroupCollective *collective = server.group_collectives.find(id)) {
+            std::vector<pmix_proc_t> told;
+            for (const Arrival &arrival : collective->arrived) told.push_back(arrival.proc);
+            tell_member_failed(server, collective->group, lost, std::move(told));
+        }
+        complete(server, id, PMIX_GROUP_MEMBER_FAILED);
+    });
 }
 
 void fail_all_groups(Server &server, pmix_status_t status)

@@ -153,6 +153,14 @@ Test(groups, a_member_that_dies_fails_the_construct)
     expect_all_ok(run_job("itest-groups-die", 3, {"--group", "dying", "--die", "1"}), 3);
 }
 
+// Rank 1 dies while the others wait in the construct: they are not left
+// waiting (no PMIX_TIMEOUT is given beyond the client's own bound).
+Test(groups, a_member_that_dies_during_the_construct_fails_it_at_once)
+{
+    start_host();
+    expect_all_ok(run_job("itest-groups-die-late", 3, {"--group", "dying", "--die", "1", "--late"}), 3);
+}
+
 Test(groups, a_member_that_never_comes_times_out)
 {
     start_host();

@@ -6,7 +6,8 @@
  * group, checks PMIX_GROUP_MEMBERSHIP (and with --cid a PMIX_GROUP_CONTEXT_ID,
  * printed as "cid N"), reads a value each member committed, then destructs.
  * --die RANK: that rank exits without finalizing before the construct, the
- * others expect PMIX_GROUP_MEMBER_FAILED. --absent RANK: that rank never
+ * others expect PMIX_GROUP_MEMBER_FAILED (status and event); with --late it
+ * dies a second after the others started the construct. --absent RANK: that rank never
  * constructs, the others expect PMIX_ERR_TIMEOUT (PMIX_TIMEOUT 2). --bad:
  * refused arguments first (NULL name, no members, a list without the caller,
  * destruct of an unknown group).
@@ -44,6 +45,28 @@ static void construct_done(pmix_status_t status, pmix_info_t *info, size_t ninfo
     read_results(wait, info, ninfo);
     if (release != NULL) release(release_cbdata);
     __atomic_store_n(&wait->done, 1, __ATOMIC_RELEASE);
+}
+
+static volatile int g_member_failed = -1; /* the rank PMIX_GROUP_MEMBER_FAILED named */
+
+static void on_member_failed(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                             size_t ninfo, pmix_info_t results[], size_t nresults,
+                             pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)id, (void)status, (void)info, (void)ninfo, (void)results, (void)nresults;
+    if (source != NULL) __atomic_store_n(&g_member_failed, (int)source->rank, __ATOMIC_RELEASE);
+    if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void expect_member_failed_event(long rank)
+{
+    for (int waited = 0; __atomic_load_n(&g_member_failed, __ATOMIC_ACQUIRE) < 0 && waited < 10000; waited += 10) {
+        itc_sleep_ms(10);
+    }
+    /* The dead rank, or a member that already finished after hearing of it. */
+    int seen = __atomic_load_n(&g_member_failed, __ATOMIC_ACQUIRE);
+    ITC_CHECK(seen >= 0 && seen != (int)itc_me.rank, "PMIX_GROUP_MEMBER_FAILED named rank %d (dead: %ld)", seen,
+              rank);
 }
 
 static void op_done(pmix_status_t status, void *cbdata)
@@ -179,9 +202,13 @@ int main(int argc, char **argv)
         return 64;
     }
     if (!itc_init()) return 2;
+    pmix_status_t failed_code = PMIX_GROUP_MEMBER_FAILED;
+    pmix_status_t reg = PMIx_Register_event_handler(&failed_code, 1, NULL, 0, on_member_failed, NULL, NULL);
+    ITC_CHECK(reg >= 0, "PMIx_Register_event_handler: %s", itc_err(reg));
     if (itc_has_flag(argc, argv, "--bad")) check_bad_arguments(group);
     put_own_value();
     if ((long)itc_me.rank == die) { /* gone without finalize, its part done */
+        if (itc_has_flag(argc, argv, "--late")) itc_sleep_ms(1000); /* the others wait in the construct */
         printf("rank %u ok\n", itc_me.rank);
         fflush(stdout);
         _exit(0);
@@ -202,6 +229,7 @@ int main(int argc, char **argv)
     pmix_status_t rc = construct(group, procs, nprocs, nb, cid, absent >= 0 ? 2 : ITC_TIMEOUT_S, &wait);
     if (die >= 0) {
         ITC_CHECK(rc == PMIX_GROUP_MEMBER_FAILED, "construct with a dead member: %s", itc_err(rc));
+        expect_member_failed_event(die);
     } else if (absent >= 0) {
         ITC_CHECK(rc == PMIX_ERR_TIMEOUT, "construct with an absent member: %s", itc_err(rc));
     } else {
