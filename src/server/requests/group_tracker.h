@@ -20,6 +20,7 @@ struct GroupCollective : LocalCollective {
     std::string group;
     bool destruct = false;
     bool needs_host = false;  // a member elsewhere, or a context id asked
+    bool optional = false;    // PMIX_GROUP_OPTIONAL: a member that is gone is left out
     // Each local member's PMIX_GROUP_INFO (proc_name -> its infos).
     std::map<std::string, wire::InfoArray> member_info;
 };

@@ -211,18 +211,43 @@ pmix_status_t check_caller(Server &server, const Peer &peer, bool destruct, cons
     return PMIX_SUCCESS;
 }
 
+void proceed_if_complete(Server &server, GroupCollective &collective)
+{
+    if (!collective.complete()) return;
+    if (!collective.needs_host) return complete(server, collective.id, PMIX_SUCCESS);
+    call_host(server, collective);
+}
+
+// PMIX_GROUP_OPTIONAL: members that are gone already are no members; the
+// caller hears of each as if it had gone during the construct.
+void drop_gone_members(Server &server, const Peer &caller, const std::string &group,
+                       std::vector<pmix_proc_t> &members, Participants &participants)
+{
+    std::erase_if(members, [&](const pmix_proc_t &member) {
+        Namespace *ns = server.find_namespace(member.nspace);
+        if (ns == nullptr || member.rank == PMIX_RANK_WILDCARD || ns->gone.count(member.rank) == 0) return false;
+        participants.local.erase(proc_name(member));
+        tell_member_failed(server, group, member, {caller.proc});
+        return true;
+    });
+    participants.any_gone = false;
+}
+
 void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, const std::string &group,
                     std::vector<pmix_proc_t> members, wire::InfoArray &info, bool needs_host)
 {
     Participants participants = local_participants(server, members);
     needs_host = needs_host || !participants.all_local;
+    // The signature is of the list as given: every caller names the same.
+    const std::string signature = std::string(api_name(destruct)) + ":" + group + ":" + signature_of(members);
+    const bool optional = !destruct && directive_flag(info.data(), info.size(), PMIX_GROUP_OPTIONAL);
+    if (optional && participants.any_gone) drop_gone_members(server, peer, group, members, participants);
     const pmix_status_t refused =
         check_caller(server, peer, destruct, group, members, participants, needs_host);
     if (refused == PMIX_GROUP_MEMBER_FAILED) {
         if (auto lost = gone_member(server, members)) tell_member_failed(server, group, *lost, {peer.proc});
     }
     if (refused != PMIX_SUCCESS) return refuse(server, peer, tag, destruct, refused);
-    const std::string signature = std::string(api_name(destruct)) + ":" + group + ":" + signature_of(members);
     bool created = false;
     GroupCollective &collective = join(server.group_collectives, signature, peer, tag, &created);
     if (!destruct) keep_group_info(collective, peer, info);
@@ -230,14 +255,13 @@ void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, con
         collective.group = group;
         collective.destruct = destruct;
         collective.needs_host = needs_host;
+        collective.optional = optional;
         collective.procs = std::move(members);
         collective.expected = std::move(participants.local);
         collective.directives = std::move(info);
         arm_timeout(server, collective, [](Server &now, uint64_t id) { complete(now, id, PMIX_ERR_TIMEOUT); });
     }
-    if (!collective.complete()) return;
-    if (!collective.needs_host) return complete(server, collective.id, PMIX_SUCCESS);
-    call_host(server, collective);
+    proceed_if_complete(server, collective);
 }
 
 }  // namespace
@@ -314,12 +338,16 @@ void group_peer_lost(Server &server, const Peer &peer)
 {
     const pmix_proc_t lost = peer.proc;
     leave_all(server.group_collectives, peer, [&server, lost](uint64_t id) {
-        if (const GroupCollective *collective = server.group_collectives.find(id)) {
-            std::vector<pmix_proc_t> told;
-            for (const Arrival &arrival : collective->arrived) told.push_back(arrival.proc);
-            tell_member_failed(server, collective->group, lost, std::move(told));
-        }
-        complete(server, id, PMIX_GROUP_MEMBER_FAILED);
+        GroupCollective *collective = server.group_collectives.find(id);
+        if (collective == nullptr) return;
+        std::vector<pmix_proc_t> told;
+        for (const Arrival &arrival : collective->arrived) told.push_back(arrival.proc);
+        tell_member_failed(server, collective->group, lost, std::move(told));
+        if (!collective->optional) return complete(server, id, PMIX_GROUP_MEMBER_FAILED);
+        // An optional member is left out; the others go on without it.
+        collective->expected.erase(proc_name(lost));
+        std::erase_if(collective->procs, [&lost](const pmix_proc_t &member) { return same_proc(member, lost); });
+        proceed_if_complete(server, *collective);
     });
 }
 

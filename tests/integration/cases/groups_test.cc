@@ -161,6 +161,16 @@ Test(groups, a_member_that_dies_during_the_construct_fails_it_at_once)
     expect_all_ok(run_job("itest-groups-die-late", 3, {"--group", "dying", "--die", "1", "--late"}), 3);
 }
 
+// PMIX_GROUP_OPTIONAL: the members left form the group without the dead
+// one, before (rank 1 exits at once) or during the construct.
+Test(groups, an_optional_member_that_dies_is_left_out)
+{
+    start_host();
+    expect_all_ok(run_job("itest-groups-optional", 3, {"--group", "opt", "--die", "1", "--optional"}), 3);
+    expect_all_ok(run_job("itest-groups-optional-late", 3, {"--group", "opt2", "--die", "1", "--optional", "--late"}),
+                  3);
+}
+
 Test(groups, a_member_that_never_comes_times_out)
 {
     start_host();

@@ -7,7 +7,8 @@
  * printed as "cid N"), reads a value each member committed, then destructs.
  * --die RANK: that rank exits without finalizing before the construct, the
  * others expect PMIX_GROUP_MEMBER_FAILED (status and event); with --late it
- * dies a second after the others started the construct. --absent RANK: that rank never
+ * dies a second after the others started the construct; with --optional
+ * (PMIX_GROUP_OPTIONAL) the others form the group without it. --absent RANK: that rank never
  * constructs, the others expect PMIX_ERR_TIMEOUT (PMIX_TIMEOUT 2). --bad:
  * refused arguments first (NULL name, no members, a list without the caller,
  * destruct of an unknown group).
@@ -86,16 +87,22 @@ static pmix_status_t wait_for(pmix_status_t rc, struct info_wait *wait)
     return wait->status;
 }
 
+static int g_optional; /* --optional: PMIX_GROUP_OPTIONAL */
+
 static pmix_status_t construct(const char *group, const pmix_proc_t *procs, size_t nprocs, int nb, int cid,
                                int timeout, struct info_wait *wait)
 {
-    pmix_info_t info[2];
+    pmix_info_t info[3];
     size_t ninfo = 0;
     bool yes = true;
     PMIX_INFO_LOAD(&info[ninfo], PMIX_TIMEOUT, &timeout, PMIX_INT);
     ++ninfo;
     if (cid) {
         PMIX_INFO_LOAD(&info[ninfo], PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL);
+        ++ninfo;
+    }
+    if (g_optional) {
+        PMIX_INFO_LOAD(&info[ninfo], PMIX_GROUP_OPTIONAL, &yes, PMIX_BOOL);
         ++ninfo;
     }
     pmix_status_t rc;
@@ -201,6 +208,7 @@ int main(int argc, char **argv)
         printf("rank ? FAIL: usage: groups --group NAME [options]\n");
         return 64;
     }
+    g_optional = itc_has_flag(argc, argv, "--optional");
     if (!itc_init()) return 2;
     pmix_status_t failed_code = PMIX_GROUP_MEMBER_FAILED;
     pmix_status_t reg = PMIx_Register_event_handler(&failed_code, 1, NULL, 0, on_member_failed, NULL, NULL);
@@ -227,7 +235,10 @@ int main(int argc, char **argv)
     }
     struct info_wait wait = {0, PMIX_ERROR, 0, 0, 0};
     pmix_status_t rc = construct(group, procs, nprocs, nb, cid, absent >= 0 ? 2 : ITC_TIMEOUT_S, &wait);
-    if (die >= 0) {
+    /* An optional member that died is left out; the others form the group. */
+    size_t members = nprocs - (g_optional && die >= 0 ? 1 : 0);
+    if (die >= 0 && g_optional) expect_member_failed_event(die);
+    if (die >= 0 && !g_optional) {
         ITC_CHECK(rc == PMIX_GROUP_MEMBER_FAILED, "construct with a dead member: %s", itc_err(rc));
         expect_member_failed_event(die);
     } else if (absent >= 0) {
@@ -235,11 +246,13 @@ int main(int argc, char **argv)
     } else {
         ITC_CHECK(rc == PMIX_SUCCESS, "construct: %s", itc_err(rc));
         itc_step("constructed");
-        ITC_CHECK(wait.members == nprocs, "PMIX_GROUP_MEMBERSHIP has %zu procs, not %zu", wait.members, nprocs);
+        ITC_CHECK(wait.members == members, "PMIX_GROUP_MEMBERSHIP has %zu procs, not %zu", wait.members, members);
         ITC_CHECK(wait.has_cid == cid, "PMIX_GROUP_CONTEXT_ID %s", cid ? "missing" : "unasked for");
         if (wait.has_cid) printf("rank %u cid %zu\n", itc_me.rank, wait.cid);
-        for (size_t i = 0; i < nprocs; ++i) ITC_EXPECT_U32(&procs[i], VALUE_KEY, 1000 + procs[i].rank);
-        check_queries(group, nprocs);
+        for (size_t i = 0; i < nprocs; ++i) {
+            if ((long)procs[i].rank != die) ITC_EXPECT_U32(&procs[i], VALUE_KEY, 1000 + procs[i].rank);
+        }
+        check_queries(group, members);
         pmix_proc_t whole_group;
         PMIX_LOAD_PROCID(&whole_group, group, PMIX_RANK_WILDCARD);
         rc = PMIx_Fence(&whole_group, 1, NULL, 0);
