@@ -1,7 +1,8 @@
 // Process groups. Construct and destruct are collectives over the members
 // that the server drives (server/requests/groups.cc), with the host's group
-// upcall when a member lives elsewhere or a context id is asked for.
-// Invite, join and leave are not built yet: PMIX_ERR_NOT_SUPPORTED. The
+// upcall when a member lives elsewhere or a context id is asked for; leave
+// takes the caller out of a group at once. Invite and join are not built
+// yet: PMIX_ERR_NOT_SUPPORTED. The
 // blocking calls leave their results empty (NULL, 0) before they can fail,
 // as OpenPMIx does: callers such as python3-pmix read nresults even when
 // the call failed.
@@ -45,13 +46,15 @@ pmix_status_t start_construct(const char grp[], const pmix_proc_t procs[], size_
                                                    std::move(done));
 }
 
-pmix_status_t start_destruct(const char grp[], const pmix_info_t info[], size_t ninfo, client::StatusDone done)
+// Destruct and leave: the group's name and directives, answered by a status.
+template <typename Request>
+pmix_status_t start_named(const char grp[], const pmix_info_t info[], size_t ninfo, client::StatusDone done)
 {
     std::shared_ptr<client::Session> session;
     pmix_status_t rc = client::connected_session(&session);
     if (rc != PMIX_SUCCESS) return rc;
     if (!valid_name(grp) || (info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
-    wire::GroupDestructRequest request;
+    Request request;
     request.group = grp;
     rc = request.info.assign_copy(info, ninfo);
     if (rc != PMIX_SUCCESS) return rc;
@@ -88,26 +91,50 @@ pmix_status_t PMIx_Group_construct_nb(const char grp[], const pmix_proc_t procs[
     }
 }
 
-pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], size_t ninfo)
+template <typename Request>
+pmix_status_t blocking_named(const char grp[], const pmix_info_t info[], size_t ninfo)
 {
     try {
         return client::wait_for_status(
-            [&](client::StatusDone done) { return start_destruct(grp, info, ninfo, std::move(done)); });
+            [&](client::StatusDone done) { return start_named<Request>(grp, info, ninfo, std::move(done)); });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
 }
 
-pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
-                                     pmix_op_cbfunc_t cbfunc, void *cbdata)
+template <typename Request>
+pmix_status_t nonblocking_named(const char grp[], const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                void *cbdata)
 {
     try {
-        return start_destruct(grp, info, ninfo, [cbfunc, cbdata](pmix_status_t st) {
+        return start_named<Request>(grp, info, ninfo, [cbfunc, cbdata](pmix_status_t st) {
             if (cbfunc != nullptr) cbfunc(st, cbdata);
         });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
+}
+
+pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], size_t ninfo)
+{
+    return blocking_named<wire::GroupDestructRequest>(grp, info, ninfo);
+}
+
+pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
+                                     pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return nonblocking_named<wire::GroupDestructRequest>(grp, info, ninfo, cbfunc, cbdata);
+}
+
+pmix_status_t PMIx_Group_leave(const char grp[], const pmix_info_t info[], size_t ninfo)
+{
+    return blocking_named<wire::GroupLeaveRequest>(grp, info, ninfo);
+}
+
+pmix_status_t PMIx_Group_leave_nb(const char grp[], const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                  void *cbdata)
+{
+    return nonblocking_named<wire::GroupLeaveRequest>(grp, info, ninfo, cbfunc, cbdata);
 }
 
 pmix_status_t PMIx_Group_invite(const char /*grp*/[], const pmix_proc_t /*procs*/[], size_t /*nprocs*/,
@@ -140,13 +167,3 @@ pmix_status_t PMIx_Group_join_nb(const char /*grp*/[], const pmix_proc_t * /*lea
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Group_leave(const char /*grp*/[], const pmix_info_t /*info*/[], size_t /*ninfo*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Group_leave_nb(const char /*grp*/[], const pmix_info_t /*info*/[], size_t /*ninfo*/,
-                                  pmix_op_cbfunc_t /*cbfunc*/, void * /*cbdata*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}

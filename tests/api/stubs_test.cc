@@ -32,8 +32,6 @@ const StubCall kStatusStubs[] = {
     STUB(PMIx_Group_invite_nb, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Group_join, nullptr, nullptr, PMIX_GROUP_ACCEPT, nullptr, 0, nullptr, nullptr),
     STUB(PMIx_Group_join_nb, nullptr, nullptr, PMIX_GROUP_ACCEPT, nullptr, 0, nullptr, nullptr),
-    STUB(PMIx_Group_leave, nullptr, nullptr, 0),
-    STUB(PMIx_Group_leave_nb, nullptr, nullptr, 0, nullptr, nullptr),
     // client: job control and cleanup (issue 4)
     // client: fabric (issue 19: implemented, tests/pnet/fabric_test.cc)
     // client: publish, spawn, allocation (issue 7)

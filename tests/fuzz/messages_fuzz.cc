@@ -127,6 +127,7 @@ constexpr Decoder kDecoders[] = {
     decode_and_reencode<HeartbeatRequest>,
     decode_and_reencode<GroupConstructRequest>,
     decode_and_reencode<GroupDestructRequest>,
+    decode_and_reencode<GroupLeaveRequest>,
 };
 
 }  // namespace

@@ -145,7 +145,7 @@ enum : uint8_t {
     kStatusReply, kFenceReply, kGetReply, kRegisterEventsReply, kQueryReply, kLookupReply,
     kJobControlReply, kSpawnReply, kInfoReply, kJobDataReply, kEvent, kGetCredential, kValidateCredential,
     kGetCredentialReply, kFabricRegister, kFabricUpdate, kFabricDeregister, kFabricReply, kMonitor, kHeartbeat,
-    kGroupConstruct, kGroupDestruct,
+    kGroupConstruct, kGroupDestruct, kGroupLeave,
 };
 
 Hello sample_hello(PeerType type)
@@ -344,6 +344,9 @@ void messages()
     GroupDestructRequest destruct;
     destruct.group = "ourgroup";
     message_seed(kGroupDestruct, "group_destruct", destruct);
+    GroupLeaveRequest leave;
+    leave.group = "ourgroup";
+    message_seed(kGroupLeave, "group_leave", leave);
     write("messages", "empty_hello", {kHello});
 }
 

@@ -457,6 +457,13 @@ Test(wire_roundtrip, group_construct_and_destruct)
     cr_expect(back.group == "ourgroup");
     cr_expect(back.info.empty());
 
+    GroupLeaveRequest leave;
+    leave.group = "ourgroup";
+    cr_expect(roundtrip(leave).group == "ourgroup");
+    GroupDestructRequest not_a_destruct;
+    const Bytes leave_bytes = encoded(leave);
+    cr_expect_neq(decode_payload(leave_bytes.data(), leave_bytes.size(), &not_a_destruct), PMIX_SUCCESS);
+
     // A destruct payload never decodes as a construct.
     GroupConstructRequest wrong;
     const Bytes destruct_bytes = encoded(destruct);

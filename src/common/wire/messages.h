@@ -296,6 +296,12 @@ struct GroupDestructRequest {
     std::string group;
     InfoArray info;
 };
+// PMIx_Group_leave(_nb): the caller leaves a constructed group; the other
+// members hear PMIX_GROUP_LEFT. Answered by a StatusReply.
+struct GroupLeaveRequest {
+    std::string group;
+    InfoArray info;
+};
 
 // PMIx_Job_control(_nb) (messages_job_control.cc). Registered cleanup
 // (PMIX_REGISTER_CLEANUP*, PMIX_CLEANUP_*) is the server's own business;
@@ -428,6 +434,8 @@ pmix_status_t encode(const GroupConstructRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, GroupConstructRequest *msg_p);
 pmix_status_t encode(const GroupDestructRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, GroupDestructRequest *msg_p);
+pmix_status_t encode(const GroupLeaveRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, GroupLeaveRequest *msg_p);
 
 // ---------------------------------------------------------------- replies (REPLY frames)
 

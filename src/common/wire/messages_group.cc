@@ -1,5 +1,5 @@
-// Group construct and destruct: the group's name leads, so a payload of one
-// never decodes as the other (their commands differ as well).
+// Group construct, destruct and leave: each under its own command, so a
+// payload of one never decodes as another; the group's name follows.
 #include "common/wire/messages.h"
 #include "common/wire/messages_fields.h"
 
@@ -23,19 +23,46 @@ pmix_status_t decode(Unpacker &u, GroupConstructRequest *msg_p)
     });
 }
 
+namespace {
+
+// Destruct and leave: a group's name and directives under their own command.
+template <typename Request>
+pmix_status_t put_named(Packer &p, Command command, const Request &msg)
+{
+    return chain([&] { return put_command(p, command); }, [&] { return put_text(p, msg.group, PMIX_MAX_NSLEN); },
+                 [&] { return put_array(p, msg.info); });
+}
+
+template <typename Request>
+pmix_status_t get_named(Unpacker &u, Command command, Request *msg_p)
+{
+    return decode_into(msg_p, [&](Request &msg) {
+        return chain([&] { return expect_command(u, command); },
+                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); },
+                     [&] { return get_array(u, &msg.info); });
+    });
+}
+
+}  // namespace
+
 pmix_status_t encode(const GroupDestructRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::GroupDestruct); },
-                 [&] { return put_text(p, msg.group, PMIX_MAX_NSLEN); }, [&] { return put_array(p, msg.info); });
+    return put_named(p, Command::GroupDestruct, msg);
 }
 
 pmix_status_t decode(Unpacker &u, GroupDestructRequest *msg_p)
 {
-    return decode_into(msg_p, [&](GroupDestructRequest &msg) {
-        return chain([&] { return expect_command(u, Command::GroupDestruct); },
-                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); },
-                     [&] { return get_array(u, &msg.info); });
-    });
+    return get_named(u, Command::GroupDestruct, msg_p);
+}
+
+pmix_status_t encode(const GroupLeaveRequest &msg, Packer &p)
+{
+    return put_named(p, Command::GroupLeave, msg);
+}
+
+pmix_status_t decode(Unpacker &u, GroupLeaveRequest *msg_p)
+{
+    return get_named(u, Command::GroupLeave, msg_p);
 }
 
 }  // namespace pmixpp::wire

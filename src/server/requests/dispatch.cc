@@ -81,6 +81,7 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
         return decode_and_run(server, peer, frame, command, handle_group_construct);
     case Command::GroupDestruct:
         return decode_and_run(server, peer, frame, command, handle_group_destruct);
+    case Command::GroupLeave: return decode_and_run(server, peer, frame, command, handle_group_leave);
     case Command::GetCredential:
         return decode_and_run(server, peer, frame, command, handle_get_credential);
     case Command::ValidateCredential:

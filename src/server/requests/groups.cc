@@ -18,6 +18,7 @@
 #include "server/requests/participants.h"
 #include "server/requests/requests.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -69,22 +70,28 @@ std::optional<size_t> context_id_in(const wire::InfoArray &info)
     return std::nullopt;
 }
 
-// PMIX_GROUP_MEMBER_FAILED about `lost`, to the members in `told` (a
-// custom range), with the group's name: a member learns which proc failed
-// its construct, not only that it failed.
-void tell_member_failed(Server &server, const std::string &group, const pmix_proc_t &lost,
-                        std::vector<pmix_proc_t> told)
+// An event `code` about a member, to the members in `told` (a custom
+// range), with the group's name: PMIX_GROUP_MEMBER_FAILED tells which proc
+// failed a construct, not only that it failed; PMIX_GROUP_LEFT who left.
+void tell_members(Server &server, pmix_status_t code, const std::string &group, const pmix_proc_t &about,
+                  std::vector<pmix_proc_t> told)
 {
     wire::Event event;
-    event.status = PMIX_GROUP_MEMBER_FAILED;
-    event.source = lost;
+    event.status = code;
+    event.source = about;
     event.range = PMIX_RANGE_CUSTOM;
     if (told.empty() || event.info.allocate(3) != PMIX_SUCCESS) return;
     pmix_data_array_t range{PMIX_PROC, told.size(), told.data()};  // copied by the load
     PMIX_INFO_LOAD(&event.info[0], PMIX_EVENT_CUSTOM_RANGE, &range, PMIX_DATA_ARRAY);
     PMIX_INFO_LOAD(&event.info[1], PMIX_GROUP_ID, group.c_str(), PMIX_STRING);
-    PMIX_INFO_LOAD(&event.info[2], PMIX_EVENT_AFFECTED_PROC, &lost, PMIX_PROC);
+    PMIX_INFO_LOAD(&event.info[2], PMIX_EVENT_AFFECTED_PROC, &about, PMIX_PROC);
     deliver_local_event(server, event, kNoPeer);
+}
+
+void tell_member_failed(Server &server, const std::string &group, const pmix_proc_t &lost,
+                        std::vector<pmix_proc_t> told)
+{
+    tell_members(server, PMIX_GROUP_MEMBER_FAILED, group, lost, std::move(told));
 }
 
 // A member whose connection already ended, if any.
@@ -285,6 +292,24 @@ void handle_group_destruct(Server &server, Peer &peer, uint32_t tag, wire::Group
     if (found == server.groups.end()) return refuse(server, peer, tag, true, PMIX_ERR_NOT_FOUND);
     run_collective(server, peer, tag, true, request.group, found->second.members, request.info,
                    found->second.host_knows);
+}
+
+// No collective: the caller is out of the group at once, the members left
+// hear PMIX_GROUP_LEFT (source: the leaver). The host is not told (OpenPMIx
+// 4.2 has no leave upcall); a later destruct goes to it with the rest.
+void handle_group_leave(Server &server, Peer &peer, uint32_t tag, wire::GroupLeaveRequest &request)
+{
+    auto found = server.groups.find(request.group);
+    if (found == server.groups.end()) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_FOUND);
+    std::vector<pmix_proc_t> &members = found->second.members;
+    const auto leaver = std::find_if(members.begin(), members.end(),
+                                     [&peer](const pmix_proc_t &member) { return same_proc(member, peer.proc); });
+    if (leaver == members.end()) return reply_status(server, peer.id, tag, PMIX_ERR_BAD_PARAM);
+    members.erase(leaver);
+    std::vector<pmix_proc_t> told = members;
+    if (members.empty()) server.groups.erase(found);
+    reply_status(server, peer.id, tag, PMIX_SUCCESS);
+    if (!told.empty()) tell_members(server, PMIX_GROUP_LEFT, request.group, peer.proc, std::move(told));
 }
 
 bool answer_group_qualified_get(const Server &server, const wire::GetRequest &request, wire::GetReply *reply_p)

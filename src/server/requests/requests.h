@@ -41,6 +41,7 @@ void handle_connect(Server &server, Peer &peer, uint32_t tag, wire::ConnectReque
 void handle_disconnect(Server &server, Peer &peer, uint32_t tag, wire::DisconnectRequest &request);
 void handle_group_construct(Server &server, Peer &peer, uint32_t tag, wire::GroupConstructRequest &request);
 void handle_group_destruct(Server &server, Peer &peer, uint32_t tag, wire::GroupDestructRequest &request);
+void handle_group_leave(Server &server, Peer &peer, uint32_t tag, wire::GroupLeaveRequest &request);
 // credentials.cc: to the host's get_credential / validate_credential upcalls.
 void handle_get_credential(Server &server, Peer &peer, uint32_t tag, wire::GetCredentialRequest &request);
 void handle_validate_credential(Server &server, Peer &peer, uint32_t tag, wire::ValidateCredentialRequest &request);

@@ -171,6 +171,13 @@ Test(groups, an_optional_member_that_dies_is_left_out)
                   3);
 }
 
+// Rank 2 leaves; ranks 0 and 1 hear PMIX_GROUP_LEFT and destruct the rest.
+Test(groups, a_member_leaves_and_the_others_hear_it)
+{
+    start_host();
+    expect_all_ok(run_job("itest-groups-leave", 3, {"--group", "lv", "--leave", "2"}), 3);
+}
+
 Test(groups, a_member_that_never_comes_times_out)
 {
     start_host();

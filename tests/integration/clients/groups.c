@@ -1,7 +1,7 @@
 /*
  * groups: PMIx_Group_construct / PMIx_Group_destruct among real clients.
  *   --group NAME [--nb] [--cid] [--other NSPACE --other-size M]
- *   [--die RANK] [--absent RANK] [--bad]
+ *   [--die RANK [--late] [--optional]] [--absent RANK] [--leave RANK] [--bad]
  * Every rank of its job (and of the other job, when named) constructs the
  * group, checks PMIX_GROUP_MEMBERSHIP (and with --cid a PMIX_GROUP_CONTEXT_ID,
  * printed as "cid N"), reads a value each member committed, then destructs.
@@ -9,7 +9,9 @@
  * others expect PMIX_GROUP_MEMBER_FAILED (status and event); with --late it
  * dies a second after the others started the construct; with --optional
  * (PMIX_GROUP_OPTIONAL) the others form the group without it. --absent RANK: that rank never
- * constructs, the others expect PMIX_ERR_TIMEOUT (PMIX_TIMEOUT 2). --bad:
+ * constructs, the others expect PMIX_ERR_TIMEOUT (PMIX_TIMEOUT 2).
+ * --leave RANK: after the fence that rank leaves the group; the others hear
+ * PMIX_GROUP_LEFT and destruct it without it. --bad:
  * refused arguments first (NULL name, no members, a list without the caller,
  * destruct of an unknown group).
  */
@@ -57,6 +59,36 @@ static void on_member_failed(size_t id, pmix_status_t status, const pmix_proc_t 
     (void)id, (void)status, (void)info, (void)ninfo, (void)results, (void)nresults;
     if (source != NULL) __atomic_store_n(&g_member_failed, (int)source->rank, __ATOMIC_RELEASE);
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static volatile int g_left = -1; /* the rank PMIX_GROUP_LEFT named */
+
+static void on_left(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
+                    pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)id, (void)status, (void)info, (void)ninfo, (void)results, (void)nresults;
+    if (source != NULL) __atomic_store_n(&g_left, (int)source->rank, __ATOMIC_RELEASE);
+    if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* --leave RANK: that rank leaves the group; the others hear PMIX_GROUP_LEFT
+ * before they destruct it without the leaver. True for the leaver. */
+static int leave_or_hear_it(const char *group, long leaver)
+{
+    if ((long)itc_me.rank == leaver) {
+        pmix_status_t rc = PMIx_Group_leave(group, NULL, 0);
+        ITC_CHECK(rc == PMIX_SUCCESS, "PMIx_Group_leave: %s", itc_err(rc));
+        rc = PMIx_Group_leave(group, NULL, 0);
+        ITC_CHECK(rc == PMIX_ERR_BAD_PARAM, "leave again: %s", itc_err(rc));
+        itc_step("left");
+        return 1;
+    }
+    for (int waited = 0; __atomic_load_n(&g_left, __ATOMIC_ACQUIRE) < 0 && waited < 10000; waited += 10) {
+        itc_sleep_ms(10);
+    }
+    int seen = __atomic_load_n(&g_left, __ATOMIC_ACQUIRE);
+    ITC_CHECK(seen == (int)leaver, "PMIX_GROUP_LEFT named rank %d, not %ld", seen, leaver);
+    return 0;
 }
 
 static void expect_member_failed_event(long rank)
@@ -213,6 +245,10 @@ int main(int argc, char **argv)
     pmix_status_t failed_code = PMIX_GROUP_MEMBER_FAILED;
     pmix_status_t reg = PMIx_Register_event_handler(&failed_code, 1, NULL, 0, on_member_failed, NULL, NULL);
     ITC_CHECK(reg >= 0, "PMIx_Register_event_handler: %s", itc_err(reg));
+    pmix_status_t left_code = PMIX_GROUP_LEFT;
+    reg = PMIx_Register_event_handler(&left_code, 1, NULL, 0, on_left, NULL, NULL);
+    ITC_CHECK(reg >= 0, "PMIx_Register_event_handler: %s", itc_err(reg));
+    long leaver = itc_arg_long(argc, argv, "--leave", -1);
     if (itc_has_flag(argc, argv, "--bad")) check_bad_arguments(group);
     put_own_value();
     if ((long)itc_me.rank == die) { /* gone without finalize, its part done */
@@ -260,9 +296,11 @@ int main(int argc, char **argv)
         itc_step("fenced over the group");
         rc = PMIx_Group_construct(group, procs, nprocs, NULL, 0, NULL, NULL);
         ITC_CHECK(rc == PMIX_ERR_EXISTS, "construct again: %s", itc_err(rc));
-        rc = destruct(group, nb);
-        ITC_CHECK(rc == PMIX_SUCCESS, "destruct: %s", itc_err(rc));
-        itc_step("destructed");
+        if (leaver < 0 || !leave_or_hear_it(group, leaver)) {
+            rc = destruct(group, nb);
+            ITC_CHECK(rc == PMIX_SUCCESS, "destruct: %s", itc_err(rc));
+            itc_step("destructed");
+        }
     }
     free(procs);
     rc = PMIx_Finalize(NULL, 0);
