@@ -13,7 +13,7 @@ using namespace pmixpp;
 
 namespace {
 
-using InfoDone = std::function<void(pmix_status_t, std::shared_ptr<wire::InfoReply>)>;
+using client::InfoDone;
 
 constexpr std::chrono::milliseconds kMargin{2000};
 
@@ -77,7 +77,7 @@ pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive, pmix_
                                          pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     try {
-        return start_allocation(directive, info, ninfo, client::info_reply_callback(cbfunc, cbdata));
+        return start_allocation(directive, info, ninfo, client::info_callback(cbfunc, cbdata));
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
@@ -87,7 +87,9 @@ pmix_status_t PMIx_Session_control(uint32_t session_id, const pmix_info_t direct
                                    pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     try {
-        if (cbfunc != nullptr) return start_session_control(session_id, directives, ndirs, client::info_reply_callback(cbfunc, cbdata));
+        if (cbfunc != nullptr) {
+            return start_session_control(session_id, directives, ndirs, client::info_callback(cbfunc, cbdata));
+        }
         std::shared_ptr<wire::InfoReply> reply;
         return client::wait_for_reply<wire::InfoReply>(
             [&](InfoDone done) { return start_session_control(session_id, directives, ndirs, std::move(done)); },

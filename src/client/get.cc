@@ -41,6 +41,17 @@ pmix_scope_t visibility_of(const pmix_info_t info[], size_t ninfo)
     return scope;
 }
 
+// A key qualified by a group's context id is what that member gave the
+// group (PMIX_GROUP_INFO), not its own data: only the server knows it, and
+// it is not cached as the proc's data.
+bool group_qualified(const client::Lookup &lookup)
+{
+    for (size_t i = 0; lookup.info != nullptr && i < lookup.ninfo; ++i) {
+        if (PMIX_CHECK_KEY(&lookup.info[i], PMIX_GROUP_CONTEXT_ID)) return true;
+    }
+    return false;
+}
+
 // Checks the arguments and fills a Lookup that borrows the caller's key and
 // info: enough for the local answer, which needs no copy of anything.
 pmix_status_t parse(const client::Session &session, const pmix_proc_t *proc, const char *key,
@@ -106,6 +117,11 @@ pmix_status_t ask_server(const std::shared_ptr<client::Session> &session, std::s
             wire::GetReply reply;
             pmix_status_t status = client::read_reply(st, frame, &reply);
             store::ValuePtr value;
+            const bool qualified = group_qualified(owned->lookup);
+            if (status == PMIX_SUCCESS && qualified) {
+                status = client::answer_from(reply.data, owned->lookup.key, &value);
+                return done(status, std::move(value));
+            }
             if (status == PMIX_SUCCESS) {
                 client::cache_reply(*session, owned->lookup.target, reply.data);
                 if (owned->lookup.key == nullptr && owned->lookup.target.rank != PMIX_RANK_WILDCARD) {
@@ -115,7 +131,8 @@ pmix_status_t ask_server(const std::shared_ptr<client::Session> &session, std::s
             }
             // What the server could not say may still be known here (job
             // data of a peer, a cached value behind PMIX_GET_REFRESH_CACHE).
-            if (status != PMIX_SUCCESS && client::lookup_local(*session, owned->lookup, &value) == PMIX_SUCCESS) {
+            if (status != PMIX_SUCCESS && !qualified &&
+                client::lookup_local(*session, owned->lookup, &value) == PMIX_SUCCESS) {
                 status = PMIX_SUCCESS;
             }
             done(status, std::move(value));
@@ -129,6 +146,10 @@ pmix_status_t answer_locally(const client::Session &session, const client::Looku
                              store::ValuePtr *value_p, bool *ask_server_p)
 {
     *ask_server_p = false;
+    if (lookup.key != nullptr && group_qualified(lookup) && !session.singleton) {
+        *ask_server_p = true;
+        return PMIX_ERR_NOT_FOUND;
+    }
     // Everything a peer posted lives at the server unless a collecting
     // fence (or an earlier everything-Get) brought it here.
     bool peer_everything = lookup.key == nullptr && lookup.target.rank != PMIX_RANK_WILDCARD &&

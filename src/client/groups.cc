@@ -1,84 +1,169 @@
-// Process groups (construct, invite/join, leave, destruct). Issue 3
-// (server/client core) fills these in. Until then the blocking calls still
-// leave their results empty (NULL, 0), as OpenPMIx does before it starts:
-// callers such as python3-pmix read nresults even when the call failed.
+// Process groups. Construct and destruct are collectives over the members
+// that the server drives (server/requests/groups.cc), with the host's group
+// upcall when a member lives elsewhere or a context id is asked for; leave
+// takes the caller out of a group at once. Invite and join are not built
+// yet: PMIX_ERR_NOT_SUPPORTED. The
+// blocking calls leave their results empty (NULL, 0) before they can fail,
+// as OpenPMIx does: callers such as python3-pmix read nresults even when
+// the call failed.
 #include <pmix.h>
 
+#include <cstring>
+#include <new>
+
+#include "client/core/host_call.h"
 #include "client/no_results.h"
 
-pmix_status_t PMIx_Group_construct(const char /*grp*/[], const pmix_proc_t /*procs*/[],
-                                   size_t /*nprocs*/, const pmix_info_t /*directives*/[],
-                                   size_t /*ndirs*/, pmix_info_t **results,
+using namespace pmixpp;
+
+namespace {
+
+using client::InfoDone;
+
+// A margin after PMIX_TIMEOUT so the server's own timeout answers first.
+constexpr std::chrono::milliseconds kMargin{2000};
+
+bool valid_name(const char grp[])
+{
+    return grp != nullptr && grp[0] != '\0' && strnlen(grp, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
+}
+
+pmix_status_t start_construct(const char grp[], const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                              size_t ninfo, InfoDone done)
+{
+    std::shared_ptr<client::Session> session;
+    pmix_status_t rc = client::connected_session(&session);
+    if (rc != PMIX_SUCCESS) return rc;
+    if (!valid_name(grp) || procs == nullptr || nprocs == 0 || (info == nullptr && ninfo > 0)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    wire::GroupConstructRequest request;
+    request.group = grp;
+    request.procs.assign(procs, procs + nprocs);
+    rc = request.info.assign_copy(info, ninfo);
+    if (rc != PMIX_SUCCESS) return rc;
+    return client::send_for_reply<wire::InfoReply>(session, request, client::timeout_of(info, ninfo, kMargin),
+                                                   std::move(done));
+}
+
+// Destruct and leave: the group's name and directives, answered by a status.
+template <typename Request>
+pmix_status_t start_named(const char grp[], const pmix_info_t info[], size_t ninfo, client::StatusDone done)
+{
+    std::shared_ptr<client::Session> session;
+    pmix_status_t rc = client::connected_session(&session);
+    if (rc != PMIX_SUCCESS) return rc;
+    if (!valid_name(grp) || (info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
+    Request request;
+    request.group = grp;
+    rc = request.info.assign_copy(info, ninfo);
+    if (rc != PMIX_SUCCESS) return rc;
+    return client::send_status_request(session, request, client::timeout_of(info, ninfo, kMargin), std::move(done));
+}
+
+}  // namespace
+
+pmix_status_t PMIx_Group_construct(const char grp[], const pmix_proc_t procs[], size_t nprocs,
+                                   const pmix_info_t directives[], size_t ndirs, pmix_info_t **results,
                                    size_t *nresults)
 {
-    pmixpp::client::no_results(results, nresults);
-    return PMIX_ERR_NOT_SUPPORTED;
+    client::no_results(results, nresults);
+    try {
+        std::shared_ptr<wire::InfoReply> reply;
+        const pmix_status_t rc = client::wait_for_reply<wire::InfoReply>(
+            [&](InfoDone done) { return start_construct(grp, procs, nprocs, directives, ndirs, std::move(done)); },
+            &reply);
+        if (reply && results != nullptr && nresults != nullptr) *results = reply->info.release(nresults);
+        return rc;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }
 
-pmix_status_t PMIx_Group_construct_nb(const char /*grp*/[], const pmix_proc_t /*procs*/[],
-                                      size_t /*nprocs*/, const pmix_info_t /*info*/[],
-                                      size_t /*ninfo*/, pmix_info_cbfunc_t /*cbfunc*/,
-                                      void * /*cbdata*/)
+pmix_status_t PMIx_Group_construct_nb(const char grp[], const pmix_proc_t procs[], size_t nprocs,
+                                      const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc,
+                                      void *cbdata)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    try {
+        return start_construct(grp, procs, nprocs, info, ninfo, client::info_callback(cbfunc, cbdata));
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
 }
 
-pmix_status_t PMIx_Group_invite(const char /*grp*/[], const pmix_proc_t /*procs*/[],
-                                size_t /*nprocs*/, const pmix_info_t /*info*/[],
-                                size_t /*ninfo*/, pmix_info_t **results,
+template <typename Request>
+pmix_status_t blocking_named(const char grp[], const pmix_info_t info[], size_t ninfo)
+{
+    try {
+        return client::wait_for_status(
+            [&](client::StatusDone done) { return start_named<Request>(grp, info, ninfo, std::move(done)); });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+template <typename Request>
+pmix_status_t nonblocking_named(const char grp[], const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                void *cbdata)
+{
+    try {
+        return start_named<Request>(grp, info, ninfo, [cbfunc, cbdata](pmix_status_t st) {
+            if (cbfunc != nullptr) cbfunc(st, cbdata);
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], size_t ninfo)
+{
+    return blocking_named<wire::GroupDestructRequest>(grp, info, ninfo);
+}
+
+pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
+                                     pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return nonblocking_named<wire::GroupDestructRequest>(grp, info, ninfo, cbfunc, cbdata);
+}
+
+pmix_status_t PMIx_Group_leave(const char grp[], const pmix_info_t info[], size_t ninfo)
+{
+    return blocking_named<wire::GroupLeaveRequest>(grp, info, ninfo);
+}
+
+pmix_status_t PMIx_Group_leave_nb(const char grp[], const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                  void *cbdata)
+{
+    return nonblocking_named<wire::GroupLeaveRequest>(grp, info, ninfo, cbfunc, cbdata);
+}
+
+pmix_status_t PMIx_Group_invite(const char /*grp*/[], const pmix_proc_t /*procs*/[], size_t /*nprocs*/,
+                                const pmix_info_t /*info*/[], size_t /*ninfo*/, pmix_info_t **results,
                                 size_t *nresults)
 {
-    pmixpp::client::no_results(results, nresults);
+    client::no_results(results, nresults);
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Group_invite_nb(const char /*grp*/[], const pmix_proc_t /*procs*/[],
-                                   size_t /*nprocs*/, const pmix_info_t /*info*/[],
-                                   size_t /*ninfo*/, pmix_info_cbfunc_t /*cbfunc*/,
+pmix_status_t PMIx_Group_invite_nb(const char /*grp*/[], const pmix_proc_t /*procs*/[], size_t /*nprocs*/,
+                                   const pmix_info_t /*info*/[], size_t /*ninfo*/, pmix_info_cbfunc_t /*cbfunc*/,
                                    void * /*cbdata*/)
 {
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Group_join(const char /*grp*/[], const pmix_proc_t * /*leader*/,
-                              pmix_group_opt_t /*opt*/, const pmix_info_t /*info*/[],
-                              size_t /*ninfo*/, pmix_info_t **results,
+pmix_status_t PMIx_Group_join(const char /*grp*/[], const pmix_proc_t * /*leader*/, pmix_group_opt_t /*opt*/,
+                              const pmix_info_t /*info*/[], size_t /*ninfo*/, pmix_info_t **results,
                               size_t *nresults)
 {
-    pmixpp::client::no_results(results, nresults);
+    client::no_results(results, nresults);
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Group_join_nb(const char /*grp*/[], const pmix_proc_t * /*leader*/,
-                                 pmix_group_opt_t /*opt*/, const pmix_info_t /*info*/[],
-                                 size_t /*ninfo*/, pmix_info_cbfunc_t /*cbfunc*/,
+pmix_status_t PMIx_Group_join_nb(const char /*grp*/[], const pmix_proc_t * /*leader*/, pmix_group_opt_t /*opt*/,
+                                 const pmix_info_t /*info*/[], size_t /*ninfo*/, pmix_info_cbfunc_t /*cbfunc*/,
                                  void * /*cbdata*/)
 {
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Group_leave(const char /*grp*/[], const pmix_info_t /*info*/[],
-                               size_t /*ninfo*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Group_leave_nb(const char /*grp*/[], const pmix_info_t /*info*/[],
-                                  size_t /*ninfo*/, pmix_op_cbfunc_t /*cbfunc*/,
-                                  void * /*cbdata*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Group_destruct(const char /*grp*/[], const pmix_info_t /*info*/[],
-                                  size_t /*ninfo*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Group_destruct_nb(const char /*grp*/[], const pmix_info_t /*info*/[],
-                                     size_t /*ninfo*/, pmix_op_cbfunc_t /*cbfunc*/,
-                                     void * /*cbdata*/)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}

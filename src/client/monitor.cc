@@ -113,7 +113,7 @@ pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t 
         const pmix_status_t rc = check_args(monitor, directives, ndirs);
         if (rc != PMIX_SUCCESS) return rc;
         if (is_heartbeat(*monitor)) return send_heartbeat();
-        return start_monitor(*monitor, error, directives, ndirs, client::info_reply_callback(cbfunc, cbdata));
+        return start_monitor(*monitor, error, directives, ndirs, client::info_callback(cbfunc, cbdata));
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

@@ -130,6 +130,9 @@ constexpr Decoder kDecoders[] = {
     decode_and_reencode<IofPushRequest>,
     decode_and_reencode<IofPullReply>,
     decode_and_reencode<IofData>,
+    decode_and_reencode<GroupConstructRequest>,
+    decode_and_reencode<GroupDestructRequest>,
+    decode_and_reencode<GroupLeaveRequest>,
 };
 
 }  // namespace

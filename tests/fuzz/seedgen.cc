@@ -146,6 +146,7 @@ enum : uint8_t {
     kJobControlReply, kSpawnReply, kInfoReply, kJobDataReply, kEvent, kGetCredential, kValidateCredential,
     kGetCredentialReply, kFabricRegister, kFabricUpdate, kFabricDeregister, kFabricReply, kMonitor, kHeartbeat,
     kIofPull, kIofDeregister, kIofPush, kIofPullReply, kIofData,
+    kGroupConstruct, kGroupDestruct, kGroupLeave,
 };
 
 Hello sample_hello(PeerType type)
@@ -357,6 +358,16 @@ void messages()
     iof_data.dropped = 12;
     iof_data.info = sample_infos();
     message_seed(kIofData, "iof_data", iof_data);
+    GroupConstructRequest construct;
+    construct.group = "ourgroup";
+    construct.procs = {proc("job-1", 0), proc("job-1", 2)};
+    message_seed(kGroupConstruct, "group_construct", construct);
+    GroupDestructRequest destruct;
+    destruct.group = "ourgroup";
+    message_seed(kGroupDestruct, "group_destruct", destruct);
+    GroupLeaveRequest leave;
+    leave.group = "ourgroup";
+    message_seed(kGroupLeave, "group_leave", leave);
     write("messages", "empty_hello", {kHello});
 }
 

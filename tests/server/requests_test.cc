@@ -407,11 +407,11 @@ Test(server_requests, finalize_then_reconnect, .init = two_rank_job)
     cr_assert_fail("rank 0 could not reconnect after finalizing");
 }
 
-Test(server_requests, reserved_command_is_not_supported, .init = two_rank_job)
+Test(server_requests, unknown_command_is_not_supported, .init = two_rank_job)
 {
     auto a = connect_rank(0);
-    const uint8_t group_construct[] = {40, 0};
-    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 8, group_construct, kTimeoutMs),
+    const uint8_t unknown_command[] = {999 & 0xff, 999 >> 8};  // no command has code 999
+    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 8, unknown_command, kTimeoutMs),
                  PMIX_SUCCESS);
     cr_expect_eq(a->reply<wire::StatusReply>().status, PMIX_ERR_NOT_SUPPORTED);
 }

@@ -439,6 +439,41 @@ Test(wire_roundtrip, connect_and_disconnect)
     cr_expect_str_eq(command_name(cmd), "disconnect");
 }
 
+Test(wire_roundtrip, group_construct_and_destruct)
+{
+    GroupConstructRequest construct;
+    construct.group = "ourgroup";
+    construct.procs = {make_proc("job-1", 0), make_proc("job-2", 3)};
+    construct.info = sample_info("group");
+    GroupConstructRequest out = roundtrip(construct);
+    cr_expect(out.group == "ourgroup");
+    cr_assert_eq(out.procs.size(), 2u);
+    cr_expect(same_proc(out.procs[1], make_proc("job-2", 3)));
+    expect_info_matches(out.info, "group");
+
+    GroupDestructRequest destruct;
+    destruct.group = "ourgroup";
+    GroupDestructRequest back = roundtrip(destruct);
+    cr_expect(back.group == "ourgroup");
+    cr_expect(back.info.empty());
+
+    GroupLeaveRequest leave;
+    leave.group = "ourgroup";
+    cr_expect(roundtrip(leave).group == "ourgroup");
+    GroupDestructRequest not_a_destruct;
+    const Bytes leave_bytes = encoded(leave);
+    cr_expect_neq(decode_payload(leave_bytes.data(), leave_bytes.size(), &not_a_destruct), PMIX_SUCCESS);
+
+    // A destruct payload never decodes as a construct.
+    GroupConstructRequest wrong;
+    const Bytes destruct_bytes = encoded(destruct);
+    cr_expect_neq(decode_payload(destruct_bytes.data(), destruct_bytes.size(), &wrong), PMIX_SUCCESS);
+    Command cmd{};
+    cr_assert_eq(peek_command(encoded(construct), &cmd), PMIX_SUCCESS);
+    cr_expect(cmd == Command::GroupConstruct);
+    cr_expect_str_eq(command_name(cmd), "group-construct");
+}
+
 Test(wire_roundtrip, credentials)
 {
     GetCredentialRequest get;

@@ -175,6 +175,37 @@ pmix_status_t on_query(pmix_proc_t *requester, pmix_query_t *queries, size_t nqu
     });
 }
 
+void release_group_answer(void *cbdata)
+{
+    auto *answer = static_cast<pmix_info_t *>(cbdata);
+    PMIX_INFO_FREE(answer, 1);
+}
+
+// Every member is on this node, so the library asks only for what it
+// cannot decide alone: a context id, unique for pmixrun's life. One upcall
+// per group, so every member gets the same. Ids are taken on the main
+// thread, which is the only one that touches the counter.
+pmix_status_t on_group(pmix_group_operation_t op, char[], const pmix_proc_t[], size_t, const pmix_info_t directives[],
+                       size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    bool wants_id = false;
+    for (size_t i = 0; i < ndirs; ++i) {
+        if (PMIX_CHECK_KEY(&directives[i], PMIX_GROUP_ASSIGN_CONTEXT_ID)) wants_id = PMIX_INFO_TRUE(&directives[i]);
+    }
+    if (op != PMIX_GROUP_CONSTRUCT || !wants_id) {
+        return queue([=](Runtime &) { cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr); });
+    }
+    return queue([=](Runtime &) {
+        static size_t next_context_id = 1;
+        pmix_info_t *answer = nullptr;
+        PMIX_INFO_CREATE(answer, 1);
+        if (answer == nullptr) return cbfunc(PMIX_ERR_NOMEM, nullptr, 0, cbdata, nullptr, nullptr);
+        const size_t id = next_context_id++;
+        PMIX_INFO_LOAD(answer, PMIX_GROUP_CONTEXT_ID, &id, PMIX_SIZE);
+        cbfunc(PMIX_SUCCESS, answer, 1, cbdata, release_group_answer, answer);
+    });
+}
+
 } // namespace
 
 pmix_status_t on_session_control(const pmix_proc_t *requestor, uint32_t session_id, const pmix_info_t directives[],
@@ -234,6 +265,7 @@ pmix_server_module_t make_host_module(HostEvents *events)
     module.connect = on_connect;
     module.disconnect = on_connect;
     module.query = on_query;
+    module.group = on_group;
     module.log = on_log;
     module.allocate = on_allocate;
     module.job_control = on_job_control;

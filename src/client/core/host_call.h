@@ -57,11 +57,12 @@ pmix_status_t wait_for_reply(
     return status;
 }
 
-using InfoReplyDone = std::function<void(pmix_status_t, std::shared_ptr<wire::InfoReply>)>;
+// The completion of a request answered by an InfoReply.
+using InfoDone = std::function<void(pmix_status_t, std::shared_ptr<wire::InfoReply>)>;
 
-// An InfoReply handed to a pmix_info_cbfunc_t (none: dropped); the reply and
-// its info live until the caller's release.
-inline InfoReplyDone info_reply_callback(pmix_info_cbfunc_t cbfunc, void *cbdata)
+// An InfoDone that hands the reply's info to a caller's pmix_info_cbfunc_t;
+// the reply lives until the caller calls the release function.
+inline InfoDone info_callback(pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     return [cbfunc, cbdata](pmix_status_t st, std::shared_ptr<wire::InfoReply> reply) {
         if (cbfunc == nullptr) return;

@@ -285,6 +285,27 @@ struct DisconnectRequest {
     InfoArray info;
 };
 
+// PMIx_Group_construct(_nb), PMIx_Group_destruct(_nb) (messages_group.cc):
+// a local collective of the group's members under the group's name
+// (server/requests/groups.cc). Construct is answered by an InfoReply
+// (PMIX_GROUP_MEMBERSHIP, PMIX_GROUP_CONTEXT_ID), destruct by a StatusReply.
+// An empty name or member list is carried as is; the server refuses it.
+struct GroupConstructRequest {
+    std::string group;  // at most PMIX_MAX_NSLEN bytes
+    std::vector<pmix_proc_t> procs;
+    InfoArray info;  // PMIX_TIMEOUT, PMIX_GROUP_ASSIGN_CONTEXT_ID, ...
+};
+struct GroupDestructRequest {
+    std::string group;
+    InfoArray info;
+};
+// PMIx_Group_leave(_nb): the caller leaves a constructed group; the other
+// members hear PMIX_GROUP_LEFT. Answered by a StatusReply.
+struct GroupLeaveRequest {
+    std::string group;
+    InfoArray info;
+};
+
 // PMIx_Job_control(_nb) (messages_job_control.cc). Registered cleanup
 // (PMIX_REGISTER_CLEANUP*, PMIX_CLEANUP_*) is the server's own business;
 // other directives go to the host's job_control upcall.
@@ -440,6 +461,12 @@ pmix_status_t encode(const ConnectRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, ConnectRequest *msg_p);
 pmix_status_t encode(const DisconnectRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, DisconnectRequest *msg_p);
+pmix_status_t encode(const GroupConstructRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, GroupConstructRequest *msg_p);
+pmix_status_t encode(const GroupDestructRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, GroupDestructRequest *msg_p);
+pmix_status_t encode(const GroupLeaveRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, GroupLeaveRequest *msg_p);
 
 // ---------------------------------------------------------------- replies (REPLY frames)
 

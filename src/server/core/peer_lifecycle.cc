@@ -77,6 +77,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
     if (peer.tool) {  // issue 4: a tool is forgotten, no job hears of it
         fence_peer_lost(server, peer);
         connect_peer_lost(server, peer);
+        group_peer_lost(server, peer);
         cleanup::on_client_gone(server, peer.proc);  // its registered cleanup (RFC0027)
         return forget_tool(server, peer);
     }
@@ -91,6 +92,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
     }
     fence_peer_lost(server, peer);
     connect_peer_lost(server, peer);
+    group_peer_lost(server, peer);
     if (peer.state == PeerState::finalized) return;
     runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
                        describe(peer) + " went away without finalizing: " + PMIx_Error_string(reason));

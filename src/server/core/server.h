@@ -25,6 +25,7 @@
 #include "server/requests/connect_tracker.h"
 #include "server/requests/fabric_registry.h"
 #include "server/requests/fence_tracker.h"
+#include "server/requests/group_tracker.h"
 #include "server/sessiondirs/session_dirs.h"
 
 #include <pmix_common.h>
@@ -115,6 +116,9 @@ public:
     runtime::WarningLimiter warnings;
     FenceTracker fences;
     ConnectTracker connects;  // PMIx_Connect / PMIx_Disconnect collectives
+    GroupTracker group_collectives;  // PMIx_Group_construct / _destruct in progress
+    GroupRegistry groups;            // constructed, by name
+    GroupInfoByContext group_info;   // members' PMIX_GROUP_INFO, by context id
     FabricRegistry fabrics;   // PMIx_Fabric_register of clients, tools and the host
     bool finalizing = false;
 

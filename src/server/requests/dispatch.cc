@@ -77,6 +77,11 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
     case Command::Log: return decode_and_run(server, peer, frame, command, handle_log);
     case Command::Connect: return decode_and_run(server, peer, frame, command, handle_connect);
     case Command::Disconnect: return decode_and_run(server, peer, frame, command, handle_disconnect);
+    case Command::GroupConstruct:
+        return decode_and_run(server, peer, frame, command, handle_group_construct);
+    case Command::GroupDestruct:
+        return decode_and_run(server, peer, frame, command, handle_group_destruct);
+    case Command::GroupLeave: return decode_and_run(server, peer, frame, command, handle_group_leave);
     case Command::GetCredential:
         return decode_and_run(server, peer, frame, command, handle_get_credential);
     case Command::ValidateCredential:

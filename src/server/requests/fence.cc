@@ -294,18 +294,18 @@ void launch(Server &server, Collective &collective)
     complete(server, collective.id, rc, blob);
 }
 
-std::vector<pmix_proc_t> participant_set(const Peer &peer, const wire::FenceRequest &request)
+std::vector<pmix_proc_t> participant_set(const Server &server, const Peer &peer, const wire::FenceRequest &request)
 {
     std::vector<pmix_proc_t> procs = request.procs;
     if (procs.empty()) procs.push_back(make_proc(peer.proc.nspace, PMIX_RANK_WILDCARD));
-    return normalised(std::move(procs));
+    return normalised(with_groups_expanded(server, std::move(procs)));
 }
 
 }  // namespace
 
 void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &request)
 {
-    std::vector<pmix_proc_t> procs = participant_set(peer, request);
+    std::vector<pmix_proc_t> procs = participant_set(server, peer, request);
     Participants participants = local_participants(server, procs);
     if (participants.local.count(proc_name(peer.proc)) == 0) {
         return reply_to(server, peer.id, tag, wire::FenceReply{PMIX_ERR_BAD_PARAM, {}, {}});

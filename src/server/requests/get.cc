@@ -14,6 +14,8 @@
 //    peers cannot post them, so waiting for a commit would wait forever
 //    (OpenPMIx's nodeinfo example asks for a peer's pmix.fab.coord);
 //  - otherwise PMIX_ERR_NOT_FOUND.
+// A key qualified by PMIX_GROUP_CONTEXT_ID is what the target gave in
+// PMIX_GROUP_INFO to that group's construct (groups.cc), or not found.
 // An empty key asks for all the target's data (the client caches it).
 #include "common/runtime/log.h"
 #include "common/store/resolver.h"
@@ -272,6 +274,7 @@ void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest re
     get->owner = owner;
     get->request = std::move(request);
     wire::GetReply reply;
+    if (answer_group_qualified_get(server, get->request, &reply)) return answer(server, *get, std::move(reply));
     const pmix_status_t rc = lookup(server, *get, &reply);
     if (rc == PMIX_SUCCESS) return answer(server, *get, std::move(reply));
     if (rc != PMIX_ERR_NOT_FOUND) return answer_status(server, *get, rc);

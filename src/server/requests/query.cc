@@ -1,6 +1,7 @@
 // PMIx_Query_info for what the server library knows itself: the namespaces
 // it serves (PMIX_QUERY_NAMESPACES) and the process sets the host defined
-// (PMIX_QUERY_NUM_PSETS, PMIX_QUERY_PSET_NAMES), and the standard's ABI
+// (PMIX_QUERY_NUM_PSETS, PMIX_QUERY_PSET_NAMES), the groups it constructed
+// (PMIX_QUERY_NUM_GROUPS, _GROUP_NAMES, _GROUP_MEMBERSHIP), and the standard's ABI
 // versions (a host's own PMIx_Query_info comes here). Any other key goes to the
 // host's query upcall. Status: every key answered PMIX_SUCCESS, some
 // PMIX_ERR_PARTIAL_SUCCESS, none PMIX_ERR_NOT_FOUND (PMIX_ERR_NOT_SUPPORTED
@@ -71,9 +72,53 @@ std::string joined_psets(const Server &server)
     return names;
 }
 
-// False when the key is not one the library answers.
-bool answer_locally(const Server &server, const char *key, Results &results)
+std::string joined_groups(const Server &server)
 {
+    std::string names;
+    for (const auto &[name, group] : server.groups) names += (names.empty() ? "" : ",") + name;
+    return names;
+}
+
+// The group a membership query names (qualifier PMIX_GROUP_ID); nullptr
+// when it names none this server knows.
+const Group *queried_group(const Server &server, const pmix_query_t &query)
+{
+    for (size_t i = 0; i < query.nqual && query.qualifiers != nullptr; ++i) {
+        const pmix_info_t &qualifier = query.qualifiers[i];
+        if (!PMIX_CHECK_KEY(&qualifier, PMIX_GROUP_ID) || qualifier.value.type != PMIX_STRING) continue;
+        if (qualifier.value.data.string == nullptr) return nullptr;
+        auto found = server.groups.find(qualifier.value.data.string);
+        return found == server.groups.end() ? nullptr : &found->second;
+    }
+    return nullptr;
+}
+
+// The groups this server constructed (groups.cc), in PRRTE's answer types:
+// a count, a comma-joined name list, a group's members. A membership
+// query about a group unknown here goes on to the host.
+bool answer_about_groups(const Server &server, const pmix_query_t &query, const char *key, Results &results)
+{
+    if (std::strcmp(key, PMIX_QUERY_NUM_GROUPS) == 0) {
+        const std::size_t count = server.groups.size();
+        results.add(key, &count, PMIX_SIZE);
+    } else if (std::strcmp(key, PMIX_QUERY_GROUP_NAMES) == 0) {
+        const std::string names = joined_groups(server);
+        results.add(key, names.c_str(), PMIX_STRING);
+    } else if (std::strcmp(key, PMIX_QUERY_GROUP_MEMBERSHIP) == 0) {
+        const Group *group = queried_group(server, query);
+        if (group == nullptr) return false;
+        pmix_data_array_t members{PMIX_PROC, group->members.size(), const_cast<pmix_proc_t *>(group->members.data())};
+        results.add(key, &members, PMIX_DATA_ARRAY);  // copied by the load
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// False when the key is not one the library answers.
+bool answer_locally(const Server &server, const pmix_query_t &query, const char *key, Results &results)
+{
+    if (answer_about_groups(server, query, key, results)) return true;
     if (std::strcmp(key, PMIX_QUERY_NAMESPACES) == 0) {
         const std::string names = joined_namespaces(server);
         results.add(key, names.c_str(), PMIX_STRING);
@@ -143,7 +188,7 @@ std::size_t answer_and_strip(const Server &server, wire::QueryRequest &request, 
     for (pmix_query_t &item : request.queries) {
         char **kept = item.keys;
         for (char **key = item.keys; key != nullptr && *key != nullptr; ++key) {
-            if (answer_locally(server, *key, query.results)) {
+            if (answer_locally(server, item, *key, query.results)) {
                 ++query.local_answers;
                 std::free(*key);
             } else {

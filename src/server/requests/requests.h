@@ -39,6 +39,9 @@ void handle_job_data(Server &server, Peer &peer, uint32_t tag, wire::JobDataRequ
 // connect.cc: local collectives ending in the host's connect / disconnect upcall.
 void handle_connect(Server &server, Peer &peer, uint32_t tag, wire::ConnectRequest &request);
 void handle_disconnect(Server &server, Peer &peer, uint32_t tag, wire::DisconnectRequest &request);
+void handle_group_construct(Server &server, Peer &peer, uint32_t tag, wire::GroupConstructRequest &request);
+void handle_group_destruct(Server &server, Peer &peer, uint32_t tag, wire::GroupDestructRequest &request);
+void handle_group_leave(Server &server, Peer &peer, uint32_t tag, wire::GroupLeaveRequest &request);
 // credentials.cc: to the host's get_credential / validate_credential upcalls.
 void handle_get_credential(Server &server, Peer &peer, uint32_t tag, wire::GetCredentialRequest &request);
 void handle_validate_credential(Server &server, Peer &peer, uint32_t tag, wire::ValidateCredentialRequest &request);
@@ -108,6 +111,17 @@ void fail_all_fences(Server &server, pmix_status_t status);
 // connect.cc: the same for connects and disconnects.
 void connect_peer_lost(Server &server, const Peer &peer);
 void fail_all_connects(Server &server, pmix_status_t status);
+// groups.cc: the same for group constructs and destructs.
+void group_peer_lost(Server &server, const Peer &peer);
+void fail_all_groups(Server &server, pmix_status_t status);
+// groups.cc: procs with each {group name, PMIX_RANK_WILDCARD} replaced by
+// the group's members, {group name, N} by its Nth member in sorted order (a
+// fence over a group, as OpenPMIx allows).
+std::vector<pmix_proc_t> with_groups_expanded(const Server &server, std::vector<pmix_proc_t> procs);
+// groups.cc: a get qualified by PMIX_GROUP_CONTEXT_ID asks for what a
+// member gave in PMIX_GROUP_INFO when that group was constructed; true (and
+// *reply_p set, PMIX_ERR_NOT_FOUND when it gave no such key) for such a get.
+bool answer_group_qualified_get(const Server &server, const wire::GetRequest &request, wire::GetReply *reply_p);
 
 // events.cc: sends event to every connected local client whose range and
 // registrations match, except `exclude`, and to the host's own handlers.

@@ -187,6 +187,7 @@ pmix_server_module_t make_module(const HostOptions &options)
     module.connect = on_connect;
     module.disconnect = on_disconnect;
     module.monitor = options.monitor_upcall;
+    module.group = options.group_upcall;
     if (options.credential_upcalls) {
         module.get_credential = on_get_credential;
         module.validate_credential = on_validate_credential;

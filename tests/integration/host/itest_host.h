@@ -57,6 +57,7 @@ struct HostOptions {
     bool share_topology = false;   // PMIX_SERVER_SHARE_TOPOLOGY
     bool credential_upcalls = false;  // get_credential / validate_credential of the host's own
     pmix_server_monitor_fn_t monitor_upcall = nullptr;  // the module's monitor slot (a test's own)
+    pmix_server_grp_fn_t group_upcall = nullptr;        // the module's group slot (a test's own)
     // As Slurm's slurmstepd: PMIx_server_setup_fork in the forked child
     // (no progress thread there), no PMIX_HOSTNAME at init, and this node
     // named `node_name` in the job's maps (a Slurm NodeName, which need not

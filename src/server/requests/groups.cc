@@ -1,0 +1,384 @@
+// PMIx_Group_construct / PMIx_Group_destruct: a collective over the group's
+// members, driven like a connect (the same tracker, participants and
+// timeout). Every local member asks with the same name (construct: and the
+// same member list). When every member lives on this node and no context
+// id is asked for, the server completes it itself; otherwise, once every
+// local member asked, the host's group upcall gets it once, and what the
+// host answers (PMIX_GROUP_CONTEXT_ID, ...) is every member's result.
+// Construct results carry PMIX_GROUP_MEMBERSHIP, as OpenPMIx 4.2.9 does.
+//
+// A member whose connection ends before the collective was handed to the
+// host fails it for the others with PMIX_GROUP_MEMBER_FAILED, as status and
+// as an event about that member: nobody waits for a process that cannot
+// arrive.
+#include "common/runtime/log.h"
+#include "server/core/connections.h"
+#include "server/core/info_read.h"
+#include "server/host/host_module.h"
+#include "server/requests/participants.h"
+#include "server/requests/requests.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <optional>
+
+namespace pmixpp::server {
+
+namespace {
+
+const char *api_name(bool destruct)
+{
+    return destruct ? "PMIx_Group_destruct" : "PMIx_Group_construct";
+}
+
+// The construct results: what the host said, then the membership unless
+// the host gave it already.
+pmix_status_t construct_results(const wire::InfoArray &from_host, const std::vector<pmix_proc_t> &members,
+                                wire::InfoArray *results_p)
+{
+    bool has_membership = false;
+    for (const pmix_info_t &info : from_host) has_membership |= PMIX_CHECK_KEY(&info, PMIX_GROUP_MEMBERSHIP);
+    const size_t n = from_host.size() + (has_membership ? 0 : 1);
+    pmix_status_t rc = results_p->allocate(n);
+    if (rc != PMIX_SUCCESS) return rc;
+    for (size_t i = 0; i < from_host.size(); ++i) {
+        rc = PMIx_Info_xfer(&(*results_p)[i], &from_host[i]);
+        if (rc != PMIX_SUCCESS) return rc;
+    }
+    if (has_membership) return PMIX_SUCCESS;
+    pmix_data_array_t array;
+    array.type = PMIX_PROC;
+    array.size = members.size();
+    array.array = const_cast<pmix_proc_t *>(members.data());  // copied by the load
+    PMIX_INFO_LOAD(&(*results_p)[n - 1], PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY);
+    return PMIX_SUCCESS;
+}
+
+std::optional<size_t> context_id_in(const wire::InfoArray &info)
+{
+    for (const pmix_info_t &entry : info) {
+        if (!PMIX_CHECK_KEY(&entry, PMIX_GROUP_CONTEXT_ID)) continue;
+        switch (entry.value.type) {
+        case PMIX_SIZE: return entry.value.data.size;
+        case PMIX_UINT64: return static_cast<size_t>(entry.value.data.uint64);
+        case PMIX_UINT32: return entry.value.data.uint32;
+        default: break;  // a host's own type: handed on, not recorded
+        }
+    }
+    return std::nullopt;
+}
+
+// An event `code` about a member, to the members in `told` (a custom
+// range), with the group's name: PMIX_GROUP_MEMBER_FAILED tells which proc
+// failed a construct, not only that it failed; PMIX_GROUP_LEFT who left.
+void tell_members(Server &server, pmix_status_t code, const std::string &group, const pmix_proc_t &about,
+                  std::vector<pmix_proc_t> told)
+{
+    wire::Event event;
+    event.status = code;
+    event.source = about;
+    event.range = PMIX_RANGE_CUSTOM;
+    if (told.empty() || event.info.allocate(3) != PMIX_SUCCESS) return;
+    pmix_data_array_t range{PMIX_PROC, told.size(), told.data()};  // copied by the load
+    PMIX_INFO_LOAD(&event.info[0], PMIX_EVENT_CUSTOM_RANGE, &range, PMIX_DATA_ARRAY);
+    PMIX_INFO_LOAD(&event.info[1], PMIX_GROUP_ID, group.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&event.info[2], PMIX_EVENT_AFFECTED_PROC, &about, PMIX_PROC);
+    deliver_local_event(server, event, kNoPeer);
+}
+
+void tell_member_failed(Server &server, const std::string &group, const pmix_proc_t &lost,
+                        std::vector<pmix_proc_t> told)
+{
+    tell_members(server, PMIX_GROUP_MEMBER_FAILED, group, lost, std::move(told));
+}
+
+// A member whose connection already ended, if any.
+std::optional<pmix_proc_t> gone_member(Server &server, const std::vector<pmix_proc_t> &members)
+{
+    for (const pmix_proc_t &member : members) {
+        Namespace *ns = server.find_namespace(member.nspace);
+        if (ns == nullptr || ns->gone.empty()) continue;
+        if (member.rank != PMIX_RANK_WILDCARD && ns->gone.count(member.rank) != 0) return member;
+        if (member.rank == PMIX_RANK_WILDCARD) return make_proc(ns->name, *ns->gone.begin());
+    }
+    return std::nullopt;
+}
+
+// Ends the collective `id` for every member that arrived: a construct that
+// succeeded records the group, a destruct that succeeded forgets it.
+void complete(Server &server, uint64_t id, pmix_status_t status, const wire::InfoArray &from_host = {})
+{
+    GroupCollective *collective = server.group_collectives.find(id);
+    if (collective == nullptr) return;  // timed out or failed already
+    collective->timer.cancel();
+    const std::vector<Arrival> arrivals = std::move(collective->arrived);
+    const bool destruct = collective->destruct;
+    const std::string group = collective->group;
+    const std::vector<pmix_proc_t> members = std::move(collective->procs);
+    const bool through_host = collective->needs_host;
+    std::map<std::string, wire::InfoArray> member_info = std::move(collective->member_info);
+    server.group_collectives.erase(id);
+    runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
+                       std::string(api_name(destruct)) + " of " + group + " ends: " + PMIx_Error_string(status));
+    if (destruct) {
+        if (status == PMIX_SUCCESS) server.groups.erase(group);
+        for (const Arrival &arrival : arrivals) reply_status(server, arrival.peer, arrival.tag, status);
+        return;
+    }
+    wire::InfoReply reply;
+    reply.status = status;
+    if (status == PMIX_SUCCESS) {
+        reply.status = construct_results(from_host, members, &reply.info);
+        if (reply.status == PMIX_SUCCESS) {
+            const std::optional<size_t> context_id = context_id_in(from_host);
+            server.groups[group] = Group{members, context_id, through_host};
+            if (context_id && !member_info.empty()) server.group_info[*context_id] = std::move(member_info);
+        }
+    }
+    for (const Arrival &arrival : arrivals) reply_to(server, arrival.peer, arrival.tag, reply);
+}
+
+// What the host is handed, owned by the call: the host may read it until it
+// calls back, which may be after the collective timed out and is gone.
+struct HostCall {
+    uint64_t id = 0;
+    char group[PMIX_MAX_NSLEN + 1] = {};
+    std::vector<pmix_proc_t> procs;
+    wire::InfoArray directives;
+};
+
+void host_done(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata, pmix_release_cbfunc_t release,
+               void *release_cbdata)
+{
+    std::unique_ptr<HostCall> call(static_cast<HostCall *>(cbdata));
+    auto answer = std::make_shared<wire::InfoArray>();
+    if (status == PMIX_SUCCESS && ninfo > 0 && info != nullptr) status = answer->assign_copy(info, ninfo);
+    if (release != nullptr) release(release_cbdata);
+    if (call == nullptr) return;
+    // Handled on the progress thread, after the upcall returned.
+    post_to_server([id = call->id, status, answer](Server &server) { complete(server, id, status, *answer); });
+}
+
+void call_host(Server &server, GroupCollective &collective)
+{
+    const auto upcall = server.host.slots().group;
+    auto *call = new (std::nothrow) HostCall;
+    if (call == nullptr) return complete(server, collective.id, PMIX_ERR_NOMEM);
+    call->id = collective.id;
+    std::strncpy(call->group, collective.group.c_str(), PMIX_MAX_NSLEN);
+    call->procs = collective.procs;
+    call->directives = std::move(collective.directives);
+    collective.host_called = true;
+    const pmix_group_operation_t op = collective.destruct ? PMIX_GROUP_DESTRUCT : PMIX_GROUP_CONSTRUCT;
+    const uint64_t id = collective.id;
+    const pmix_status_t rc = upcall(op, call->group, call->procs.data(), call->procs.size(), call->directives.data(),
+                                    call->directives.size(), host_done, call);
+    if (rc == PMIX_SUCCESS) return;
+    delete call;
+    complete(server, id, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
+}
+
+// The caller's PMIX_GROUP_INFO (a data array of infos), kept for the
+// members' qualified gets once the group has a context id.
+void keep_group_info(GroupCollective &collective, const Peer &peer, const wire::InfoArray &info)
+{
+    for (const pmix_info_t &entry : info) {
+        if (!PMIX_CHECK_KEY(&entry, PMIX_GROUP_INFO) || entry.value.type != PMIX_DATA_ARRAY) continue;
+        const pmix_data_array_t *array = entry.value.data.darray;
+        if (array == nullptr || array->type != PMIX_INFO || array->size == 0) continue;
+        wire::InfoArray copy;
+        if (copy.assign_copy(static_cast<const pmix_info_t *>(array->array), array->size) != PMIX_SUCCESS) continue;
+        collective.member_info[proc_name(peer.proc)] = std::move(copy);
+    }
+}
+
+void refuse(Server &server, const Peer &peer, uint32_t tag, bool destruct, pmix_status_t status)
+{
+    if (destruct) return reply_status(server, peer.id, tag, status);
+    wire::InfoReply reply;
+    reply.status = status;
+    reply_to(server, peer.id, tag, reply);
+}
+
+// The refusals that need no collective; PMIX_SUCCESS lets the caller join.
+pmix_status_t check_caller(Server &server, const Peer &peer, bool destruct, const std::string &group,
+                           const std::vector<pmix_proc_t> &members, const Participants &participants,
+                           bool needs_host)
+{
+    if (group.empty() || members.empty() || participants.local.count(proc_name(peer.proc)) == 0) {
+        runtime::log_warning("server", describe(peer) + " called " + api_name(destruct) +
+                                           " without a group name or as no member of the group: refused with "
+                                           "PMIX_ERR_BAD_PARAM (name the group, and the caller among its members)");
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (needs_host && server.host.slots().group == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    if (participants.any_gone) return PMIX_GROUP_MEMBER_FAILED;
+    return PMIX_SUCCESS;
+}
+
+void proceed_if_complete(Server &server, GroupCollective &collective)
+{
+    if (!collective.complete()) return;
+    if (!collective.needs_host) return complete(server, collective.id, PMIX_SUCCESS);
+    call_host(server, collective);
+}
+
+// PMIX_GROUP_OPTIONAL: members that are gone already are no members; the
+// caller hears of each as if it had gone during the construct.
+void drop_gone_members(Server &server, const Peer &caller, const std::string &group,
+                       std::vector<pmix_proc_t> &members, Participants &participants)
+{
+    std::erase_if(members, [&](const pmix_proc_t &member) {
+        Namespace *ns = server.find_namespace(member.nspace);
+        if (ns == nullptr || member.rank == PMIX_RANK_WILDCARD || ns->gone.count(member.rank) == 0) return false;
+        participants.local.erase(proc_name(member));
+        tell_member_failed(server, group, member, {caller.proc});
+        return true;
+    });
+    participants.any_gone = false;
+}
+
+void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, const std::string &group,
+                    std::vector<pmix_proc_t> members, wire::InfoArray &info, bool needs_host)
+{
+    Participants participants = local_participants(server, members);
+    needs_host = needs_host || !participants.all_local;
+    // The signature is of the list as given: every caller names the same.
+    const std::string signature = std::string(api_name(destruct)) + ":" + group + ":" + signature_of(members);
+    const bool optional = !destruct && directive_flag(info.data(), info.size(), PMIX_GROUP_OPTIONAL);
+    if (optional && participants.any_gone) drop_gone_members(server, peer, group, members, participants);
+    const pmix_status_t refused =
+        check_caller(server, peer, destruct, group, members, participants, needs_host);
+    if (refused == PMIX_GROUP_MEMBER_FAILED) {
+        if (auto lost = gone_member(server, members)) tell_member_failed(server, group, *lost, {peer.proc});
+    }
+    if (refused != PMIX_SUCCESS) return refuse(server, peer, tag, destruct, refused);
+    bool created = false;
+    GroupCollective &collective = join(server.group_collectives, signature, peer, tag, &created);
+    if (!destruct) keep_group_info(collective, peer, info);
+    if (created) {
+        collective.group = group;
+        collective.destruct = destruct;
+        collective.needs_host = needs_host;
+        collective.optional = optional;
+        collective.procs = std::move(members);
+        collective.expected = std::move(participants.local);
+        collective.directives = std::move(info);
+        arm_timeout(server, collective, [](Server &now, uint64_t id) { complete(now, id, PMIX_ERR_TIMEOUT); });
+    }
+    proceed_if_complete(server, collective);
+}
+
+}  // namespace
+
+void handle_group_construct(Server &server, Peer &peer, uint32_t tag, wire::GroupConstructRequest &request)
+{
+    if (server.groups.count(request.group) != 0) {
+        runtime::log_warning("server", describe(peer) + " constructs group " + request.group +
+                                           ", which exists: refused with PMIX_ERR_EXISTS (destruct it first)");
+        return refuse(server, peer, tag, false, PMIX_ERR_EXISTS);
+    }
+    const bool wants_context_id =
+        directive_flag(request.info.data(), request.info.size(), PMIX_GROUP_ASSIGN_CONTEXT_ID);
+    run_collective(server, peer, tag, false, request.group, normalised(std::move(request.procs)), request.info,
+                   wants_context_id);
+}
+
+void handle_group_destruct(Server &server, Peer &peer, uint32_t tag, wire::GroupDestructRequest &request)
+{
+    auto found = server.groups.find(request.group);
+    if (found == server.groups.end()) return refuse(server, peer, tag, true, PMIX_ERR_NOT_FOUND);
+    run_collective(server, peer, tag, true, request.group, found->second.members, request.info,
+                   found->second.host_knows);
+}
+
+// No collective: the caller is out of the group at once, the members left
+// hear PMIX_GROUP_LEFT (source: the leaver). The host is not told (OpenPMIx
+// 4.2 has no leave upcall); a later destruct goes to it with the rest.
+void handle_group_leave(Server &server, Peer &peer, uint32_t tag, wire::GroupLeaveRequest &request)
+{
+    auto found = server.groups.find(request.group);
+    if (found == server.groups.end()) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_FOUND);
+    std::vector<pmix_proc_t> &members = found->second.members;
+    const auto leaver = std::find_if(members.begin(), members.end(),
+                                     [&peer](const pmix_proc_t &member) { return same_proc(member, peer.proc); });
+    if (leaver == members.end()) return reply_status(server, peer.id, tag, PMIX_ERR_BAD_PARAM);
+    members.erase(leaver);
+    std::vector<pmix_proc_t> told = members;
+    if (members.empty()) server.groups.erase(found);
+    reply_status(server, peer.id, tag, PMIX_SUCCESS);
+    if (!told.empty()) tell_members(server, PMIX_GROUP_LEFT, request.group, peer.proc, std::move(told));
+}
+
+bool answer_group_qualified_get(const Server &server, const wire::GetRequest &request, wire::GetReply *reply_p)
+{
+    std::optional<size_t> context_id;
+    for (const pmix_info_t &entry : request.directives) {
+        if (!PMIX_CHECK_KEY(&entry, PMIX_GROUP_CONTEXT_ID)) continue;
+        wire::InfoArray one;
+        if (one.assign_copy(&entry, 1) != PMIX_SUCCESS) return false;
+        context_id = context_id_in(one);
+    }
+    if (!context_id) return false;
+    reply_p->status = PMIX_ERR_NOT_FOUND;
+    auto group = server.group_info.find(*context_id);
+    if (group == server.group_info.end() || request.key.empty()) return true;
+    auto member = group->second.find(proc_name(request.proc));
+    if (member == group->second.end()) return true;
+    for (const pmix_info_t &entry : member->second) {
+        if (!PMIX_CHECK_KEY(&entry, request.key.c_str())) continue;
+        reply_p->status = reply_p->data.assign_copy(&entry, 1);
+        return true;
+    }
+    return true;
+}
+
+std::vector<pmix_proc_t> with_groups_expanded(const Server &server, std::vector<pmix_proc_t> procs)
+{
+    std::vector<pmix_proc_t> expanded;
+    for (const pmix_proc_t &proc : procs) {
+        const std::string name(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
+        auto group = server.groups.find(name);
+        // A namespace of that name wins: groups and namespaces share the
+        // pmix_proc_t's nspace field, and a job is what callers meant first.
+        if (group == server.groups.end() || server.namespaces.count(name) != 0) {
+            expanded.push_back(proc);
+            continue;
+        }
+        const std::vector<pmix_proc_t> &members = group->second.members;
+        if (proc.rank == PMIX_RANK_WILDCARD) {
+            expanded.insert(expanded.end(), members.begin(), members.end());
+        } else if (proc.rank < members.size()) {
+            expanded.push_back(members[proc.rank]);  // rank N of a group: its Nth member
+        } else {
+            expanded.push_back(proc);  // no such member: the fence refuses it as it would any unknown proc
+        }
+    }
+    return expanded;
+}
+
+void group_peer_lost(Server &server, const Peer &peer)
+{
+    const pmix_proc_t lost = peer.proc;
+    leave_all(server.group_collectives, peer, [&server, lost](uint64_t id) {
+        GroupCollective *collective = server.group_collectives.find(id);
+        if (collective == nullptr) return;
+        std::vector<pmix_proc_t> told;
+        for (const Arrival &arrival : collective->arrived) told.push_back(arrival.proc);
+        tell_member_failed(server, collective->group, lost, std::move(told));
+        if (!collective->optional) return complete(server, id, PMIX_GROUP_MEMBER_FAILED);
+        // An optional member is left out; the others go on without it.
+        collective->expected.erase(proc_name(lost));
+        std::erase_if(collective->procs, [&lost](const pmix_proc_t &member) { return same_proc(member, lost); });
+        proceed_if_complete(server, *collective);
+    });
+}
+
+void fail_all_groups(Server &server, pmix_status_t status)
+{
+    for (uint64_t id : server.group_collectives.ids()) complete(server, id, status);
+}
+
+}  // namespace pmixpp::server
