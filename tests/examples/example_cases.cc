@@ -149,18 +149,8 @@ std::vector<KnownFailure> make_known_failures()
          "fabric and pmixrun knows none, so both Gets answer NOT_FOUND at once, as PRRTE's would (before "
          "issue 19 ours hung: the peer's reserved key waited for a commit)"},
 
-        {"group", {kOurs, kTheirs}, {}, K::kPending,
-         "pending: groups: pmixrun has no group upcall, PMIx_Group_construct returns PMIX_ERR_NOT_SUPPORTED"},
-        {"group_dmodex", {kOurs, kTheirs}, {}, K::kPending,
-         "pending: groups: PMIx_Group_construct returns PMIX_ERR_NOT_SUPPORTED"},
-        {"group_lcl_cid", {kOurs, kTheirs}, {}, K::kPending,
-         "pending: groups: PMIx_Group_construct returns PMIX_ERR_NOT_SUPPORTED"},
         {"asyncgroup", {kOurs}, {}, K::kPending,
          "pending: groups: PMIx_Group_invite returns PMIX_ERR_NOT_SUPPORTED, rank 0 exits 1"},
-        {"asyncgroup", {kTheirs}, {}, K::kPending,
-         "pending: groups: the invite succeeds inside OpenPMIx, but the fence over the group and "
-         "PMIx_Group_destruct need pmixrun's group upcall (NOT-SUPPORTED), rank 0 exits 1"},
-
         {"tool_spawn", {kOurs, kTheirs}, {}, K::kExample,
          "the example waits for PMIX_ERR_JOB_TERMINATED filtered on PMIX_EVENT_AFFECTED_PROC = the TOOL's own "
          "namespace (its comment: \"the children will have our nspace\"), a host convention the standard does not "

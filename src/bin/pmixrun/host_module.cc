@@ -175,16 +175,25 @@ pmix_status_t on_query(pmix_proc_t *requester, pmix_query_t *queries, size_t nqu
     });
 }
 
+struct GroupAnswer {
+    pmix_info_t *info = nullptr;
+    size_t ninfo = 0;
+};
+
 void release_group_answer(void *cbdata)
 {
-    auto *answer = static_cast<pmix_info_t *>(cbdata);
-    PMIX_INFO_FREE(answer, 1);
+    auto *answer = static_cast<GroupAnswer *>(cbdata);
+    if (answer->info != nullptr) PMIX_INFO_FREE(answer->info, answer->ninfo);
+    delete answer;
 }
 
 // Every member is on this node, so the library asks only for what it
 // cannot decide alone: a context id, unique for pmixrun's life. One upcall
 // per group, so every member gets the same. Ids are taken on the main
-// thread, which is the only one that touches the counter.
+// thread, which is the only one that touches the counter. The members'
+// collected data (PMIX_GROUP_ENDPT_DATA, which OpenPMIx's server hands up
+// for the host to gather across nodes) goes back as it came: on one node it
+// is already all of it.
 pmix_status_t on_group(pmix_group_operation_t op, char[], const pmix_proc_t[], size_t, const pmix_info_t directives[],
                        size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
@@ -192,17 +201,27 @@ pmix_status_t on_group(pmix_group_operation_t op, char[], const pmix_proc_t[], s
     for (size_t i = 0; i < ndirs; ++i) {
         if (PMIX_CHECK_KEY(&directives[i], PMIX_GROUP_ASSIGN_CONTEXT_ID)) wants_id = PMIX_INFO_TRUE(&directives[i]);
     }
-    if (op != PMIX_GROUP_CONSTRUCT || !wants_id) {
-        return queue([=](Runtime &) { cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr); });
+    auto *held = new GroupAnswer;
+    size_t ncopied = 0;
+    for (size_t i = 0; i < ndirs; ++i) ncopied += PMIX_CHECK_KEY(&directives[i], PMIX_GROUP_ENDPT_DATA) ? 1 : 0;
+    held->ninfo = ncopied + (op == PMIX_GROUP_CONSTRUCT && wants_id ? 1 : 0);
+    if (held->ninfo > 0) PMIX_INFO_CREATE(held->info, held->ninfo);
+    size_t next = 0;
+    for (size_t i = 0; held->info != nullptr && i < ndirs; ++i) {
+        if (PMIX_CHECK_KEY(&directives[i], PMIX_GROUP_ENDPT_DATA)) PMIx_Info_xfer(&held->info[next++], &directives[i]);
     }
+    if (held->ninfo > 0 && held->info == nullptr) {
+        delete held;
+        return PMIX_ERR_NOMEM;
+    }
+    const bool assign = op == PMIX_GROUP_CONSTRUCT && wants_id;
     return queue([=](Runtime &) {
         static size_t next_context_id = 1;
-        pmix_info_t *answer = nullptr;
-        PMIX_INFO_CREATE(answer, 1);
-        if (answer == nullptr) return cbfunc(PMIX_ERR_NOMEM, nullptr, 0, cbdata, nullptr, nullptr);
-        const size_t id = next_context_id++;
-        PMIX_INFO_LOAD(answer, PMIX_GROUP_CONTEXT_ID, &id, PMIX_SIZE);
-        cbfunc(PMIX_SUCCESS, answer, 1, cbdata, release_group_answer, answer);
+        if (assign) {
+            const size_t id = next_context_id++;
+            PMIX_INFO_LOAD(&held->info[held->ninfo - 1], PMIX_GROUP_CONTEXT_ID, &id, PMIX_SIZE);
+        }
+        cbfunc(PMIX_SUCCESS, held->info, held->ninfo, cbdata, release_group_answer, held);
     });
 }
 

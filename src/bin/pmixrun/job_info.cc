@@ -99,6 +99,12 @@ void add_job_level(const Job &job, InfoList &list)
     list.add(PMIX_JOB_NUM_APPS, &napps, PMIX_UINT32);
     list.add(PMIX_NUM_NODES, &nodes, PMIX_UINT32);
     list.add(PMIX_HOSTNAME, job.hostname.c_str(), PMIX_STRING);
+    // pmixrun writes its jobs' output itself and hands it to the server only
+    // for the tools that pull it: the library must not write it too.
+    // (OpenPMIx's server otherwise writes it to its own stdout, and crashes
+    // doing so in a process that is not a tool.)
+    const bool no = false;
+    list.add(PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
     if (!job.from_command_line()) {
         const bool yes = true;
         list.add(PMIX_PARENT_ID, &job.spawned_by, PMIX_PROC);

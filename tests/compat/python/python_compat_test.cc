@@ -153,7 +153,7 @@ Test(python_compat, more_client_calls_under_pmixrun)
     for (const char *call : {"initialized", "get_version", "error_string", "get_attribute_name", "get hostname",
                              "resolve_peers", "resolve_nodes", "query namespaces", "publish", "lookup", "unpublish",
                              "log", "connect", "disconnect", "allocation_request", "get_cpuset", "monitor",
-                             "monitor cancel", "fabric_register", "group_construct",
+                             "monitor cancel", "fabric_register", "group_construct", "group_destruct",
                              "finalize"}) {
         cr_expect(r.out.find(std::string("\n") + call + ": ") != std::string::npos, "no answer from %s; %s", call,
                   dump(r).c_str());
