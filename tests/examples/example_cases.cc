@@ -141,6 +141,11 @@ std::vector<KnownFailure> make_known_failures()
          "ranks 2-3 ask PMIX_QUERY_ALLOC_STATUS of \"MYALLOCATION\" 10 us after init, before rank 0 has "
          "requested it: pmixrun rightly answers NOT_FOUND for a request it has not had (PRRTE answers no such "
          "query at all); ranks 0 and 1 (the request and PMIX_NOTIFY_ALLOC_COMPLETE) pass"},
+        {"alloc", {kTheirs}, {2}, K::kOpenPmix,
+         "intermittent (seen once in CI): rank 1 started after rank 0's allocation was granted and registered its "
+         "PMIX_NOTIFY_ALLOC_COMPLETE handler after pmixrun raised the event; OpenPMIx 4.2.2's server did not "
+         "deliver it to the late handler (ours keeps events for late registrations), so rank 1 waited until "
+         "the timeout"},
         {"alloc", {kTheirs}, {4}, K::kOpenPmix,
          "OpenPMIx 4.2.2's PMIx_Query_info_nb segfaults on the example's PMIX_QUERY_ALLOC_STATUS query (qualifiers "
          "set, nqual left 0), also when built with OpenPMIx's own headers"},
