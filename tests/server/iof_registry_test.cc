@@ -87,11 +87,13 @@ Test(iof_registry, cache_keeps_the_last_bytes_of_each_stream)
     pull.channels = PMIX_FWD_STDOUT_CHANNEL;
     auto streams = registry.cached_for(pull);
     cr_assert_eq(streams.size(), 1u);
-    cr_expect_str_eq(tail_of(*streams[0]).c_str(), "cdefghij");
+    const std::string stdout_tail = tail_of(*streams[0]);
+    cr_expect(stdout_tail == "cdefghij", "stdout tail '%s'", stdout_tail.c_str());
     pull.channels = PMIX_FWD_STDERR_CHANNEL;
     streams = registry.cached_for(pull);
     cr_assert_eq(streams.size(), 1u);
-    cr_expect_str_eq(tail_of(*streams[0]).c_str(), "23456789");
+    const std::string stderr_tail = tail_of(*streams[0]);
+    cr_expect(stderr_tail == "23456789", "stderr tail '%s'", stderr_tail.c_str());
 }
 
 Test(iof_registry, cache_off_and_stream_bound)

@@ -134,11 +134,13 @@ Test(tool_iof, stdout_and_stderr_in_order_per_rank)
     for (const Received &r : g_received) {
         if (r.channel == PMIX_FWD_STDOUT_CHANNEL) {
             cr_expect_eq(r.rank, 0u);
-            cr_expect_str_eq(r.text.c_str(), ("o" + std::to_string(next_out++) + "\n").c_str());
+            const std::string want = "o" + std::to_string(next_out++) + "\n";
+            cr_expect(r.text == want, "stdout chunk '%s', expected '%s'", r.text.c_str(), want.c_str());
         } else {
             cr_expect_eq(r.channel, PMIX_FWD_STDERR_CHANNEL);
             cr_expect_eq(r.rank, 1u);
-            cr_expect_str_eq(r.text.c_str(), ("e" + std::to_string(next_err++) + "\n").c_str());
+            const std::string want = "e" + std::to_string(next_err++) + "\n";
+            cr_expect(r.text == want, "stderr chunk '%s', expected '%s'", r.text.c_str(), want.c_str());
         }
     }
     cr_expect_eq(next_out, 40);

@@ -212,6 +212,7 @@ int main(int argc, char **argv)
         module.push_stdin = push_stdin;
     }
     pmix_status_t rc = PMIx_server_init(&module, info, n);
+    for (size_t i = 0; i < n; ++i) PMIX_INFO_DESTRUCT(&info[i]);
     if (rc != PMIX_SUCCESS) {
         fprintf(stderr, "tool_server: PMIx_server_init: %s\n", PMIx_Error_string(rc));
         printf("failed %d\n", rc);
@@ -225,6 +226,7 @@ int main(int argc, char **argv)
     uint32_t four = 4;
     PMIX_INFO_LOAD(&size, PMIX_JOB_SIZE, &four, PMIX_UINT32);
     rc = PMIx_server_register_nspace(job, 0, &size, 1, NULL, NULL);
+    PMIX_INFO_DESTRUCT(&size);
     if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
         fprintf(stderr, "tool_server: register_nspace: %s\n", PMIx_Error_string(rc));
     }
