@@ -305,7 +305,9 @@ static void run_errors(void)
 
 static void run_leave(const char *how)
 {
-    pmix_status_t rc = heartbeat_monitor("left", 1, 1, true);
+    /* A 2 s period: the server must see the client go before it, also on a
+     * loaded machine under TSan (1 s was once too short there). */
+    pmix_status_t rc = heartbeat_monitor("left", 2, 1, true);
     ITC_CHECK(rc == PMIX_SUCCESS, "monitor: %s", itc_err(rc));
     printf("rank %u monitor started\n", itc_me.rank);
     if (strcmp(how, "exit") == 0) _exit(itc_finish());
