@@ -154,8 +154,6 @@ std::vector<KnownFailure> make_known_failures()
          "fabric and pmixrun knows none, so both Gets answer NOT_FOUND at once, as PRRTE's would (before "
          "issue 19 ours hung: the peer's reserved key waited for a commit)"},
 
-        {"asyncgroup", {kOurs}, {}, K::kPending,
-         "pending: groups: PMIx_Group_invite returns PMIX_ERR_NOT_SUPPORTED, rank 0 exits 1"},
         {"tool_spawn", {kOurs, kTheirs}, {}, K::kExample,
          "the example waits for PMIX_ERR_JOB_TERMINATED filtered on PMIX_EVENT_AFFECTED_PROC = the TOOL's own "
          "namespace (its comment: \"the children will have our nspace\"), a host convention the standard does not "

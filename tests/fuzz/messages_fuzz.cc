@@ -133,6 +133,8 @@ constexpr Decoder kDecoders[] = {
     decode_and_reencode<GroupConstructRequest>,
     decode_and_reencode<GroupDestructRequest>,
     decode_and_reencode<GroupLeaveRequest>,
+    decode_and_reencode<GroupInviteRequest>,
+    decode_and_reencode<GroupJoinRequest>,
 };
 
 }  // namespace

@@ -146,7 +146,7 @@ enum : uint8_t {
     kJobControlReply, kSpawnReply, kInfoReply, kJobDataReply, kEvent, kGetCredential, kValidateCredential,
     kGetCredentialReply, kFabricRegister, kFabricUpdate, kFabricDeregister, kFabricReply, kMonitor, kHeartbeat,
     kIofPull, kIofDeregister, kIofPush, kIofPullReply, kIofData,
-    kGroupConstruct, kGroupDestruct, kGroupLeave,
+    kGroupConstruct, kGroupDestruct, kGroupLeave, kGroupInvite, kGroupJoin,
 };
 
 Hello sample_hello(PeerType type)
@@ -368,6 +368,15 @@ void messages()
     GroupLeaveRequest leave;
     leave.group = "ourgroup";
     message_seed(kGroupLeave, "group_leave", leave);
+    GroupInviteRequest invite;
+    invite.group = "ourgroup";
+    invite.procs = {proc("job-1", 2), proc("job-1", 3)};
+    message_seed(kGroupInvite, "group_invite", invite);
+    GroupJoinRequest join;
+    join.group = "ourgroup";
+    join.leader = proc("job-1", 0);
+    join.answer = GroupAnswer::claim_leader;
+    message_seed(kGroupJoin, "group_join", join);
     write("messages", "empty_hello", {kHello});
 }
 

@@ -474,6 +474,50 @@ Test(wire_roundtrip, group_construct_and_destruct)
     cr_expect_str_eq(command_name(cmd), "group-construct");
 }
 
+Test(wire_roundtrip, group_invite_and_join)
+{
+    GroupInviteRequest invite;
+    invite.group = "ourgroup";
+    invite.procs = {make_proc("job-1", 2), make_proc("job-1", 3)};
+    invite.info = sample_info("invite");
+    GroupInviteRequest out = roundtrip(invite);
+    cr_expect(out.group == "ourgroup");
+    cr_assert_eq(out.procs.size(), 2u);
+    cr_expect(same_proc(out.procs[1], make_proc("job-1", 3)));
+    expect_info_matches(out.info, "invite");
+
+    GroupJoinRequest join;
+    join.group = "ourgroup";
+    join.leader = make_proc("job-1", 0);
+    join.answer = GroupAnswer::no_claim;
+    GroupJoinRequest back = roundtrip(join);
+    cr_expect(back.group == "ourgroup");
+    cr_expect(same_proc(back.leader, make_proc("job-1", 0)));
+    cr_expect(back.answer == GroupAnswer::no_claim);
+
+    // An answer the server does not know is malformed, not guessed at.
+    Bytes bytes = encoded(join);
+    GroupJoinRequest bad;
+    bool patched = false;
+    for (size_t i = bytes.size(); i-- > 0;) {
+        if (bytes[i] == static_cast<uint8_t>(GroupAnswer::no_claim)) {
+            bytes[i] = 9;
+            patched = true;
+            break;
+        }
+    }
+    cr_assert(patched);
+    cr_expect_neq(decode_payload(bytes.data(), bytes.size(), &bad), PMIX_SUCCESS);
+
+    // An invite never decodes as a construct (same fields, another command).
+    GroupConstructRequest not_a_construct;
+    const Bytes invite_bytes = encoded(invite);
+    cr_expect_neq(decode_payload(invite_bytes.data(), invite_bytes.size(), &not_a_construct), PMIX_SUCCESS);
+    Command cmd{};
+    cr_assert_eq(peek_command(encoded(join), &cmd), PMIX_SUCCESS);
+    cr_expect_str_eq(command_name(cmd), "group-join");
+}
+
 Test(wire_roundtrip, credentials)
 {
     GetCredentialRequest get;

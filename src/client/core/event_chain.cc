@@ -29,6 +29,7 @@ struct Chain {
     wire::Event event;
     wire::InfoArray delivered;  // what the running handler was given
     wire::InfoArray results;    // what the handlers so far returned
+    pmix_status_t status = PMIX_SUCCESS;  // the last handler's; PMIX_GROUP_CONSTRUCT_ABORT sticks
 };
 using ChainPtr = std::shared_ptr<Chain>;
 
@@ -98,8 +99,13 @@ void step_done(pmix_status_t status, pmix_info_t *results, size_t nresults, pmix
     (void)step->timer.cancel();
     (void)chain->home->engine->post([chain, status, copied] {
         (void)append_infos(&chain->results, copied->data(), copied->size());
+        if (chain->status != PMIX_GROUP_CONSTRUCT_ABORT) {
+            chain->status = status;
+        }
         if (status != PMIX_EVENT_ACTION_COMPLETE) {
             run_next(chain);
+        } else {
+            answer_group_event(chain->event, chain->status, chain->results);
         }
     });
 }
@@ -137,7 +143,11 @@ void prepare_info(Chain &chain, const EventHandler &handler)
 
 void run_next(ChainPtr chain)
 {
-    if (chain->next >= chain->handlers.size() || chain->home->finalizing.load()) {
+    if (chain->home->finalizing.load()) {
+        return;
+    }
+    if (chain->next >= chain->handlers.size()) {
+        answer_group_event(chain->event, chain->status, chain->results);
         return;
     }
     const EventHandler &handler = chain->handlers[chain->next++];
@@ -174,6 +184,8 @@ void deliver_event(const std::shared_ptr<EventHome> &home, wire::Event event)
     }
     auto handlers = home->events->matching(event, *home);
     if (handlers.empty()) {
+        // Nobody here takes a new lead (the server waits for each answer).
+        answer_group_event(event, PMIX_SUCCESS, {});
         return;
     }
     auto chain = std::make_shared<Chain>();

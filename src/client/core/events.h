@@ -94,6 +94,12 @@ private:
 // not held forever; its late callback is then ignored.
 void deliver_event(const std::shared_ptr<EventHome> &home, wire::Event event);
 
+// group_answers.cc: once the handlers of a group event are done, what they
+// answered that the server running an invitation needs (a new leader after
+// PMIX_GROUP_LEADER_FAILED, or PMIX_GROUP_CONSTRUCT_ABORT); handlers_status
+// is PMIX_GROUP_CONSTRUCT_ABORT when one of them returned it.
+void answer_group_event(const wire::Event &event, pmix_status_t handlers_status, const wire::InfoArray &results);
+
 // PMIX_MCA_pmix_client_event_handler_timeout seconds (default 60; 0 waits
 // for ever).
 std::chrono::milliseconds handler_timeout();

@@ -305,6 +305,31 @@ struct GroupLeaveRequest {
     std::string group;
     InfoArray info;
 };
+// PMIx_Group_invite(_nb): the caller (the leader) invites procs into a new
+// group; the server raises PMIX_GROUP_INVITED to them and answers with an
+// InfoReply (as construct) once every invitee has answered.
+struct GroupInviteRequest {
+    std::string group;
+    std::vector<pmix_proc_t> procs;
+    InfoArray info;  // PMIX_TIMEOUT, PMIX_GROUP_OPTIONAL, PMIX_GROUP_ASSIGN_CONTEXT_ID, ...
+};
+// PMIx_Group_join(_nb), and what an invitee's or leader's event handlers
+// answered to a group event (client/core/group_answers.cc). Accept is
+// answered (InfoReply) when the group is complete or aborted, the others at
+// once.
+enum class GroupAnswer : uint8_t {
+    decline = 0,       // PMIX_GROUP_DECLINE
+    accept = 1,        // PMIX_GROUP_ACCEPT
+    claim_leader = 2,  // a handler of PMIX_GROUP_LEADER_FAILED returned PMIX_GROUP_LEADER
+    no_claim = 3,      // the handlers of PMIX_GROUP_LEADER_FAILED returned none
+    abort = 4,         // a handler returned PMIX_GROUP_CONSTRUCT_ABORT
+};
+struct GroupJoinRequest {
+    std::string group;
+    pmix_proc_t leader{};  // as the caller named it; rank PMIX_RANK_UNDEF when none
+    GroupAnswer answer = GroupAnswer::accept;
+    InfoArray info;
+};
 
 // PMIx_Job_control(_nb) (messages_job_control.cc). Registered cleanup
 // (PMIX_REGISTER_CLEANUP*, PMIX_CLEANUP_*) is the server's own business;
@@ -467,6 +492,10 @@ pmix_status_t encode(const GroupDestructRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, GroupDestructRequest *msg_p);
 pmix_status_t encode(const GroupLeaveRequest &msg, buffer::Packer &p);
 pmix_status_t decode(buffer::Unpacker &u, GroupLeaveRequest *msg_p);
+pmix_status_t encode(const GroupInviteRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, GroupInviteRequest *msg_p);
+pmix_status_t encode(const GroupJoinRequest &msg, buffer::Packer &p);
+pmix_status_t decode(buffer::Unpacker &u, GroupJoinRequest *msg_p);
 
 // ---------------------------------------------------------------- replies (REPLY frames)
 

@@ -1,5 +1,6 @@
-// Group construct, destruct and leave: each under its own command, so a
-// payload of one never decodes as another; the group's name follows.
+// Group construct, invite, join, destruct and leave: each under its own
+// command, so a payload of one never decodes as another; the group's name
+// follows.
 #include "common/wire/messages.h"
 #include "common/wire/messages_fields.h"
 
@@ -20,6 +21,53 @@ pmix_status_t decode(Unpacker &u, GroupConstructRequest *msg_p)
         return chain([&] { return expect_command(u, Command::GroupConstruct); },
                      [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); },
                      [&] { return get_procs(u, &msg.procs); }, [&] { return get_array(u, &msg.info); });
+    });
+}
+
+pmix_status_t encode(const GroupInviteRequest &msg, Packer &p)
+{
+    return chain([&] { return put_command(p, Command::GroupInvite); },
+                 [&] { return put_text(p, msg.group, PMIX_MAX_NSLEN); }, [&] { return put_procs(p, msg.procs); },
+                 [&] { return put_array(p, msg.info); });
+}
+
+pmix_status_t decode(Unpacker &u, GroupInviteRequest *msg_p)
+{
+    return decode_into(msg_p, [&](GroupInviteRequest &msg) {
+        return chain([&] { return expect_command(u, Command::GroupInvite); },
+                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); },
+                     [&] { return get_procs(u, &msg.procs); }, [&] { return get_array(u, &msg.info); });
+    });
+}
+
+pmix_status_t encode(const GroupJoinRequest &msg, Packer &p)
+{
+    return chain([&] { return put_command(p, Command::GroupJoin); },
+                 [&] { return put_text(p, msg.group, PMIX_MAX_NSLEN); }, [&] { return put_proc(p, msg.leader); },
+                 [&] { return p.put_u8(static_cast<uint8_t>(msg.answer)); }, [&] { return put_array(p, msg.info); });
+}
+
+namespace {
+
+pmix_status_t get_answer(Unpacker &u, GroupAnswer *answer_p)
+{
+    uint8_t raw = 0;
+    const pmix_status_t rc = u.get_u8(&raw);
+    if (rc != PMIX_SUCCESS) return rc;
+    if (raw > static_cast<uint8_t>(GroupAnswer::abort)) return PMIX_ERR_UNPACK_FAILURE;
+    *answer_p = static_cast<GroupAnswer>(raw);
+    return PMIX_SUCCESS;
+}
+
+}  // namespace
+
+pmix_status_t decode(Unpacker &u, GroupJoinRequest *msg_p)
+{
+    return decode_into(msg_p, [&](GroupJoinRequest &msg) {
+        return chain([&] { return expect_command(u, Command::GroupJoin); },
+                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); },
+                     [&] { return get_proc(u, &msg.leader); }, [&] { return get_answer(u, &msg.answer); },
+                     [&] { return get_array(u, &msg.info); });
     });
 }
 

@@ -54,6 +54,15 @@ std::deque<EventCache::Entry> &EventCache::live()
     return entries_;
 }
 
+void EventCache::forget(const std::function<bool(const wire::Event &event)> &stale)
+{
+    std::erase_if(entries_, [&](const Entry &entry) {
+        if (!stale(entry.event)) return false;
+        bytes_ -= entry.encoded->size();
+        return true;
+    });
+}
+
 void EventCache::evict(Clock::time_point now)
 {
     while (!entries_.empty() && (entries_.size() > max_events_ || bytes_ > max_bytes_ ||

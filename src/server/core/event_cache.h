@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <vector>
 
 namespace pmixpp::server {
@@ -39,6 +40,9 @@ public:
     void add(Entry entry);
     // The events still kept (older ones dropped first).
     std::deque<Entry> &live();
+    // Drops the kept events `stale` picks (an invitation that ended is
+    // no news to a late handler).
+    void forget(const std::function<bool(const wire::Event &event)> &stale);
 
 private:
     void evict(Clock::time_point now);

@@ -157,6 +157,7 @@ void shut_down(Server &server)
     fail_all_fences(server, PMIX_ERR_LOST_CONNECTION);
     fail_all_connects(server, PMIX_ERR_LOST_CONNECTION);
     fail_all_groups(server, PMIX_ERR_LOST_CONNECTION);
+    fail_all_invitations(server, PMIX_ERR_LOST_CONNECTION);
     server.waiters.fail_all(PMIX_ERR_LOST_CONNECTION);
     fail_self_ops(server, PMIX_ERR_LOST_CONNECTION);
     server.monitors.stop_all();  // their timers, before the engine goes

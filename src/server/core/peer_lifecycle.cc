@@ -78,6 +78,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
         fence_peer_lost(server, peer);
         connect_peer_lost(server, peer);
         group_peer_lost(server, peer);
+        invitation_peer_lost(server, peer);
         cleanup::on_client_gone(server, peer.proc);  // its registered cleanup (RFC0027)
         return forget_tool(server, peer);
     }
@@ -93,6 +94,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
     fence_peer_lost(server, peer);
     connect_peer_lost(server, peer);
     group_peer_lost(server, peer);
+    invitation_peer_lost(server, peer);
     if (peer.state == PeerState::finalized) return;
     runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
                        describe(peer) + " went away without finalizing: " + PMIx_Error_string(reason));

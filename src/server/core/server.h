@@ -119,6 +119,7 @@ public:
     GroupTracker group_collectives;  // PMIx_Group_construct / _destruct in progress
     GroupRegistry groups;            // constructed, by name
     GroupInfoByContext group_info;   // members' PMIX_GROUP_INFO, by context id
+    InvitationRegistry invitations;  // PMIx_Group_invite in progress, by group name
     FabricRegistry fabrics;   // PMIx_Fabric_register of clients, tools and the host
     bool finalizing = false;
 

@@ -82,6 +82,8 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
     case Command::GroupDestruct:
         return decode_and_run(server, peer, frame, command, handle_group_destruct);
     case Command::GroupLeave: return decode_and_run(server, peer, frame, command, handle_group_leave);
+    case Command::GroupInvite: return decode_and_run(server, peer, frame, command, handle_group_invite);
+    case Command::GroupJoin: return decode_and_run(server, peer, frame, command, handle_group_join);
     case Command::GetCredential:
         return decode_and_run(server, peer, frame, command, handle_get_credential);
     case Command::ValidateCredential:

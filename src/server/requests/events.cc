@@ -311,6 +311,7 @@ void handle_notify_event(Server &server, Peer &peer, uint32_t tag, wire::NotifyE
     wire::Event &event = request.event;
     // The connection says who raised it, whatever the message claims.
     event.source = peer.proc;
+    if (invitation_aborted_by(server, peer, event)) return reply_status(server, peer.id, tag, PMIX_SUCCESS);
     deliver_local_event(server, event, peer.id);
     tell_host(server, event);
     reply_status(server, peer.id, tag, PMIX_SUCCESS);

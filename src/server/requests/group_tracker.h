@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ namespace pmixpp::server {
 struct GroupCollective : LocalCollective {
     std::string group;
     bool destruct = false;
+    // Formed by an invitation: its members hear PMIX_GROUP_CONSTRUCT_COMPLETE
+    // (or _ABORT) from the leader when it ends.
+    std::optional<pmix_proc_t> announced_by;
     bool needs_host = false;  // a member elsewhere, or a context id asked
     bool optional = false;    // PMIX_GROUP_OPTIONAL: a member that is gone is left out
     // Each local member's PMIX_GROUP_INFO (proc_name -> its infos).
@@ -36,6 +40,31 @@ struct Group {
 };
 
 using GroupRegistry = std::map<std::string, Group>;
+
+// A PMIx_Group_invite in progress (group_invites.cc): the leader, the
+// invitees that have not answered, those that accepted and wait in
+// PMIx_Group_join, by group name. It becomes a group (a GroupCollective
+// announced_by the leader) once nobody is left to answer.
+struct Invitation {
+    uint64_t id = 0;  // tells a timer's invitation from a later one of the same name
+    std::string group;
+    pmix_proc_t leader{};
+    std::optional<Arrival> leader_reply;  // the leader's invite call, while it waits
+    std::vector<pmix_proc_t> invited;     // every invitee, wildcards expanded, leader not among them
+    std::set<std::string> pending;        // invitees that have not answered (proc_name)
+    std::vector<pmix_proc_t> accepted;
+    std::vector<Arrival> joins;           // accepted PMIx_Group_join calls, waiting for the group
+    wire::InfoArray directives;           // the leader's
+    bool optional = false;                // PMIX_GROUP_OPTIONAL: the lost are left out
+    bool needs_host = false;              // PMIX_GROUP_ASSIGN_CONTEXT_ID
+    // The leader was lost: the participants asked for a new one that have
+    // not answered yet (proc_name).
+    bool leader_lost = false;
+    std::set<std::string> asked_for_leader;
+    runtime::Timer timer;  // PMIX_TIMEOUT, or the wait for a new leader
+};
+
+using InvitationRegistry = std::map<std::string, Invitation>;
 
 // The PMIX_GROUP_INFO the members of a group with a context id gave, by
 // context id and member (proc_name): what PMIx_Get answers for a key

@@ -15,6 +15,7 @@
 #include "server/core/connections.h"
 #include "server/core/info_read.h"
 #include "server/host/host_module.h"
+#include "server/requests/group_ops.h"
 #include "server/requests/participants.h"
 #include "server/requests/requests.h"
 
@@ -25,6 +26,23 @@
 #include <optional>
 
 namespace pmixpp::server {
+
+// PMIX_GROUP_MEMBER_FAILED tells which proc failed a construct, not only
+// that it failed; PMIX_GROUP_LEFT who left.
+void tell_members(Server &server, pmix_status_t code, const std::string &group, const pmix_proc_t &about,
+                  std::vector<pmix_proc_t> told)
+{
+    wire::Event event;
+    event.status = code;
+    event.source = about;
+    event.range = PMIX_RANGE_CUSTOM;
+    if (told.empty() || event.info.allocate(3) != PMIX_SUCCESS) return;
+    pmix_data_array_t range{PMIX_PROC, told.size(), told.data()};  // copied by the load
+    PMIX_INFO_LOAD(&event.info[0], PMIX_EVENT_CUSTOM_RANGE, &range, PMIX_DATA_ARRAY);
+    PMIX_INFO_LOAD(&event.info[1], PMIX_GROUP_ID, group.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&event.info[2], PMIX_EVENT_AFFECTED_PROC, &about, PMIX_PROC);
+    deliver_local_event(server, event, kNoPeer);
+}
 
 namespace {
 
@@ -70,24 +88,6 @@ std::optional<size_t> context_id_in(const wire::InfoArray &info)
     return std::nullopt;
 }
 
-// An event `code` about a member, to the members in `told` (a custom
-// range), with the group's name: PMIX_GROUP_MEMBER_FAILED tells which proc
-// failed a construct, not only that it failed; PMIX_GROUP_LEFT who left.
-void tell_members(Server &server, pmix_status_t code, const std::string &group, const pmix_proc_t &about,
-                  std::vector<pmix_proc_t> told)
-{
-    wire::Event event;
-    event.status = code;
-    event.source = about;
-    event.range = PMIX_RANGE_CUSTOM;
-    if (told.empty() || event.info.allocate(3) != PMIX_SUCCESS) return;
-    pmix_data_array_t range{PMIX_PROC, told.size(), told.data()};  // copied by the load
-    PMIX_INFO_LOAD(&event.info[0], PMIX_EVENT_CUSTOM_RANGE, &range, PMIX_DATA_ARRAY);
-    PMIX_INFO_LOAD(&event.info[1], PMIX_GROUP_ID, group.c_str(), PMIX_STRING);
-    PMIX_INFO_LOAD(&event.info[2], PMIX_EVENT_AFFECTED_PROC, &about, PMIX_PROC);
-    deliver_local_event(server, event, kNoPeer);
-}
-
 void tell_member_failed(Server &server, const std::string &group, const pmix_proc_t &lost,
                         std::vector<pmix_proc_t> told)
 {
@@ -106,6 +106,26 @@ std::optional<pmix_proc_t> gone_member(Server &server, const std::vector<pmix_pr
     return std::nullopt;
 }
 
+// PMIX_GROUP_CONSTRUCT_COMPLETE (with the membership and context id) or
+// PMIX_GROUP_CONSTRUCT_ABORT to the members of a group an invitation formed,
+// from its leader. Not for default handlers, as OpenPMIx raises them.
+void announce(Server &server, const std::string &group, const pmix_proc_t &leader,
+              std::vector<pmix_proc_t> members, pmix_status_t status, const wire::InfoArray &results)
+{
+    wire::Event event;
+    event.status = status == PMIX_SUCCESS ? PMIX_GROUP_CONSTRUCT_COMPLETE : PMIX_GROUP_CONSTRUCT_ABORT;
+    event.source = leader;
+    event.range = PMIX_RANGE_CUSTOM;
+    if (members.empty() || event.info.allocate(3 + results.size()) != PMIX_SUCCESS) return;
+    pmix_data_array_t range{PMIX_PROC, members.size(), members.data()};  // copied by the load
+    PMIX_INFO_LOAD(&event.info[0], PMIX_EVENT_CUSTOM_RANGE, &range, PMIX_DATA_ARRAY);
+    PMIX_INFO_LOAD(&event.info[1], PMIX_GROUP_ID, group.c_str(), PMIX_STRING);
+    const bool non_default = true;
+    PMIX_INFO_LOAD(&event.info[2], PMIX_EVENT_NON_DEFAULT, &non_default, PMIX_BOOL);
+    for (size_t i = 0; i < results.size(); ++i) (void)PMIx_Info_xfer(&event.info[3 + i], &results[i]);
+    deliver_local_event(server, event, kNoPeer);
+}
+
 // Ends the collective `id` for every member that arrived: a construct that
 // succeeded records the group, a destruct that succeeded forgets it.
 void complete(Server &server, uint64_t id, pmix_status_t status, const wire::InfoArray &from_host = {})
@@ -119,6 +139,7 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Inf
     const std::vector<pmix_proc_t> members = std::move(collective->procs);
     const bool through_host = collective->needs_host;
     std::map<std::string, wire::InfoArray> member_info = std::move(collective->member_info);
+    const std::optional<pmix_proc_t> announced_by = collective->announced_by;
     server.group_collectives.erase(id);
     runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
                        std::string(api_name(destruct)) + " of " + group + " ends: " + PMIx_Error_string(status));
@@ -138,6 +159,7 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Inf
         }
     }
     for (const Arrival &arrival : arrivals) reply_to(server, arrival.peer, arrival.tag, reply);
+    if (announced_by) announce(server, group, *announced_by, members, reply.status, reply.info);
 }
 
 // What the host is handed, owned by the call: the host may read it until it
@@ -310,6 +332,28 @@ void handle_group_leave(Server &server, Peer &peer, uint32_t tag, wire::GroupLea
     if (members.empty()) server.groups.erase(found);
     reply_status(server, peer.id, tag, PMIX_SUCCESS);
     if (!told.empty()) tell_members(server, PMIX_GROUP_LEFT, request.group, peer.proc, std::move(told));
+}
+
+void form_announced_group(Server &server, const std::string &group, const pmix_proc_t &leader,
+                          std::vector<pmix_proc_t> members, std::vector<Arrival> waiting,
+                          wire::InfoArray directives, bool needs_host)
+{
+    members = normalised(std::move(members));
+    Participants participants = local_participants(server, members);
+    GroupCollective &collective =
+        server.group_collectives.create("PMIx_Group_invite:" + group + ":" + signature_of(members));
+    collective.group = group;
+    collective.announced_by = leader;
+    collective.needs_host = needs_host || !participants.all_local;
+    collective.procs = std::move(members);
+    for (const Arrival &arrival : waiting) collective.expected.insert(proc_name(arrival.proc));
+    collective.arrived = std::move(waiting);
+    collective.directives = std::move(directives);
+    if (collective.needs_host && server.host.slots().group == nullptr) {
+        return complete(server, collective.id, PMIX_ERR_NOT_SUPPORTED);
+    }
+    arm_timeout(server, collective, [](Server &now, uint64_t id) { complete(now, id, PMIX_ERR_TIMEOUT); });
+    proceed_if_complete(server, collective);
 }
 
 bool answer_group_qualified_get(const Server &server, const wire::GetRequest &request, wire::GetReply *reply_p)

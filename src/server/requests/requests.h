@@ -42,6 +42,8 @@ void handle_disconnect(Server &server, Peer &peer, uint32_t tag, wire::Disconnec
 void handle_group_construct(Server &server, Peer &peer, uint32_t tag, wire::GroupConstructRequest &request);
 void handle_group_destruct(Server &server, Peer &peer, uint32_t tag, wire::GroupDestructRequest &request);
 void handle_group_leave(Server &server, Peer &peer, uint32_t tag, wire::GroupLeaveRequest &request);
+void handle_group_invite(Server &server, Peer &peer, uint32_t tag, wire::GroupInviteRequest &request);
+void handle_group_join(Server &server, Peer &peer, uint32_t tag, wire::GroupJoinRequest &request);
 // credentials.cc: to the host's get_credential / validate_credential upcalls.
 void handle_get_credential(Server &server, Peer &peer, uint32_t tag, wire::GetCredentialRequest &request);
 void handle_validate_credential(Server &server, Peer &peer, uint32_t tag, wire::ValidateCredentialRequest &request);
@@ -114,6 +116,12 @@ void fail_all_connects(Server &server, pmix_status_t status);
 // groups.cc: the same for group constructs and destructs.
 void group_peer_lost(Server &server, const Peer &peer);
 void fail_all_groups(Server &server, pmix_status_t status);
+// group_invites.cc: the same for invitations in progress.
+void invitation_peer_lost(Server &server, const Peer &peer);
+void fail_all_invitations(Server &server, pmix_status_t status);
+// group_invites.cc: a leader raised PMIX_GROUP_CONSTRUCT_ABORT for its open
+// invitation (PMIX_GROUP_ID): the invitation is aborted (true).
+bool invitation_aborted_by(Server &server, const Peer &peer, const wire::Event &event);
 // groups.cc: procs with each {group name, PMIX_RANK_WILDCARD} replaced by
 // the group's members, {group name, N} by its Nth member in sorted order (a
 // fence over a group, as OpenPMIx allows).

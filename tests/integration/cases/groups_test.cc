@@ -4,16 +4,15 @@
 // (the same for every member, answered after the upcall returned), members
 // from two namespaces, a member that dies, one that never comes (timeout),
 // and refused arguments.
+#include "integration/cases/group_upcall.h"
 #include "integration/cases/itest_support.h"
 
 #include <pmix.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstring>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace pmixpp::itest;
@@ -24,41 +23,12 @@ std::atomic<int> g_constructs{0};
 std::atomic<int> g_destructs{0};
 std::atomic<size_t> g_next_context_id{100};
 
-struct GroupAnswer {
-    pmix_group_operation_t op;
-    pmix_info_cbfunc_t cbfunc;
-    void *cbdata;
-};
-
-void free_results(void *cbdata)
-{
-    auto *info = static_cast<pmix_info_t *>(cbdata);
-    PMIX_INFO_FREE(info, 1);
-}
-
-void answer_later(void *arg)
-{
-    auto *answer = static_cast<GroupAnswer *>(arg);
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (answer->op == PMIX_GROUP_DESTRUCT) {
-        answer->cbfunc(PMIX_SUCCESS, nullptr, 0, answer->cbdata, nullptr, nullptr);
-    } else {
-        pmix_info_t *results = nullptr;
-        PMIX_INFO_CREATE(results, 1);
-        size_t id = g_next_context_id++;
-        PMIX_INFO_LOAD(&results[0], PMIX_GROUP_CONTEXT_ID, &id, PMIX_SIZE);
-        answer->cbfunc(PMIX_SUCCESS, results, 1, answer->cbdata, free_results, results);
-    }
-    delete answer;
-}
-
 // Counts and answers from a host thread, one context id per construct.
 pmix_status_t test_group_upcall(pmix_group_operation_t op, char[], const pmix_proc_t[], size_t, const pmix_info_t[],
                                 size_t, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     ++(op == PMIX_GROUP_CONSTRUCT ? g_constructs : g_destructs);
-    Host::current()->run_later(answer_later, new GroupAnswer{op, cbfunc, cbdata});
-    return PMIX_SUCCESS;
+    return answer_group_upcall_later(op, op == PMIX_GROUP_CONSTRUCT ? g_next_context_id++ : 0, cbfunc, cbdata);
 }
 
 std::vector<ProcResult> run_job(const char *nspace, int nprocs, const std::vector<std::string> &args)
