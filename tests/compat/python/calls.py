@@ -4,7 +4,8 @@
 # peers and nodes, query, publish/lookup/unpublish, log, connect and
 # disconnect, an allocation request, the process's cpuset, a process
 # monitor, fabric registration (pmixrun knows no fabric: declined with
-# PMIX_ERR_NOT_AVAILABLE), and a group of one constructed and destructed.
+# PMIX_ERR_NOT_AVAILABLE), a group of one constructed and destructed, and
+# one by invitation (a join without an invitation is refused).
 # One line "call: result" each; "FAILED: ..." for a wrong answer; exit 0
 # only when every check passed. Left out, because the bindings themselves
 # break on them (on OpenPMIx 4.2.2 too): store_internal (frees a value on
@@ -121,6 +122,14 @@ def main():
     check("group_construct", rc == 0, (rc, res))
     rc = c.group_destruct("compat.py.group", [])
     check("group_destruct", rc == 0, rc)
+    # A group by invitation of nobody else: the inviter leads a group of one
+    # at once; a join with no invitation open is refused.
+    rc, res = c.group_invite("compat.py.invited", [{"nspace": ns, "rank": 0}], [])
+    check("group_invite", rc == 0 and any(r["key"] == "pmix.grp.mbrs" for r in res), (rc, res))
+    rc, res = c.group_join("compat.py.none", {"nspace": ns, "rank": 0}, pmix.PMIX_GROUP_ACCEPT, [])
+    check("group_join", rc == pmix.PMIX_ERR_NOT_FOUND and res == [], (rc, res))
+    rc = c.group_destruct("compat.py.invited", [])
+    check("group_destruct invited", rc == 0, rc)
 
     rc = c.finalize([])
     check("finalize", rc == 0, rc)

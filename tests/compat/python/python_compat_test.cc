@@ -154,7 +154,7 @@ Test(python_compat, more_client_calls_under_pmixrun)
                              "resolve_peers", "resolve_nodes", "query namespaces", "publish", "lookup", "unpublish",
                              "log", "connect", "disconnect", "allocation_request", "get_cpuset", "monitor",
                              "monitor cancel", "fabric_register", "group_construct", "group_destruct",
-                             "finalize"}) {
+                             "group_invite", "group_join", "group_destruct invited", "finalize"}) {
         cr_expect(r.out.find(std::string("\n") + call + ": ") != std::string::npos, "no answer from %s; %s", call,
                   dump(r).c_str());
     }
