@@ -1,8 +1,12 @@
 // What a process's event handlers answered to a group event, passed on to
-// the server that runs the invitation (server/requests/group_invites.cc):
-// the standard lets the handlers of PMIX_GROUP_LEADER_FAILED name a new
-// leader (PMIX_GROUP_LEADER in their results), and any group handler stop
-// the construct by returning PMIX_GROUP_CONSTRUCT_ABORT. Progress thread.
+// the server that runs the invitation or construct
+// (server/requests/group_invites.cc, group_failures.cc): the standard lets
+// the handlers of PMIX_GROUP_LEADER_FAILED name a new leader
+// (PMIX_GROUP_LEADER in their results), and any group handler stop the
+// construct by returning PMIX_GROUP_CONSTRUCT_ABORT. Every
+// PMIX_GROUP_MEMBER_FAILED and _LEADER_FAILED is answered (the server may
+// be waiting for it); the server ignores an answer nobody waits for.
+// Progress thread.
 #include <pmix.h>
 
 #include "client/core/events.h"
@@ -41,7 +45,9 @@ bool may_abort(pmix_status_t code)
 void answer_group_event(const wire::Event &event, pmix_status_t handlers_status, const wire::InfoArray &results)
 {
     const bool aborts = handlers_status == PMIX_GROUP_CONSTRUCT_ABORT && may_abort(event.status);
-    if (!aborts && event.status != PMIX_GROUP_LEADER_FAILED) return;
+    // A construct or invitation waits for every answer about a loss.
+    const bool asked = event.status == PMIX_GROUP_LEADER_FAILED || event.status == PMIX_GROUP_MEMBER_FAILED;
+    if (!aborts && !asked) return;
     const char *group = group_of(event);
     std::shared_ptr<Session> session = current_session();
     if (group == nullptr || !session) return;  // not an invitation's, or the host's own handlers

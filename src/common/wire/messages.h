@@ -321,7 +321,7 @@ enum class GroupAnswer : uint8_t {
     decline = 0,       // PMIX_GROUP_DECLINE
     accept = 1,        // PMIX_GROUP_ACCEPT
     claim_leader = 2,  // a handler of PMIX_GROUP_LEADER_FAILED returned PMIX_GROUP_LEADER
-    no_claim = 3,      // the handlers of PMIX_GROUP_LEADER_FAILED returned none
+    no_claim = 3,      // _LEADER_FAILED or _MEMBER_FAILED: neither a lead nor an abort
     abort = 4,         // a handler returned PMIX_GROUP_CONSTRUCT_ABORT
 };
 struct GroupJoinRequest {

@@ -246,7 +246,9 @@ void participant_lost(Server &server, Invitation &invitation, const Peer &peer)
     const pmix_proc_t lost = peer.proc;
     const std::string name = proc_name(lost);
     if (invitation.pending.count(name) != 0) {
-        if (!invitation.leader_lost) tell_members(server, PMIX_GROUP_INVITE_FAILED, invitation.group, lost, {invitation.leader});
+        if (!invitation.leader_lost) {
+            tell_members(server, PMIX_GROUP_INVITE_FAILED, invitation.group, lost, {invitation.leader});
+        }
     } else if (contains(invitation.accepted, lost)) {
         std::erase_if(invitation.joins, [&](const Arrival &join) { return join.peer == peer.id; });
         std::vector<pmix_proc_t> told = invitation.accepted;
@@ -375,6 +377,8 @@ void handle_group_join(Server &server, Peer &peer, uint32_t tag, wire::GroupJoin
 {
     auto found = server.invitations.find(request.group);
     if (found == server.invitations.end()) {
+        // Not an invitation's: maybe a construct asking about a lost member.
+        if (answer_about_loss(server, peer, tag, request)) return;
         if (request.answer == wire::GroupAnswer::accept || request.answer == wire::GroupAnswer::decline) {
             runtime::log_warning("server", describe(peer) + " answered an invitation to group " + request.group +
                                                ", but none is open: PMIX_ERR_NOT_FOUND (join only after "

@@ -16,6 +16,21 @@ namespace pmixpp::server {
 void tell_members(Server &server, pmix_status_t code, const std::string &group, const pmix_proc_t &about,
                   std::vector<pmix_proc_t> told);
 
+// groups.cc: ends construct or destruct `id` with `status` (the host's
+// answer in from_host) for every member waiting in it.
+void complete_group(Server &server, uint64_t id, pmix_status_t status, const wire::InfoArray &from_host = {});
+// groups.cc: completes it, or hands it to the host, once nobody is missing
+// or being asked about a loss.
+void proceed_if_complete(Server &server, GroupCollective &collective);
+
+// group_failures.cc: a member of an open construct or destruct is lost
+// (its connection ended), inside its call or before it (had_arrived).
+void member_lost(Server &server, GroupCollective &collective, const pmix_proc_t &lost, bool had_arrived);
+// group_failures.cc: what a member's handlers answered about a loss
+// (PMIX_GROUP_MEMBER_FAILED / _LEADER_FAILED) of an open construct named
+// request.group; false when no construct asked the caller.
+bool answer_about_loss(Server &server, const Peer &peer, uint32_t tag, const wire::GroupJoinRequest &request);
+
 // Forms `group` of `members` as a construct would (the host's group upcall
 // when needs_host), answering each of `waiting` with the construct's
 // results; every member then hears PMIX_GROUP_CONSTRUCT_COMPLETE (or

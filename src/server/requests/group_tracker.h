@@ -25,6 +25,15 @@ struct GroupCollective : LocalCollective {
     std::optional<pmix_proc_t> announced_by;
     bool needs_host = false;  // a member elsewhere, or a context id asked
     bool optional = false;    // PMIX_GROUP_OPTIONAL: a member that is gone is left out
+    // Losing a member (group_failures.cc).
+    bool notify_termination = false;   // PMIX_GROUP_NOTIFY_TERMINATION: ask the members
+    bool ft_collective = false;        // PMIX_GROUP_FT_COLLECTIVE: drop one lost inside its call
+    bool partial = false;              // an optional member was left out: PMIX_ERR_PARTIAL_SUCCESS
+    std::vector<pmix_proc_t> leaders;  // callers that said PMIX_GROUP_LEADER
+    bool leader_lost = false;          // a leader was lost, no other has taken its place yet
+    std::set<std::string> lost;        // members handled as lost already (proc_name)
+    std::set<std::string> awaiting;    // asked about a loss, not answered yet (proc_name)
+    runtime::Timer answers_timer;      // bounds that wait
     // Each local member's PMIX_GROUP_INFO (proc_name -> its infos).
     std::map<std::string, wire::InfoArray> member_info;
 };

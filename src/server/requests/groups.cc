@@ -88,12 +88,6 @@ std::optional<size_t> context_id_in(const wire::InfoArray &info)
     return std::nullopt;
 }
 
-void tell_member_failed(Server &server, const std::string &group, const pmix_proc_t &lost,
-                        std::vector<pmix_proc_t> told)
-{
-    tell_members(server, PMIX_GROUP_MEMBER_FAILED, group, lost, std::move(told));
-}
-
 // A member whose connection already ended, if any.
 std::optional<pmix_proc_t> gone_member(Server &server, const std::vector<pmix_proc_t> &members)
 {
@@ -133,6 +127,9 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Inf
     GroupCollective *collective = server.group_collectives.find(id);
     if (collective == nullptr) return;  // timed out or failed already
     collective->timer.cancel();
+    collective->answers_timer.cancel();
+    if (status == PMIX_SUCCESS && collective->partial) status = PMIX_ERR_PARTIAL_SUCCESS;
+    const bool formed = status == PMIX_SUCCESS || status == PMIX_ERR_PARTIAL_SUCCESS;
     const std::vector<Arrival> arrivals = std::move(collective->arrived);
     const bool destruct = collective->destruct;
     const std::string group = collective->group;
@@ -144,22 +141,26 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Inf
     runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
                        std::string(api_name(destruct)) + " of " + group + " ends: " + PMIx_Error_string(status));
     if (destruct) {
-        if (status == PMIX_SUCCESS) server.groups.erase(group);
+        if (formed) server.groups.erase(group);
         for (const Arrival &arrival : arrivals) reply_status(server, arrival.peer, arrival.tag, status);
         return;
     }
     wire::InfoReply reply;
     reply.status = status;
-    if (status == PMIX_SUCCESS) {
-        reply.status = construct_results(from_host, members, &reply.info);
-        if (reply.status == PMIX_SUCCESS) {
+    if (formed) {
+        const pmix_status_t rc = construct_results(from_host, members, &reply.info);
+        if (rc != PMIX_SUCCESS) reply.status = rc;
+        if (rc == PMIX_SUCCESS) {
             const std::optional<size_t> context_id = context_id_in(from_host);
             server.groups[group] = Group{members, context_id, through_host};
             if (context_id && !member_info.empty()) server.group_info[*context_id] = std::move(member_info);
         }
     }
     for (const Arrival &arrival : arrivals) reply_to(server, arrival.peer, arrival.tag, reply);
-    if (announced_by) announce(server, group, *announced_by, members, reply.status, reply.info);
+    if (announced_by) {
+        const bool announced = reply.status == PMIX_SUCCESS || reply.status == PMIX_ERR_PARTIAL_SUCCESS;
+        announce(server, group, *announced_by, members, announced ? PMIX_SUCCESS : reply.status, reply.info);
+    }
 }
 
 // What the host is handed, owned by the call: the host may read it until it
@@ -240,26 +241,36 @@ pmix_status_t check_caller(Server &server, const Peer &peer, bool destruct, cons
     return PMIX_SUCCESS;
 }
 
-void proceed_if_complete(Server &server, GroupCollective &collective)
+
+// What this caller said about losing members (group_failures.cc).
+void note_failure_directives(GroupCollective &collective, const Peer &peer, const wire::InfoArray &info)
 {
-    if (!collective.complete()) return;
-    if (!collective.needs_host) return complete(server, collective.id, PMIX_SUCCESS);
-    call_host(server, collective);
+    if (directive_flag(info.data(), info.size(), PMIX_GROUP_LEADER)) collective.leaders.push_back(peer.proc);
+    collective.notify_termination |= directive_flag(info.data(), info.size(), PMIX_GROUP_NOTIFY_TERMINATION);
+    collective.ft_collective |= directive_flag(info.data(), info.size(), PMIX_GROUP_FT_COLLECTIVE);
 }
 
-// PMIX_GROUP_OPTIONAL: members that are gone already are no members; the
-// caller hears of each as if it had gone during the construct.
-void drop_gone_members(Server &server, const Peer &caller, const std::string &group,
-                       std::vector<pmix_proc_t> &members, Participants &participants)
+// Members whose connection ended before this call: handled as lost once
+// (a construct that tolerates losses goes on without them).
+void handle_gone_members(Server &server, uint64_t id, const std::vector<pmix_proc_t> &members)
 {
-    std::erase_if(members, [&](const pmix_proc_t &member) {
-        Namespace *ns = server.find_namespace(member.nspace);
-        if (ns == nullptr || member.rank == PMIX_RANK_WILDCARD || ns->gone.count(member.rank) == 0) return false;
-        participants.local.erase(proc_name(member));
-        tell_member_failed(server, group, member, {caller.proc});
-        return true;
-    });
-    participants.any_gone = false;
+    std::vector<pmix_proc_t> gone;
+    for (const pmix_proc_t &member : members) {
+        const Namespace *ns = server.find_namespace(member.nspace);
+        if (ns == nullptr) continue;
+        if (member.rank != PMIX_RANK_WILDCARD) {
+            if (ns->gone.count(member.rank) != 0) gone.push_back(member);
+            continue;
+        }
+        for (pmix_rank_t rank : ns->gone) {
+            if (ns->is_local(rank)) gone.push_back(make_proc(ns->name, rank));
+        }
+    }
+    for (const pmix_proc_t &member : gone) {
+        GroupCollective *collective = server.group_collectives.find(id);
+        if (collective == nullptr) return;
+        member_lost(server, *collective, member, false);
+    }
 }
 
 void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, const std::string &group,
@@ -270,27 +281,40 @@ void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, con
     // The signature is of the list as given: every caller names the same.
     const std::string signature = std::string(api_name(destruct)) + ":" + group + ":" + signature_of(members);
     const bool optional = !destruct && directive_flag(info.data(), info.size(), PMIX_GROUP_OPTIONAL);
-    if (optional && participants.any_gone) drop_gone_members(server, peer, group, members, participants);
+    // Gone members are then handled once, by member_lost (group_failures.cc).
+    const bool tolerant = !destruct && (optional || directive_flag(info.data(), info.size(),
+                                                                   PMIX_GROUP_NOTIFY_TERMINATION) ||
+                                        directive_flag(info.data(), info.size(), PMIX_GROUP_FT_COLLECTIVE));
+    const bool any_gone = participants.any_gone;
+    if (tolerant) participants.any_gone = false;  // handled once joined
     const pmix_status_t refused =
         check_caller(server, peer, destruct, group, members, participants, needs_host);
     if (refused == PMIX_GROUP_MEMBER_FAILED) {
-        if (auto lost = gone_member(server, members)) tell_member_failed(server, group, *lost, {peer.proc});
+        if (auto lost = gone_member(server, members)) {
+            tell_members(server, PMIX_GROUP_MEMBER_FAILED, group, *lost, {peer.proc});
+        }
     }
     if (refused != PMIX_SUCCESS) return refuse(server, peer, tag, destruct, refused);
     bool created = false;
     GroupCollective &collective = join(server.group_collectives, signature, peer, tag, &created);
-    if (!destruct) keep_group_info(collective, peer, info);
+    if (!destruct) {
+        keep_group_info(collective, peer, info);
+        note_failure_directives(collective, peer, info);
+    }
+    const uint64_t id = collective.id;
     if (created) {
         collective.group = group;
         collective.destruct = destruct;
         collective.needs_host = needs_host;
         collective.optional = optional;
-        collective.procs = std::move(members);
+        collective.procs = members;
         collective.expected = std::move(participants.local);
         collective.directives = std::move(info);
-        arm_timeout(server, collective, [](Server &now, uint64_t id) { complete(now, id, PMIX_ERR_TIMEOUT); });
+        arm_timeout(server, collective,
+                    [](Server &now, uint64_t expired) { complete(now, expired, PMIX_ERR_TIMEOUT); });
     }
-    proceed_if_complete(server, collective);
+    if (tolerant && any_gone) handle_gone_members(server, id, members);
+    if (GroupCollective *open = server.group_collectives.find(id)) proceed_if_complete(server, *open);
 }
 
 }  // namespace
@@ -332,6 +356,18 @@ void handle_group_leave(Server &server, Peer &peer, uint32_t tag, wire::GroupLea
     if (members.empty()) server.groups.erase(found);
     reply_status(server, peer.id, tag, PMIX_SUCCESS);
     if (!told.empty()) tell_members(server, PMIX_GROUP_LEFT, request.group, peer.proc, std::move(told));
+}
+
+void complete_group(Server &server, uint64_t id, pmix_status_t status, const wire::InfoArray &from_host)
+{
+    complete(server, id, status, from_host);
+}
+
+void proceed_if_complete(Server &server, GroupCollective &collective)
+{
+    if (!collective.complete() || !collective.awaiting.empty()) return;
+    if (!collective.needs_host) return complete(server, collective.id, PMIX_SUCCESS, {});
+    call_host(server, collective);
 }
 
 void form_announced_group(Server &server, const std::string &group, const pmix_proc_t &leader,
@@ -401,23 +437,6 @@ std::vector<pmix_proc_t> with_groups_expanded(const Server &server, std::vector<
         }
     }
     return expanded;
-}
-
-void group_peer_lost(Server &server, const Peer &peer)
-{
-    const pmix_proc_t lost = peer.proc;
-    leave_all(server.group_collectives, peer, [&server, lost](uint64_t id) {
-        GroupCollective *collective = server.group_collectives.find(id);
-        if (collective == nullptr) return;
-        std::vector<pmix_proc_t> told;
-        for (const Arrival &arrival : collective->arrived) told.push_back(arrival.proc);
-        tell_member_failed(server, collective->group, lost, std::move(told));
-        if (!collective->optional) return complete(server, id, PMIX_GROUP_MEMBER_FAILED);
-        // An optional member is left out; the others go on without it.
-        collective->expected.erase(proc_name(lost));
-        std::erase_if(collective->procs, [&lost](const pmix_proc_t &member) { return same_proc(member, lost); });
-        proceed_if_complete(server, *collective);
-    });
 }
 
 void fail_all_groups(Server &server, pmix_status_t status)

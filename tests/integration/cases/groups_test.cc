@@ -132,7 +132,8 @@ Test(groups, a_member_that_dies_during_the_construct_fails_it_at_once)
 }
 
 // PMIX_GROUP_OPTIONAL: the members left form the group without the dead
-// one, before (rank 1 exits at once) or during the construct.
+// one, before (rank 1 exits at once) or during the construct, and hear
+// PMIX_ERR_PARTIAL_SUCCESS (no event), as the standard says.
 Test(groups, an_optional_member_that_dies_is_left_out)
 {
     start_host();
@@ -152,4 +153,51 @@ Test(groups, a_member_that_never_comes_times_out)
 {
     start_host();
     expect_all_ok(run_job("itest-groups-absent", 3, {"--group", "late", "--absent", "2"}), 3);
+}
+
+// A member lost inside its own construct call (clients/group_faults.c, 4
+// ranks, rank 3 or the leader goes): the directives decide.
+std::vector<ProcResult> run_faults(const char *nspace, const std::vector<std::string> &args)
+{
+    const JobLayout layout = register_local_job(nspace, 4);
+    Launch launch;
+    launch.program = client_path("itest_group_faults");
+    launch.args = args;
+    std::vector<pid_t> pids;
+    cr_assert_eq(host().spawn_job(nspace, layout, launch, &pids), PMIX_SUCCESS);
+    return host().wait(pids, kJobTimeoutMs);
+}
+
+Test(groups, a_member_lost_inside_its_call_fails_the_construct)
+{
+    start_host();
+    expect_all_ok(run_faults("itest-faults-plain", {"--group", "f", "--dead", "3"}), 4);
+}
+
+Test(groups, ft_collective_goes_on_without_a_member_lost_inside_its_call)
+{
+    start_host();
+    expect_all_ok(run_faults("itest-faults-ft", {"--group", "f", "--dead", "3", "--ft"}), 4);
+}
+
+Test(groups, notify_termination_asks_the_members_and_goes_on)
+{
+    start_host();
+    expect_all_ok(run_faults("itest-faults-notify", {"--group", "f", "--dead", "3", "--notify"}), 4);
+    expect_all_ok(run_faults("itest-faults-leader", {"--group", "f2", "--dead", "3", "--notify", "--leader", "0"}),
+                  4);
+}
+
+Test(groups, a_member_failed_handler_aborts_the_construct)
+{
+    start_host();
+    expect_all_ok(run_faults("itest-faults-abort", {"--group", "f", "--dead", "3", "--notify", "--abort"}), 4);
+}
+
+Test(groups, a_lost_leader_is_replaced_by_the_member_that_takes_the_lead)
+{
+    start_host();
+    expect_all_ok(run_faults("itest-faults-newleader",
+                             {"--group", "f", "--dead", "0", "--notify", "--leader", "0", "--new-leader", "1"}),
+                  4);
 }
