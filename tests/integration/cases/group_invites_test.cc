@@ -5,7 +5,7 @@
 // when optional), one that never answers (PMIX_TIMEOUT), a leader that dies
 // and is replaced by the invitee whose handler takes the lead, and a leader
 // that aborts from its decline handler.
-#include "integration/cases/group_upcall.h"
+#include "integration/cases/group_test_support.h"
 #include "integration/cases/itest_support.h"
 
 #include <pmix.h>
@@ -20,13 +20,7 @@ namespace {
 
 std::vector<ProcResult> run_invites(const char *nspace, const std::vector<std::string> &args)
 {
-    const JobLayout layout = register_local_job(nspace, 4);
-    Launch launch;
-    launch.program = client_path("itest_group_invites");
-    launch.args = args;
-    std::vector<pid_t> pids;
-    cr_assert_eq(host().spawn_job(nspace, layout, launch, &pids), PMIX_SUCCESS);
-    return host().wait(pids, kJobTimeoutMs);
+    return run_group_job("itest_group_invites", nspace, 4, args);
 }
 
 std::atomic<int> g_constructs{0};

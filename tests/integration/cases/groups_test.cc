@@ -4,7 +4,7 @@
 // (the same for every member, answered after the upcall returned), members
 // from two namespaces, a member that dies, one that never comes (timeout),
 // and refused arguments.
-#include "integration/cases/group_upcall.h"
+#include "integration/cases/group_test_support.h"
 #include "integration/cases/itest_support.h"
 
 #include <pmix.h>
@@ -33,13 +33,7 @@ pmix_status_t test_group_upcall(pmix_group_operation_t op, char[], const pmix_pr
 
 std::vector<ProcResult> run_job(const char *nspace, int nprocs, const std::vector<std::string> &args)
 {
-    const JobLayout layout = register_local_job(nspace, nprocs);
-    Launch launch;
-    launch.program = client_path("itest_groups");
-    launch.args = args;
-    std::vector<pid_t> pids;
-    cr_assert_eq(host().spawn_job(nspace, layout, launch, &pids), PMIX_SUCCESS);
-    return host().wait(pids, kJobTimeoutMs);
+    return run_group_job("itest_groups", nspace, nprocs, args);
 }
 
 std::set<std::string> context_ids(const std::vector<ProcResult> &results)
@@ -159,13 +153,7 @@ Test(groups, a_member_that_never_comes_times_out)
 // ranks, rank 3 or the leader goes): the directives decide.
 std::vector<ProcResult> run_faults(const char *nspace, const std::vector<std::string> &args)
 {
-    const JobLayout layout = register_local_job(nspace, 4);
-    Launch launch;
-    launch.program = client_path("itest_group_faults");
-    launch.args = args;
-    std::vector<pid_t> pids;
-    cr_assert_eq(host().spawn_job(nspace, layout, launch, &pids), PMIX_SUCCESS);
-    return host().wait(pids, kJobTimeoutMs);
+    return run_group_job("itest_group_faults", nspace, 4, args);
 }
 
 Test(groups, a_member_lost_inside_its_call_fails_the_construct)
