@@ -6,7 +6,11 @@
  *          pull comes from pmixrun's cache) and prints
  *          "iof-tool: stdout ok, stderr ok" when both arrived whole and in
  *          order, else what it got; then "iof-tool: push STATUS" for a
- *          push of stdin to rank 1 (pmixrun takes none from tools yet). */
+ *          push of stdin to rank 1.
+ * With --read-stdin (pmixrun --stdin 1 --stdin-tool), rank 1 then reads its
+ * stdin to its end and writes "stdin [TEXT]"; the tool pushes "hello\n"
+ * with PMIX_IOF_COMPLETE and prints "iof-tool: stdin delivered" once that
+ * line came back through the pull. */
 #include <pmix_tool.h>
 
 #include <pthread.h>
@@ -49,6 +53,28 @@ static void expected(char *text, const char *word)
     for (int i = 0; i < LINES; ++i) sprintf(text + strlen(text), "%s %d\n", word, i);
 }
 
+static int g_read_stdin; /* --read-stdin */
+
+/* Rank 1's "stdin [hello\n]" line, through the pull. */
+static int stdin_came_back(void)
+{
+    int back = 0;
+    for (int i = 0; i < 1000 && !back; ++i) {
+        pthread_mutex_lock(&g_lock);
+        back = strstr(g_out, "stdin [hello\n]") != NULL;
+        pthread_mutex_unlock(&g_lock);
+        if (!back) usleep(10000);
+    }
+    pthread_mutex_lock(&g_lock);
+    if (back) {
+        printf("iof-tool: stdin delivered\n");
+    } else {
+        printf("iof-tool: no stdin line in [%s]\n", g_out);
+    }
+    pthread_mutex_unlock(&g_lock);
+    return back;
+}
+
 static int tool(const char *uri, const char *nspace)
 {
     static const char *const job_variables[] = {"PMIX_NAMESPACE", "PMIX_RANK", "PMIX_SERVER_URI41",
@@ -89,26 +115,46 @@ static int tool(const char *uri, const char *nspace)
         printf("iof-tool: stdout [%s] stderr [%s]\n", g_out, g_err);
     }
     pthread_mutex_unlock(&g_lock);
-    char text[] = "in\n";
-    pmix_byte_object_t bo = {text, 3};
-    printf("iof-tool: push %s\n", PMIx_Error_string(PMIx_IOF_push(&writer, 1, &bo, NULL, 0, NULL, NULL)));
+    char text[] = "hello\n";
+    pmix_byte_object_t bo = {text, 6};
+    pmix_info_t end;
+    bool yes = true;
+    PMIX_INFO_LOAD(&end, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+    printf("iof-tool: push %s\n", PMIx_Error_string(PMIx_IOF_push(&writer, 1, &bo, &end, g_read_stdin, NULL, NULL)));
+    if (g_read_stdin) done = done && stdin_came_back();
     rc = PMIx_IOF_deregister((size_t)rc, NULL, 0, NULL, NULL);
     if (rc != PMIX_SUCCESS) printf("iof-tool: deregister: %s\n", PMIx_Error_string(rc));
     PMIx_tool_finalize();
     return done ? 0 : 1;
 }
 
-int main(void)
+/* Rank 1 with --read-stdin: its stdin to its end, as one line. */
+static void echo_stdin(void)
+{
+    char text[256];
+    size_t have = 0;
+    ssize_t n;
+    while (have < sizeof text - 1 && (n = read(STDIN_FILENO, text + have, sizeof text - 1 - have)) > 0) {
+        have += (size_t)n;
+    }
+    text[have] = '\0';
+    printf("stdin [%s]\n", text);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
 {
     const char *rank = getenv("PMIX_RANK");
     const char *nspace = getenv("PMIX_NAMESPACE");
     if (rank == NULL || nspace == NULL) return 2;
+    g_read_stdin = argc > 1 && strcmp(argv[1], "--read-stdin") == 0;
     if (strcmp(rank, "0") != 0) {
         for (int i = 0; i < LINES; ++i) {
             printf("out %d\n", i);
             fflush(stdout);
             fprintf(stderr, "err %d\n", i);
         }
+        if (g_read_stdin) echo_stdin();
         sleep(3);
         return 0;
     }

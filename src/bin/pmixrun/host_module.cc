@@ -225,6 +225,37 @@ pmix_status_t on_group(pmix_group_operation_t op, char[], const pmix_proc_t[], s
     });
 }
 
+// A tool's stdin for the command line job's readers (--stdin); answered
+// once their pipes took it, from the main thread.
+pmix_status_t on_push_stdin(const pmix_proc_t *, const pmix_proc_t targets[], size_t ntargets,
+                            const pmix_info_t directives[], size_t ndirs, const pmix_byte_object_t *bo,
+                            pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    bool end = false;
+    for (size_t i = 0; i < ndirs; ++i) {
+        if (PMIX_CHECK_KEY(&directives[i], PMIX_IOF_COMPLETE)) end = PMIX_INFO_TRUE(&directives[i]);
+    }
+    std::vector<pmix_proc_t> to(targets, targets + ntargets);
+    std::string data = bo != nullptr && bo->bytes != nullptr ? std::string(bo->bytes, bo->size) : std::string();
+    return queue([to = std::move(to), data = std::move(data), end, cbfunc, cbdata](Runtime &rt) {
+        auto done = [cbfunc, cbdata](pmix_status_t status) {
+            if (cbfunc != nullptr) cbfunc(status, cbdata);
+        };
+        StdinForwarder *forwarder = rt.stdin_forwarder();
+        if (forwarder == nullptr) return done(PMIX_ERR_NOT_AVAILABLE);
+        const std::string main_nspace = rt.main_job().nspace;
+        std::vector<uint32_t> ranks;
+        bool all = false;
+        for (const pmix_proc_t &target : to) {
+            if (main_nspace != std::string(target.nspace, strnlen(target.nspace, PMIX_MAX_NSLEN))) continue;
+            if (target.rank == PMIX_RANK_WILDCARD) all = true;
+            ranks.push_back(target.rank);
+        }
+        if (!all && ranks.empty()) return done(PMIX_ERR_NOT_FOUND);  // only the command line's job reads stdin
+        forwarder->push(ranks, all, data, end, done);
+    });
+}
+
 } // namespace
 
 pmix_status_t on_session_control(const pmix_proc_t *requestor, uint32_t session_id, const pmix_info_t directives[],
@@ -288,6 +319,7 @@ pmix_server_module_t make_host_module(HostEvents *events)
     module.log = on_log;
     module.allocate = on_allocate;
     module.job_control = on_job_control;
+    module.push_stdin = on_push_stdin;
     return module;
 }
 

@@ -92,6 +92,7 @@ int main(int argc, char **argv)
         setup.events = &events;
         setup.signal_fd = signal_fd;
         setup.stdin_feeds = std::move(stdin_feeds);
+        setup.stdin_from_tool = options.stdin_from_tool;
         setup.timeout_seconds = options.timeout_seconds;
         code = supervise(setup);
     }

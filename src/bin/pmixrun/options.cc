@@ -89,6 +89,8 @@ bool Parser::global_option(const std::string &arg, Options &out, bool *handled)
             }
             out.stdin_target = StdinTarget{false, false, static_cast<uint32_t>(rank)};
         }
+    } else if (arg == "--stdin-tool") {
+        out.stdin_from_tool = true;
     } else if (arg == "--system-server") {
         out.system_server = true;
     } else if (arg == "--max-procs") {
@@ -199,6 +201,9 @@ const char *usage_text()
            "  --report-uri FILE    write the server's URI to FILE ('-': stdout)\n"
            "  --session-id N       the job's session id (default 1)\n"
            "  --stdin R|all|none   which ranks read pmixrun's stdin (default 0)\n"
+           "  --stdin-tool         those ranks read what tools push (PMIx_IOF_push),\n"
+           "                       not pmixrun's stdin; a push with PMIX_IOF_COMPLETE\n"
+           "                       ends it (tools may push without it too)\n"
            "  --max-procs N        processes running at once over all jobs, spawned ones\n"
            "                       included; a PMIx_Spawn past it is refused (default 4096)\n"
            "  --system-server      be the node's system server: write pmix.sys.<host> in\n"

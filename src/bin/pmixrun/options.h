@@ -51,6 +51,7 @@ struct Options {
     std::optional<uint32_t> session_id;
     uint32_t max_procs = kDefaultMaxProcs;                     // --max-procs
     StdinTarget stdin_target;                                  // --stdin
+    bool stdin_from_tool = false;                              // --stdin-tool
     bool system_server = false;                                // --system-server
     bool help = false;
     bool version = false;

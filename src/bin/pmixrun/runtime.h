@@ -91,6 +91,11 @@ public:
     bool finished() const;
     int exit_code() const;
 
+    // The command line job's stdin (the supervisor's), for tools' pushes;
+    // nullptr before the supervisor runs.
+    void set_stdin(StdinForwarder *forwarder) { stdin_ = forwarder; }
+    StdinForwarder *stdin_forwarder() { return stdin_; }
+
     // The host's requests (host_requests.cc).
     void spawn(SpawnCall &call);
     void allocate(InfoCall &call);
@@ -112,6 +117,7 @@ private:
     std::vector<std::unique_ptr<Job>> jobs_;
     bool timed_out_ = false;
     int interrupted_by_ = 0;
+    StdinForwarder *stdin_ = nullptr;
 };
 
 } // namespace pmixrun

@@ -3,16 +3,17 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace pmixrun {
 
-StdinForwarder::StdinForwarder(std::vector<StdinFeed> feeds)
+StdinForwarder::StdinForwarder(std::vector<StdinFeed> feeds, bool read_own) : input_open_(read_own)
 {
     for (const StdinFeed &feed : feeds) {
         if (feed.fd < 0) continue;
         (void)::fcntl(feed.fd, F_SETFL, ::fcntl(feed.fd, F_GETFL) | O_NONBLOCK);
-        readers_.push_back({feed, {}});
+        readers_.push_back({feed, {}, false, {}});
     }
 }
 
@@ -58,6 +59,7 @@ void StdinForwarder::read_input()
     for (Reader &reader : readers_) {
         if (reader.feed.fd < 0) continue;
         if (n > 0) reader.backlog.append(buffer, static_cast<std::size_t>(n));
+        if (n <= 0) reader.ended = true;
         flush(reader);
     }
 }
@@ -70,14 +72,49 @@ void StdinForwarder::flush(Reader &reader)
         if (n <= 0) return close_reader(reader);  // the reader closed its stdin
         reader.backlog.erase(0, static_cast<std::size_t>(n));
     }
-    if (!input_open_ && reader.backlog.empty()) close_reader(reader);
+    if (!reader.backlog.empty()) return;
+    settle(reader, PMIX_SUCCESS);
+    if (reader.ended) close_reader(reader);
 }
 
 void StdinForwarder::close_reader(Reader &reader)
 {
+    settle(reader, reader.backlog.empty() ? PMIX_SUCCESS : PMIX_ERR_UNREACH);
     if (reader.feed.fd >= 0) ::close(reader.feed.fd);
     reader.feed.fd = -1;
     reader.backlog.clear();
+}
+
+// The pushes waiting for this reader are done with it.
+void StdinForwarder::settle(Reader &reader, pmix_status_t status)
+{
+    std::vector<std::shared_ptr<PendingPush>> waiting = std::move(reader.waiting);
+    reader.waiting.clear();
+    for (const auto &pending : waiting) {
+        if (status != PMIX_SUCCESS) pending->status = status;
+        if (--pending->left == 0 && pending->done) pending->done(pending->status);
+    }
+}
+
+void StdinForwarder::push(const std::vector<uint32_t> &ranks, bool all, const std::string &data, bool end,
+                          PushDone done)
+{
+    auto pending = std::make_shared<PendingPush>();
+    pending->done = std::move(done);
+    std::vector<Reader *> targets;
+    for (Reader &reader : readers_) {
+        const bool named = all || std::find(ranks.begin(), ranks.end(), reader.feed.rank) != ranks.end();
+        if (named && reader.feed.fd >= 0 && !reader.ended) targets.push_back(&reader);
+    }
+    if (targets.empty()) return pending->done(PMIX_ERR_NOT_FOUND);
+    pending->left = targets.size() + 1;  // + 1: held until every target has it queued
+    for (Reader *reader : targets) {
+        reader->backlog += data;
+        reader->ended = reader->ended || end;
+        reader->waiting.push_back(pending);
+        flush(*reader);
+    }
+    if (--pending->left == 0) pending->done(pending->status);
 }
 
 void StdinForwarder::reader_exited(uint32_t rank)

@@ -19,8 +19,10 @@ namespace {
 
 class Supervisor {
 public:
-    explicit Supervisor(const SupervisorSetup &setup) : s_(setup), rt_(*setup.runtime), stdin_(setup.stdin_feeds)
+    explicit Supervisor(const SupervisorSetup &setup)
+        : s_(setup), rt_(*setup.runtime), stdin_(setup.stdin_feeds, !setup.stdin_from_tool)
     {
+        rt_.set_stdin(&stdin_);
         if (setup.timeout_seconds > 0) {
             deadline_ = Clock::now() + std::chrono::milliseconds(static_cast<long long>(setup.timeout_seconds * 1000));
         }
@@ -144,6 +146,7 @@ int Supervisor::run()
         rt_.on_timers();
     }
     stdin_.close_all();
+    rt_.set_stdin(nullptr);
     return rt_.exit_code();
 }
 

@@ -25,6 +25,7 @@ struct SupervisorSetup {
     HostEvents *events = nullptr;
     int signal_fd = -1;      // signalfd of the blocked signals
     std::vector<StdinFeed> stdin_feeds;  // the command line job's stdin readers
+    bool stdin_from_tool = false;        // --stdin-tool: pmixrun's own stdin is not read
     double timeout_seconds = 0;
 };
 
