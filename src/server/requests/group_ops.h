@@ -31,6 +31,12 @@ void member_lost(Server &server, GroupCollective &collective, const pmix_proc_t 
 // request.group; false when no construct asked the caller.
 bool answer_about_loss(Server &server, const Peer &peer, uint32_t tag, const wire::GroupJoinRequest &request);
 
+// group_endpoints.cc: a construct with members elsewhere hands the host
+// its local members' data (PMIX_GROUP_ENDPT_DATA appended to *directives_p)
+// and stores what the host brings back from the other nodes.
+pmix_status_t add_endpoint_data(Server &server, const GroupCollective &collective, wire::InfoArray *directives_p);
+void store_endpoint_data(Server &server, const std::string &group, const wire::InfoArray &from_host);
+
 // Forms `group` of `members` as a construct would (the host's group upcall
 // when needs_host), answering each of `waiting` with the construct's
 // results; every member then hears PMIX_GROUP_CONSTRUCT_COMPLETE (or

@@ -24,6 +24,7 @@ struct GroupCollective : LocalCollective {
     // (or _ABORT) from the leader when it ends.
     std::optional<pmix_proc_t> announced_by;
     bool needs_host = false;  // a member elsewhere, or a context id asked
+    bool spans_nodes = false; // a member elsewhere: endpoint data goes to the host
     bool optional = false;    // PMIX_GROUP_OPTIONAL: a member that is gone is left out
     // Losing a member (group_failures.cc).
     bool notify_termination = false;   // PMIX_GROUP_NOTIFY_TERMINATION: ask the members

@@ -51,18 +51,24 @@ const char *api_name(bool destruct)
     return destruct ? "PMIx_Group_destruct" : "PMIx_Group_construct";
 }
 
-// The construct results: what the host said, then the membership unless
-// the host gave it already.
+// The construct results: what the host said (less the endpoint data, which
+// is stored), then the membership unless the host gave it already.
 pmix_status_t construct_results(const wire::InfoArray &from_host, const std::vector<pmix_proc_t> &members,
                                 wire::InfoArray *results_p)
 {
     bool has_membership = false;
-    for (const pmix_info_t &info : from_host) has_membership |= PMIX_CHECK_KEY(&info, PMIX_GROUP_MEMBERSHIP);
-    const size_t n = from_host.size() + (has_membership ? 0 : 1);
+    size_t endpoints = 0;  // the members' data: stored, not handed to them
+    for (const pmix_info_t &info : from_host) {
+        has_membership |= PMIX_CHECK_KEY(&info, PMIX_GROUP_MEMBERSHIP);
+        endpoints += PMIX_CHECK_KEY(&info, PMIX_GROUP_ENDPT_DATA) ? 1 : 0;
+    }
+    const size_t n = from_host.size() - endpoints + (has_membership ? 0 : 1);
     pmix_status_t rc = results_p->allocate(n);
     if (rc != PMIX_SUCCESS) return rc;
-    for (size_t i = 0; i < from_host.size(); ++i) {
-        rc = PMIx_Info_xfer(&(*results_p)[i], &from_host[i]);
+    size_t next = 0;
+    for (const pmix_info_t &info : from_host) {
+        if (PMIX_CHECK_KEY(&info, PMIX_GROUP_ENDPT_DATA)) continue;
+        rc = PMIx_Info_xfer(&(*results_p)[next++], &info);
         if (rc != PMIX_SUCCESS) return rc;
     }
     if (has_membership) return PMIX_SUCCESS;
@@ -148,6 +154,7 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Inf
     wire::InfoReply reply;
     reply.status = status;
     if (formed) {
+        store_endpoint_data(server, group, from_host);
         const pmix_status_t rc = construct_results(from_host, members, &reply.info);
         if (rc != PMIX_SUCCESS) reply.status = rc;
         if (rc == PMIX_SUCCESS) {
@@ -193,6 +200,13 @@ void call_host(Server &server, GroupCollective &collective)
     std::strncpy(call->group, collective.group.c_str(), PMIX_MAX_NSLEN);
     call->procs = collective.procs;
     call->directives = std::move(collective.directives);
+    if (!collective.destruct && collective.spans_nodes) {
+        const pmix_status_t rc = add_endpoint_data(server, collective, &call->directives);
+        if (rc != PMIX_SUCCESS) {
+            runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
+                               "no endpoint data for group " + collective.group + ": " + PMIx_Error_string(rc));
+        }
+    }
     collective.host_called = true;
     const pmix_group_operation_t op = collective.destruct ? PMIX_GROUP_DESTRUCT : PMIX_GROUP_CONSTRUCT;
     const uint64_t id = collective.id;
@@ -306,6 +320,7 @@ void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, con
         collective.group = group;
         collective.destruct = destruct;
         collective.needs_host = needs_host;
+        collective.spans_nodes = !participants.all_local;
         collective.optional = optional;
         collective.procs = members;
         collective.expected = std::move(participants.local);

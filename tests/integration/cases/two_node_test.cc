@@ -40,7 +40,7 @@ pid_t start_node_b(int fd, const TwoNodeScenario &scenario)
 {
     const std::string program = client_path("itest_node");
     const std::vector<std::string> args = {program, std::to_string(fd), scenario.nspace, style_name(scenario.style),
-                                           scenario.collect ? "collect" : "no-collect",
+                                           scenario.group ? "group" : scenario.collect ? "collect" : "no-collect",
                                            std::to_string(kJobTimeoutMs)};
     std::vector<char *> argv;
     for (const std::string &arg : args) argv.push_back(const_cast<char *>(arg.c_str()));
@@ -91,4 +91,13 @@ Test(two_nodes, get_without_collect_goes_through_direct_modex)
 Test(two_nodes, derived_layout_keys_on_each_node)
 {
     run_two_nodes({"itest-2n-derived", InfoStyle::minimal, true});
+}
+
+// A group construct of the whole job instead of the collecting fence: each
+// server hands the host its members' data (PMIX_GROUP_ENDPT_DATA), the
+// host joins both nodes' (as PRRTE's allgather does), and every member
+// reads the other node's data by scope without a direct modex.
+Test(two_nodes, group_construct_carries_both_nodes_data)
+{
+    run_two_nodes({"itest-2n-group", InfoStyle::full, true, true});
 }

@@ -9,7 +9,9 @@
  *
  *   --job-size N --first-local F --local-size L --nodes A,B --ppn P
  *   --hostname H --nodeid K [--no-collect] (peers' data fetched on demand,
- *   from the other node through its host: direct modex)
+ *   from the other node through its host: direct modex) [--group] (a group
+ *   construct of the whole job instead of the first fence: the data comes
+ *   with it)
  */
 #include "client_util.h"
 
@@ -73,6 +75,22 @@ static void fence(bool collect)
     pmix_status_t rc = PMIx_Fence(&all, 1, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
     ITC_CHECK(rc == PMIX_SUCCESS, "PMIx_Fence(collect=%d): %s", (int)collect, itc_err(rc));
+}
+
+/* --group: a group of the whole job instead of the collecting fence; its
+ * construct brings the other node's data (PMIX_GROUP_ENDPT_DATA). */
+static void construct_whole_job(void)
+{
+    pmix_proc_t all;
+    PMIX_LOAD_PROCID(&all, itc_me.nspace, PMIX_RANK_WILDCARD);
+    pmix_info_t *results = NULL;
+    size_t nresults = 0;
+    pmix_status_t rc = PMIx_Group_construct("tn.group", &all, 1, NULL, 0, &results, &nresults);
+    ITC_CHECK(rc == PMIX_SUCCESS, "PMIx_Group_construct over both nodes: %s", itc_err(rc));
+    for (size_t i = 0; i < nresults; ++i) {
+        ITC_CHECK(!PMIX_CHECK_KEY(&results[i], PMIX_GROUP_ENDPT_DATA), "the endpoint data reached the member");
+    }
+    if (results != NULL) PMIX_INFO_FREE(results, nresults);
 }
 
 static void expect_hidden(const pmix_proc_t *peer, const char *key, const char *why)
@@ -154,6 +172,7 @@ int main(int argc, char **argv)
     const char *hostname = itc_arg(argc, argv, "--hostname");
     uint32_t nodeid = (uint32_t)itc_arg_long(argc, argv, "--nodeid", 0);
     bool collect = !itc_has_flag(argc, argv, "--no-collect");
+    bool group = itc_has_flag(argc, argv, "--group");
     if (job_size == 0 || g_ppn == 0 || hostname == NULL || g_nnodes == 0) {
         printf("rank ? FAIL: bad arguments\n");
         return 64;
@@ -168,14 +187,22 @@ int main(int argc, char **argv)
     put_data();
     rc = PMIx_Commit();
     ITC_CHECK(rc == PMIX_SUCCESS, "PMIx_Commit: %s", itc_err(rc));
-    fence(collect);
-    itc_step("fence");
+    if (group) {
+        construct_whole_job();
+    } else {
+        fence(collect);
+    }
+    itc_step(group ? "group construct" : "fence");
     for (uint32_t r = 0; r < job_size; ++r) {
         if (r != itc_me.rank) check_peer(r);
     }
     itc_step("peer data");
     check_layout(job_size, hostname, nodeid);
     itc_step("layout keys");
+    if (group) {
+        rc = PMIx_Group_destruct("tn.group", NULL, 0);
+        ITC_CHECK(rc == PMIX_SUCCESS, "PMIx_Group_destruct: %s", itc_err(rc));
+    }
     fence(false);
     itc_step("second fence");
     rc = PMIx_Finalize(NULL, 0);

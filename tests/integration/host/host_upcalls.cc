@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 namespace pmixpp::itest {
 namespace {
@@ -172,6 +173,56 @@ pmix_status_t on_query(pmix_proc_t *, pmix_query_t *queries, size_t nqueries, pm
     return PMIX_SUCCESS;
 }
 
+struct GroupExchange {
+    pmix_info_cbfunc_t cbfunc;
+    void *cbdata;
+};
+
+void release_group_info(void *cbdata)
+{
+    auto *info = static_cast<pmix_info_t *>(cbdata);
+    PMIX_INFO_FREE(info, 1);
+}
+
+// Both nodes' endpoint data, joined, goes back as PMIX_GROUP_ENDPT_DATA.
+void group_exchanged(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
+                     pmix_release_cbfunc_t release, void *release_cbdata)
+{
+    std::unique_ptr<GroupExchange> call(static_cast<GroupExchange *>(cbdata));
+    pmix_info_t *info = nullptr;
+    PMIX_INFO_CREATE(info, 1);
+    pmix_byte_object_t joined{const_cast<char *>(data), ndata};
+    PMIX_INFO_LOAD(&info[0], PMIX_GROUP_ENDPT_DATA, &joined, PMIX_BYTE_OBJECT);  // copies
+    if (release != nullptr) release(release_cbdata);
+    call->cbfunc(status, info, 1, call->cbdata, release_group_info, info);
+}
+
+// Two nodes: a construct is an allgather of the servers' endpoint data
+// over the link (as PRRTE's group upcall does with its grpcomm); a
+// destruct needs nothing.
+pmix_status_t on_cross_node_group(pmix_group_operation_t op, char[], const pmix_proc_t[], size_t,
+                                  const pmix_info_t directives[], size_t ndirs, pmix_info_cbfunc_t cbfunc,
+                                  void *cbdata)
+{
+    Host *host = enter();
+    if (host == nullptr || host->options().cross_node == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    if (op == PMIX_GROUP_DESTRUCT) return PMIX_OPERATION_SUCCEEDED;
+    host->counters().group_exchanges++;
+    const pmix_byte_object_t *ours = nullptr;
+    for (size_t i = 0; i < ndirs; ++i) {
+        if (PMIX_CHECK_KEY(&directives[i], PMIX_GROUP_ENDPT_DATA) && directives[i].value.type == PMIX_BYTE_OBJECT) {
+            ours = &directives[i].value.data.bo;
+        }
+    }
+    if (ours != nullptr && ours->size > 0) host->counters().endpoint_data_given++;
+    auto *call = new GroupExchange{cbfunc, cbdata};
+    const pmix_status_t rc = host->options().cross_node->fence(ours != nullptr ? ours->bytes : nullptr,
+                                                               ours != nullptr ? ours->size : 0, group_exchanged,
+                                                               call);
+    if (rc != PMIX_SUCCESS) delete call;
+    return rc;
+}
+
 } // namespace
 
 pmix_server_module_t make_module(const HostOptions &options)
@@ -188,6 +239,7 @@ pmix_server_module_t make_module(const HostOptions &options)
     module.disconnect = on_disconnect;
     module.monitor = options.monitor_upcall;
     module.group = options.group_upcall;
+    if (module.group == nullptr && options.cross_node != nullptr) module.group = on_cross_node_group;
     if (options.credential_upcalls) {
         module.get_credential = on_get_credential;
         module.validate_credential = on_validate_credential;

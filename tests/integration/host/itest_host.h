@@ -130,6 +130,8 @@ struct Counters {
     std::atomic<int> last_connect_nprocs{0};  // procs the last connect upcall got
     std::atomic<int> credentials_made{0};     // get_credential upcalls
     std::atomic<int> credentials_checked{0};  // validate_credential upcalls
+    std::atomic<int> group_exchanges{0};      // two nodes: constructs sent over the link
+    std::atomic<int> endpoint_data_given{0};  // ... with this server's PMIX_GROUP_ENDPT_DATA
     // Upcalls that ran on another thread than the one driving the host's
     // PMIX_EVENT_BASE (set through Host::expect_upcalls_on).
     std::atomic<int> upcalls_off_loop{0};

@@ -26,6 +26,7 @@ Launch twonode_launch(const JobLayout &layout, int index, const TwoNodeScenario 
                    "--hostname", kNodeNames[index],
                    "--nodeid", std::to_string(index)};
     if (!scenario.collect) launch.args.push_back("--no-collect");
+    if (scenario.group) launch.args.push_back("--group");
     return launch;
 }
 
@@ -33,7 +34,15 @@ Launch twonode_launch(const JobLayout &layout, int index, const TwoNodeScenario 
 void check_upcalls(Host &host, const NodeLink &link, const TwoNodeScenario &scenario, std::string *verdict)
 {
     const int fences = host.counters().fences.load();
-    if (fences != 2) append(verdict, "fence_nb upcalls: " + std::to_string(fences) + ", expected 2");
+    const int expected_fences = scenario.group ? 1 : 2;  // a group: the construct instead of the first
+    if (fences != expected_fences) {
+        append(verdict, "fence_nb upcalls: " + std::to_string(fences) + ", expected " +
+                            std::to_string(expected_fences));
+    }
+    if (scenario.group && host.counters().endpoint_data_given.load() != 1) {
+        append(verdict, "group upcalls with this server's PMIX_GROUP_ENDPT_DATA: " +
+                            std::to_string(host.counters().endpoint_data_given.load()) + ", expected 1");
+    }
     const int asked = host.counters().direct_modex.load();
     if (scenario.collect && asked != 0) {
         append(verdict, std::to_string(asked) + " direct_modex upcalls although the fence collected the data");

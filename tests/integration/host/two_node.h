@@ -20,6 +20,7 @@ struct TwoNodeScenario {
     std::string nspace;
     InfoStyle style = InfoStyle::full;
     bool collect = true;
+    bool group = false;  // a group construct of the whole job instead of the collecting fence
 };
 
 struct NodeOutcome {
