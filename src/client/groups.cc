@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <new>
+#include <type_traits>
 
 #include "client/core/host_call.h"
 #include "client/no_results.h"
@@ -51,7 +52,18 @@ pmix_status_t start_with_members(const char grp[], const pmix_proc_t procs[], si
                                                    std::move(done));
 }
 
-pmix_status_t start_join(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt, const pmix_info_t info[],
+// The caller's pmix_group_opt_t as the number it holds: a value outside the
+// enum is the caller's mistake to refuse, and reading it as the enum would
+// already be undefined.
+using RawOption = std::underlying_type_t<pmix_group_opt_t>;
+RawOption raw_option(const pmix_group_opt_t *opt)
+{
+    RawOption raw = 0;
+    std::memcpy(&raw, opt, sizeof raw);
+    return raw;
+}
+
+pmix_status_t start_join(const char grp[], const pmix_proc_t *leader, RawOption opt, const pmix_info_t info[],
                          size_t ninfo, InfoDone done)
 {
     std::shared_ptr<client::Session> session;
@@ -210,15 +222,17 @@ pmix_status_t PMIx_Group_invite_nb(const char grp[], const pmix_proc_t procs[], 
 pmix_status_t PMIx_Group_join(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt,
                               const pmix_info_t info[], size_t ninfo, pmix_info_t **results, size_t *nresults)
 {
+    const RawOption raw = raw_option(&opt);
     return wait_with_results(
-        [&](InfoDone done) { return start_join(grp, leader, opt, info, ninfo, std::move(done)); }, results,
+        [&](InfoDone done) { return start_join(grp, leader, raw, info, ninfo, std::move(done)); }, results,
         nresults);
 }
 
 pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt,
                                  const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
+    const RawOption raw = raw_option(&opt);
     return with_callback(
-        [&](InfoDone done) { return start_join(grp, leader, opt, info, ninfo, std::move(done)); }, cbfunc,
+        [&](InfoDone done) { return start_join(grp, leader, raw, info, ninfo, std::move(done)); }, cbfunc,
         cbdata);
 }
