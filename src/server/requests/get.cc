@@ -274,7 +274,9 @@ void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest re
     get->owner = owner;
     get->request = std::move(request);
     wire::GetReply reply;
-    if (answer_group_qualified_get(server, get->request, &reply)) return answer(server, *get, std::move(reply));
+    if (answer_group_get(server, get->request, &reply) || answer_group_qualified_get(server, get->request, &reply)) {
+        return answer(server, *get, std::move(reply));
+    }
     const pmix_status_t rc = lookup(server, *get, &reply);
     if (rc == PMIX_SUCCESS) return answer(server, *get, std::move(reply));
     if (rc != PMIX_ERR_NOT_FOUND) return answer_status(server, *get, rc);

@@ -407,6 +407,39 @@ void form_announced_group(Server &server, const std::string &group, const pmix_p
     proceed_if_complete(server, collective);
 }
 
+bool answer_group_get(const Server &server, const wire::GetRequest &request, wire::GetReply *reply_p)
+{
+    const bool membership = request.key == PMIX_GROUP_MEMBERSHIP;
+    if (!membership && request.key != PMIX_GROUP_CONTEXT_ID) return false;
+    std::string name(request.proc.nspace, strnlen(request.proc.nspace, PMIX_MAX_NSLEN));
+    bool named = false;  // by a PMIX_GROUP_ID directive
+    for (const pmix_info_t &entry : request.directives) {
+        if (PMIX_CHECK_KEY(&entry, PMIX_GROUP_ID) && entry.value.type == PMIX_STRING &&
+            entry.value.data.string != nullptr) {
+            name = entry.value.data.string;
+            named = true;
+        }
+    }
+    // A namespace of that name wins, as for fences over a group.
+    if (!named && server.namespaces.count(name) != 0) return false;
+    auto group = server.groups.find(name);
+    if (group == server.groups.end()) return false;
+    pmix_info_t answer;
+    if (membership) {
+        pmix_data_array_t array{PMIX_PROC, group->second.members.size(),
+                                const_cast<pmix_proc_t *>(group->second.members.data())};  // copied by the load
+        PMIX_INFO_LOAD(&answer, PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY);
+    } else if (group->second.context_id) {
+        PMIX_INFO_LOAD(&answer, PMIX_GROUP_CONTEXT_ID, &*group->second.context_id, PMIX_SIZE);
+    } else {
+        reply_p->status = PMIX_ERR_NOT_FOUND;  // a group the host gave no id
+        return true;
+    }
+    reply_p->status = reply_p->data.assign_copy(&answer, 1);
+    PMIX_INFO_DESTRUCT(&answer);
+    return true;
+}
+
 bool answer_group_qualified_get(const Server &server, const wire::GetRequest &request, wire::GetReply *reply_p)
 {
     std::optional<size_t> context_id;

@@ -130,6 +130,10 @@ std::vector<pmix_proc_t> with_groups_expanded(const Server &server, std::vector<
 // member gave in PMIX_GROUP_INFO when that group was constructed; true (and
 // *reply_p set, PMIX_ERR_NOT_FOUND when it gave no such key) for such a get.
 bool answer_group_qualified_get(const Server &server, const wire::GetRequest &request, wire::GetReply *reply_p);
+// groups.cc: PMIx_Get of PMIX_GROUP_MEMBERSHIP or PMIX_GROUP_CONTEXT_ID of a
+// constructed group, named by the proc's nspace or a PMIX_GROUP_ID
+// directive; true (and *reply_p set) for such a get.
+bool answer_group_get(const Server &server, const wire::GetRequest &request, wire::GetReply *reply_p);
 
 // events.cc: sends event to every connected local client whose range and
 // registrations match, except `exclude`, and to the host's own handlers.

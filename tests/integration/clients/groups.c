@@ -216,6 +216,29 @@ static void check_queries(const char *group, size_t nprocs)
     for (int i = 0; i < 3; ++i) PMIX_QUERY_DESTRUCT(&queries[i]);
 }
 
+/* The group's own data through PMIx_Get: its membership (and context id)
+ * for the proc {group, PMIX_RANK_WILDCARD}. */
+static void check_group_gets(const char *group, size_t nprocs, const size_t *cid)
+{
+    pmix_proc_t whole;
+    PMIX_LOAD_PROCID(&whole, group, PMIX_RANK_WILDCARD);
+    pmix_value_t *value = NULL;
+    pmix_status_t rc = PMIx_Get(&whole, PMIX_GROUP_MEMBERSHIP, NULL, 0, &value);
+    ITC_CHECK(rc == PMIX_SUCCESS && value->type == PMIX_DATA_ARRAY && value->data.darray->type == PMIX_PROC &&
+                  value->data.darray->size == nprocs,
+              "PMIx_Get(PMIX_GROUP_MEMBERSHIP): %s", itc_err(rc));
+    if (value != NULL) PMIX_VALUE_RELEASE(value);
+    value = NULL;
+    rc = PMIx_Get(&whole, PMIX_GROUP_CONTEXT_ID, NULL, 0, &value);
+    if (cid == NULL) {
+        ITC_CHECK(rc == PMIX_ERR_NOT_FOUND, "PMIx_Get(PMIX_GROUP_CONTEXT_ID) of a group with none: %s", itc_err(rc));
+    } else {
+        ITC_CHECK(rc == PMIX_SUCCESS && value->type == PMIX_SIZE && value->data.size == *cid,
+                  "PMIx_Get(PMIX_GROUP_CONTEXT_ID): %s", itc_err(rc));
+    }
+    if (value != NULL) PMIX_VALUE_RELEASE(value);
+}
+
 static void put_own_value(void)
 {
     pmix_value_t value;
@@ -292,6 +315,7 @@ int main(int argc, char **argv)
             if ((long)procs[i].rank != die) ITC_EXPECT_U32(&procs[i], VALUE_KEY, 1000 + procs[i].rank);
         }
         check_queries(group, members);
+        check_group_gets(group, members, wait.has_cid ? &wait.cid : NULL);
         pmix_proc_t whole_group;
         PMIX_LOAD_PROCID(&whole_group, group, PMIX_RANK_WILDCARD);
         rc = PMIx_Fence(&whole_group, 1, NULL, 0);
