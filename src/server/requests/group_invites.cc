@@ -146,8 +146,9 @@ void tell_invited(Server &server, const Invitation &invitation)
 }
 
 // Ends the invitation with `status` for everybody waiting; all still in it
-// hear PMIX_GROUP_CONSTRUCT_ABORT.
-void abort_invitation(Server &server, const std::string &group, pmix_status_t status)
+// hear PMIX_GROUP_CONSTRUCT_ABORT. `group` by value: callers pass the
+// invitation's own name, which goes with it.
+void abort_invitation(Server &server, std::string group, pmix_status_t status)
 {
     auto found = server.invitations.find(group);
     if (found == server.invitations.end()) return;
@@ -165,7 +166,8 @@ void abort_invitation(Server &server, const std::string &group, pmix_status_t st
 }
 
 // Once nobody is left to answer (and a leader leads), the group forms.
-void finish_if_answered(Server &server, const std::string &group)
+// `group` by value, as for abort_invitation.
+void finish_if_answered(Server &server, std::string group)
 {
     auto found = server.invitations.find(group);
     if (found == server.invitations.end()) return;
