@@ -63,14 +63,6 @@ std::vector<pmix_proc_t> local_members(Server &server, const GroupCollective &co
     return members;
 }
 
-bool listens_for(Server &server, const pmix_proc_t &proc, pmix_status_t code)
-{
-    for (const auto &[id, peer] : server.peers) {
-        if (peer->state == PeerState::connected && same_proc(peer->proc, proc)) return peer->wants(code);
-    }
-    return false;
-}
-
 // A {namespace, PMIX_RANK_WILDCARD} member written out rank by rank, so
 // that one of them can be left out.
 void spell_out_namespace(Server &server, GroupCollective &collective, const pmix_proc_t &lost)
@@ -143,6 +135,14 @@ GroupCollective *construct_asking(Server &server, const std::string &group, cons
 }
 
 }  // namespace
+
+bool listens_for(Server &server, const pmix_proc_t &proc, pmix_status_t code)
+{
+    for (const auto &[id, peer] : server.peers) {
+        if (peer->state == PeerState::connected && same_proc(peer->proc, proc)) return peer->wants(code);
+    }
+    return false;
+}
 
 void member_lost(Server &server, GroupCollective &collective, const pmix_proc_t &lost, bool had_arrived)
 {

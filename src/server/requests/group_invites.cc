@@ -115,16 +115,6 @@ bool is_gone(Server &server, const pmix_proc_t &proc)
     return ns != nullptr && ns->gone.count(proc.rank) != 0;
 }
 
-// Whether proc has a connection that takes `code` (a handler for it or a
-// default one).
-bool listens_for(Server &server, const pmix_proc_t &proc, pmix_status_t code)
-{
-    for (const auto &[id, peer] : server.peers) {
-        if (peer->state == PeerState::connected && same_proc(peer->proc, proc)) return peer->wants(code);
-    }
-    return false;
-}
-
 void tell_invited(Server &server, const Invitation &invitation)
 {
     std::vector<pmix_proc_t> told = invitation.invited;

@@ -23,6 +23,10 @@ void complete_group(Server &server, uint64_t id, pmix_status_t status, const wir
 // or being asked about a loss.
 void proceed_if_complete(Server &server, GroupCollective &collective);
 
+// group_failures.cc: whether proc has a connection that takes `code` (a
+// handler for it, or one for every code): who will answer a group event.
+bool listens_for(Server &server, const pmix_proc_t &proc, pmix_status_t code);
+
 // group_failures.cc: a member of an open construct or destruct is lost
 // (its connection ended), inside its call or before it (had_arrived).
 void member_lost(Server &server, GroupCollective &collective, const pmix_proc_t &lost, bool had_arrived);
