@@ -3,7 +3,9 @@
 // with every peer through put/commit/fence/get, and host.py hosts a PMIx
 // server of its own that forks client.py. Each script prints the
 // libpmix.so.2 it has mapped; every run must show ours, from this build.
-// calls.py goes through more of the client calls the bindings offer.
+// calls.py goes through more of the client calls the bindings offer;
+// tool_iof.py is a Python tool that pulls a rank's output and feeds its
+// stdin through pmixrun.
 #include "support/child_process.h"
 
 #include <criterion/criterion.h>
@@ -159,5 +161,22 @@ Test(python_compat, more_client_calls_under_pmixrun)
                   dump(r).c_str());
     }
     cr_expect(has_line_ending(r.out, "all calls passed"), "%s", dump(r).c_str());
+    cr_expect(r.out.find("FAILED") == std::string::npos, "%s", dump(r).c_str());
+}
+
+// A Python tool (PMIxTool) pulls rank 1's stdout and pushes its stdin:
+// pmixrun --stdin 1 --stdin-tool hands the push to rank 1's pipe.
+Test(python_compat, python_tool_pulls_output_and_pushes_stdin)
+{
+    require_bindings();
+    const Run r = run({PMIXRUN, "--tmpdir", g_tmp, "--timeout", "60", "--stdin", "1", "--stdin-tool", "-n", "2",
+                       PYTHON, TOOL_IOF_PY});
+    cr_expect_eq(r.code, 0, "pmixrun python3 tool_iof.py exited with %d; %s", r.code, dump(r).c_str());
+    expect_our_library(r.out, "tool libpmix ");
+    for (const char *line : {"tool: init: 0", "tool: iof_push: 0", "tool: all steps passed"}) {
+        cr_expect(has_line_ending(r.out, line), "missing '%s'; %s", line, dump(r).c_str());
+    }
+    cr_expect(r.out.find("tool: pulled: py-out 0|") != std::string::npos, "%s", dump(r).c_str());
+    cr_expect(r.out.find("tool: stdin delivered: ") != std::string::npos, "%s", dump(r).c_str());
     cr_expect(r.out.find("FAILED") == std::string::npos, "%s", dump(r).c_str());
 }
