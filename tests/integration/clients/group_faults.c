@@ -27,6 +27,12 @@ static struct {
 static volatile int g_member_failed = -1, g_leader_failed = -1, g_selected = -1;
 static pmix_info_t g_lead; /* PMIX_GROUP_LEADER = true */
 
+/* What the event handler recorded, read from the main thread. */
+static int seen(volatile int *flag)
+{
+    return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+}
+
 static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
                      pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
@@ -57,18 +63,19 @@ static void check_events(void)
 {
     const int i_lead = (long)itc_me.rank == opt.leader;
     if (!opt.notify) {
-        ITC_CHECK(!opt.ft || g_member_failed < 0, "PMIX_GROUP_MEMBER_FAILED under PMIX_GROUP_FT_COLLECTIVE");
+        ITC_CHECK(!opt.ft || seen(&g_member_failed) < 0, "PMIX_GROUP_MEMBER_FAILED under PMIX_GROUP_FT_COLLECTIVE");
         return;
     }
     if (opt.dead == opt.leader) {
-        ITC_CHECK(g_leader_failed == (int)opt.dead, "PMIX_GROUP_LEADER_FAILED named %d", g_leader_failed);
+        ITC_CHECK(seen(&g_leader_failed) == (int)opt.dead, "PMIX_GROUP_LEADER_FAILED named %d", seen(&g_leader_failed));
         if (opt.new_leader >= 0 && !opt.abort) {
-            ITC_CHECK(g_selected == (int)opt.new_leader, "PMIX_GROUP_LEADER_SELECTED named %d", g_selected);
+            ITC_CHECK(seen(&g_selected) == (int)opt.new_leader, "PMIX_GROUP_LEADER_SELECTED named %d",
+                      seen(&g_selected));
         }
     } else if (opt.leader < 0 || i_lead) {
-        ITC_CHECK(g_member_failed == (int)opt.dead, "PMIX_GROUP_MEMBER_FAILED named %d", g_member_failed);
+        ITC_CHECK(seen(&g_member_failed) == (int)opt.dead, "PMIX_GROUP_MEMBER_FAILED named %d", seen(&g_member_failed));
     } else {
-        ITC_CHECK(g_member_failed < 0, "PMIX_GROUP_MEMBER_FAILED reached a member that does not lead");
+        ITC_CHECK(seen(&g_member_failed) < 0, "PMIX_GROUP_MEMBER_FAILED reached a member that does not lead");
     }
 }
 

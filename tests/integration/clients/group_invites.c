@@ -39,6 +39,12 @@ static struct {
 static volatile int g_invited, g_complete, g_aborted, g_accepted, g_declined, g_failed, g_leader_failed;
 static volatile int g_selected = -1; /* the rank PMIX_GROUP_LEADER_SELECTED named */
 static pmix_proc_t g_leader;
+
+/* The flags the event handlers set, read from the main thread. */
+static int seen(volatile int *flag)
+{
+    return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+}
 static char g_group[PMIX_MAX_NSLEN + 1];
 
 static void done_with(pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata, pmix_status_t status,
@@ -99,8 +105,8 @@ static void register_for(pmix_status_t code, pmix_notification_fn_t fn)
 
 static int wait_for(volatile int *flag, long ms)
 {
-    for (long waited = 0; !__atomic_load_n(flag, __ATOMIC_ACQUIRE) && waited < ms; waited += 10) itc_sleep_ms(10);
-    return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+    for (long waited = 0; !seen(flag) && waited < ms; waited += 10) itc_sleep_ms(10);
+    return seen(flag);
 }
 
 static size_t membership_in(const pmix_info_t *results, size_t nresults, int *has_cid)
@@ -198,11 +204,12 @@ static void lead(const char *group, uint32_t size)
     pmix_status_t rc = PMIx_Group_invite(group, procs, size - 1, info, ninfo, &results, &nresults);
     check_ending("invite", rc, results, nresults, size);
     if (rc == PMIX_SUCCESS) {
-        ITC_CHECK(g_accepted == (int)expected_members(size) - 1, "%d PMIX_GROUP_INVITE_ACCEPTED events", g_accepted);
+        ITC_CHECK(seen(&g_accepted) == (int)expected_members(size) - 1, "%d PMIX_GROUP_INVITE_ACCEPTED events",
+                  seen(&g_accepted));
         pmix_status_t again = PMIx_Group_invite(group, procs, size - 1, NULL, 0, NULL, NULL);
         ITC_CHECK(again == PMIX_ERR_EXISTS, "invite to a group that exists: %s", itc_err(again));
     }
-    ITC_CHECK(g_declined == (opt.decline >= 0), "%d PMIX_GROUP_INVITE_DECLINED events", g_declined);
+    ITC_CHECK(seen(&g_declined) == (opt.decline >= 0), "%d PMIX_GROUP_INVITE_DECLINED events", seen(&g_declined));
     if (opt.die >= 0) ITC_CHECK(wait_for(&g_failed, 5000), "no PMIX_GROUP_INVITE_FAILED event");
     if (rc == PMIX_SUCCESS) use_and_destruct(group);
     free(procs);
@@ -222,9 +229,9 @@ static void be_invited(uint32_t size)
         register_for(PMIX_GROUP_INVITED, on_invited);
     }
     /* An invitation aborted before the late one registered is not replayed. */
-    for (long waited = 0; !g_invited && !g_aborted && waited < 10000; waited += 10) itc_sleep_ms(10);
-    if (!g_invited && expected_status() != PMIX_SUCCESS) return;
-    ITC_CHECK(g_invited, "no PMIX_GROUP_INVITED event");
+    for (long waited = 0; !seen(&g_invited) && !seen(&g_aborted) && waited < 10000; waited += 10) itc_sleep_ms(10);
+    if (!seen(&g_invited) && expected_status() != PMIX_SUCCESS) return;
+    ITC_CHECK(seen(&g_invited), "no PMIX_GROUP_INVITED event");
     itc_step("invited");
     if ((long)itc_me.rank == opt.silent) {
         itc_sleep_ms(3000 + 1000 * opt.timeout);
@@ -250,8 +257,8 @@ static void be_invited(uint32_t size)
     }
     ITC_CHECK(wait_for(&g_complete, 5000), "no PMIX_GROUP_CONSTRUCT_COMPLETE event");
     if (opt.leader_dies) {
-        ITC_CHECK(g_leader_failed, "no PMIX_GROUP_LEADER_FAILED event");
-        ITC_CHECK(g_selected == 1, "PMIX_GROUP_LEADER_SELECTED named rank %d, not 1", g_selected);
+        ITC_CHECK(seen(&g_leader_failed), "no PMIX_GROUP_LEADER_FAILED event");
+        ITC_CHECK(seen(&g_selected) == 1, "PMIX_GROUP_LEADER_SELECTED named rank %d, not 1", seen(&g_selected));
     }
     use_and_destruct(g_group);
 }
