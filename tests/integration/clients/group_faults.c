@@ -4,7 +4,8 @@
  * Every rank constructs a group of the whole job; rank R calls
  * PMIx_Group_construct_nb and exits (without finalizing) half a second
  * later, while the others wait in theirs, except rank 2, which calls only
- * after 1.5 s (so the construct is still open when R goes).
+ * once it heard PMIX_ERR_PROC_TERM_WO_SYNC about R (so the construct is
+ * still open when R goes).
  *   (nothing)   the others get PMIX_GROUP_MEMBER_FAILED
  *   --ft        PMIX_GROUP_FT_COLLECTIVE: the others form the group without
  *               R (PMIX_SUCCESS), and hear no event
@@ -25,6 +26,7 @@ static struct {
 } opt;
 
 static volatile int g_member_failed = -1, g_leader_failed = -1, g_selected = -1;
+static volatile int g_dead_seen; /* PMIX_ERR_PROC_TERM_WO_SYNC: the server saw rank R go */
 static pmix_info_t g_lead; /* PMIX_GROUP_LEADER = true */
 
 /* What the event handler recorded, read from the main thread. */
@@ -38,6 +40,11 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
 {
     (void)id, (void)info, (void)ninfo, (void)results, (void)nresults;
     const int rank = source != NULL ? (int)source->rank : -2;
+    if (status == PMIX_ERR_PROC_TERM_WO_SYNC) {
+        __atomic_store_n(&g_dead_seen, 1, __ATOMIC_RELEASE);
+        if (cbfunc != NULL) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+        return;
+    }
     pmix_status_t answer = opt.abort ? PMIX_GROUP_CONSTRUCT_ABORT : PMIX_SUCCESS;
     pmix_info_t *lead = NULL;
     if (status == PMIX_GROUP_MEMBER_FAILED) {
@@ -106,8 +113,9 @@ int main(int argc, char **argv)
     bool yes = true;
     PMIX_INFO_LOAD(&g_lead, PMIX_GROUP_LEADER, &yes, PMIX_BOOL);
     if (!itc_init()) return 2;
-    const pmix_status_t codes[] = {PMIX_GROUP_MEMBER_FAILED, PMIX_GROUP_LEADER_FAILED, PMIX_GROUP_LEADER_SELECTED};
-    pmix_status_t rc = PMIx_Register_event_handler((pmix_status_t *)codes, 3, NULL, 0, on_event, NULL, NULL);
+    const pmix_status_t codes[] = {PMIX_GROUP_MEMBER_FAILED, PMIX_GROUP_LEADER_FAILED, PMIX_GROUP_LEADER_SELECTED,
+                                   PMIX_ERR_PROC_TERM_WO_SYNC};
+    pmix_status_t rc = PMIx_Register_event_handler((pmix_status_t *)codes, 4, NULL, 0, on_event, NULL, NULL);
     ITC_CHECK(rc >= 0, "PMIx_Register_event_handler: %s", itc_err(rc));
     pmix_proc_t all;
     PMIX_LOAD_PROCID(&all, itc_me.nspace, PMIX_RANK_WILDCARD);
@@ -129,7 +137,10 @@ int main(int argc, char **argv)
         fflush(stdout);
         _exit(0);
     }
-    if (itc_me.rank == 2) itc_sleep_ms(1500);
+    if (itc_me.rank == 2) { /* late: only once the server saw R go (its exit may be slow, e.g. under TSan) */
+        for (int waited = 0; !seen(&g_dead_seen) && waited < 10000; waited += 10) itc_sleep_ms(10);
+        ITC_CHECK(seen(&g_dead_seen), "no PMIX_ERR_PROC_TERM_WO_SYNC about rank %ld", opt.dead);
+    }
     pmix_info_t *results = NULL;
     size_t nresults = 0;
     rc = PMIx_Group_construct(group, &all, 1, info, ninfo, &results, &nresults);

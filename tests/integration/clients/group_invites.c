@@ -16,7 +16,9 @@
  *                      (PMIX_GROUP_CONSTRUCT_ABORT) unless --optional
  *   --silent R         rank R never answers: with --timeout the invite ends
  *                      PMIX_ERR_TIMEOUT for all, or without R if --optional
- *   --slow R           rank R answers 2 s after the invitation
+ *   --slow R           rank R answers late: after _LEADER_FAILED with
+ *                      --leader-dies, after _CONSTRUCT_ABORT with
+ *                      --abort-on-decline, else 2 s after the invitation
  *   --leader-dies      rank 0 exits 0.5 s after inviting (non-blocking): the
  *                      rest hear _LEADER_FAILED, rank 1's handler returns
  *                      PMIX_GROUP_LEADER, all hear _LEADER_SELECTED from
@@ -237,7 +239,15 @@ static void be_invited(uint32_t size)
         itc_sleep_ms(3000 + 1000 * opt.timeout);
         return;
     }
-    if ((long)itc_me.rank == opt.slow) itc_sleep_ms(2000);
+    if ((long)itc_me.rank == opt.slow) { /* answers after what it waits for, however slow the machine */
+        if (opt.leader_dies) {
+            ITC_CHECK(wait_for(&g_leader_failed, 10000), "no PMIX_GROUP_LEADER_FAILED event");
+        } else if (opt.abort_on_decline) {
+            ITC_CHECK(wait_for(&g_aborted, 10000), "no PMIX_GROUP_CONSTRUCT_ABORT event");
+        } else {
+            itc_sleep_ms(2000);
+        }
+    }
     pmix_info_t *results = NULL;
     size_t nresults = 0;
     if ((long)itc_me.rank == opt.decline) {
