@@ -217,11 +217,13 @@ static void lead(const char *group, uint32_t size)
     free(procs);
 }
 
-/* Rank 1 registers for PMIX_GROUP_INVITED a second after the invitation
- * (not when the leader aborts at once: nothing is replayed then). */
+/* Rank 1 registers for PMIX_GROUP_INVITED a second after the invitation;
+ * not when the leader aborts at once (nothing is replayed then), nor when
+ * rank 1 takes the lead from a leader that died (the invitation may be
+ * complete by then). */
 static int late_registration(void)
 {
-    return itc_me.rank == 1 && !opt.abort_on_decline;
+    return itc_me.rank == 1 && !opt.abort_on_decline && !opt.leader_dies;
 }
 
 static void be_invited(uint32_t size)
