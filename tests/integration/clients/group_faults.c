@@ -48,7 +48,9 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
     pmix_status_t answer = opt.abort ? PMIX_GROUP_CONSTRUCT_ABORT : PMIX_SUCCESS;
     pmix_info_t *lead = NULL;
     if (status == PMIX_GROUP_MEMBER_FAILED) {
-        __atomic_store_n(&g_member_failed, rank, __ATOMIC_RELEASE);
+        /* The first: a late construct may hear of members that finished since. */
+        int none = -1;
+        __atomic_compare_exchange_n(&g_member_failed, &none, rank, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     } else if (status == PMIX_GROUP_LEADER_FAILED) {
         __atomic_store_n(&g_leader_failed, rank, __ATOMIC_RELEASE);
         if ((long)itc_me.rank == opt.new_leader) lead = &g_lead;
