@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "client/core/fence_arena.h"
 #include "client/core/host_mode.h"
 #include "client/core/local_data.h"
 #include "client/core/requests.h"
@@ -155,6 +156,10 @@ pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_in
         return PMIX_ERR_WOULD_BLOCK;
     }
     try {
+        pmix_status_t status = PMIX_SUCCESS;
+        if (client::arena_fence(*session, procs, nprocs, info, ninfo, &status)) {
+            return status;  // met the other ranks in shared memory (issue 20)
+        }
         auto latch = std::make_shared<runtime::Latch<>>();
         pmix_status_t rc = start_fence(session, procs, nprocs, info, ninfo,
                                        [latch](pmix_status_t st) { latch->complete(st); });

@@ -10,6 +10,7 @@
 #include <memory>
 #include <new>
 
+#include "client/core/fence_arena.h"
 #include "client/core/host_mode.h"
 #include "client/core/local_data.h"
 #include "client/core/requests.h"
@@ -146,6 +147,7 @@ pmix_status_t answer_locally(const client::Session &session, const client::Looku
                              store::ValuePtr *value_p, bool *ask_server_p)
 {
     *ask_server_p = false;
+    client::arena_import(session, lookup.target);  // a peer's data from the last arena fence
     if (lookup.key != nullptr && group_qualified(lookup) && !session.singleton) {
         *ask_server_p = true;
         return PMIX_ERR_NOT_FOUND;

@@ -84,6 +84,7 @@ pmix_status_t register_nspace(Server &server, const std::string &name, int nloca
     ns.summary = std::move(summary);
     pmixpp::sessiondirs::on_register_nspace(server, name, info, ninfo);  // issue 4
     publish_fork_job(server, name);
+    open_fence_arena(server, name);  // issue 20
     return PMIX_SUCCESS;
 }
 
@@ -91,6 +92,7 @@ void deregister_nspace(Server &server, const std::string &name)
 {
     if (server.find_namespace(name) == nullptr) return;
     disconnect_clients(server, name);
+    close_fence_arena(server, name);
     server.waiters.fail_nspace(name, PMIX_ERR_NOT_FOUND);
     pmixpp::server::pnet::on_nspace_deregistered(server, name);  // issue 6: child, app, nspace cleanups
     pmixpp::cleanup::on_nspace_deregistered(server, name);  // issue 4: before its dirs go

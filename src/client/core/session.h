@@ -29,6 +29,8 @@
 
 namespace pmixpp::client {
 
+struct ClientArena;  // fence_arena.h
+
 // The event side (engine, self, handlers, `finalizing`) is in EventHome.
 // Keeps the frameworks a client uses open for as long as a session lives, so
 // that a server finalizing in the same process (a daemon that is also a
@@ -92,6 +94,10 @@ struct Session : EventHome {
     mutable std::mutex collected_mutex;
     mutable std::set<std::pair<std::string, pmix_rank_t>> collected_procs;
     mutable std::set<std::string> collected_nspaces;
+
+    // The job's fence arena, when its server made one and it could be
+    // mapped (set once, at the first connection).
+    std::unique_ptr<ClientArena> arena;
 
     // ---- progress thread only
     std::shared_ptr<ServerLink> link;                // the active one, or none

@@ -4,6 +4,7 @@
 #include "common/wire/messages.h"
 #include "server/core/connections.h"
 #include "server/core/tool_peers.h"
+#include "server/requests/requests.h"
 
 #include <pmix.h>
 #include <pmixpp/psec.h>
@@ -219,6 +220,7 @@ pmix_status_t build_welcome(Server &server, const wire::Hello &hello, uint16_t v
     std::free(blob.bytes);
     // A namespace registered with PMIX_REGISTER_NODATA has nothing to export.
     if (rc != PMIX_SUCCESS && rc != PMIX_ERR_NOT_FOUND) return rc;
+    add_arena_welcome(server, hello.nspace, welcome.info);  // issue 20
     *welcome_p = std::move(welcome);
     return PMIX_SUCCESS;
 }

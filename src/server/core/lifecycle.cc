@@ -155,6 +155,7 @@ void shut_down(Server &server)
     fork_state::clear();
     drop_lost_report(server);
     fail_all_fences(server, PMIX_ERR_LOST_CONNECTION);
+    close_all_fence_arenas(server);  // releases their waiters, removes the files
     fail_all_connects(server, PMIX_ERR_LOST_CONNECTION);
     fail_all_groups(server, PMIX_ERR_LOST_CONNECTION);
     fail_all_invitations(server, PMIX_ERR_LOST_CONNECTION);

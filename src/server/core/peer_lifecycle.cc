@@ -88,6 +88,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
         // the same proc: this old connection says nothing about it.)
         if (client != nullptr) client->peer = kNoPeer;
         mark_gone(server, peer.proc);
+        arena_peer_lost(server, peer);  // issue 20: whole-job fences now need the server
         cleanup::on_client_gone(server, peer.proc);  // issue 4: its registered cleanup (RFC0027)
         pnet::on_child_ended(server, peer.proc);     // issue 6: the pnet components' child cleanup
     }

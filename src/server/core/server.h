@@ -24,6 +24,7 @@
 #include "server/pnet/setup_calls.h"
 #include "server/requests/connect_tracker.h"
 #include "server/requests/fabric_registry.h"
+#include "server/requests/fence_arenas.h"
 #include "server/requests/fence_tracker.h"
 #include "server/requests/group_tracker.h"
 #include "server/sessiondirs/session_dirs.h"
@@ -115,6 +116,7 @@ public:
     // limit): one line per cause per second.
     runtime::WarningLimiter warnings;
     FenceTracker fences;
+    FenceArenas arenas;  // whole-job fences of jobs that run here only
     ConnectTracker connects;  // PMIx_Connect / PMIx_Disconnect collectives
     GroupTracker group_collectives;  // PMIx_Group_construct / _destruct in progress
     GroupRegistry groups;            // constructed, by name

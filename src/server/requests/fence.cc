@@ -305,6 +305,7 @@ std::vector<pmix_proc_t> participant_set(const Server &server, const Peer &peer,
 
 void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &request)
 {
+    if (arena_fence(server, peer, tag, request)) return;
     std::vector<pmix_proc_t> procs = participant_set(server, peer, request);
     Participants participants = local_participants(server, procs);
     if (participants.local.count(proc_name(peer.proc)) == 0) {

@@ -106,6 +106,15 @@ using QueryResponder = std::function<void(wire::QueryReply &reply)>;
 void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request,
                  QueryResponder respond);
 
+// fence_arena.cc (fence_arenas.h): the arena of a job registered here
+// whole; its name in a client's Welcome; a whole-job fence taken through it
+// (false: not for the arena, the caller goes on as usual); a rank's end.
+void open_fence_arena(Server &server, const std::string &nspace);
+void close_fence_arena(Server &server, const std::string &nspace);
+void add_arena_welcome(Server &server, const std::string &nspace, wire::InfoArray &info);
+bool arena_fence(Server &server, Peer &peer, uint32_t tag, const wire::FenceRequest &request);
+void arena_peer_lost(Server &server, const Peer &peer);
+void close_all_fence_arenas(Server &server);
 // fence.cc: a participant's connection ended.
 void fence_peer_lost(Server &server, const Peer &peer);
 // fence.cc: fail every open collective (finalize).

@@ -1,0 +1,276 @@
+// The fence arena's barrier and slots (layout.h explains the protocol).
+#include "common/fence_arena/arena.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <new>
+#include <thread>
+
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace pmixpp::arena {
+namespace {
+
+// Shared futexes (no FUTEX_PRIVATE_FLAG): the word is in a file mapping
+// shared by several processes.
+long futex(std::atomic<uint32_t> *word, int op, uint32_t value, const struct timespec *timeout)
+{
+    return ::syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), op, value, timeout, nullptr, 0);
+}
+
+std::size_t round_up(std::size_t n, std::size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
+std::string errno_text(const std::string &what, const std::string &path)
+{
+    return what + " " + path + ": " + std::strerror(errno);
+}
+
+uint64_t tagged(uint32_t generation, pmix_status_t status)
+{
+    return (static_cast<uint64_t>(generation & 0xffffu) << 32) | static_cast<uint32_t>(status);
+}
+
+struct FileCloser {
+    int fd;
+    ~FileCloser()
+    {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+}  // namespace
+
+Arena::Arena(std::string path, void *base, std::size_t size) : path_(std::move(path)), base_(base), size_(size) {}
+
+Arena::~Arena()
+{
+    if (base_ != nullptr) ::munmap(base_, size_);
+}
+
+pmix_status_t Arena::create(const std::string &path, const std::string &nspace, uint32_t nprocs,
+                            uint32_t slot_capacity, std::optional<std::pair<uint32_t, uint32_t>> owner,
+                            std::unique_ptr<Arena> *arena_p, std::string *why_p)
+{
+    if (nprocs == 0 || nprocs > kMaxProcs || nspace.size() > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
+    const std::size_t stride = round_up(kSlotHeader + slot_capacity, 64);
+    const std::size_t size = sizeof(Header) + stride * nprocs;
+    FileCloser file{::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600)};
+    if (file.fd < 0) {
+        *why_p = errno_text("cannot create", path);
+        return PMIX_ERR_NOT_AVAILABLE;
+    }
+    // Sparse: tmpfs gives pages only to the slots that are written.
+    if (::ftruncate(file.fd, static_cast<off_t>(size)) != 0 ||
+        (owner && ::fchown(file.fd, owner->first, owner->second) != 0)) {
+        *why_p = errno_text("cannot size or give away", path);
+        ::unlink(path.c_str());
+        return PMIX_ERR_NOT_AVAILABLE;
+    }
+    void *base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, file.fd, 0);
+    if (base == MAP_FAILED) {
+        *why_p = errno_text("cannot map", path);
+        ::unlink(path.c_str());
+        return PMIX_ERR_NOT_AVAILABLE;
+    }
+    auto *header = new (base) Header();
+    header->nprocs = nprocs;
+    header->slot_capacity = slot_capacity;
+    header->slot_stride = stride;
+    header->file_size = size;
+    std::memcpy(header->nspace, nspace.data(), nspace.size());
+    for (uint32_t rank = 0; rank < nprocs; ++rank) {
+        new (static_cast<uint8_t *>(base) + sizeof(Header) + stride * rank) Slot();
+    }
+    // Last: a client that maps the file early sees no magic and gives up.
+    std::atomic_thread_fence(std::memory_order_release);
+    header->magic = kMagic;
+    arena_p->reset(new Arena(path, base, size));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t Arena::open(const std::string &path, const std::string &nspace, std::unique_ptr<Arena> *arena_p,
+                          std::string *why_p)
+{
+    FileCloser file{::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW)};
+    struct stat st {};
+    if (file.fd < 0 || ::fstat(file.fd, &st) != 0) {
+        *why_p = errno_text("cannot open", path);
+        return PMIX_ERR_NOT_AVAILABLE;
+    }
+    const auto size = static_cast<std::size_t>(st.st_size);
+    if (size < sizeof(Header)) {
+        *why_p = path + " is too small to be a fence arena";
+        return PMIX_ERR_BAD_PARAM;
+    }
+    void *base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, file.fd, 0);
+    if (base == MAP_FAILED) {
+        *why_p = errno_text("cannot map", path);
+        return PMIX_ERR_NOT_AVAILABLE;
+    }
+    std::unique_ptr<Arena> arena(new Arena(path, base, size));
+    const Header &header = arena->header();
+    const bool consistent = header.magic == kMagic && header.nprocs > 0 && header.nprocs <= kMaxProcs &&
+                            header.file_size == size && header.slot_stride >= kSlotHeader + header.slot_capacity &&
+                            sizeof(Header) + header.slot_stride * header.nprocs <= size;
+    if (!consistent || strncmp(header.nspace, nspace.c_str(), PMIX_MAX_NSLEN) != 0) {
+        *why_p = path + " is not the fence arena of " + nspace;
+        return PMIX_ERR_BAD_PARAM;
+    }
+    *arena_p = std::move(arena);
+    return PMIX_SUCCESS;
+}
+
+Slot &Arena::slot(uint32_t rank) const
+{
+    auto *first = static_cast<uint8_t *>(base_) + sizeof(Header);
+    return *reinterpret_cast<Slot *>(first + header().slot_stride * rank);
+}
+
+uint8_t *Arena::slot_data(uint32_t rank) const
+{
+    return reinterpret_cast<uint8_t *>(&slot(rank)) + kSlotHeader;
+}
+
+bool Arena::disabled() const
+{
+    return header().disabled.load(std::memory_order_acquire) != 0;
+}
+
+void Arena::write_slot(uint32_t rank, const uint8_t *data, std::size_t size)
+{
+    if (rank >= nprocs()) return;
+    Slot &s = slot(rank);
+    const uint32_t seq = s.seq.load(std::memory_order_relaxed);
+    s.seq.store(seq + 1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+    if (size > slot_capacity()) {
+        s.length.store(kOverflow, std::memory_order_relaxed);
+    } else {
+        if (size > 0) std::memcpy(slot_data(rank), data, size);
+        s.length.store(static_cast<uint32_t>(size), std::memory_order_relaxed);
+    }
+    s.seq.store(seq + 2, std::memory_order_release);
+}
+
+SlotState Arena::read_slot(uint32_t rank, std::vector<uint8_t> *data_p, uint32_t *seq_p) const
+{
+    if (rank >= nprocs()) return SlotState::empty;
+    const Slot &s = slot(rank);
+    for (;;) {
+        const uint32_t before = s.seq.load(std::memory_order_acquire);
+        if ((before & 1u) != 0) {
+            std::this_thread::yield();  // being rewritten: a memcpy away
+            continue;
+        }
+        const uint32_t length = s.length.load(std::memory_order_relaxed);
+        const bool fits = length != kOverflow && length <= slot_capacity();
+        if (fits) data_p->assign(slot_data(rank), slot_data(rank) + length);
+        std::atomic_thread_fence(std::memory_order_acquire);
+        if (s.seq.load(std::memory_order_relaxed) != before) continue;
+        *seq_p = before;
+        if (!fits) return SlotState::overflow;
+        return length == 0 ? SlotState::empty : SlotState::data;
+    }
+}
+
+uint32_t Arena::slot_version(uint32_t rank) const
+{
+    return rank < nprocs() ? slot(rank).seq.load(std::memory_order_acquire) : 0;
+}
+
+void Arena::release(uint32_t generation, pmix_status_t status)
+{
+    const uint32_t next = (generation + 1) & 0xffffu;
+    header().outcomes[next % kOutcomes].store(tagged(next, status), std::memory_order_release);
+    header().state.store(make_state(next, 0), std::memory_order_release);
+    futex(&header().state, FUTEX_WAKE, INT_MAX, nullptr);
+}
+
+Ticket Arena::arrive()
+{
+    const uint32_t before = header().state.fetch_add(1, std::memory_order_acq_rel);
+    Ticket ticket{generation_of(before), false};
+    if (arrivals_of(before) + 1 >= nprocs()) {
+        release(ticket.generation, PMIX_SUCCESS);
+        ticket.completed_it = true;
+    }
+    return ticket;
+}
+
+bool Arena::released(const Ticket &ticket) const
+{
+    return generation_of(header().state.load(std::memory_order_acquire)) != ticket.generation;
+}
+
+pmix_status_t Arena::outcome(const Ticket &ticket) const
+{
+    const uint32_t next = (ticket.generation + 1) & 0xffffu;
+    for (;;) {
+        const uint64_t value = header().outcomes[next % kOutcomes].load(std::memory_order_acquire);
+        if ((value >> 32) == next) return static_cast<pmix_status_t>(static_cast<uint32_t>(value));
+        std::this_thread::yield();  // the server's release writes it right after the word
+    }
+}
+
+bool Arena::withdraw(const Ticket &ticket)
+{
+    for (;;) {
+        uint32_t state = header().state.load(std::memory_order_acquire);
+        if (generation_of(state) != ticket.generation || arrivals_of(state) == 0) return false;
+        if (arrivals_of(state) >= nprocs()) {
+            std::this_thread::yield();  // the last arrival is publishing it
+            continue;
+        }
+        if (header().state.compare_exchange_weak(state, state - 1, std::memory_order_acq_rel)) return true;
+    }
+}
+
+pmix_status_t Arena::wait(const Ticket &ticket, std::optional<std::chrono::steady_clock::time_point> deadline)
+{
+    for (;;) {
+        const uint32_t state = header().state.load(std::memory_order_acquire);
+        if (generation_of(state) != ticket.generation) return outcome(ticket);
+        struct timespec pause {};
+        const struct timespec *timeout = nullptr;
+        if (deadline) {
+            const auto left = *deadline - std::chrono::steady_clock::now();
+            if (left <= std::chrono::steady_clock::duration::zero()) {
+                if (withdraw(ticket)) return PMIX_ERR_TIMEOUT;
+                continue;  // completed meanwhile
+            }
+            const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+            pause.tv_sec = static_cast<time_t>(ns / 1000000000);
+            pause.tv_nsec = static_cast<long>(ns % 1000000000);
+            timeout = &pause;
+        }
+        // Returns at a wake, at the timeout, or at once when the word moved
+        // (another arrival): the loop tells which.
+        futex(&header().state, FUTEX_WAIT, state, timeout);
+    }
+}
+
+void Arena::disable(pmix_status_t status)
+{
+    header().disabled.store(1, std::memory_order_seq_cst);
+    for (;;) {
+        uint32_t state = header().state.load(std::memory_order_acquire);
+        const uint32_t arrivals = arrivals_of(state);
+        if (arrivals == 0 || arrivals >= nprocs()) return;  // nobody waits, or it completes anyway
+        const uint32_t next = (generation_of(state) + 1) & 0xffffu;
+        if (!header().state.compare_exchange_weak(state, make_state(next, 0), std::memory_order_acq_rel)) continue;
+        header().outcomes[next % kOutcomes].store(tagged(next, status), std::memory_order_release);
+        futex(&header().state, FUTEX_WAKE, INT_MAX, nullptr);
+        return;
+    }
+}
+
+}  // namespace pmixpp::arena
