@@ -112,7 +112,10 @@ bool arena_fence(Session &session, const pmix_proc_t procs[], size_t nprocs, con
                  pmix_status_t *status_p)
 {
     ClientArena *arena = session.arena.get();
-    if (arena == nullptr || arena->arena->disabled() || !whole_own_job(session, procs, nprocs)) return false;
+    if (arena == nullptr || arena->arena->disabled() || arena->server_lost.load() ||
+        !whole_own_job(session, procs, nprocs)) {
+        return false;
+    }
     {
         std::lock_guard lock(arena->mutex);
         if (arena->record_stale && build_record(session, *arena) != PMIX_SUCCESS) return false;
@@ -123,11 +126,19 @@ bool arena_fence(Session &session, const pmix_proc_t procs[], size_t nprocs, con
         // Retired as we arrived (a rank ended): the server knows who is gone.
         return false;
     }
-    *status_p = arena->arena->wait(ticket, deadline_of(info, ninfo));
+    *status_p = arena->arena->wait(ticket, deadline_of(info, ninfo), &arena->server_lost);
     if (*status_p == PMIX_SUCCESS && flag_of(info, ninfo, PMIX_COLLECT_DATA)) {
         arena->collected.store(true, std::memory_order_release);
     }
     return true;
+}
+
+void arena_server_lost(Session &session)
+{
+    ClientArena *arena = session.arena.get();
+    if (arena == nullptr) return;
+    arena->server_lost.store(true, std::memory_order_release);
+    arena->arena->wake_all();
 }
 
 void arena_import(const Session &session, const pmix_proc_t &target)

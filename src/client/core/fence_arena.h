@@ -35,6 +35,8 @@ struct ClientArena {
     std::vector<uint32_t> imported;
     // A collecting fence completed here: peers' slots are worth reading.
     std::atomic<bool> collected{false};
+    // The server connection ended: nobody would release us on a rank's death.
+    std::atomic<bool> server_lost{false};
 };
 
 // Maps the arena the Welcome named, unless PMIX_MCA_pmix_fence_arena=0.
@@ -46,6 +48,8 @@ void arena_note_commit(Session &session, const wire::CommitRequest &request);
 // outcome); false when it is for the server.
 bool arena_fence(Session &session, const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
                  size_t ninfo, pmix_status_t *status_p);
+// The connection to the server ended: fences waiting here give up.
+void arena_server_lost(Session &session);
 // PMIx_Get of a peer of this job: brings its slot into the store when it
 // changed since last read. Any thread.
 void arena_import(const Session &session, const pmix_proc_t &target);

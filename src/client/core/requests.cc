@@ -9,6 +9,7 @@
 #include <pmix.h>
 
 #include "client/core/events.h"
+#include "client/core/fence_arena.h"
 #include "client/core/iof_handlers.h"
 #include "common/runtime/latch.h"
 #include "common/runtime/log.h"
@@ -130,6 +131,7 @@ void on_close(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink
     if (session->finalizing.load() || link->closing) {
         return;
     }
+    arena_server_lost(*session);  // issue 20: fences waiting in shared memory
     runtime::log_warning("client", std::string("lost the connection to the PMIx server ") +
                                        proc_text(link->server) + ": " + reason + " (" +
                                        PMIx_Error_string(status) + ")");

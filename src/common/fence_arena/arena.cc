@@ -206,6 +206,11 @@ Ticket Arena::arrive()
     return ticket;
 }
 
+uint32_t Arena::arrivals() const
+{
+    return arrivals_of(header().state.load(std::memory_order_acquire));
+}
+
 bool Arena::released(const Ticket &ticket) const
 {
     return generation_of(header().state.load(std::memory_order_acquire)) != ticket.generation;
@@ -234,11 +239,21 @@ bool Arena::withdraw(const Ticket &ticket)
     }
 }
 
-pmix_status_t Arena::wait(const Ticket &ticket, std::optional<std::chrono::steady_clock::time_point> deadline)
+void Arena::wake_all()
+{
+    futex(&header().state, FUTEX_WAKE, INT_MAX, nullptr);
+}
+
+pmix_status_t Arena::wait(const Ticket &ticket, std::optional<std::chrono::steady_clock::time_point> deadline,
+                          const std::atomic<bool> *abandon)
 {
     for (;;) {
         const uint32_t state = header().state.load(std::memory_order_acquire);
         if (generation_of(state) != ticket.generation) return outcome(ticket);
+        if (abandon != nullptr && abandon->load(std::memory_order_acquire)) {
+            if (withdraw(ticket)) return PMIX_ERR_LOST_CONNECTION;
+            continue;  // completed meanwhile
+        }
         struct timespec pause {};
         const struct timespec *timeout = nullptr;
         if (deadline) {

@@ -64,13 +64,20 @@ public:
     uint32_t slot_version(uint32_t rank) const;
 
     Ticket arrive();
+    // Arrivals in the current generation.
+    uint32_t arrivals() const;
     bool released(const Ticket &ticket) const;
     // Valid once released(ticket).
     pmix_status_t outcome(const Ticket &ticket) const;
     // Blocks until released, or until the deadline: then the arrival is
     // taken back and PMIX_ERR_TIMEOUT returned (unless the fence completed
-    // meanwhile).
-    pmix_status_t wait(const Ticket &ticket, std::optional<std::chrono::steady_clock::time_point> deadline);
+    // meanwhile). Once *abandon is set (and wake_all called), the arrival is
+    // taken back and PMIX_ERR_LOST_CONNECTION returned: the server that
+    // would release us on a rank's death is gone itself.
+    pmix_status_t wait(const Ticket &ticket, std::optional<std::chrono::steady_clock::time_point> deadline,
+                       const std::atomic<bool> *abandon = nullptr);
+    // Wakes every waiter to look again (they sleep again when nothing changed).
+    void wake_all();
     // Takes the arrival back unless the generation completed or is
     // completing: true when taken back.
     bool withdraw(const Ticket &ticket);

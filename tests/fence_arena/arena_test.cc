@@ -1,0 +1,206 @@
+// The fence arena's barrier and slots, threads standing in for ranks, and
+// the reaping of orphaned arena files (only in this test's own directory).
+#include "common/fence_arena/arena.h"
+#include "support/child_process.h"
+
+#include <criterion/criterion.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace pmixpp;
+
+namespace {
+
+std::string g_dir;
+
+void setup() { g_dir = test_support::scratch_dir("fence-arena"); }
+void teardown() { test_support::remove_tree(g_dir); }
+
+std::unique_ptr<arena::Arena> make(uint32_t nprocs, uint32_t capacity = 256, const char *name = "a")
+{
+    std::unique_ptr<arena::Arena> made;
+    std::string why;
+    const pmix_status_t rc =
+        arena::Arena::create(g_dir + "/" + name, "arena.job", nprocs, capacity, std::nullopt, &made, &why);
+    cr_assert_eq(rc, PMIX_SUCCESS, "create: %s", why.c_str());
+    return made;
+}
+
+bool exists(const std::string &path)
+{
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+// A pid that is certainly not running: a child that has exited and was reaped.
+pid_t dead_pid()
+{
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return child;
+}
+
+void touch(const std::string &path)
+{
+    std::ofstream(path) << "x";
+}
+
+}  // namespace
+
+TestSuite(fence_arena, .init = setup, .fini = teardown, .timeout = 60);
+
+Test(fence_arena, every_rank_leaves_each_generation_together)
+{
+    constexpr uint32_t kRanks = 4;
+    constexpr int kFences = 300;
+    auto shared = make(kRanks);
+    std::atomic<int> entered[kFences] = {};
+    std::atomic<int> failures{0};
+    std::vector<std::thread> ranks;
+    for (uint32_t rank = 0; rank < kRanks; ++rank) {
+        ranks.emplace_back([&] {
+            for (int fence = 0; fence < kFences; ++fence) {
+                entered[fence].fetch_add(1);
+                const arena::Ticket ticket = shared->arrive();
+                if (shared->wait(ticket, std::nullopt) != PMIX_SUCCESS) failures.fetch_add(1);
+                // Nobody leaves a fence before everybody entered it.
+                if (entered[fence].load() != static_cast<int>(kRanks)) failures.fetch_add(1);
+            }
+        });
+    }
+    for (auto &rank : ranks) rank.join();
+    cr_expect_eq(failures.load(), 0);
+}
+
+Test(fence_arena, a_client_maps_the_same_arena_and_meets_the_server_there)
+{
+    auto made = make(2);
+    std::unique_ptr<arena::Arena> opened;
+    std::string why;
+    cr_assert_eq(arena::Arena::open(made->path(), "arena.job", &opened, &why), PMIX_SUCCESS, "%s", why.c_str());
+    cr_expect_eq(opened->nprocs(), 2u);
+    std::thread other([&] {
+        const arena::Ticket ticket = opened->arrive();
+        cr_expect_eq(opened->wait(ticket, std::nullopt), PMIX_SUCCESS);
+    });
+    const arena::Ticket ticket = made->arrive();
+    cr_expect_eq(made->wait(ticket, std::nullopt), PMIX_SUCCESS);
+    other.join();
+}
+
+Test(fence_arena, open_refuses_another_jobs_arena_and_a_foreign_file)
+{
+    auto made = make(2);
+    std::unique_ptr<arena::Arena> opened;
+    std::string why;
+    cr_expect_eq(arena::Arena::open(made->path(), "other.job", &opened, &why), PMIX_ERR_BAD_PARAM);
+    cr_expect(why.find("other.job") != std::string::npos, "%s", why.c_str());
+    touch(g_dir + "/garbage");
+    cr_expect_neq(arena::Arena::open(g_dir + "/garbage", "arena.job", &opened, &why), PMIX_SUCCESS);
+    cr_expect_eq(arena::Arena::open(g_dir + "/absent", "arena.job", &opened, &why), PMIX_ERR_NOT_AVAILABLE);
+    cr_expect(why.find(g_dir + "/absent") != std::string::npos, "%s", why.c_str());
+}
+
+Test(fence_arena, slots_carry_data_versions_and_overflow)
+{
+    auto shared = make(3, 8);
+    std::vector<uint8_t> data;
+    uint32_t version = 0;
+    cr_expect(shared->read_slot(1, &data, &version) == arena::SlotState::empty);
+    const uint8_t bytes[] = {1, 2, 3, 4, 5};
+    shared->write_slot(1, bytes, sizeof bytes);
+    cr_assert(shared->read_slot(1, &data, &version) == arena::SlotState::data);
+    cr_expect_eq(data.size(), sizeof bytes);
+    cr_expect_eq(data[4], 5);
+    cr_expect_eq(version, shared->slot_version(1));
+    const uint8_t big[9] = {};
+    shared->write_slot(1, big, sizeof big);
+    uint32_t later = 0;
+    cr_expect(shared->read_slot(1, &data, &later) == arena::SlotState::overflow);
+    cr_expect_neq(later, version, "a rewrite must change the slot's version");
+    cr_expect(shared->read_slot(7, &data, &later) == arena::SlotState::empty, "a rank past the job");
+}
+
+Test(fence_arena, a_timed_out_arrival_is_taken_back)
+{
+    auto shared = make(2);
+    const arena::Ticket early = shared->arrive();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+    cr_expect_eq(shared->wait(early, deadline), PMIX_ERR_TIMEOUT);
+    // The next fence needs both ranks again: the timed-out arrival does not count.
+    const arena::Ticket first = shared->arrive();
+    cr_expect_not(first.completed_it);
+    const arena::Ticket second = shared->arrive();
+    cr_expect(second.completed_it);
+    cr_expect_eq(shared->wait(first, std::nullopt), PMIX_SUCCESS);
+}
+
+Test(fence_arena, disable_releases_the_waiters_with_its_status)
+{
+    auto shared = make(3);
+    std::atomic<int> lost{0};
+    std::vector<std::thread> waiters;
+    for (int i = 0; i < 2; ++i) {
+        waiters.emplace_back([&] {
+            const arena::Ticket ticket = shared->arrive();
+            if (shared->wait(ticket, std::nullopt) == PMIX_ERR_LOST_CONNECTION) lost.fetch_add(1);
+        });
+    }
+    // Both must have arrived before the third rank "dies".
+    for (int i = 0; i < 5000 && shared->arrivals() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    cr_assert_eq(shared->arrivals(), 2u);
+    shared->disable(PMIX_ERR_LOST_CONNECTION);
+    for (auto &waiter : waiters) waiter.join();
+    cr_expect_eq(lost.load(), 2);
+    cr_expect(shared->disabled());
+}
+
+Test(fence_arena, an_abandoned_wait_returns_lost_connection)
+{
+    auto shared = make(2);
+    std::atomic<bool> abandon{false};
+    pmix_status_t status = PMIX_SUCCESS;
+    std::thread waiter([&] {
+        const arena::Ticket ticket = shared->arrive();
+        status = shared->wait(ticket, std::nullopt, &abandon);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    abandon.store(true);
+    shared->wake_all();
+    waiter.join();
+    cr_expect_eq(status, PMIX_ERR_LOST_CONNECTION);
+}
+
+Test(fence_arena, orphans_of_dead_servers_are_reaped_and_nothing_else)
+{
+    const std::string uid = std::to_string(::getuid());
+    const std::string orphan = g_dir + "/pmixpp-fence." + uid + "." + std::to_string(dead_pid()) + ".1";
+    const std::string ours = arena::arena_path(g_dir, 9);
+    const std::string live = g_dir + "/pmixpp-fence." + uid + "." + std::to_string(::getppid()) + ".1";
+    const std::string other_user = g_dir + "/pmixpp-fence." + std::to_string(::getuid() + 4242) + "." +
+                                   std::to_string(dead_pid()) + ".1";
+    const std::string unrelated = g_dir + "/notes.txt";
+    for (const auto &path : {orphan, ours, live, other_user, unrelated}) touch(path);
+    cr_expect_eq(arena::reap_orphans(g_dir), 1);
+    cr_expect_not(exists(orphan), "the dead server's arena stays");
+    cr_expect(exists(ours) && exists(live) && exists(other_user) && exists(unrelated),
+              "reaping removed a file that was not an orphan");
+}
+
+Test(fence_arena, the_directory_can_be_chosen)
+{
+    ::setenv("PMIX_MCA_pmix_fence_arena_dir", g_dir.c_str(), 1);
+    cr_expect_eq(arena::arena_directory("/nonexistent"), g_dir);
+    ::unsetenv("PMIX_MCA_pmix_fence_arena_dir");
+    cr_expect_neq(arena::arena_directory(g_dir), std::string(), "a session directory on disk has a fallback");
+}
