@@ -371,12 +371,19 @@ fi
 # OpenPMIx's psec/munge asks munged for a credential in PMIx_server_init;
 # when munged's socket is there but nothing answers, libmunge retries for
 # about 2.3 s. Recorded, since it changes every OpenPMIx server start.
-if ! command -v munge >/dev/null; then MUNGE_STATE="munge not installed"
-elif timeout 10 munge -n </dev/null >/dev/null 2>&1; then MUNGE_STATE="munged running"
-elif [ -S /run/munge/munge.socket.2 ]; then MUNGE_STATE="munged not answering (a stale socket /run/munge/munge.socket.2)"
-else MUNGE_STATE="munged not running (no socket)"
-fi
+# Checked at the start and at the end: munged may come and go meanwhile.
+munge_state() {
+  if ! command -v munge >/dev/null; then echo "munge not installed"
+  elif timeout 10 munge -n </dev/null >/dev/null 2>&1; then echo "munged running"
+  elif [ -S /run/munge/munge.socket.2 ]; then echo "munged not answering (a stale socket /run/munge/munge.socket.2)"
+  else echo "munged not running (no socket)"
+  fi
+}
+MUNGE_STATE=$(munge_state)
 log "munge: $MUNGE_STATE${PSEC:+; PSEC=$PSEC for every run}"
+case "$MUNGE_STATE:$PSEC" in
+  *"not answering"*:) log "every OpenPMIx server start waits about 2.3 s for munged (PSEC=native avoids it)" ;;
+esac
 
 start=$(date +%s)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -400,6 +407,7 @@ for kind in pmixrun mpirun; do
 done
 
 for round in $(seq 1 "$ROUNDS"); do
+  round_start=$(date +%s)
   log "round $round/$ROUNDS: jobs"
   for n in $NS; do
     fences=$(fences_for_n "$n")
@@ -441,6 +449,7 @@ for round in $(seq 1 "$ROUNDS"); do
       done
     done
   done
+  log "round $round/$ROUNDS took $(($(date +%s) - round_start)) s"
 done
 for size in $REG_SIZES; do
   rounds=$REG_ROUNDS
@@ -451,6 +460,11 @@ for size in $REG_SIZES; do
   done
 done
 elapsed=$(($(date +%s) - start))
+munge_end=$(munge_state)
+if [ "$munge_end" != "$MUNGE_STATE" ]; then
+  log "munge changed during the run: now $munge_end"
+  MUNGE_STATE="at start $MUNGE_STATE, at end $munge_end (changed during the run: the figures with the library default psec mix both)"
+fi
 
 python3 "$BENCH_DIR/lib/report.py" --raw "$RAW" --versions "$VERSIONS" --fails "$FAILS" --notes "$NOTES" \
   --out-dir "$BENCH_DIR" --ns "$NS" --mem-n "$MEM_N" --reg-sizes "$REG_SIZES" --reg-ppn "$REG_PPN" \
