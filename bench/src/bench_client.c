@@ -1,6 +1,6 @@
 /* Benchmark client, written against the standard client API only (pmix.h).
  *
- *   bench_client [--gets G] [--puts P] [--fences F] [--stop]
+ *   bench_client [--gets G] [--puts P] [--fences F] [--stop] [--rss-fence BYTES]
  *
  * Every timed operation is bracketed by clock_gettime(CLOCK_MONOTONIC) on
  * its own, so each sample is one call; the process prints the median and the
@@ -11,9 +11,14 @@
  *   putcommit_{med,p99}_us_nN    PMIx_Put(8 bytes) + PMIx_Commit
  *   fence0_med_us_nN             PMIx_Fence(all, no info)
  *   fence1k_med_us_nN            PMIx_Fence(all, PMIX_COLLECT_DATA) after a 1 KiB put
+ *   fence16k_med_us_nN           the same after a 16 KiB put
  *   clock_ns                     cost of one clock_gettime pair (the timer's floor)
  * With --stop the process stops itself (SIGSTOP) after its work so the host
- * can read its memory, then finalizes when continued. */
+ * can read its memory, then finalizes when continued. With --rss-fence BYTES
+ * the process does nothing but init, put BYTES, commit, one collecting fence
+ * and stop itself (SIGSTOP), so the host can read its own memory with the
+ * whole job's data collected and every client alive; it finalizes when
+ * continued. */
 #include <pmix.h>
 
 #include <signal.h>
@@ -25,11 +30,13 @@
 #include "bench_util.h"
 
 #define BLOB_BYTES 1024
+#define BIG_BLOB_BYTES (16 * 1024)
 
 typedef struct {
     long gets;
     long puts;
     long fences;
+    long rss_fence_bytes;
     bool stop;
 } options_t;
 
@@ -70,16 +77,20 @@ static pmix_status_t put_commit_u64(const char *key, uint64_t number)
     return rc == PMIX_SUCCESS ? PMIx_Commit() : rc;
 }
 
-static pmix_status_t put_blob(unsigned round)
+/* Puts `bytes` bytes under "bench.blob" (the same key every time, so a new
+ * put replaces the last one) and commits. */
+static pmix_status_t put_blob(unsigned round, size_t bytes)
 {
-    char bytes[BLOB_BYTES];
-    memset(bytes, (int)('a' + (me.rank + round) % 26), sizeof bytes);
-    pmix_byte_object_t blob = {.bytes = bytes, .size = sizeof bytes};
+    char *data = malloc(bytes);
+    if (data == NULL) return PMIX_ERR_NOMEM;
+    memset(data, (int)('a' + (me.rank + round) % 26), bytes);
     pmix_value_t value;
     value.type = PMIX_BYTE_OBJECT;
-    value.data.bo = blob;
-    /* PMIx_Put copies the value; our bytes live on the stack. */
+    value.data.bo.bytes = data;
+    value.data.bo.size = bytes;
+    /* PMIx_Put copies the value. */
     pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, "bench.blob", &value);
+    free(data);
     return rc == PMIX_SUCCESS ? PMIx_Commit() : rc;
 }
 
@@ -121,19 +132,22 @@ static int time_put_commits(long count, uint64_t *samples)
     return 0;
 }
 
-static int time_fences(bool collect, long count, uint64_t *samples)
+/* Times `count` fences; with blob_bytes > 0 every process first puts (and
+ * commits, untimed) that many bytes and the fence collects the data. */
+static int time_fences(const char *figure, size_t blob_bytes, long count, uint64_t *samples)
 {
+    bool collect = blob_bytes > 0;
     for (long i = 0; i < count; ++i) {
         if (collect) {
-            pmix_status_t rc = put_blob((unsigned)i);
-            if (rc != PMIX_SUCCESS) return fail("put 1 KiB", rc);
+            pmix_status_t rc = put_blob((unsigned)i, blob_bytes);
+            if (rc != PMIX_SUCCESS) return fail("put blob", rc);
         }
         uint64_t start = bench_now_ns();
         pmix_status_t rc = fence(collect);
         samples[i] = bench_now_ns() - start;
-        if (rc != PMIX_SUCCESS) return fail("fence", rc);
+        if (rc != PMIX_SUCCESS) return fail(figure, rc);
     }
-    report_samples(collect ? "fence1k" : "fence0", samples, (size_t)count, false);
+    report_samples(figure, samples, (size_t)count, false);
     return 0;
 }
 
@@ -163,16 +177,18 @@ static int touch_all_peers(void)
 
 static int parse(int argc, char **argv, options_t *opts_p)
 {
-    options_t opts = {.gets = 100000, .puts = 1000, .fences = 200, .stop = false};
+    options_t opts = {.gets = 100000, .puts = 1000, .fences = 200, .rss_fence_bytes = 0, .stop = false};
     for (int i = 1; i < argc; ++i) {
         bool has_value = i + 1 < argc;
         if (strcmp(argv[i], "--stop") == 0) opts.stop = true;
         else if (strcmp(argv[i], "--gets") == 0 && has_value) opts.gets = atol(argv[++i]);
         else if (strcmp(argv[i], "--puts") == 0 && has_value) opts.puts = atol(argv[++i]);
         else if (strcmp(argv[i], "--fences") == 0 && has_value) opts.fences = atol(argv[++i]);
+        else if (strcmp(argv[i], "--rss-fence") == 0 && has_value) opts.rss_fence_bytes = atol(argv[++i]);
         else return 2;
     }
     if (opts.gets < 0 || opts.puts < 0 || opts.fences < 0) return 2;
+    if (opts.rss_fence_bytes < 0 || opts.rss_fence_bytes > 64L * 1024 * 1024) return 2;
     *opts_p = opts;
     return 0;
 }
@@ -187,10 +203,18 @@ static int run(const options_t *opts, uint64_t *samples)
     job_size = size->data.uint32;
     PMIX_VALUE_RELEASE(size);
 
+    if (opts->rss_fence_bytes > 0) {
+        /* One collecting fence, then hold still while the host reads its RSS. */
+        rc = put_blob(0, (size_t)opts->rss_fence_bytes);
+        if (rc == PMIX_SUCCESS) rc = fence(true);
+        if (rc != PMIX_SUCCESS) return fail("rss fence", rc);
+        raise(SIGSTOP);
+        return 0;
+    }
     if (opts->puts > 0 && time_put_commits(opts->puts, samples) != 0) return 1;
     /* The peer key and a first blob, collected by one untimed fence. */
     rc = put_commit_u64("bench.peer", 1000u + me.rank);
-    if (rc == PMIX_SUCCESS) rc = put_blob(0);
+    if (rc == PMIX_SUCCESS) rc = put_blob(0, BLOB_BYTES);
     if (rc == PMIX_SUCCESS) rc = fence(true);
     if (rc != PMIX_SUCCESS) return fail("modex", rc);
 
@@ -201,8 +225,9 @@ static int run(const options_t *opts, uint64_t *samples)
         if (time_gets("getpeer", &peer, "bench.peer", opts->gets, samples) != 0) return 1;
     }
     if (opts->fences > 0) {
-        if (time_fences(false, opts->fences, samples) != 0) return 1;
-        if (time_fences(true, opts->fences, samples) != 0) return 1;
+        if (time_fences("fence0", 0, opts->fences, samples) != 0) return 1;
+        if (time_fences("fence1k", BLOB_BYTES, opts->fences, samples) != 0) return 1;
+        if (time_fences("fence16k", BIG_BLOB_BYTES, opts->fences, samples) != 0) return 1;
     }
     if (opts->stop) {
         if (touch_all_peers() != 0) return 1;
@@ -215,7 +240,7 @@ int main(int argc, char **argv)
 {
     options_t opts;
     if (parse(argc, argv, &opts) != 0) {
-        fprintf(stderr, "usage: bench_client [--gets G] [--puts P] [--fences F] [--stop]\n");
+        fprintf(stderr, "usage: bench_client [--gets G] [--puts P] [--fences F] [--stop] [--rss-fence BYTES]\n");
         return 2;
     }
     uint64_t start = bench_now_ns();
@@ -230,10 +255,12 @@ int main(int argc, char **argv)
     if (samples == NULL) return fail("malloc", PMIX_ERR_NOMEM);
     int failed = run(&opts, samples);
     if (failed == 0) {
-        report("init_us", (double)init_ns / 1000.0);
+        /* The --rss-fence jobs only measure the host: their inits are not
+         * mixed into the init figure of the fence jobs of the same N. */
+        if (opts.rss_fence_bytes == 0) report("init_us", (double)init_ns / 1000.0);
         if (me.rank == 0) {
             bench_text("V", "client", PMIx_Get_version());
-            report_clock_floor(samples, 1000);
+            if (opts.rss_fence_bytes == 0) report_clock_floor(samples, 1000);
         }
     }
     free(samples);

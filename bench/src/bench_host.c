@@ -1,21 +1,33 @@
 /* Benchmark host, written against the standard server API only (pmix.h,
  * pmix_server.h) so the same source builds against any PMIx library.
  *
- *   bench_host job -n N [--pss] <client program> [client args...]
+ *   bench_host job -n N [--pss | --server-rss TAG] <client program> [client args...]
  *       Registers a namespace of N local processes, forks and execs the client
  *       N times and waits for them. The clients print their own figures. With
  *       --pss every client stops itself (SIGSTOP) after its work; the host then
  *       reads each client's PSS from /proc/<pid>/smaps_rollup and resumes it.
+ *       With --server-rss TAG the clients stop themselves the same way (the
+ *       client's --rss-fence) and the host reports the growth of its own VmRSS
+ *       from just before the first client is registered and started until all
+ *       have stopped: "R srvrss_mib_TAG <MiB>", the same for RssAnon
+ *       (srvrss_anon_mib_TAG) and the peak in between, VmHWM reset through
+ *       /proc/self/clear_refs at the start (srvrss_peak_mib_TAG).
  *
  *   bench_host register -n NPROCS
  *       Times PMIx_server_register_nspace for a job of NPROCS processes (from
  *       the call until its callback) and the growth of this process's VmRSS.
+ *
+ *   bench_host init
+ *       Times PMIx_server_init (call to return) and the growth of this
+ *       process's VmRSS across it, and counts the listening sockets the process
+ *       holds when it returns (> 0: a client can connect from then on).
  *
  * Output lines: "V host <version>" and "R <figure> <value>". */
 #define _GNU_SOURCE
 #include <pmix.h>
 #include <pmix_server.h>
 
+#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -245,7 +257,9 @@ static void record_memory(pid_t pid)
 
 /* ---- server start ---- */
 
-static int start_server(void)
+/* Starts the server; *init_ns_p (when not NULL) gets the time from the
+ * call of PMIx_server_init to its return. */
+static int start_server_timed(uint64_t *init_ns_p)
 {
     pmix_server_module_t module;
     memset(&module, 0, sizeof module);
@@ -257,15 +271,74 @@ static int start_server(void)
     pmix_info_t info[2];
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, tmpdir, PMIX_STRING);
+    uint64_t start = bench_now_ns();
     pmix_status_t rc = PMIx_server_init(&module, info, 2);
+    uint64_t end = bench_now_ns();
     PMIX_INFO_DESTRUCT(&info[0]);
     PMIX_INFO_DESTRUCT(&info[1]);
     if (rc != PMIX_SUCCESS) {
         fprintf(stderr, "bench_host: PMIx_server_init failed: %s\n", PMIx_Error_string(rc));
         return 1;
     }
+    if (init_ns_p != NULL) *init_ns_p = end - start;
     bench_text("V", "host", PMIx_Get_version());
     return 0;
+}
+
+static int start_server(void) { return start_server_timed(NULL); }
+
+/* ---- listening sockets of this process ---- */
+
+/* Whether the socket with this inode is listening, per /proc/net/<table>
+ * (tcp, tcp6: state 0A; unix: flags with __SO_ACCEPTCON, 0x10000). */
+static bool listed_as_listening(const char *table, unsigned long inode)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/net/%s", table);
+    FILE *file = fopen(path, "r");
+    if (file == NULL) return false;
+    char line[512];
+    bool found = false;
+    bool unix_table = strcmp(table, "unix") == 0;
+    if (fgets(line, sizeof line, file) == NULL) line[0] = '\0'; /* header */
+    while (!found && fgets(line, sizeof line, file) != NULL) {
+        if (unix_table) {
+            /* Num RefCount Protocol Flags Type St Inode Path */
+            unsigned long flags = 0, node = 0;
+            if (sscanf(line, "%*s %*s %*s %lx %*s %*s %lu", &flags, &node) == 2 && node == inode)
+                found = (flags & 0x10000UL) != 0;
+        } else {
+            /* sl local rem st tx:rx tr:when retrnsmt uid timeout inode */
+            unsigned state = 0;
+            unsigned long node = 0;
+            if (sscanf(line, "%*s %*s %*s %x %*s %*s %*s %*s %*s %lu", &state, &node) == 2 && node == inode)
+                found = state == 0x0A;
+        }
+    }
+    fclose(file);
+    return found;
+}
+
+static int count_listening_sockets(void)
+{
+    DIR *fds = opendir("/proc/self/fd");
+    if (fds == NULL) return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(fds)) != NULL) {
+        char path[300], target[128];
+        snprintf(path, sizeof path, "/proc/self/fd/%s", entry->d_name);
+        ssize_t len = readlink(path, target, sizeof target - 1);
+        if (len <= 0) continue;
+        target[len] = '\0';
+        unsigned long inode = 0;
+        if (sscanf(target, "socket:[%lu]", &inode) != 1) continue;
+        if (listed_as_listening("tcp", inode) || listed_as_listening("tcp6", inode) ||
+            listed_as_listening("unix", inode))
+            count++;
+    }
+    closedir(fds);
+    return count;
 }
 
 /* ---- modes ---- */
@@ -297,6 +370,22 @@ static int run_register(uint32_t nprocs)
     return 0;
 }
 
+/* PMIx_server_init: its time, the growth of VmRSS across it, and whether a
+ * client can connect when it returns. */
+static int run_init(void)
+{
+    long rss_before = read_status_kib("/proc/self/status", "VmRSS:");
+    uint64_t init_ns = 0;
+    if (start_server_timed(&init_ns) != 0) return 1;
+    long rss_after = read_status_kib("/proc/self/status", "VmRSS:");
+    int listening = count_listening_sockets();
+    bench_record("R", "srvinit_ms", (double)init_ns / 1e6);
+    bench_record("R", "srvinit_rss_mib", (double)(rss_after - rss_before) / 1024.0);
+    bench_record("R", "srvinit_listen", (double)listening);
+    PMIx_server_finalize();
+    return 0;
+}
+
 static pid_t launch(pmix_rank_t rank, char **argv)
 {
     pmix_proc_t proc;
@@ -319,26 +408,93 @@ static pid_t launch(pmix_rank_t rank, char **argv)
     return pid;
 }
 
-/* Every client stops itself once its work is done; read each one's PSS
- * while all of them are alive and idle, then let them finish. */
-static int measure_pss(const pid_t pids[], int n)
+/* Waits until every client has stopped itself (SIGSTOP); the number that
+ * did not (exited or died instead). */
+static int wait_all_stopped(const pid_t pids[], int n)
 {
     int failures = 0;
     for (int r = 0; r < n; ++r) {
         int status = 0;
-        if (waitpid(pids[r], &status, WUNTRACED) < 0 || !WIFSTOPPED(status)) failures++;
+        if (waitpid(pids[r], &status, WUNTRACED) < 0 || !WIFSTOPPED(status)) {
+            fprintf(stderr, "bench_host: client %d ended before stopping itself\n", r);
+            failures++;
+        }
     }
+    return failures;
+}
+
+static void resume_all(const pid_t pids[], int n)
+{
+    for (int r = 0; r < n; ++r) kill(pids[r], SIGCONT);
+}
+
+/* Every client stops itself once its work is done; read each one's PSS
+ * while all of them are alive and idle, then let them finish. */
+static int measure_pss(const pid_t pids[], int n)
+{
+    int failures = wait_all_stopped(pids, n);
     if (failures == 0) {
         for (int r = 0; r < n; ++r) record_memory(pids[r]);
         /* BENCH_HOLD_S=<seconds>: keep the stopped clients for inspection. */
         const char *hold = getenv("BENCH_HOLD_S");
         if (hold != NULL) sleep((unsigned)atoi(hold));
     }
-    for (int r = 0; r < n; ++r) kill(pids[r], SIGCONT);
+    resume_all(pids, n);
     return failures;
 }
 
-static int run_job(int nprocs, bool pss, char **client_argv)
+/* Resets this process's VmHWM to its current VmRSS (Linux >= 4.0), so a
+ * later VmHWM is the peak since now. Returns 0 on success. */
+static int reset_peak_rss(void)
+{
+    FILE *file = fopen("/proc/self/clear_refs", "w");
+    if (file == NULL) return -1;
+    int rc = fputs("5", file) < 0 ? -1 : 0;
+    if (fclose(file) != 0) rc = -1;
+    return rc;
+}
+
+typedef struct {
+    long rss_kib;
+    long anon_kib;
+    bool peak_reset;
+} rss_mark_t;
+
+static rss_mark_t mark_rss(void)
+{
+    rss_mark_t mark;
+    mark.peak_reset = reset_peak_rss() == 0;
+    mark.rss_kib = read_status_kib("/proc/self/status", "VmRSS:");
+    mark.anon_kib = read_status_kib("/proc/self/status", "RssAnon:");
+    return mark;
+}
+
+/* Every client stops itself after its collecting fence: the host's VmRSS
+ * now holds whatever the library keeps of the job's data while all clients
+ * are alive. Reports the growth of VmRSS and of RssAnon since `before`, and
+ * the peak (VmHWM) since then. */
+static int measure_server_rss(const pid_t pids[], int n, const rss_mark_t *before, const char *tag)
+{
+    int failures = wait_all_stopped(pids, n);
+    if (failures == 0) {
+        long rss = read_status_kib("/proc/self/status", "VmRSS:");
+        long anon = read_status_kib("/proc/self/status", "RssAnon:");
+        long peak = read_status_kib("/proc/self/status", "VmHWM:");
+        char name[96];
+        snprintf(name, sizeof name, "srvrss_mib_%s", tag);
+        bench_record("R", name, (double)(rss - before->rss_kib) / 1024.0);
+        snprintf(name, sizeof name, "srvrss_anon_mib_%s", tag);
+        bench_record("R", name, (double)(anon - before->anon_kib) / 1024.0);
+        if (before->peak_reset) {
+            snprintf(name, sizeof name, "srvrss_peak_mib_%s", tag);
+            bench_record("R", name, (double)(peak - before->rss_kib) / 1024.0);
+        }
+    }
+    resume_all(pids, n);
+    return failures;
+}
+
+static int run_job(int nprocs, bool pss, const char *rss_tag, char **client_argv)
 {
     if (start_server() != 0) return 1;
     int failures = 0;
@@ -346,6 +502,8 @@ static int run_job(int nprocs, bool pss, char **client_argv)
         fprintf(stderr, "bench_host: cannot register the job\n");
         failures = 1;
     }
+    rss_mark_t rss_before = {0, 0, false};
+    if (rss_tag != NULL) rss_before = mark_rss();
     pid_t pids[MAX_CLIENTS];
     int launched = 0;
     for (int r = 0; failures == 0 && r < nprocs; ++r) {
@@ -354,6 +512,7 @@ static int run_job(int nprocs, bool pss, char **client_argv)
         else launched++;
     }
     if (pss && failures == 0) failures += measure_pss(pids, launched);
+    if (rss_tag != NULL && failures == 0) failures += measure_server_rss(pids, launched, &rss_before, rss_tag);
     for (int r = 0; r < launched; ++r) {
         int status = 0;
         if (waitpid(pids[r], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) failures++;
@@ -369,13 +528,15 @@ static int run_job(int nprocs, bool pss, char **client_argv)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bench_host job -n N [--pss] <client> [args...]\n"
-                    "       bench_host register -n NPROCS [--ppn 1..65536]\n");
+    fprintf(stderr, "usage: bench_host job -n N [--pss | --server-rss TAG] <client> [args...]\n"
+                    "       bench_host register -n NPROCS [--ppn 1..65536]\n"
+                    "       bench_host init\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "init") == 0) return run_init();
     if (argc < 4 || strcmp(argv[2], "-n") != 0) return usage();
     long n = strtol(argv[3], NULL, 10);
     if (strcmp(argv[1], "register") == 0) {
@@ -390,10 +551,14 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "job") != 0 || n < 1 || n > MAX_CLIENTS) return usage();
     int first = 4;
     bool pss = false;
+    const char *rss_tag = NULL;
     if (first < argc && strcmp(argv[first], "--pss") == 0) {
         pss = true;
         first++;
+    } else if (first + 1 < argc && strcmp(argv[first], "--server-rss") == 0) {
+        rss_tag = argv[first + 1];
+        first += 2;
     }
     if (first >= argc) return usage();
-    return run_job((int)n, pss, &argv[first]);
+    return run_job((int)n, pss, rss_tag, &argv[first]);
 }

@@ -60,4 +60,38 @@ static inline void bench_text(const char *kind, const char *name, const char *te
     }
 }
 
+/* The path of the libpmix.so a process has mapped (from /proc/<pid>/maps),
+ * or "none": proof of which library served a launcher or a rank. */
+static inline void bench_libpmix_of(pid_t pid, char *path, size_t size)
+{
+    char maps[64];
+    char line[4096];
+    snprintf(maps, sizeof maps, "/proc/%d/maps", (int)pid);
+    snprintf(path, size, "none");
+    FILE *file = fopen(maps, "r");
+    if (file == NULL) return;
+    while (fgets(line, sizeof line, file) != NULL) {
+        const char *slash = strchr(line, '/');
+        if (slash == NULL || strstr(slash, "/libpmix.so") == NULL) continue;
+        snprintf(path, size, "%s", slash);
+        path[strcspn(path, "\n")] = '\0';
+        break;
+    }
+    fclose(file);
+}
+
+/* Writes "<dir>/<name>.<rank>" holding `text`: each rank of a launched job
+ * reports through a file, so the check does not depend on the launcher's
+ * output forwarding. Returns 0 on success. */
+static inline int bench_report_file(const char *dir, const char *name, int rank, const char *text)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.%d", dir, name, rank);
+    FILE *file = fopen(path, "w");
+    if (file == NULL) return -1;
+    int rc = fputs(text, file) < 0 ? -1 : 0;
+    if (fclose(file) != 0) rc = -1;
+    return rc;
+}
+
 #endif
