@@ -89,7 +89,7 @@ void attach_arena(Session &session, const wire::InfoArray &welcome_info)
                                "fences go through the server: " + why);
             return;
         }
-        client_arena->imported.assign(client_arena->arena->nprocs(), 0);
+        client_arena->imported = std::make_unique<std::atomic<uint32_t>[]>(client_arena->arena->nprocs());
         session.arena = std::move(client_arena);
         return;
     }
@@ -149,8 +149,9 @@ void arena_import(const Session &session, const pmix_proc_t &target)
         return;
     }
     const uint32_t version = arena->arena->slot_version(target.rank);
+    if (version == arena->imported[target.rank].load(std::memory_order_acquire)) return;
     std::lock_guard lock(arena->mutex);
-    if (version == arena->imported[target.rank]) return;
+    if (version == arena->imported[target.rank].load(std::memory_order_relaxed)) return;
     std::vector<uint8_t> bytes;
     uint32_t read = 0;
     const arena::SlotState state = arena->arena->read_slot(target.rank, &bytes, &read);
@@ -166,7 +167,7 @@ void arena_import(const Session &session, const pmix_proc_t &target)
             return;
         }
     }
-    arena->imported[target.rank] = read;
+    arena->imported[target.rank].store(read, std::memory_order_release);
     mark_collected(session, target);
 }
 

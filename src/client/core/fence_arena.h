@@ -31,8 +31,9 @@ struct ClientArena {
     std::map<std::string, store::ValuePtr> committed;
     bool record_stale = true;
     wire::Bytes record;
-    // The slot version of each rank last imported into the store.
-    std::vector<uint32_t> imported;
+    // The slot version of each rank last imported into the store (read
+    // without the mutex: a Get of an unchanged peer takes no lock).
+    std::unique_ptr<std::atomic<uint32_t>[]> imported;
     // A collecting fence completed here: peers' slots are worth reading.
     std::atomic<bool> collected{false};
     // The server connection ended: nobody would release us on a rank's death.
