@@ -11,7 +11,7 @@ PMIXPP_BUILD=${PMIXPP_BUILD:-"$PMIXPP_ROOT/build"}
 # and on its libpmix.so.2 (libpmix2, which it pulls in).
 PMIXPP_PACKAGES=(
   build-essential cmake pkg-config
-  libltdl-dev libevent-dev libhwloc-dev libssl-dev zlib1g-dev
+  libltdl-dev libevent-dev libhwloc-dev zlib1g-dev
   libmunge-dev munge libcriterion-dev
   libpmix-dev binutils python3
 )

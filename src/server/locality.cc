@@ -5,6 +5,7 @@
 
 #include "common/values/hwloc_ops.h"
 #include "server/core/server.h"
+#include "server/core/topology.h"
 #include "server/jobdata/locality.h"
 
 #include <hwloc.h>
@@ -49,8 +50,9 @@ pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_t *cpuset, 
         if (rc != PMIX_SUCCESS) return rc;
         std::string text;
         rc = pmixpp::server::with_server([&](pmixpp::server::Server &server) {
-            if (server.topology == nullptr) return PMIX_ERR_NOT_AVAILABLE;
-            text = pmixpp::jobdata::locality_string(server.topology, list.c_str());
+            hwloc_topology_t topology = pmixpp::server::node_topology(server);
+            if (topology == nullptr) return PMIX_ERR_NOT_AVAILABLE;
+            text = pmixpp::jobdata::locality_string(topology, list.c_str());
             return PMIX_SUCCESS;
         });
         if (rc != PMIX_SUCCESS) return rc;

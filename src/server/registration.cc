@@ -66,7 +66,7 @@ pmix_status_t register_nspace(Server &server, const std::string &name, int nloca
     pmixpp::jobdata::Options options;
     options.local_hostname = server.config.hostname;
     options.local_hostname_given = server.config.hostname_given;
-    options.topology = server.topology;
+    options.topology = [&server] { return node_topology(server); };
     pmixpp::jobdata::JobSummary summary;
     std::string error;
     const pmix_status_t rc = pmixpp::jobdata::register_nspace(

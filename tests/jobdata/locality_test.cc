@@ -61,7 +61,7 @@ Test(locality, registration_derives_it_for_local_procs_only)
     }
     pmixpp::jobdata::Options options;
     options.local_hostname = "here";
-    options.topology = t.topo;
+    options.topology = [&t] { return t.topo; };
     std::string error;
     cr_assert_eq(pmixpp::jobdata::register_nspace("loc", 1, infos.data(), infos.size(), options, *store, nullptr,
                                                   &error),

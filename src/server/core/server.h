@@ -98,8 +98,9 @@ public:
     std::vector<framework::SelectedModule> pnet_modules;  // every active one, best first
     pnet::SetupCalls pnet_calls;  // setup_application / setup_local_support in progress
     std::unique_ptr<store::Store> store;
-    hwloc_topology_t topology = nullptr;
+    hwloc_topology_t topology = nullptr;  // through node_topology() (topology.h): loaded on first use
     bool own_topology = false;
+    bool topology_tried = false;
 
     std::vector<Listener> listeners;
     std::map<std::string, Namespace> namespaces;

@@ -30,23 +30,30 @@ void setup_topology(Server &server)
     if (given != nullptr && given->topology != nullptr && values::is_hwloc_source(given->source)) {
         server.topology = static_cast<hwloc_topology_t>(given->topology);
         server.own_topology = false;
-        return;
+        server.topology_tried = true;
     }
+}
+
+hwloc_topology_t node_topology(Server &server)
+{
+    if (server.topology_tried) return server.topology;
+    server.topology_tried = true;
     hwloc_topology_t topology = nullptr;
-    if (hwloc_topology_init(&topology) != 0) return;
+    if (hwloc_topology_init(&topology) != 0) return nullptr;
     if (hwloc_topology_load(topology) != 0) {
         hwloc_topology_destroy(topology);
         runtime::log_warning("server", "cannot load the node topology with hwloc "
                                        "(locality strings will be missing; pass PMIX_TOPOLOGY2)");
-        return;
+        return nullptr;
     }
     server.topology = topology;
     server.own_topology = true;
+    return topology;
 }
 
-void share_topology(const Server &server, const std::string &nspace, uint32_t local_nodeid)
+void share_topology(Server &server, const std::string &nspace, uint32_t local_nodeid)
 {
-    if (!server.config.share_topology || server.topology == nullptr) return;
+    if (!server.config.share_topology || node_topology(server) == nullptr) return;
     // Exported per namespace: a namespace's data must not depend on another's.
     std::string xml = topology_xml(server.topology);
     pmix_status_t rc = PMIX_ERR_NOT_AVAILABLE;

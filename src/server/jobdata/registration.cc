@@ -191,7 +191,8 @@ pmix_status_t Registrar::store_proc(pmix_rank_t rank)
         }
         const bool local = layout_.local_node && &layout_.nodes[*layout_.local_node] == node;
         if (local && host.cpuset != nullptr && !host.gave(kGivenLocality)) {
-            const std::string locality = locality_string(options_.topology, host.cpuset);
+            const std::string locality =
+                locality_string(options_.topology ? options_.topology() : nullptr, host.cpuset);
             if (!locality.empty()) batch_.add_string(PMIX_LOCALITY_STRING, locality);
         }
     }

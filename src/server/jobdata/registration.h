@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,9 +36,10 @@ struct Options {
     // that decide which node is "local" (layout.h).
     std::string_view local_hostname;
     bool local_hostname_given = false;
-    // Topology of this node for PMIX_LOCALITY_STRING. NULL: no locality
-    // strings are derived (a host-given one is still stored).
-    hwloc_topology_t topology = nullptr;
+    // Topology of this node for PMIX_LOCALITY_STRING, asked for only when a
+    // local proc has a cpuset. Empty, or NULL returned: no locality strings
+    // are derived (a host-given one is still stored).
+    std::function<hwloc_topology_t()> topology;
 };
 
 // What the server core needs to know about a registered job.
