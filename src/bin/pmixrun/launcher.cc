@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,31 +61,36 @@ bool set_variable(char ***env_p, const std::string &name, const std::string &val
     return grown[n] != nullptr;
 }
 
-// In the child, between fork and exec: only async-signal-safe calls.
-[[noreturn]] void become_process(const std::string &path, char **argv, char **env, const char *cwd, int in_fd,
-                                 int out_fd, int err_fd)
+// Started with posix_spawn, not fork: glibc's posix_spawn clones with
+// CLONE_VM | CLONE_VFORK, so the launcher's page tables are not copied (nor
+// its pages faulted back in copy-on-write) for each rank: fork did both, and
+// that was a third of `pmixrun -n 64`'s time. The child's set-up is what it
+// was: its own process group, no blocked signals, the three pipes, cwd.
+pid_t spawn_process(const std::string &path, char **argv, char **env, const std::string &cwd, int in_fd, int out_fd,
+                    int err_fd, std::string *why_p)
 {
-    ::setpgid(0, 0);
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_t actions;
+    ::posix_spawnattr_init(&attr);
+    ::posix_spawn_file_actions_init(&actions);
     sigset_t none;
     sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);  // pmixrun blocks the signals it reads
-    ::dup2(in_fd, STDIN_FILENO);
-    ::dup2(out_fd, STDOUT_FILENO);
-    ::dup2(err_fd, STDERR_FILENO);
-    if (cwd[0] != '\0' && ::chdir(cwd) != 0) {
-        (void)!::write(STDERR_FILENO, "pmixrun: cannot change to the working directory ", 48);
-        (void)!::write(STDERR_FILENO, cwd, std::strlen(cwd));
-        (void)!::write(STDERR_FILENO, "\n", 1);
-        _exit(127);
+    int rc = ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    if (rc == 0) rc = ::posix_spawnattr_setpgroup(&attr, 0);
+    if (rc == 0) rc = ::posix_spawnattr_setsigmask(&attr, &none);  // pmixrun blocks the signals it reads
+    if (rc == 0) rc = ::posix_spawn_file_actions_adddup2(&actions, in_fd, STDIN_FILENO);
+    if (rc == 0) rc = ::posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
+    if (rc == 0) rc = ::posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
+    if (rc == 0 && !cwd.empty()) rc = ::posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+    pid_t pid = -1;
+    if (rc == 0) rc = ::posix_spawn(&pid, path.c_str(), &actions, &attr, argv, env);
+    ::posix_spawn_file_actions_destroy(&actions);
+    ::posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        *why_p = "cannot run " + path + (cwd.empty() ? "" : " in " + cwd) + ": " + std::strerror(rc);
+        return -1;
     }
-    ::execve(path.c_str(), argv, env);
-    const char *reason = std::strerror(errno);
-    (void)!::write(STDERR_FILENO, "pmixrun: cannot run ", 20);
-    (void)!::write(STDERR_FILENO, path.c_str(), path.size());
-    (void)!::write(STDERR_FILENO, ": ", 2);
-    (void)!::write(STDERR_FILENO, reason, std::strlen(reason));
-    (void)!::write(STDERR_FILENO, "\n", 1);
-    _exit(127);
+    return pid;
 }
 
 bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_stdin, int *stdin_fd_p,
@@ -122,8 +128,8 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_s
     std::vector<char *> argv;
     for (const std::string &arg : job.apps[proc.app].argv) argv.push_back(const_cast<char *>(arg.c_str()));
     argv.push_back(nullptr);
-    const pid_t pid = ::fork();
-    if (pid == 0) become_process(path, argv.data(), env, job.apps[proc.app].cwd.c_str(), in[0], out[1], err[1]);
+    std::string spawn_error;
+    const pid_t pid = spawn_process(path, argv.data(), env, job.apps[proc.app].cwd, in[0], out[1], err[1], &spawn_error);
     free_environment(env);
     ::close(out[1]);
     ::close(err[1]);
@@ -132,7 +138,7 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_s
         for (int fd : {out[0], err[0], in[1]}) {
             if (fd >= 0) ::close(fd);
         }
-        *why_p = who + ": fork failed: " + std::strerror(errno);
+        *why_p = who + ": " + spawn_error;
         return false;
     }
     ::setpgid(pid, pid);  // also here: whichever runs first
