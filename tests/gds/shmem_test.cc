@@ -8,12 +8,16 @@
 #include <pmix.h>
 
 #include <dirent.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -351,6 +355,65 @@ std::vector<std::string> modex_segments_in(const std::string &dir)
 }
 
 } // namespace
+
+namespace {
+
+bool on_tmpfs(const std::string &dir)
+{
+    struct statfs fs {};
+    return ::statfs(dir.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
+}
+
+// A pid that certainly runs no server: a child that exited and was reaped.
+pid_t dead_pid()
+{
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return child;
+}
+
+} // namespace
+
+// With the job's directory on disk, shared fence data goes to memory
+// (PMIX_MCA_gds_shmem_modex_dir, /dev/shm by default; here a directory of
+// the test's own), and the first share there removes what servers that died
+// left, and nothing else.
+Test(shmem, shared_fence_data_goes_to_memory_when_the_job_directory_is_on_disk)
+{
+    const std::string dir = make_directory();
+    if (on_tmpfs(dir)) cr_skip_test("/tmp is tmpfs here: the data stays beside the job's");
+    const std::string memory = make_directory();
+    const std::string orphan = memory + "/gds-shmem." + std::to_string(dead_pid()) + ".1.gone.modex";
+    const std::string alive = memory + "/gds-shmem." + std::to_string(::getppid()) + ".1.alive.modex";
+    for (const auto &path : {orphan, alive}) std::ofstream(path) << "x";
+    ::setenv("PMIX_MCA_gds_shmem_modex_on_disk", "0", 1);
+    ::setenv("PMIX_MCA_gds_shmem_modex_dir", memory.c_str(), 1);
+    auto server = new_store();
+    register_job(*server, dir, 2, 1);
+    std::vector<ProcData> procs(2);
+    for (pmix_rank_t r = 0; r < 2; ++r) {
+        procs[r].rank = r;
+        procs[r].info.add_u32("test.peer", 300 + r);
+    }
+    pmix_byte_object_t blob = shared(*server, procs);
+    cr_expect(modex_segments_in(dir).empty(), "shared fence data was written to disk");
+    cr_expect_eq(modex_segments_in(memory).size(), 2u, "ours and the live server's");
+    cr_expect_eq(::access(orphan.c_str(), F_OK), -1, "the dead server's segment stays");
+    auto client = new_store();
+    cr_assert_eq(client->import_modex(kNs, blob, PMIX_RANK_UNDEF), PMIX_SUCCESS);
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+    cr_expect_eq(modex_u32(*client, 1, "test.peer"), 301u);
+    cr_assert_eq(server->remove_nspace(kNs), PMIX_SUCCESS);
+    cr_expect_eq(modex_segments_in(memory).size(), 1u, "remove_nspace left the shared fence data behind");
+    client.reset();
+    server.reset();
+    ::unlink(alive.c_str());
+    for (const auto &path : segments_in(dir)) ::unlink(path.c_str());
+    ::rmdir(memory.c_str());
+    ::rmdir(dir.c_str());
+}
 
 // A fence's collected data is written once by the server and read by every
 // client from the same file; a client's own puts stay its own, the rest of

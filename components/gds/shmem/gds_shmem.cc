@@ -7,6 +7,8 @@
 #include <pmixpp/gds.h>
 
 #include <atomic>
+#include <mutex>
+#include <string>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -15,6 +17,8 @@ namespace {
 
 std::atomic<const pmixpp_services_t *> g_services{nullptr};
 std::atomic<bool> g_modex_on_disk{false};
+std::mutex g_modex_dir_mutex;
+std::string g_modex_dir = "/dev/shm";
 
 std::string directory_hint(const pmix_info_t info[], size_t ninfo)
 {
@@ -75,11 +79,15 @@ struct GdsShmem {
         services.register_param("modex_on_disk", PMIXPP_PARAM_BOOL, "false",
                                 "share fence data in a segment even when the segment directory is on a "
                                 "disk file system (each shared fence then creates a file there)");
+        services.register_param("modex_dir", PMIXPP_PARAM_STRING, "/dev/shm",
+                                "where shared fence data goes when the segment directory is on a disk file "
+                                "system (empty: nowhere, the data then travels in the replies)");
     }
     static void open(pmixpp::sdk::Services &services)
     {
         g_services = services.raw();
         g_modex_on_disk = services.param_bool("modex_on_disk", false);
+        gds_shmem::set_modex_dir(services.param_string("modex_dir"));
     }
     static const void *query(pmixpp::sdk::Services &services, int &)
     {
@@ -92,6 +100,18 @@ struct GdsShmem {
 PMIXPP_CXX_COMPONENT(gds, shmem, GdsShmem)
 
 bool gds_shmem::modex_on_disk() { return g_modex_on_disk.load(); }
+
+std::string gds_shmem::modex_dir()
+{
+    std::lock_guard lock(g_modex_dir_mutex);
+    return g_modex_dir;
+}
+
+void gds_shmem::set_modex_dir(const std::string &dir)
+{
+    std::lock_guard lock(g_modex_dir_mutex);
+    g_modex_dir = dir;
+}
 
 void gds_shmem::report(pmixpp_log_level_t level, const std::string &line)
 {

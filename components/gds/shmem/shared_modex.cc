@@ -9,20 +9,34 @@
 // from it: a job that fences in a loop without reading pays nothing per
 // fence.
 //
-// Only where the segment directory is in memory (tmpfs, ramfs): on a disk
-// file system the file created per fence costs more than the copies it
-// saves (measured: bench/README.md), so share_modex declines and the core
-// sends the data in the replies, unless PMIX_MCA_gds_shmem_modex_on_disk=1.
+// Always in memory: on a disk file system the file created per fence costs
+// more than the copies it saves (measured: bench/README.md). When the
+// segment directory (the session directory) is on disk, the segment goes to
+// PMIX_MCA_gds_shmem_modex_dir (default /dev/shm) instead, named after the
+// server's pid: the server removes it with the namespace, and the first
+// share of a later server there removes those whose server died. With that
+// parameter empty (or the directory unusable) share_modex declines and the
+// core sends the data in the replies. PMIX_MCA_gds_shmem_modex_on_disk=1
+// keeps it beside the job data whatever the file system.
 #include "shmem_store.h"
 
 #include "blob.h"
 
 #include <pmix.h>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <linux/magic.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
+#include <set>
 
 namespace gds_shmem {
 namespace {
@@ -34,7 +48,61 @@ bool in_memory(const std::string &dir)
     return fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
 }
 
+bool usable(const std::string &dir)
+{
+    struct stat st {};
+    return !dir.empty() && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::access(dir.c_str(), W_OK | X_OK) == 0;
+}
+
+// Where this namespace's shared fence data goes; empty: nowhere.
+std::string modex_directory(const std::string &segment_dir)
+{
+    if (segment_dir.empty() || in_memory(segment_dir) || modex_on_disk()) return segment_dir;
+    const std::string memory = modex_dir();
+    if (!usable(memory)) return {};
+    static std::mutex swept_mutex;
+    static std::set<std::string> swept;
+    std::lock_guard lock(swept_mutex);
+    if (swept.insert(memory).second) (void)reap_modex_orphans(memory);
+    return memory;
+}
+
+// The pid in "gds-shmem.<pid>.<serial>.<name>.modex"; 0 for any other name.
+long modex_owner(const char *name)
+{
+    static constexpr const char kPrefix[] = "gds-shmem.";
+    static constexpr const char kSuffix[] = ".modex";
+    const std::size_t length = std::strlen(name);
+    if (std::strncmp(name, kPrefix, sizeof kPrefix - 1) != 0 || length < sizeof kSuffix ||
+        std::strcmp(name + length - (sizeof kSuffix - 1), kSuffix) != 0) {
+        return 0;
+    }
+    char *end = nullptr;
+    const long pid = std::strtol(name + sizeof kPrefix - 1, &end, 10);
+    return end != nullptr && *end == '.' ? pid : 0;
+}
+
 } // namespace
+
+int reap_modex_orphans(const std::string &dir)
+{
+    DIR *listing = ::opendir(dir.c_str());
+    if (listing == nullptr) return 0;
+    int removed = 0;
+    const uid_t uid = ::getuid();
+    while (const struct dirent *entry = ::readdir(listing)) {
+        const long pid = modex_owner(entry->d_name);
+        if (pid <= 0 || pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM) continue;
+        struct stat st {};
+        if (::fstatat(::dirfd(listing), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            (st.st_uid != uid && uid != 0)) {
+            continue;
+        }
+        if (::unlinkat(::dirfd(listing), entry->d_name, 0) == 0) ++removed;
+    }
+    ::closedir(listing);
+    return removed;
+}
 
 pmix_status_t ShmemStore::share_modex(const char *nspace, const pmixpp_gds_proc_data_t procs[], size_t nprocs,
                                       pmix_byte_object_t *blob_p)
@@ -48,9 +116,11 @@ pmix_status_t ShmemStore::share_modex(const char *nspace, const pmixpp_gds_proc_
     SharedModex &shared = *ns->modex;
     if (shared.publish_failed) return PMIX_ERR_NOT_AVAILABLE;
     if (shared.declined) return PMIX_ERR_NOT_SUPPORTED;
+    std::string dir;
     if (!shared.publisher) {
-        const std::string dir = segment_directory(*ns);
-        if (!dir.empty() && !in_memory(dir) && !modex_on_disk()) {
+        const std::string segment_dir = segment_directory(*ns);
+        dir = modex_directory(segment_dir);
+        if (!segment_dir.empty() && dir.empty()) {
             shared.declined = true;
             return PMIX_ERR_NOT_SUPPORTED;
         }
@@ -61,7 +131,6 @@ pmix_status_t ShmemStore::share_modex(const char *nspace, const pmixpp_gds_proc_
     }
     std::string why;
     if (!shared.publisher) {
-        const std::string dir = segment_directory(*ns);
         if (dir.empty()) why = "no writable PMIX_NSDIR, session directory or /dev/shm";
         else shared.publisher = std::make_unique<Publisher>(segment_path(dir, nspace) + ".modex", file_owner_);
     }
