@@ -2,6 +2,7 @@
 
 #include "authorization.h"
 #include "job_table.h"
+#include "node_cpuset.h"
 
 #include <pmix.h>
 #include <pmix_server.h>
@@ -99,7 +100,7 @@ bool start_server(const Options &options, HostEvents *events, std::string *why_p
     const std::string nspace = server_nspace();
     const bool yes = true;
     const pmix_rank_t rank = 0;
-    pmix_info_t info[7];
+    pmix_info_t info[8];
     size_t n = 0;
     // PMIx_Session_control has no slot in the 4.2 module: pmixpp takes it here.
     PMIX_INFO_LOAD(&info[n++], PMIXPP_SERVER_SESSION_CONTROL, reinterpret_cast<void *>(&on_session_control),
@@ -115,6 +116,11 @@ bool start_server(const Options &options, HostEvents *events, std::string *why_p
     if (!options.tmpdir.empty()) {
         PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_TMPDIR, options.tmpdir.c_str(), PMIX_STRING);
         PMIX_INFO_LOAD(&info[n++], PMIX_SYSTEM_TMPDIR, options.tmpdir.c_str(), PMIX_STRING);
+    }
+    // Our topology (by pointer: it lives as long as pmixrun): the server
+    // need not discover the node a second time.
+    if (node_topology().topology != nullptr) {
+        PMIX_INFO_LOAD(&info[n++], PMIX_TOPOLOGY2, const_cast<pmix_topology_t *>(&node_topology()), PMIX_POINTER);
     }
     const pmix_status_t rc = PMIx_server_init(&module, info, n);
     for (size_t i = 0; i < n; ++i) PMIX_INFO_DESTRUCT(&info[i]);
