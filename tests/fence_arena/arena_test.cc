@@ -40,15 +40,6 @@ bool exists(const std::string &path)
     return ::stat(path.c_str(), &st) == 0;
 }
 
-// A pid that is certainly not running: a child that has exited and was reaped.
-pid_t dead_pid()
-{
-    const pid_t child = ::fork();
-    if (child == 0) ::_exit(0);
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    return child;
-}
 
 void touch(const std::string &path)
 {
@@ -184,11 +175,11 @@ Test(fence_arena, an_abandoned_wait_returns_lost_connection)
 Test(fence_arena, orphans_of_dead_servers_are_reaped_and_nothing_else)
 {
     const std::string uid = std::to_string(::getuid());
-    const std::string orphan = g_dir + "/pmixpp-fence." + uid + "." + std::to_string(dead_pid()) + ".1";
+    const std::string orphan = g_dir + "/pmixpp-fence." + uid + "." + std::to_string(test_support::dead_pid()) + ".1";
     const std::string ours = arena::arena_path(g_dir, 9);
     const std::string live = g_dir + "/pmixpp-fence." + uid + "." + std::to_string(::getppid()) + ".1";
     const std::string other_user = g_dir + "/pmixpp-fence." + std::to_string(::getuid() + 4242) + "." +
-                                   std::to_string(dead_pid()) + ".1";
+                                   std::to_string(test_support::dead_pid()) + ".1";
     const std::string unrelated = g_dir + "/notes.txt";
     for (const auto &path : {orphan, ours, live, other_user, unrelated}) touch(path);
     cr_expect_eq(arena::reap_orphans(g_dir), 1);

@@ -3,6 +3,7 @@
 // segment that vanished or was damaged, and readers following new
 // generations, in this process and in another one.
 #include "gds_fixture.h"
+#include "support/child_process.h"
 
 #include <criterion/criterion.h>
 #include <pmix.h>
@@ -364,15 +365,6 @@ bool on_tmpfs(const std::string &dir)
     return ::statfs(dir.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
 }
 
-// A pid that certainly runs no server: a child that exited and was reaped.
-pid_t dead_pid()
-{
-    const pid_t child = ::fork();
-    if (child == 0) ::_exit(0);
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    return child;
-}
 
 } // namespace
 
@@ -385,7 +377,7 @@ Test(shmem, shared_fence_data_goes_to_memory_when_the_job_directory_is_on_disk)
     const std::string dir = make_directory();
     if (on_tmpfs(dir)) cr_skip_test("/tmp is tmpfs here: the data stays beside the job's");
     const std::string memory = make_directory();
-    const std::string orphan = memory + "/gds-shmem." + std::to_string(dead_pid()) + ".1.gone.modex";
+    const std::string orphan = memory + "/gds-shmem." + std::to_string(test_support::dead_pid()) + ".1.gone.modex";
     const std::string alive = memory + "/gds-shmem." + std::to_string(::getppid()) + ".1.alive.modex";
     for (const auto &path : {orphan, alive}) std::ofstream(path) << "x";
     ::setenv("PMIX_MCA_gds_shmem_modex_on_disk", "0", 1);

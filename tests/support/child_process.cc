@@ -139,6 +139,15 @@ int finish(pid_t pid, int seconds)
     return -1;
 }
 
+pid_t dead_pid()
+{
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return child;
+}
+
 std::string scratch_dir(const char *prefix)
 {
     std::string pattern = std::string("/tmp/") + prefix + ".XXXXXX";

@@ -36,6 +36,8 @@ pid_t start(const char *program, const std::vector<std::string> &args,
 int finish(pid_t pid, int seconds = 30);
 
 std::string scratch_dir(const char *prefix = "pmixpp-test");
+// A pid that certainly runs nothing of ours: a child that exited and was reaped.
+pid_t dead_pid();
 bool empty_dir(const std::string &dir);
 void remove_tree(const std::string &dir);
 std::string read_text(const std::string &path);
