@@ -33,6 +33,13 @@ bool one_output_channel(pmix_iof_channel_t channel)
            channel == PMIX_FWD_STDDIAG_CHANNEL;
 }
 
+// Progress thread: what the bound dropped so far goes to every pull.
+void tell_dropped(pmixpp::server::Server &server)
+{
+    const uint64_t dropped = g_dropped.exchange(0);
+    if (dropped > 0) pmixpp::server::iof::dropped_before_delivery(server, dropped);
+}
+
 }  // namespace
 
 pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channel_t channel,
@@ -45,7 +52,9 @@ pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channe
     if (pmixpp::server::current() == nullptr) return PMIX_ERR_INIT;
     if (g_in_flight.fetch_add(bo->size) + bo->size > kMaxInFlight) {
         g_in_flight.fetch_sub(bo->size);
-        g_dropped.fetch_add(bo->size);
+        // The first drop of a run posts the count, in case no later chunk
+        // does (the host's last output was the one dropped).
+        if (g_dropped.fetch_add(bo->size) == 0) pmixpp::server::post_to_server(tell_dropped);
         return pmixpp::server::op_result(PMIX_SUCCESS, cbfunc, cbdata);
     }
     auto undo = [size = bo->size] { g_in_flight.fetch_sub(size); };
@@ -63,8 +72,7 @@ pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channe
     // counts it as in flight, harmless since nothing delivers any more.)
     pmixpp::server::post_to_server([chunk](pmixpp::server::Server &server) {
         g_in_flight.fetch_sub(chunk->data.size());
-        const uint64_t dropped = g_dropped.exchange(0);
-        if (dropped > 0) pmixpp::server::iof::dropped_before_delivery(server, dropped);
+        tell_dropped(server);
         pmixpp::server::iof::deliver(server, chunk->source, chunk->channel, chunk->data.data(), chunk->data.size(),
                                      chunk->info);
     });

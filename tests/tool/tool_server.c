@@ -18,8 +18,10 @@
  * (LOG gets "stdin <rank> <bytes>" and "eof <rank>"), and reads commands,
  * one a line, from stdin, answering each with "ok" on stdout:
  *   out R TEXT / err R TEXT   deliver TEXT\n as rank R of the job
- *   flood R N                 deliver N lines of 1 KiB as rank R, at once */
+ *   flood R N                 deliver N lines of 1 KiB as rank R, at once;
+ *                             "ok" once the server has handled them all */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,15 +130,43 @@ static pmix_status_t push_stdin(const pmix_proc_t *source, const pmix_proc_t tar
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-static void deliver(pmix_rank_t rank, pmix_iof_channel_t channel, const char *text, size_t size)
+static void deliver_with(pmix_rank_t rank, pmix_iof_channel_t channel, const char *text, size_t size,
+                         pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     pmix_proc_t source;
     char job[PMIX_MAX_NSLEN + 1];
     snprintf(job, sizeof job, "%s-job", g_name);
     PMIX_LOAD_PROCID(&source, job, rank);
     pmix_byte_object_t bo = {(char *)text, size};
-    pmix_status_t rc = PMIx_server_IOF_deliver(&source, channel, &bo, NULL, 0, NULL, NULL);
-    if (rc != PMIX_OPERATION_SUCCEEDED) fprintf(stderr, "tool_server: deliver: %s\n", PMIx_Error_string(rc));
+    pmix_status_t rc = PMIx_server_IOF_deliver(&source, channel, &bo, NULL, 0, cbfunc, cbdata);
+    if (rc == PMIX_OPERATION_SUCCEEDED && cbfunc != NULL) {
+        cbfunc(PMIX_SUCCESS, cbdata); /* done at once: no callback comes */
+    } else if (rc != PMIX_OPERATION_SUCCEEDED && rc != PMIX_SUCCESS) {
+        fprintf(stderr, "tool_server: deliver: %s\n", PMIx_Error_string(rc));
+    }
+}
+
+static void deliver(pmix_rank_t rank, pmix_iof_channel_t channel, const char *text, size_t size)
+{
+    deliver_with(rank, channel, text, size, NULL, NULL);
+}
+
+static void set_done(pmix_status_t status, void *cbdata)
+{
+    (void)status;
+    atomic_store((atomic_bool *)cbdata, true);
+}
+
+/* N chunks of 1 KiB at once; answers once the server handed out (or
+ * dropped) every one: the last chunk's callback runs after all of them. */
+static void flood(pmix_rank_t rank, unsigned count, const char *kilo, size_t size)
+{
+    atomic_bool done = false;
+    for (unsigned i = 0; i < count; ++i) {
+        const bool last = i + 1 == count;
+        deliver_with(rank, PMIX_FWD_STDOUT_CHANNEL, kilo, size, last ? set_done : NULL, last ? &done : NULL);
+    }
+    for (int waited = 0; count > 0 && !atomic_load(&done) && waited < 120000; ++waited) usleep(1000);
 }
 
 static void serve_iof_commands(void)
@@ -149,7 +179,7 @@ static void serve_iof_commands(void)
         unsigned rank = 0, count = 0;
         int used = 0;
         if (sscanf(line, "flood %u %u", &rank, &count) == 2) {
-            for (unsigned i = 0; i < count; ++i) deliver(rank, PMIX_FWD_STDOUT_CHANNEL, kilo, sizeof kilo);
+            flood(rank, count, kilo, sizeof kilo);
         } else if (sscanf(line, "out %u %n", &rank, &used) == 1 && used > 0) {
             deliver(rank, PMIX_FWD_STDOUT_CHANNEL, line + used, strlen(line + used));
         } else if (sscanf(line, "err %u %n", &rank, &used) == 1 && used > 0) {

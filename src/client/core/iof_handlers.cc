@@ -145,7 +145,10 @@ void deliver_iof(const wire::IofData &data)
         if (!found) return;
     }
     const std::string raw(data.data.begin(), data.data.end());
-    std::string text = format_iof(handler.format, data.source, data.channel, raw);
+    // An empty chunk that only tells a count of dropped bytes (the server's
+    // drop notice) has no line to tag or wrap.
+    const bool notice_only = raw.empty() && data.dropped > 0 && data.info.empty();
+    std::string text = notice_only ? raw : format_iof(handler.format, data.source, data.channel, raw);
     // The server's info, plus how much was dropped before this chunk.
     const std::size_t ninfo = data.info.size() + (data.dropped > 0 ? 1 : 0);
     pmix_info_t *info = nullptr;

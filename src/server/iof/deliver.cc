@@ -1,6 +1,7 @@
 #include "server/iof/deliver.h"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "common/runtime/log.h"
@@ -20,7 +21,13 @@ bool backlogged(const Peer &peer)
     return peer.connection->queued_bytes() > bound;
 }
 
-void count_drop(Pull &pull, const Peer &peer, std::size_t size)
+// How long a puller that is behind waits before an empty chunk tells it a
+// count no other chunk carried (and how often that is tried again).
+constexpr std::chrono::milliseconds kDropNoticeDelay{50};
+
+void arm_drop_notice(Server &server);
+
+void count_drop(Server &server, Pull &pull, const Peer &peer, const pmix_proc_t &source, uint16_t channel, std::size_t size)
 {
     if (pull.dropped == 0) {  // one line per stall, not per chunk
         runtime::log_trace(kVerboseEnv, "server",
@@ -29,15 +36,16 @@ void count_drop(Pull &pull, const Peer &peer, std::size_t size)
     }
     pull.dropped += size;
     pull.dropped_total += size;
+    pull.dropped_source = source;
+    pull.dropped_channel = channel;
+    arm_drop_notice(server);
 }
 
-// One piece (at most kMaxIofChunk) to one pull.
-void send_piece(Server &server, Pull &pull, const pmix_proc_t &source, uint16_t channel, const uint8_t *data,
-                std::size_t size, const wire::InfoArray &info)
+// One chunk to a pull whose peer has room, carrying the count of what was
+// dropped before it.
+void send_chunk(Pull &pull, Peer &peer, const pmix_proc_t &source, uint16_t channel,
+                const uint8_t *data, std::size_t size, const wire::InfoArray &info)
 {
-    Peer *peer = server.find_peer(pull.owner);
-    if (peer == nullptr || peer->state != PeerState::connected) return;
-    if (backlogged(*peer)) return count_drop(pull, *peer, size);
     wire::IofData chunk;
     chunk.id = pull.id;
     chunk.source = source;
@@ -47,11 +55,49 @@ void send_piece(Server &server, Pull &pull, const pmix_proc_t &source, uint16_t 
     if (!info.empty() && chunk.info.assign_copy(info.data(), info.size()) != PMIX_SUCCESS) chunk.info = {};
     if (pull.dropped > 0) {
         runtime::log_trace(kVerboseEnv, "server",
-                           "iof: " + describe(*peer) + " reads again; " + std::to_string(pull.dropped) +
+                           "iof: " + describe(peer) + " reads again; " + std::to_string(pull.dropped) +
                                " bytes were dropped for pull " + std::to_string(pull.id));
     }
     pull.dropped = 0;
-    send_message(*peer, wire::FrameKind::notify, wire::kNoTag, chunk);
+    send_message(peer, wire::FrameKind::notify, wire::kNoTag, chunk);
+}
+
+// One piece (at most kMaxIofChunk) to one pull.
+void send_piece(Server &server, Pull &pull, const pmix_proc_t &source, uint16_t channel, const uint8_t *data,
+                std::size_t size, const wire::InfoArray &info)
+{
+    Peer *peer = server.find_peer(pull.owner);
+    if (peer == nullptr || peer->state != PeerState::connected) return;
+    if (backlogged(*peer)) return count_drop(server, pull, *peer, source, channel, size);
+    send_chunk(pull, *peer, source, channel, data, size, info);
+}
+
+// The output stopped while some pullers were behind: no chunk will carry
+// their counts, so an empty one does, once each has room again. Tried every
+// kDropNoticeDelay while any count is untold.
+void tell_untold_drops(Server &server)
+{
+    const wire::InfoArray none;
+    bool still_behind = false;
+    for (Pull *pull : server.iof.with_untold_drops()) {
+        Peer *peer = server.find_peer(pull->owner);
+        if (peer == nullptr || peer->state != PeerState::connected) continue;
+        if (backlogged(*peer)) {
+            still_behind = true;
+            continue;
+        }
+        send_chunk(*pull, *peer, pull->dropped_source, pull->dropped_channel, nullptr, 0, none);
+    }
+    if (still_behind) arm_drop_notice(server);
+}
+
+void arm_drop_notice(Server &server)
+{
+    runtime::Timer &timer = server.iof.drop_notice_timer();
+    if (timer.pending()) return;
+    timer = server.engine.add_timer(kDropNoticeDelay, [] {
+        if (Server *now = current()) tell_untold_drops(*now);
+    });
 }
 
 }  // namespace
@@ -79,6 +125,7 @@ void dropped_before_delivery(Server &server, uint64_t bytes)
                            " bytes of output were dropped before delivery (the host delivered faster than the "
                            "server could hand them out)");
     server.iof.add_dropped_to_all(bytes);
+    arm_drop_notice(server);
 }
 
 void replay_cache(Server &server, Pull &pull, std::size_t limit)

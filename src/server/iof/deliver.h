@@ -3,7 +3,9 @@
 // connection already holds more than the flow limits' high water is not
 // sent the chunk: the bytes are counted as dropped on its pull and the
 // count rides on the next chunk that gets through (and a verbose log line
-// names the puller). So a tool that stops reading costs the server at most
+// names the puller). When no chunk follows (the output stopped while the
+// puller was behind), an empty chunk carries the count once the puller has
+// room again. So a tool that stops reading costs the server at most
 // its high water, and the host is never held back. Progress thread only.
 #ifndef PMIXPP_SERVER_IOF_DELIVER_H
 #define PMIXPP_SERVER_IOF_DELIVER_H

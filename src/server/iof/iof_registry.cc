@@ -26,6 +26,12 @@ std::size_t cache_bytes_from_environment()
     return wire::parse_byte_size(text, &bytes) ? bytes : kDefaultCacheBytes;
 }
 
+// The first channel a pull wants (a drop notice must name one).
+uint16_t lowest_channel(uint16_t channels)
+{
+    return static_cast<uint16_t>(channels & -channels);
+}
+
 }  // namespace
 
 bool Pull::wants(const pmix_proc_t &source, uint16_t channel) const
@@ -93,9 +99,22 @@ void IofRegistry::add_dropped_to_all(uint64_t bytes)
 {
     for (auto &[id, pull] : pulls_) {
         if (!pull.active) continue;
+        if (pull.dropped == 0 && !pull.procs.empty()) {
+            pull.dropped_source = pull.procs.front();
+            pull.dropped_channel = lowest_channel(pull.channels);
+        }
         pull.dropped += bytes;
         pull.dropped_total += bytes;
     }
+}
+
+std::vector<Pull *> IofRegistry::with_untold_drops()
+{
+    std::vector<Pull *> found;
+    for (auto &[id, pull] : pulls_) {
+        if (pull.active && pull.dropped > 0) found.push_back(&pull);
+    }
+    return found;
 }
 
 void IofRegistry::remember(const pmix_proc_t &source, uint16_t channel, const uint8_t *data, std::size_t size)

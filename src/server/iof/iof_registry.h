@@ -19,6 +19,7 @@
 #include <tuple>
 #include <vector>
 
+#include "common/runtime/progress_engine.h"
 #include "server/core/registry.h"
 
 namespace pmixpp::server::iof {
@@ -36,6 +37,10 @@ struct Pull {
     bool active = false;       // false while the host's iof_pull has not answered
     uint64_t dropped = 0;      // bytes dropped since the last chunk that got through
     uint64_t dropped_total = 0;
+    // Where the newest dropped bytes came from: the source and channel of
+    // the empty chunk that tells the count when no other chunk follows.
+    pmix_proc_t dropped_source{};
+    uint16_t dropped_channel = 0;
 
     bool wants(const pmix_proc_t &source, uint16_t channel) const;
 };
@@ -65,6 +70,10 @@ public:
     // Output lost before it could be matched: every active pull may have
     // missed it.
     void add_dropped_to_all(uint64_t bytes);
+    // The active registrations holding a count of dropped bytes not yet told.
+    std::vector<Pull *> with_untold_drops();
+    // Tells those counts when no chunk follows (deliver.cc); one at a time.
+    runtime::Timer &drop_notice_timer() { return drop_notice_timer_; }
 
     void remember(const pmix_proc_t &source, uint16_t channel, const uint8_t *data, std::size_t size);
     // The cached streams a pull wants, in no particular order.
@@ -80,6 +89,7 @@ private:
     uint64_t next_id_ = 1;
     std::size_t cache_bytes_;
     uint64_t streams_not_cached_ = 0;
+    runtime::Timer drop_notice_timer_;
 };
 
 }  // namespace pmixpp::server::iof
