@@ -2,7 +2,8 @@
 // that never map it: a job whose ranks all run here gets one, named in the
 // Welcome and removed with the job; a job with a rank elsewhere gets none;
 // clients fencing through the server meet in the arena, with their data
-// collected from its slots, a timeout, and a rank lost mid-fence.
+// collected from its slots, a timeout, a rank lost mid-fence, and a client
+// that sends its next fence before the first was answered.
 #include "server_fixture.h"
 
 #include "common/fence_arena/arena.h"
@@ -10,6 +11,7 @@
 #include <criterion/criterion.h>
 
 #include <dirent.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -82,6 +84,24 @@ void commit_value(RawClient &client, const char *key, uint32_t value)
     commit.global = one_info(key, &value, PMIX_UINT32);
     client.request(1, commit);
     cr_assert_eq(client.reply<wire::StatusReply>().status, PMIX_SUCCESS);
+}
+
+// True when a frame waits on the client's socket within `ms`.
+bool answered_within(const RawClient &client, int ms)
+{
+    pollfd pfd{client.fd(), POLLIN, 0};
+    return ::poll(&pfd, 1, ms) == 1;
+}
+
+// The tag of the next fence reply, which must be a success.
+uint32_t next_fence_success(RawClient &client)
+{
+    wire::Frame frame;
+    cr_assert_eq(client.receive(&frame), PMIX_SUCCESS);
+    wire::FenceReply reply;
+    cr_assert_eq(wire::decode_payload(frame.payload, &reply), PMIX_SUCCESS);
+    cr_expect_eq(reply.status, PMIX_SUCCESS, "tag %u: %s", frame.header.tag, PMIx_Error_string(reply.status));
+    return frame.header.tag;
 }
 
 }  // namespace
@@ -158,4 +178,30 @@ Test(server_arena, a_rank_lost_mid_fence_releases_the_others_with_lost_connectio
     c.reset();  // dies without finalizing while the others wait
     cr_expect_eq(a->reply<wire::FenceReply>().status, PMIX_ERR_LOST_CONNECTION);
     cr_expect_eq(b->reply<wire::FenceReply>().status, PMIX_ERR_LOST_CONNECTION);
+}
+
+Test(server_arena, a_second_fence_sent_before_the_first_was_answered_counts_in_the_next_generation)
+{
+    register_job(kJob, 3);
+    auto a = connect_rank(kJob, 0);
+    auto b = connect_rank(kJob, 1);
+    auto c = connect_rank(kJob, 2);
+    // a: two fences back to back (PMIx_Fence_nb twice); b: one. Counting
+    // a twice would release the barrier before c arrived.
+    a->request(2, wire::FenceRequest{});
+    a->request(3, wire::FenceRequest{});
+    b->request(2, wire::FenceRequest{});
+    cr_expect_not(answered_within(*a, 300), "a fence was released before every rank arrived");
+    cr_expect_not(answered_within(*b, 0), "a fence was released before every rank arrived");
+    c->request(2, wire::FenceRequest{});
+    cr_expect_eq(next_fence_success(*a), 2u);
+    cr_expect_eq(next_fence_success(*b), 2u);
+    cr_expect_eq(next_fence_success(*c), 2u);
+    // a's second fence is the first arrival of the next generation.
+    b->request(3, wire::FenceRequest{});
+    cr_expect_not(answered_within(*a, 200), "the second generation was released with two of three ranks");
+    c->request(3, wire::FenceRequest{});
+    cr_expect_eq(next_fence_success(*a), 3u);
+    cr_expect_eq(next_fence_success(*b), 3u);
+    cr_expect_eq(next_fence_success(*c), 3u);
 }

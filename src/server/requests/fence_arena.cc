@@ -8,7 +8,9 @@
 // into its slot from the store, the server arrives for it, and answers it
 // once the barrier is released. When the server's arrival is the last one,
 // that is at once; otherwise a short poll notices the release done by a
-// client's arrival (such mixed fences are the rare case).
+// client's arrival (such mixed fences are the rare case). A client's second
+// fence sent before its first was answered waits for that release, then
+// arrives in the next generation.
 #include "common/runtime/log.h"
 #include "server/core/connections.h"
 #include "server/core/info_read.h"
@@ -92,9 +94,53 @@ void answer(Server &server, const ServerArena &entry, const ArenaWaiter &waiter,
     reply_to(server, waiter.peer, waiter.tag, reply);
 }
 
+pmix_status_t represent_in_slot(Server &server, const Peer &peer, arena::Arena &arena);
+void answer_ready(Server &server, ServerArena &entry);
+
+bool is_waiting(const ServerArena &entry, uint64_t peer)
+{
+    for (const ArenaWaiter &waiter : entry.waiters) {
+        if (waiter.peer == peer) return true;
+    }
+    return false;
+}
+
+// The deferred fences whose client no longer waits arrive now, in the
+// order they came; true when one did. Once the arena is retired they are
+// answered with the status its waiters got.
+bool arrive_deferred(Server &server, ServerArena &entry)
+{
+    bool arrived = false;
+    std::vector<ArenaWaiter> still;
+    for (ArenaWaiter &waiter : entry.deferred) {
+        Peer *peer = server.find_peer(waiter.peer);
+        if (peer == nullptr || is_waiting(entry, waiter.peer)) {
+            if (peer != nullptr) still.push_back(waiter);
+            continue;
+        }
+        if (entry.arena->disabled() || represent_in_slot(server, *peer, *entry.arena) != PMIX_SUCCESS) {
+            answer(server, entry, waiter, PMIX_ERR_LOST_CONNECTION);
+            continue;
+        }
+        waiter.ticket = entry.arena->arrive();
+        entry.waiters.push_back(waiter);
+        arrived = true;
+    }
+    entry.deferred = std::move(still);
+    return arrived;
+}
+
 // Answers the waiters whose generation was released or whose time ran
-// out; true when some still wait.
+// out, then lets deferred fences arrive; true when some still wait.
 bool answer_released(Server &server, ServerArena &entry)
+{
+    do {
+        answer_ready(server, entry);
+    } while (arrive_deferred(server, entry));
+    return !entry.waiters.empty() || !entry.deferred.empty();
+}
+
+void answer_ready(Server &server, ServerArena &entry)
 {
     const auto now = std::chrono::steady_clock::now();
     std::vector<ArenaWaiter> waiting;
@@ -110,7 +156,6 @@ bool answer_released(Server &server, ServerArena &entry)
         }
     }
     entry.waiters = std::move(waiting);
-    return !entry.waiters.empty();
 }
 
 void schedule_poll(Server &server, const std::string &nspace, ServerArena &entry)
@@ -190,7 +235,9 @@ void close_fence_arena(Server &server, const std::string &nspace)
     ServerArena *entry = find_arena(server, nspace);
     if (entry == nullptr) return;
     for (const ArenaWaiter &waiter : entry->waiters) answer(server, *entry, waiter, PMIX_ERR_NOT_FOUND);
+    for (const ArenaWaiter &waiter : entry->deferred) answer(server, *entry, waiter, PMIX_ERR_NOT_FOUND);
     entry->waiters.clear();
+    entry->deferred.clear();
     server.arenas.by_nspace.erase(nspace);
 }
 
@@ -200,6 +247,7 @@ void close_all_fence_arenas(Server &server)
         const std::string nspace = server.arenas.by_nspace.begin()->first;
         ServerArena &entry = *server.arenas.by_nspace.begin()->second;
         for (const ArenaWaiter &waiter : entry.waiters) answer(server, entry, waiter, PMIX_ERR_LOST_CONNECTION);
+        for (const ArenaWaiter &waiter : entry.deferred) answer(server, entry, waiter, PMIX_ERR_LOST_CONNECTION);
         server.arenas.by_nspace.erase(nspace);
     }
 }
@@ -223,13 +271,18 @@ bool arena_fence(Server &server, Peer &peer, uint32_t tag, const wire::FenceRequ
 {
     ServerArena *entry = find_arena(server, nspace_of(peer.proc));
     if (entry == nullptr || entry->arena->disabled() || !whole_own_job(peer, request)) return false;
-    if (represent_in_slot(server, peer, *entry->arena) != PMIX_SUCCESS) return false;
+    const bool after_previous = is_waiting(*entry, peer.id);
+    if (!after_previous && represent_in_slot(server, peer, *entry->arena) != PMIX_SUCCESS) return false;
     ArenaWaiter waiter;
     waiter.peer = peer.id;
     waiter.tag = tag;
     waiter.collect = directive_flag(request.directives.data(), request.directives.size(), PMIX_COLLECT_DATA);
     if (auto seconds = directive_timeout(request.directives.data(), request.directives.size())) {
         waiter.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(*seconds);
+    }
+    if (after_previous) {
+        entry->deferred.push_back(waiter);  // arrives once the previous one is released
+        return true;
     }
     waiter.ticket = entry->arena->arrive();
     entry->waiters.push_back(waiter);

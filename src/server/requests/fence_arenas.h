@@ -38,6 +38,10 @@ struct ServerArena {
 
     std::unique_ptr<arena::Arena> arena;
     std::vector<ArenaWaiter> waiters;
+    // Fences a client sent while its previous one still waits (two
+    // PMIx_Fence_nb in a row): each arrives once the one before it is
+    // released, as a member of the next generation, never twice in one.
+    std::vector<ArenaWaiter> deferred;
     runtime::Timer poll;  // while waiters wait for clients that arrive themselves
     std::chrono::milliseconds poll_period{1};
 };
