@@ -12,6 +12,7 @@ PMIXPP_BUILD=${PMIXPP_BUILD:-"$PMIXPP_ROOT/build"}
 PMIXPP_PACKAGES=(
   build-essential cmake pkg-config
   libltdl-dev libevent-dev libhwloc-dev zlib1g-dev
+  libcli11-dev nlohmann-json3-dev
   libmunge-dev munge libcriterion-dev
   libpmix-dev binutils python3
 )

@@ -58,6 +58,7 @@ struct Job {
     pmix_proc_t spawned_by{};
     bool separated = false;
     bool notify_spawner = false;  // PMIX_NOTIFY_COMPLETION
+    bool merge_stderr = false;    // --merge-stderr-to-stdout: fd 2 is the stdout pipe
 
     JobPhase phase = JobPhase::starting;
     Clock::time_point term_at = Clock::time_point::max();  // a SIGTERM held back (see Runtime::on_exit)

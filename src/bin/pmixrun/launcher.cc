@@ -109,7 +109,9 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_s
     for (const auto &[name, value] : job.apps[proc.app].env) ok = ok && set_variable(&env, name, value);
     rc = ok ? PMIx_server_setup_fork(&id, &env) : PMIX_ERR_NOMEM;
     int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1};
-    if (rc == PMIX_SUCCESS && (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)) rc = PMIX_ERR_OUT_OF_RESOURCE;
+    if (rc == PMIX_SUCCESS && ::pipe2(out, O_CLOEXEC) != 0) rc = PMIX_ERR_OUT_OF_RESOURCE;
+    // Merged: fd 2 is the stdout pipe too, so the two keep their order.
+    if (rc == PMIX_SUCCESS && !job.merge_stderr && ::pipe2(err, O_CLOEXEC) != 0) rc = PMIX_ERR_OUT_OF_RESOURCE;
     if (rc == PMIX_SUCCESS) {
         if (reads_stdin) {
             if (::pipe2(in, O_CLOEXEC) != 0) rc = PMIX_ERR_OUT_OF_RESOURCE;
@@ -129,11 +131,12 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_s
     for (const std::string &arg : job.apps[proc.app].argv) argv.push_back(const_cast<char *>(arg.c_str()));
     argv.push_back(nullptr);
     std::string spawn_error;
-    const pid_t pid = spawn_process(path, argv.data(), env, job.apps[proc.app].cwd, in[0], out[1], err[1], &spawn_error);
+    const pid_t pid = spawn_process(path, argv.data(), env, job.apps[proc.app].cwd, in[0], out[1],
+                                    job.merge_stderr ? out[1] : err[1], &spawn_error);
     free_environment(env);
-    ::close(out[1]);
-    ::close(err[1]);
-    ::close(in[0]);
+    for (int fd : {out[1], err[1], in[0]}) {
+        if (fd >= 0) ::close(fd);
+    }
     if (pid < 0) {
         for (int fd : {out[0], err[0], in[1]}) {
             if (fd >= 0) ::close(fd);

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     std::string why;
     if (!parse_options(argc, argv, &options, &why)) return fail(why, 2);
     if (options.help) {
-        std::fputs(usage_text(), stdout);
+        std::fputs(usage_text().c_str(), stdout);
         return 0;
     }
     if (options.version) {

@@ -1,167 +1,228 @@
 #include "options.h"
 
-#include <cerrno>
+#include "bin/common/command_line.h"
+
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
-#include <cstring>
+#include <map>
+#include <memory>
+#include <sstream>
 
 namespace pmixrun {
 namespace {
 
-class Parser {
-public:
-    Parser(int argc, char **argv) : argc_(argc), argv_(argv) {}
+constexpr const char *kUsageLine =
+    "usage: pmixrun [options] prog [args] [: [-n M] [-x VAR[=VAL]] [--wdir DIR] prog2 [args] ...]";
 
-    bool run(Options *out, std::string *error);
-
-private:
-    bool fail(std::string message)
-    {
-        error_ = std::move(message);
-        return false;
-    }
-    bool value_of(const std::string &option, std::string *value_p)
-    {
-        if (next_ >= argc_) return fail(option + " needs a value");
-        *value_p = argv_[next_++];
-        return true;
-    }
-    bool number(const std::string &option, const std::string &text, unsigned long long max, uint64_t *out)
-    {
-        char *end = nullptr;
-        errno = 0;
-        const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
-        if (text.empty() || *end != '\0' || errno != 0 || value > max || text[0] == '-') {
-            return fail(option + " expects a whole number up to " + std::to_string(max) + ", not '" + text + "'");
-        }
-        *out = value;
-        return true;
-    }
-    bool global_option(const std::string &arg, Options &out, bool *handled);
-    bool app_option(const std::string &arg, AppSpec &app, bool *handled);
-
-    int argc_;
-    char **argv_;
-    int next_ = 1;
-    std::string error_;
-};
-
-bool Parser::global_option(const std::string &arg, Options &out, bool *handled)
+// mpirun's single-dash long options: CLI11 would read "-np 4" as -n with
+// the value "p".
+const std::map<std::string, std::string> &single_dash_aliases()
 {
-    *handled = true;
-    std::string value;
-    if (arg == "-h" || arg == "--help") {
-        out.help = true;
-    } else if (arg == "-V" || arg == "--version") {
-        out.version = true;
-    } else if (arg == "--tag-output") {
-        out.tag_output = true;
-    } else if (arg == "--mca") {
-        std::string name, setting;
-        if (!value_of(arg, &name) || !value_of(arg + " " + name, &setting)) return false;
-        if (name.empty() || name.find('=') != std::string::npos) return fail("--mca expects NAME VALUE, not '" + name + "'");
-        out.mca.emplace_back(name, setting);
-    } else if (arg == "--timeout") {
-        if (!value_of(arg, &value)) return false;
-        char *end = nullptr;
-        const double seconds = std::strtod(value.c_str(), &end);
-        if (value.empty() || *end != '\0' || !(seconds > 0) || seconds > 31536000) {
-            return fail("--timeout expects a number of seconds > 0, not '" + value + "'");
-        }
-        out.timeout_seconds = seconds;
-    } else if (arg == "--tmpdir") {
-        if (!value_of(arg, &out.tmpdir)) return false;
-    } else if (arg == "--report-uri") {
-        if (!value_of(arg, &out.report_uri)) return false;
-    } else if (arg == "--session-id") {
-        uint64_t id = 0;
-        if (!value_of(arg, &value) || !number(arg, value, UINT32_MAX, &id)) return false;
-        out.session_id = static_cast<uint32_t>(id);
-    } else if (arg == "--stdin") {
-        if (!value_of(arg, &value)) return false;
-        if (value == "all") {
-            out.stdin_target = StdinTarget{true, false, 0};
-        } else if (value == "none") {
-            out.stdin_target = StdinTarget{false, true, 0};
-        } else {
-            uint64_t rank = 0;
-            if (!number(arg, value, UINT32_MAX - 1, &rank)) {
-                return fail("--stdin expects a rank, all or none, not '" + value + "'");
-            }
-            out.stdin_target = StdinTarget{false, false, static_cast<uint32_t>(rank)};
-        }
-    } else if (arg == "--stdin-tool") {
-        out.stdin_from_tool = true;
-    } else if (arg == "--system-server") {
-        out.system_server = true;
-    } else if (arg == "--max-procs") {
-        uint64_t n = 0;
-        if (!value_of(arg, &value) || !number(arg, value, kMaxMaxProcs, &n)) return false;
-        if (n == 0) return fail("--max-procs expects at least 1 process");
-        out.max_procs = static_cast<uint32_t>(n);
-    } else {
-        *handled = false;
-    }
-    return true;
+    static const std::map<std::string, std::string> aliases = {
+        {"-np", "--np"}, {"-host", "--host"}, {"-wdir", "--wdir"}, {"-hostfile", "--hostfile"},
+        {"-machinefile", "--hostfile"}, {"-output-filename", "--output-filename"},
+    };
+    return aliases;
 }
 
-bool Parser::app_option(const std::string &arg, AppSpec &app, bool *handled)
+// CLI11's help without its own usage line: ours names the MPMD form.
+class HelpFormatter : public CLI::Formatter {
+public:
+    std::string make_usage(const CLI::App *, std::string) const override { return ""; }
+};
+
+// The options one application of the command line takes (before its program).
+struct AppFlags {
+    uint32_t nprocs = 1;
+    std::vector<std::string> env;  // -x VAR[=VAL], unresolved
+    std::string wdir;
+};
+
+// Returns the options added, so that a later segment can tell them apart.
+std::vector<const CLI::Option *> add_app_options(CLI::App &cli, AppFlags &flags)
 {
-    *handled = true;
-    std::string value;
-    if (arg == "-n" || arg == "-np" || arg == "--np") {
-        uint64_t n = 0;
-        if (!value_of(arg, &value) || !number(arg, value, 65535, &n)) return false;
-        if (n == 0) return fail(arg + " expects at least 1 process");
-        app.nprocs = static_cast<uint32_t>(n);
-    } else if (arg == "-x") {
-        if (!value_of(arg, &value)) return false;
-        const std::size_t equals = value.find('=');
-        const std::string name = value.substr(0, equals);
-        if (name.empty()) return fail("-x expects VAR or VAR=VALUE, not '" + value + "'");
+    std::vector<const CLI::Option *> added;
+    added.push_back(cli.add_option("-n,--np", flags.nprocs, "processes of the next application (default 1)")
+                        ->type_name("N")
+                        ->check(CLI::Range(1u, 65535u).description("")));
+    added.push_back(cli.add_option("-x", flags.env, "give the next application VAR (its current value, or VAL)")
+                        ->type_name("VAR[=VAL]")
+                        ->allow_extra_args(false));
+    added.push_back(cli.add_option("--wdir", flags.wdir, "the next application's working directory (default pmixrun's)")
+                        ->type_name("DIR"));
+    return added;
+}
+
+// Job-wide options: only before the first program.
+struct GlobalFlags {
+    std::vector<std::pair<std::string, std::string>> mca;
+    std::string stdin_spec = "0";
+    std::vector<std::string> hosts;
+    std::string hostfile;
+    uint32_t session_id = 0;
+};
+
+void add_global_options(CLI::App &cli, Options &out, GlobalFlags &flags)
+{
+    cli.add_option("--mca", flags.mca, "set PMIX_MCA_NAME=VALUE for pmixrun and the job (e.g. --mca gds hash)")
+        ->type_name("NAME VALUE")
+        ->allow_extra_args(false);
+    cli.add_flag("--tag-output", out.tag_output, "prefix every line of output with [nspace:rank]");
+    cli.add_flag("--timestamp-output", out.timestamp_output, "prefix every line of output with the time");
+    cli.add_flag("--merge-stderr-to-stdout", out.merge_stderr, "the job's stderr goes to pmixrun's stdout");
+    cli.add_option("--output-filename", out.output_dir,
+                   "write each rank's output to DIR/<job>/rank.<N>/stdout (and stderr), not the terminal")
+        ->type_name("DIR");
+    cli.add_option("--timeout", out.timeout_seconds, "terminate the job after S seconds (exit code 124)")
+        ->type_name("S")
+        ->check(CLI::Range(1e-3, 31536000.0).description(""));
+    cli.add_option("--tmpdir", out.tmpdir, "where session directories go (default $TMPDIR or /tmp)")->type_name("DIR");
+    cli.add_option("--report-uri", out.report_uri, "write the server's URI to FILE ('-': stdout)")->type_name("FILE");
+    cli.add_option("--session-id", flags.session_id, "the job's session id (default 1)")->type_name("N");
+    cli.add_option("--stdin", flags.stdin_spec, "which ranks read pmixrun's stdin (default 0)")->type_name("R|all|none");
+    cli.add_flag("--stdin-tool", out.stdin_from_tool,
+                 "those ranks read what tools push (PMIx_IOF_push), not pmixrun's stdin");
+    cli.add_option("--max-procs", out.max_procs,
+                   "processes running at once over all jobs, spawned ones included (default 4096)")
+        ->type_name("N")
+        ->check(CLI::Range(1u, kMaxMaxProcs).description(""));
+    cli.add_flag("--system-server", out.system_server,
+                 "be the node's system server (pmix.sys.<host>, for PMIX_CONNECT_TO_SYSTEM tools)");
+    cli.add_option("-H,--host", flags.hosts, "hosts to run on: only this node (pmixrun runs one node)")
+        ->type_name("HOST[:SLOTS],...")
+        ->delimiter(',')
+        ->allow_extra_args(false);
+    cli.add_option("--hostfile", flags.hostfile, "refused: pmixrun runs one node (use Slurm or mpirun for several)")
+        ->type_name("FILE");
+    cli.add_flag("-V,--version", out.version, "the PMIx library version");
+}
+
+std::string without_slots(const std::string &host)
+{
+    return host.substr(0, host.find(':'));
+}
+
+bool is_this_node(const std::string &host)
+{
+    if (host == "localhost" || host == "127.0.0.1" || host == "::1") return true;
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0) return false;
+    const std::string full = name;
+    return host == full || host == full.substr(0, full.find('.')) || full == host.substr(0, host.find('.'));
+}
+
+bool resolve_env(const AppFlags &flags, AppSpec &app, std::string *error_p)
+{
+    for (const std::string &item : flags.env) {
+        const std::size_t equals = item.find('=');
+        const std::string name = item.substr(0, equals);
+        if (name.empty()) {
+            *error_p = "-x expects VAR or VAR=VALUE, not '" + item + "'";
+            return false;
+        }
         if (equals != std::string::npos) {
-            app.env.emplace_back(name, value.substr(equals + 1));
+            app.env.emplace_back(name, item.substr(equals + 1));
         } else if (const char *current = std::getenv(name.c_str())) {
             app.env.emplace_back(name, current);
         } else {
-            return fail("-x " + name + ": " + name + " is not set here (give -x " + name + "=VALUE)");
+            *error_p = "-x " + name + ": " + name + " is not set here (give -x " + name + "=VALUE)";
+            return false;
         }
-    } else {
-        *handled = false;
     }
     return true;
 }
 
-bool Parser::run(Options *out_p, std::string *error_p)
+bool apply_globals(const CLI::App &cli, const GlobalFlags &flags, Options &out, std::string *error_p)
 {
-    Options out;
-    AppSpec app;
-    while (next_ < argc_) {
-        const std::string arg = argv_[next_++];
-        bool handled = false;
-        if (!global_option(arg, out, &handled) || (!handled && !app_option(arg, app, &handled))) {
-            *error_p = error_;
+    if (cli.count("--session-id") > 0) out.session_id = flags.session_id;
+    for (const auto &[name, value] : flags.mca) {
+        if (name.empty() || name.find('=') != std::string::npos) {
+            *error_p = "--mca expects NAME VALUE, not '" + name + "'";
             return false;
         }
-        if (handled) continue;
-        if (arg == ":") {
-            *error_p = "':' must follow a program";
-            return false;
-        }
-        if (!arg.empty() && arg[0] == '-' && arg != "-") {
-            *error_p = "unknown option " + arg + " (pmixrun --help lists them)";
-            return false;
-        }
-        // The program and its arguments, up to ':' or the end.
-        app.argv.push_back(arg);
-        while (next_ < argc_ && std::strcmp(argv_[next_], ":") != 0) app.argv.emplace_back(argv_[next_++]);
-        out.apps.push_back(std::move(app));
-        app = AppSpec{};
-        if (next_ < argc_) ++next_;  // the ':'
+        out.mca.emplace_back(name, value);
     }
-    if (out.apps.empty() && !out.help && !out.version) {
-        *error_p = "no program to run (pmixrun --help shows how)";
+    if (flags.stdin_spec == "all") {
+        out.stdin_target = StdinTarget{true, false, 0};
+    } else if (flags.stdin_spec == "none") {
+        out.stdin_target = StdinTarget{false, true, 0};
+    } else {
+        char *end = nullptr;
+        const unsigned long long rank = std::strtoull(flags.stdin_spec.c_str(), &end, 10);
+        if (flags.stdin_spec.empty() || *end != '\0' || flags.stdin_spec[0] == '-' || rank >= UINT32_MAX) {
+            *error_p = "--stdin expects a rank, all or none, not '" + flags.stdin_spec + "'";
+            return false;
+        }
+        out.stdin_target = StdinTarget{false, false, static_cast<uint32_t>(rank)};
+    }
+    if (!flags.hostfile.empty()) {
+        *error_p = "--hostfile " + flags.hostfile +
+                   ": pmixrun runs jobs on this node only; for several nodes use Slurm (srun --mpi=pmix) or mpirun";
         return false;
     }
+    for (const std::string &host : flags.hosts) {
+        if (!is_this_node(without_slots(host))) {
+            *error_p = "--host " + host + ": pmixrun runs jobs on this node only (give localhost or its name); "
+                       "for several nodes use Slurm (srun --mpi=pmix) or mpirun";
+            return false;
+        }
+    }
+    return true;
+}
+
+// Parses one segment of the command line: options up to the program, which
+// with its arguments is left in *rest_p. Global options only when `globals`.
+bool parse_segment(std::vector<std::string> args, bool first, Options &out, AppSpec &app,
+                   std::vector<std::string> *rest_p, std::string *error_p)
+{
+    CLI::App cli{"", "pmixrun"};
+    cli.prefix_command();  // the program and its arguments are not ours
+    cli.set_help_flag();
+    AppFlags flags;
+    const std::vector<const CLI::Option *> app_options = add_app_options(cli, flags);
+    Options ignored;
+    GlobalFlags globals;
+    add_global_options(cli, first ? out : ignored, globals);
+    bool help = false;
+    cli.add_flag("-h,--help", help);
+    for (std::string &arg : args) {
+        if (auto alias = single_dash_aliases().find(arg); alias != single_dash_aliases().end()) arg = alias->second;
+    }
+    std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+    try {
+        cli.parse(args);
+    } catch (const CLI::ParseError &e) {
+        *error_p = e.what();
+        *error_p += " (pmixrun --help lists the options)";
+        return false;
+    }
+    *rest_p = cli.remaining();
+    if (!rest_p->empty() && rest_p->front().size() > 1 && rest_p->front()[0] == '-') {
+        *error_p = "unknown option " + rest_p->front() + " (pmixrun --help lists them)";
+        return false;
+    }
+    if (!first) {
+        for (const CLI::Option *option : cli.get_options()) {
+            const bool per_app = std::find(app_options.begin(), app_options.end(), option) != app_options.end();
+            if (option->count() > 0 && !per_app) {
+                *error_p = option->get_name(false, true) + " applies to the whole job: give it before the first program";
+                return false;
+            }
+        }
+    }
+    if (first) {
+        out.help = help;
+        if (!apply_globals(cli, globals, out, error_p)) return false;
+    }
+    app.nprocs = flags.nprocs;
+    app.cwd = flags.wdir;
+    return resolve_env(flags, app, error_p);
+}
+
+bool check_job(const Options &out, std::string *error_p)
+{
     uint64_t total = 0;
     for (const AppSpec &spec : out.apps) total += spec.nprocs;
     if (!out.apps.empty() && !out.stdin_target.all && !out.stdin_target.none && out.stdin_target.rank >= total) {
@@ -174,7 +235,6 @@ bool Parser::run(Options *out_p, std::string *error_p)
                    std::to_string(out.max_procs) + " (raise --max-procs)";
         return false;
     }
-    *out_p = std::move(out);
     return true;
 }
 
@@ -182,40 +242,52 @@ bool Parser::run(Options *out_p, std::string *error_p)
 
 bool parse_options(int argc, char **argv, Options *options_p, std::string *error_p)
 {
-    return Parser(argc, argv).run(options_p, error_p);
+    Options out;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    for (bool first = true;; first = false) {
+        AppSpec app;
+        std::vector<std::string> rest;
+        if (!parse_segment(std::move(args), first, out, app, &rest, error_p)) return false;
+        if (out.help || out.version) break;
+        if (rest.empty()) {
+            *error_p = first ? "no program to run (pmixrun --help shows how)" : "':' must be followed by a program";
+            return false;
+        }
+        if (rest.front() == ":") {
+            *error_p = "':' must follow a program";
+            return false;
+        }
+        // The program and its arguments, up to ':' or the end.
+        const auto colon = std::find(rest.begin(), rest.end(), std::string(":"));
+        app.argv.assign(rest.begin(), colon);
+        out.apps.push_back(std::move(app));
+        if (colon == rest.end()) break;
+        args.assign(colon + 1, rest.end());
+    }
+    if (!check_job(out, error_p)) return false;
+    *options_p = std::move(out);
+    return true;
 }
 
-const char *usage_text()
+std::string usage_text()
 {
-    return "usage: pmixrun [options] prog [args] [: [-n M] [-x VAR[=VAL]] prog2 [args] ...]\n"
-           "\n"
-           "Runs a job of one or more applications on this node under a PMIx server.\n"
-           "\n"
-           "  -n, -np N            processes of the next application (default 1)\n"
-           "  -x VAR[=VAL]         give the next application VAR (its current value, or VAL)\n"
-           "  --mca NAME VALUE     set PMIX_MCA_NAME=VALUE for pmixrun and the job\n"
-           "                       (e.g. --mca gds hash, --mca ptl tcp)\n"
-           "  --tag-output         prefix every line of output with [nspace:rank]\n"
-           "  --timeout S          terminate the job after S seconds (exit code 124)\n"
-           "  --tmpdir DIR         where session directories go (default $TMPDIR or /tmp)\n"
-           "  --report-uri FILE    write the server's URI to FILE ('-': stdout)\n"
-           "  --session-id N       the job's session id (default 1)\n"
-           "  --stdin R|all|none   which ranks read pmixrun's stdin (default 0)\n"
-           "  --stdin-tool         those ranks read what tools push (PMIx_IOF_push),\n"
-           "                       not pmixrun's stdin; a push with PMIX_IOF_COMPLETE\n"
-           "                       ends it (tools may push without it too)\n"
-           "  --max-procs N        processes running at once over all jobs, spawned ones\n"
-           "                       included; a PMIx_Spawn past it is refused (default 4096)\n"
-           "  --system-server      be the node's system server: write pmix.sys.<host> in\n"
-           "                       the system tmpdir, where tools look with\n"
-           "                       PMIX_CONNECT_TO_SYSTEM (one per node; without it any\n"
-           "                       number of pmixruns run side by side)\n"
-           "  -h, --help           this text\n"
-           "  -V, --version        the PMIx library version\n"
-           "\n"
-           "Exit code: 0 when every process succeeded, else the first non-zero exit code\n"
-           "(128+N for a process killed by signal N), 124 on --timeout, 127 when a\n"
-           "program cannot be found. Ctrl-C and SIGTERM are passed to the job.\n";
+    CLI::App cli{"Runs a job of one or more applications on this node under a PMIx server.", "pmixrun"};
+    pmixpp::bin::standard_help(cli);
+    cli.formatter(std::make_shared<HelpFormatter>());
+    AppFlags flags;
+    add_app_options(cli, flags);
+    Options out;
+    GlobalFlags globals;
+    add_global_options(cli, out, globals);
+    cli.footer("Per-application options (-n, -x, --wdir) come before that application's program, job-wide ones\n"
+               "before the first program; ':' starts the next application of the same job (MPMD).\n"
+               "\n"
+               "Exit code: 0 when every process succeeded, else the first non-zero exit code\n"
+               "(128+N for a process killed by signal N), 124 on --timeout, 127 when a\n"
+               "program cannot be found. Ctrl-C and SIGTERM are passed to the job.");
+    std::ostringstream text;
+    text << kUsageLine << "\n\n" << cli.help();
+    return text.str();
 }
 
 } // namespace pmixrun

@@ -1,13 +1,13 @@
 // pmixrun's command line:
 //
-//   pmixrun [-n N] [-x VAR[=VAL]]... [--mca NAME VALUE]... [--tag-output]
-//           [--timeout S] [--tmpdir DIR] [--report-uri FILE] [--session-id N]
-//           [--max-procs N] [--stdin rank|all|none] [--system-server]
+//   pmixrun [-n N] [-x VAR[=VAL]]... [--wdir DIR] [job-wide options]
 //           prog [args] [: -n M prog2 [args] ...]
 //
-// Per-application options (-n, -x) come before that application's program;
-// global ones anywhere before the first program. `:` starts the next
-// application of the same job (MPMD).
+// Per-application options (-n, -x, --wdir) come before that application's
+// program; job-wide ones anywhere before the first program. `:` starts the
+// next application of the same job (MPMD). Parsed with CLI11 (options.cc
+// lists every option with its help); mpirun's single-dash spellings (-np,
+// -host, -wdir, -hostfile) are accepted.
 #ifndef PMIXPP_BIN_PMIXRUN_OPTIONS_H
 #define PMIXPP_BIN_PMIXRUN_OPTIONS_H
 
@@ -45,6 +45,9 @@ struct Options {
     std::vector<AppSpec> apps;
     std::vector<std::pair<std::string, std::string>> mca;     // --mca NAME VALUE
     bool tag_output = false;
+    bool timestamp_output = false;                            // --timestamp-output
+    bool merge_stderr = false;                                // --merge-stderr-to-stdout
+    std::string output_dir;                                   // --output-filename: files per rank
     double timeout_seconds = 0;                               // 0: none
     std::string tmpdir;
     std::string report_uri;
@@ -61,7 +64,7 @@ struct Options {
 // (the message names the option and what it expects).
 bool parse_options(int argc, char **argv, Options *options_p, std::string *error_p);
 
-const char *usage_text();
+std::string usage_text();
 
 } // namespace pmixrun
 

@@ -2,6 +2,7 @@
 
 #include "job_table.h"
 #include "launcher.h"
+#include "output_files.h"
 #include "server_setup.h"
 
 #include <pmix.h>
@@ -98,6 +99,13 @@ bool drained(const Job &job)
     return true;
 }
 
+// "3" of "ppx-host-123@3": the job's number in --output-filename's layout.
+std::string job_number(const std::string &nspace)
+{
+    const std::size_t at = nspace.rfind('@');
+    return at == std::string::npos ? nspace : nspace.substr(at + 1);
+}
+
 void close_outputs(Job &job)
 {
     for (Proc &proc : job.procs) {
@@ -131,11 +139,20 @@ Job *Runtime::find_job(const std::string &nspace)
 
 bool Runtime::launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why_p)
 {
+    job.merge_stderr = options_.merge_stderr;
     for (Proc &proc : job.procs) {
-        const std::string tag =
-            options_.tag_output ? "[" + job.nspace + ":" + std::to_string(proc.rank) + "] " : std::string();
-        proc.out = std::make_shared<OutputStream>(STDOUT_FILENO, tag);
-        proc.err = std::make_shared<OutputStream>(STDERR_FILENO, tag);
+        LineFormat format;
+        if (options_.tag_output) format.tag = "[" + job.nspace + ":" + std::to_string(proc.rank) + "] ";
+        format.timestamp = options_.timestamp_output;
+        RankFiles files{STDOUT_FILENO, options_.merge_stderr ? STDOUT_FILENO : STDERR_FILENO};
+        if (!options_.output_dir.empty() &&
+            !open_rank_files(options_.output_dir, job_number(job.nspace), proc.rank, !options_.merge_stderr, &files,
+                             why_p)) {
+            job.phase = JobPhase::done;
+            return false;
+        }
+        proc.out = std::make_shared<OutputStream>(files.out, format);
+        proc.err = std::make_shared<OutputStream>(files.err, format);
         pmix_proc_t source;
         PMIX_LOAD_PROCID(&source, job.nspace.c_str(), proc.rank);
         proc.out->set_source(source, PMIX_FWD_STDOUT_CHANNEL);
