@@ -77,3 +77,20 @@ Test(info_core, json_has_core_params_and_directories)
     cr_assert_eq(frameworks.array.size(), 4u);
     cr_assert(frameworks.array[0].member("components") != nullptr);
 }
+
+// The command line (CLI11): an unknown option is one line naming it and
+// --help, with exit code 2; --help lists every option.
+Test(info_core, command_line_errors_name_the_option)
+{
+    const std::string program = shell_quote(env_or_empty("PMIXPP_BUILD_DIR") + "/bin/pmixpp_info");
+    const std::string log = work_dir + "/usage.log";
+    std::string out;
+    cr_expect_not(run_capture(program + " --no-such-option", log, &out), "an unknown option was accepted");
+    cr_expect(run_capture(program + " --no-such-option 2>&1; test $? -eq 2", log, &out), "exit code is not 2");
+    cr_expect(out.find("--no-such-option") != std::string::npos && out.find("--help") != std::string::npos, "%s",
+              out.c_str());
+    cr_assert(run_capture(program + " --help", log, &out));
+    for (const char *option : {"--json", "--version", "--help"}) {
+        cr_expect(out.find(option) != std::string::npos, "--help does not mention %s", option);
+    }
+}

@@ -3,54 +3,37 @@
 // parameters with their values and sources, and the loader's warnings.
 #include "report.h"
 
+#include "bin/common/command_line.h"
+
 #include <cstdio>
-#include <cstring>
 #include <new>
+#include <optional>
 
 namespace {
-
-const char usage_text[] =
-    "Usage: pmixpp_info [--json] [--help] [--version]\n"
-    "\n"
-    "Shows what the pmixpp component core finds and selects under the current\n"
-    "environment: the core's parameters, component directories and param files;\n"
-    "frameworks, components (version, priority, file, selected or\n"
-    "why not), parameters with value and source, and warnings.\n"
-    "\n"
-    "  --json     print the same as one JSON object\n"
-    "  --help     print this text\n"
-    "  --version  print the pmixpp version and the PMIx ABI it provides\n"
-    "\n"
-    "Environment: PMIX_MCA_<framework>=[^]a,b selects or excludes components,\n"
-    "PMIX_MCA_mca_base_component_path adds component directories (':'-separated).\n";
 
 enum class Format { text, json };
 
 struct Options {
     Format format = Format::text;
-    bool help = false;
     bool version = false;
 };
 
-// Returns false (after a message on stderr) for an unknown argument.
-bool parse_options(int argc, char **argv, Options *options_p)
+// std::nullopt: go on with *options_p; otherwise the exit code.
+std::optional<int> parse_options(int argc, char **argv, Options *options_p)
 {
-    Options options;
-    for (int i = 1; i < argc; ++i) {
-        const char *arg = argv[i];
-        if (std::strcmp(arg, "--json") == 0) {
-            options.format = Format::json;
-        } else if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
-            options.help = true;
-        } else if (std::strcmp(arg, "--version") == 0 || std::strcmp(arg, "-V") == 0) {
-            options.version = true;
-        } else {
-            std::fprintf(stderr, "pmixpp_info: unknown argument '%s' (see pmixpp_info --help)\n", arg);
-            return false;
-        }
-    }
-    *options_p = options;
-    return true;
+    CLI::App cli{"Shows what the pmixpp component core finds and selects under the current environment: the "
+                 "core's parameters, component directories and param files; frameworks, components (version, "
+                 "priority, file, selected or why not), parameters with value and source, and warnings.",
+                 "pmixpp_info"};
+    pmixpp::bin::standard_help(cli);
+    bool json = false;
+    cli.add_flag("--json", json, "print the same as one JSON object");
+    cli.add_flag("-V,--version", options_p->version, "print the pmixpp version and the PMIx ABI it provides");
+    cli.footer("Environment: PMIX_MCA_<framework>=[^]a,b selects or excludes components,\n"
+               "PMIX_MCA_mca_base_component_path adds component directories (':'-separated).");
+    if (auto code = pmixpp::bin::parse_command_line(cli, argc, argv)) return code;
+    options_p->format = json ? Format::json : Format::text;
+    return std::nullopt;
 }
 
 int run(const Options &options)
@@ -80,13 +63,7 @@ int run(const Options &options)
 int main(int argc, char **argv)
 {
     Options options;
-    if (!parse_options(argc, argv, &options)) {
-        return 2;
-    }
-    if (options.help) {
-        std::fputs(usage_text, stdout);
-        return 0;
-    }
+    if (auto code = parse_options(argc, argv, &options)) return *code;
     if (options.version) {
         std::printf("pmixpp_info %s (PMIx %s ABI)\n", PMIXPP_INFO_VERSION, PMIXPP_INFO_PMIX_VERSION);
         return 0;

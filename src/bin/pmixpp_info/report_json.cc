@@ -1,4 +1,6 @@
-// pmixpp_info --json: one object,
+// pmixpp_info --json: one object, written with nlohmann/json (members in
+// the order below; bytes that are not UTF-8 become U+FFFD, so the output
+// is always valid JSON):
 //   { "version", "pmix_version",
 //     "core": { "params": [ { "name", "value", "source", "help" } ],
 //               "component_directories": [ paths, in search order ],
@@ -8,106 +10,64 @@
 //                                         "selected", "reason" } ],
 //                       "params": [ { "name", "value", "source", "help" } ] } ],
 //     "warnings": [ lines ] }
-#include "json_writer.h"
 #include "report.h"
+
+#include <nlohmann/json.hpp>
 
 namespace pmixpp::info {
 namespace {
 
-void write_strings(JsonWriter &json, const std::vector<std::string> &items)
+using Json = nlohmann::ordered_json;
+
+Json param_json(const framework::ParamReport &param)
 {
-    json.begin_array();
-    for (const auto &item : items) {
-        json.string(item);
-    }
-    json.end_array();
+    return Json{{"name", param.name}, {"value", param.value}, {"source", param.source}, {"help", param.help}};
 }
 
-void write_component(JsonWriter &json, const framework::ComponentReport &component)
+Json params_json(const std::vector<framework::ParamReport> &params)
 {
-    json.begin_object();
-    json.member("name", component.name);
-    json.member("version", component.version);
-    json.member("priority", component.priority);
-    json.member("path", component.path);
-    json.member("selected", component.selected);
-    json.member("reason", component.reason);
-    json.end_object();
+    Json list = Json::array();
+    for (const auto &param : params) list.push_back(param_json(param));
+    return list;
 }
 
-void write_param(JsonWriter &json, const framework::ParamReport &param)
+Json component_json(const framework::ComponentReport &component)
 {
-    json.begin_object();
-    json.member("name", param.name);
-    json.member("value", param.value);
-    json.member("source", param.source);
-    json.member("help", param.help);
-    json.end_object();
+    return Json{{"name", component.name},         {"version", component.version},
+                {"priority", component.priority}, {"path", component.path},
+                {"selected", component.selected}, {"reason", component.reason}};
 }
 
-void write_framework(JsonWriter &json, const framework::FrameworkReport &fw)
+Json framework_json(const framework::FrameworkReport &fw)
 {
-    json.begin_object();
-    json.member("name", fw.name);
-    json.member("multi_select", fw.multi_select);
-    json.key("selected");
-    write_strings(json, fw.selected);
-    json.key("components");
-    json.begin_array();
-    for (const auto &component : fw.components) {
-        write_component(json, component);
-    }
-    json.end_array();
-    json.key("params");
-    json.begin_array();
-    for (const auto &param : fw.params) {
-        write_param(json, param);
-    }
-    json.end_array();
-    json.end_object();
+    Json components = Json::array();
+    for (const auto &component : fw.components) components.push_back(component_json(component));
+    return Json{{"name", fw.name},
+                {"multi_select", fw.multi_select},
+                {"selected", fw.selected},
+                {"components", std::move(components)},
+                {"params", params_json(fw.params)}};
 }
 
-void write_core(JsonWriter &json, const framework::CoreReport &core)
+Json core_json(const framework::CoreReport &core)
 {
-    json.begin_object();
-    json.key("params");
-    json.begin_array();
-    for (const auto &param : core.params) {
-        write_param(json, param);
-    }
-    json.end_array();
-    json.key("component_directories");
-    write_strings(json, core.component_directories);
-    json.key("param_files");
-    json.begin_object();
-    json.member("system", core.system_param_file);
-    json.member("user", core.user_param_file);
-    json.end_object();
-    json.end_object();
+    return Json{{"params", params_json(core.params)},
+                {"component_directories", core.component_directories},
+                {"param_files", Json{{"system", core.system_param_file}, {"user", core.user_param_file}}}};
 }
 
 } // namespace
 
 std::string render_json(const Inventory &inventory)
 {
-    std::string out;
-    JsonWriter json(&out);
-    json.begin_object();
-    json.member("version", PMIXPP_INFO_VERSION);
-    json.member("pmix_version", PMIXPP_INFO_PMIX_VERSION);
-    json.key("core");
-    write_core(json, inventory.core);
-    json.key("frameworks");
-    json.begin_array();
-    for (const auto &fw : inventory.frameworks) {
-        write_framework(json, fw);
-    }
-    json.end_array();
-    json.key("warnings");
-    write_strings(json, inventory.warnings);
-    json.end_object();
-    out += '\n';
-    return out;
+    Json frameworks = Json::array();
+    for (const auto &fw : inventory.frameworks) frameworks.push_back(framework_json(fw));
+    const Json doc{{"version", PMIXPP_INFO_VERSION},
+                   {"pmix_version", PMIXPP_INFO_PMIX_VERSION},
+                   {"core", core_json(inventory.core)},
+                   {"frameworks", std::move(frameworks)},
+                   {"warnings", inventory.warnings}};
+    return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 } // namespace pmixpp::info

@@ -10,12 +10,16 @@
 #include <pmix.h>
 #include <pmix_tool.h>
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "bin/common/command_line.h"
 
 namespace {
 
@@ -25,27 +29,33 @@ struct Options {
     std::string tmpdir;
 };
 
-int usage()
+// std::nullopt: go on with *o; otherwise the exit code.
+std::optional<int> parse(int argc, char **argv, Options *o)
 {
-    std::fprintf(stderr, "usage: pmixpp_ps --pid PID [--tmpdir DIR] | --uri URI|@FILE\n");
-    return 2;
-}
-
-bool parse(int argc, char **argv, Options *o)
-{
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (i + 1 >= argc) return false;
-        if (arg == "--pid") o->pid = static_cast<pid_t>(std::atol(argv[++i]));
-        else if (arg == "--tmpdir") o->tmpdir = argv[++i];
-        else if (arg == "--uri") o->uri = argv[++i];
-        else return false;
-    }
+    CLI::App cli{"What a running pmixrun is doing: one line per process of each job it serves, then one per "
+                 "session (id, parent, state, allocation, jobs).",
+                 "pmixpp_ps"};
+    CLI::Option *pid = cli.add_option("--pid", o->pid, "the pmixrun's process id")->type_name("PID")
+                           ->check(CLI::Range(1, INT_MAX).description(""));
+    CLI::Option *uri = cli.add_option("--uri", o->uri, "its server's URI (pmixrun --report-uri), or @FILE holding it")
+                           ->type_name("URI|@FILE");
+    pid->excludes(uri);
+    pmixpp::bin::standard_help(cli);
+    cli.add_option("--tmpdir", o->tmpdir, "pmixrun's --tmpdir, when it was given one")->type_name("DIR");
+    cli.footer("Give --pid or --uri.");
+    if (auto code = pmixpp::bin::parse_command_line(cli, argc, argv)) return code;
+    if (o->pid <= 0 && o->uri.empty()) return pmixpp::bin::usage_error("pmixpp_ps", "give --pid PID or --uri URI|@FILE");
     if (!o->uri.empty() && o->uri[0] == '@') {
         std::ifstream in(o->uri.substr(1));
-        std::getline(in, o->uri);
+        std::string line;
+        if (!std::getline(in, line) || line.empty()) {
+            std::fprintf(stderr, "pmixpp_ps: --uri %s: cannot read a URI from %s (give the file pmixrun --report-uri wrote)\n",
+                         o->uri.c_str(), o->uri.substr(1).c_str());
+            return pmixpp::bin::kUsageExit;
+        }
+        o->uri = line;
     }
-    return o->pid > 0 || !o->uri.empty();
+    return std::nullopt;
 }
 
 const char *state_name(pmix_proc_state_t state)
@@ -156,7 +166,7 @@ void print_sessions()
 int main(int argc, char **argv)
 {
     Options options;
-    if (!parse(argc, argv, &options)) return usage();
+    if (auto code = parse(argc, argv, &options)) return *code;
     std::vector<pmix_info_t> info(3);
     size_t ninfo = 0;
     if (!options.uri.empty()) {
