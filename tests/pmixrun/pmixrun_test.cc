@@ -93,8 +93,8 @@ Test(pmixrun, a_process_exit_is_announced_to_the_others)
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
 }
 
-// Every process is registered with the node's cpuset (hwloc's allowed
-// cpuset: pmixrun does not bind), and the server derives its locality.
+// Every process is registered with a cpuset (its binding's, or the node's
+// when unbound: placement_test.cc), and the server derives its locality.
 Test(pmixrun, processes_know_their_cpuset_and_locality)
 {
     const Result r = job({"-n", "2", PROBE, "--locality"});

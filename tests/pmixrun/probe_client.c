@@ -9,6 +9,10 @@
  * tools make; --fail-first: rank 0 exits 1 after a fence, the others print
  * the failure event they hear; --job-info: rank 0 prints the status of an
  * informational job-control request. */
+#define _GNU_SOURCE 1
+#include <sched.h>
+
+#include <hwloc.h>
 #include <pmix.h>
 
 #include <stdatomic.h>
@@ -121,6 +125,38 @@ static uint32_t get_u32(const pmix_proc_t *proc, const char *key)
     return number;
 }
 
+/* "binding R cpuset C affinity A getcpuset G": PMIX_CPUSET as registered,
+ * the kernel's affinity, and PMIx_Get_cpuset's answer (hwloc lists). */
+static void print_binding(const pmix_proc_t *me)
+{
+    pmix_value_t *value = NULL;
+    const char *cpuset = "(none)";
+    if (PMIx_Get(me, PMIX_CPUSET, NULL, 0, &value) == PMIX_SUCCESS && value->type == PMIX_STRING) {
+        cpuset = value->data.string;
+    }
+    cpu_set_t mask;
+    hwloc_bitmap_t affinity = hwloc_bitmap_alloc();
+    if (sched_getaffinity(0, sizeof mask, &mask) == 0) {
+        for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+            if (CPU_ISSET(cpu, &mask)) hwloc_bitmap_set(affinity, (unsigned)cpu);
+        }
+    }
+    char *affinity_text = NULL, *got_text = NULL;
+    hwloc_bitmap_list_asprintf(&affinity_text, affinity);
+    pmix_cpuset_t got;
+    memset(&got, 0, sizeof got);
+    if (PMIx_Get_cpuset(&got, PMIX_CPUBIND_PROCESS) == PMIX_SUCCESS && got.bitmap != NULL) {
+        hwloc_bitmap_list_asprintf(&got_text, (hwloc_const_bitmap_t)got.bitmap);
+        PMIx_Cpuset_destruct(&got);
+    }
+    printf("binding %u cpuset %s affinity %s getcpuset %s\n", me->rank, cpuset, affinity_text,
+           got_text != NULL ? got_text : "(none)");
+    free(affinity_text);
+    free(got_text);
+    hwloc_bitmap_free(affinity);
+    if (value != NULL) PMIX_VALUE_RELEASE(value);
+}
+
 int main(int argc, char **argv)
 {
     pmix_proc_t me;
@@ -142,6 +178,8 @@ int main(int argc, char **argv)
                 printf("%s %s\n", labels[k], found ? value->data.string : "(none)");
                 if (value != NULL) PMIX_VALUE_RELEASE(value);
             }
+        } else if (strcmp(argv[i], "--binding") == 0) {
+            print_binding(&me);
         } else if (strcmp(argv[i], "--read-stdin") == 0) {
             char buffer[4096];
             size_t total = 0;

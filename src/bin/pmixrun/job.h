@@ -37,6 +37,8 @@ struct Proc {
     std::shared_ptr<OutputStream> out, err;  // where they go (tagged or not)
     bool exited = false;
     int wait_status = 0;     // waitpid's
+    Bitmap binding;          // the cpus it is bound to; null: unbound
+    std::string cpuset;      // its PMIX_CPUSET ("hwloc:<list>"); empty: the node's
 };
 
 enum class JobPhase {
@@ -59,6 +61,7 @@ struct Job {
     bool separated = false;
     bool notify_spawner = false;  // PMIX_NOTIFY_COMPLETION
     bool merge_stderr = false;    // --merge-stderr-to-stdout: fd 2 is the stdout pipe
+    bool report_bindings = false; // --report-bindings: a line per rank once started
 
     JobPhase phase = JobPhase::starting;
     Clock::time_point term_at = Clock::time_point::max();  // a SIGTERM held back (see Runtime::on_exit)

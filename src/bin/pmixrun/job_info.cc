@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace pmixrun {
 namespace {
@@ -171,7 +172,10 @@ void add_procs(const Job &job, InfoList &list)
         entry.add(PMIX_NODE_RANK, &local_rank, PMIX_UINT16);
         entry.add(PMIX_NODEID, &nodeid, PMIX_UINT32);
         entry.add(PMIX_HOSTNAME, job.hostname.c_str(), PMIX_STRING);
-        if (!node_cpuset().empty()) entry.add(PMIX_CPUSET, node_cpuset().c_str(), PMIX_STRING);
+        // Its binding's cpus (the server derives PMIX_LOCALITY_STRING from
+        // them), or the node's for an unbound process.
+        const std::string &cpuset = proc.cpuset.empty() ? node_cpuset() : proc.cpuset;
+        if (!cpuset.empty()) entry.add(PMIX_CPUSET, cpuset.c_str(), PMIX_STRING);
         entry.add_to(list, PMIX_PROC_DATA);
     }
 }
@@ -199,7 +203,7 @@ Job make_job(const std::vector<AppSpec> &apps, std::string nspace, std::string h
             proc.rank = rank++;
             proc.app = a;
             proc.app_rank = i;
-            job.procs.push_back(proc);
+            job.procs.push_back(std::move(proc));
         }
     }
     return job;

@@ -1,5 +1,7 @@
 #include "launcher.h"
 
+#include "binding.h"
+
 #include <pmix.h>
 #include <pmix_server.h>
 
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -131,8 +134,16 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_s
     for (const std::string &arg : job.apps[proc.app].argv) argv.push_back(const_cast<char *>(arg.c_str()));
     argv.push_back(nullptr);
     std::string spawn_error;
-    const pid_t pid = spawn_process(path, argv.data(), env, job.apps[proc.app].cwd, in[0], out[1],
-                                    job.merge_stderr ? out[1] : err[1], &spawn_error);
+    pid_t pid = -1;
+    {
+        const SpawnAffinity bound(proc.binding.get());  // the child inherits this thread's cpus
+        if (bound.ok()) {
+            pid = spawn_process(path, argv.data(), env, job.apps[proc.app].cwd, in[0], out[1],
+                                job.merge_stderr ? out[1] : err[1], &spawn_error);
+        } else {
+            spawn_error = bound.why();
+        }
+    }
     free_environment(env);
     for (int fd : {out[1], err[1], in[0]}) {
         if (fd >= 0) ::close(fd);
@@ -146,6 +157,9 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_s
     }
     ::setpgid(pid, pid);  // also here: whichever runs first
     proc.pid = pid;
+    if (job.report_bindings) {
+        std::fprintf(stderr, "pmixrun: %s\n", binding_report(job.hostname, proc.rank, pid, proc.binding.get()).c_str());
+    }
     proc.out_fd = out[0];
     proc.err_fd = err[0];
     if (reads_stdin) *stdin_fd_p = in[1];

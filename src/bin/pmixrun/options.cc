@@ -62,6 +62,8 @@ struct GlobalFlags {
     std::vector<std::string> hosts;
     std::string hostfile;
     uint32_t session_id = 0;
+    std::string map_by;
+    std::string bind_to;
 };
 
 void add_global_options(CLI::App &cli, Options &out, GlobalFlags &flags)
@@ -96,6 +98,17 @@ void add_global_options(CLI::App &cli, Options &out, GlobalFlags &flags)
         ->allow_extra_args(false);
     cli.add_option("--hostfile", flags.hostfile, "refused: pmixrun runs one node (use Slurm or mpirun for several)")
         ->type_name("FILE");
+    cli.add_option("--map-by", flags.map_by,
+                   "where ranks go: in order (slot, core, hwthread) or round-robin over l3cache, numa or package; "
+                   ":PE=n gives each n cpus (default core up to 2 ranks, package above)")
+        ->type_name("WHAT[:PE=n]");
+    cli.add_option("--bind-to", flags.bind_to,
+                   "what each rank is bound to (default core up to 2 ranks, package above)")
+        ->type_name("none|hwthread|core|l3cache|numa|package");
+    cli.add_option("--cpus-per-rank", out.placement.cpus_per_rank, "cpus (cores) each rank gets and is bound to")
+        ->type_name("N")
+        ->check(CLI::Range(1u, 65536u).description(""));
+    cli.add_flag("--report-bindings", out.placement.report, "one line per rank: the cpus it runs on");
     cli.add_flag("-V,--version", out.version, "the PMIx library version");
 }
 
@@ -157,6 +170,16 @@ bool apply_globals(const CLI::App &cli, const GlobalFlags &flags, Options &out, 
         }
         out.stdin_target = StdinTarget{false, false, static_cast<uint32_t>(rank)};
     }
+    const uint32_t cpus_per_rank = out.placement.cpus_per_rank;
+    if (!flags.map_by.empty() && !parse_map_by(flags.map_by, &out.placement, error_p)) return false;
+    if (!flags.bind_to.empty() && !parse_bind_to(flags.bind_to, &out.placement, error_p)) return false;
+    if (cpus_per_rank > 0 && flags.map_by.find(":PE=") != std::string::npos &&
+        cpus_per_rank != out.placement.cpus_per_rank) {
+        *error_p = "--cpus-per-rank " + std::to_string(cpus_per_rank) + " and --map-by " + flags.map_by +
+                   " disagree (give one of them)";
+        return false;
+    }
+    if (cpus_per_rank > 0 && flags.map_by.find(":PE=") == std::string::npos) out.placement.cpus_per_rank = cpus_per_rank;
     if (!flags.hostfile.empty()) {
         *error_p = "--hostfile " + flags.hostfile +
                    ": pmixrun runs jobs on this node only; for several nodes use Slurm (srun --mpi=pmix) or mpirun";

@@ -11,6 +11,8 @@
 #ifndef PMIXPP_BIN_PMIXRUN_OPTIONS_H
 #define PMIXPP_BIN_PMIXRUN_OPTIONS_H
 
+#include "placement.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,6 +50,7 @@ struct Options {
     bool timestamp_output = false;                            // --timestamp-output
     bool merge_stderr = false;                                // --merge-stderr-to-stdout
     std::string output_dir;                                   // --output-filename: files per rank
+    PlacementOptions placement;                               // --map-by, --bind-to, --cpus-per-rank
     double timeout_seconds = 0;                               // 0: none
     std::string tmpdir;
     std::string report_uri;

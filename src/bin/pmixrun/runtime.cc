@@ -1,7 +1,9 @@
 #include "runtime.h"
 
 #include "job_table.h"
+#include "binding.h"
 #include "launcher.h"
+#include "node_cpuset.h"
 #include "output_files.h"
 #include "server_setup.h"
 
@@ -127,6 +129,30 @@ Runtime::Runtime(const Options &options, std::string hostname)
 {
 }
 
+// The command line's job is placed and bound as --map-by, --bind-to and
+// --cpus-per-rank say (placement.h); jobs spawned later run unbound.
+bool Runtime::place(Job &job, std::string *why_p)
+{
+    const auto topology = static_cast<hwloc_topology_t>(node_topology().topology);
+    JobPlacement placement;
+    if (!place_job(topology, options_.placement, job.size(), &placement, why_p)) return false;
+    if (!placement.notice.empty()) say(placement.notice);
+    if (!placement.cpusets.empty() && !bindings_apply() && !options_.placement.report) {
+        say("the topology is not this machine's (HWLOC_XMLFILE): bindings are computed and told to the ranks, "
+            "not applied");
+    }
+    job.report_bindings = options_.placement.report;
+    for (std::size_t rank = 0; rank < placement.cpusets.size(); ++rank) {
+        Proc &proc = job.procs[rank];
+        proc.binding = std::move(placement.cpusets[rank]);
+        pmix_cpuset_t cpuset{const_cast<char *>("hwloc"), proc.binding.get()};
+        char *text = nullptr;
+        if (PMIx_server_generate_cpuset_string(&cpuset, &text) == PMIX_SUCCESS && text != nullptr) proc.cpuset = text;
+        std::free(text);
+    }
+    return true;
+}
+
 std::string Runtime::next_nspace() { return nspace_base_ + "@" + std::to_string(next_job_++); }
 
 Job *Runtime::find_job(const std::string &nspace)
@@ -159,6 +185,10 @@ bool Runtime::launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why
         proc.err->set_source(source, PMIX_FWD_STDERR_CHANNEL);
     }
     if (Session *session = sessions_.find(job.session_id)) session->jobs.push_back(job.nspace);
+    if (job.from_command_line() && !place(job, why_p)) {
+        job.phase = JobPhase::done;
+        return false;
+    }
     if (!prepare_job(job, why_p)) {
         job.phase = JobPhase::done;
         return false;

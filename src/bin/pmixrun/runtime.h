@@ -104,6 +104,7 @@ public:
 
 private:
     bool launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why_p);
+    bool place(Job &job, std::string *why_p);
     std::string next_nspace();
     void finish_job(Job &job);
     void end_session(uint32_t id, const std::string &why);

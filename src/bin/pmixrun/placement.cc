@@ -1,0 +1,259 @@
+#include "placement.h"
+
+#include <cstdlib>
+#include <map>
+
+namespace pmixrun {
+namespace {
+
+const std::map<std::string, Level> &level_names()
+{
+    static const std::map<std::string, Level> names = {
+        {"hwthread", Level::hwthread}, {"core", Level::core},     {"l3cache", Level::l3cache},
+        {"numa", Level::numa},         {"package", Level::package}, {"socket", Level::package},
+    };
+    return names;
+}
+
+hwloc_obj_type_t object_type(Level level)
+{
+    switch (level) {
+    case Level::hwthread: return HWLOC_OBJ_PU;
+    case Level::core: return HWLOC_OBJ_CORE;
+    case Level::l3cache: return HWLOC_OBJ_L3CACHE;
+    case Level::numa: return HWLOC_OBJ_NUMANODE;
+    case Level::package: return HWLOC_OBJ_PACKAGE;
+    }
+    return HWLOC_OBJ_CORE;
+}
+
+// The objects of a level within the allowed cpus, in logical order.
+std::vector<hwloc_obj_t> objects_of(hwloc_topology_t topology, hwloc_obj_type_t type)
+{
+    std::vector<hwloc_obj_t> found;
+    hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(topology);
+    for (hwloc_obj_t obj = nullptr; (obj = hwloc_get_next_obj_by_type(topology, type, obj)) != nullptr;) {
+        if (obj->cpuset != nullptr && hwloc_bitmap_intersects(obj->cpuset, allowed)) found.push_back(obj);
+    }
+    return found;
+}
+
+// A node without core objects (some virtual machines) counts its threads.
+std::vector<hwloc_obj_t> units_of(hwloc_topology_t topology, bool hwthreads)
+{
+    if (!hwthreads) {
+        std::vector<hwloc_obj_t> cores = objects_of(topology, HWLOC_OBJ_CORE);
+        if (!cores.empty()) return cores;
+    }
+    return objects_of(topology, HWLOC_OBJ_PU);
+}
+
+struct Resolved {
+    Level map_by;
+    Level bind_to;
+    bool bind_none;
+    uint32_t per_rank;
+};
+
+Resolved resolve(const PlacementOptions &options, uint32_t nprocs)
+{
+    const Level fallback = nprocs <= 2 ? Level::core : Level::package;
+    Resolved r{options.map_by.value_or(fallback), options.bind_to.value_or(fallback), options.bind_none,
+               options.cpus_per_rank > 0 ? options.cpus_per_rank : 1};
+    // Several cpus per rank (PE=n) are bound as those cores, as mpirun does.
+    if (r.per_rank > 1 && !options.bind_to) r.bind_to = Level::core;
+    return r;
+}
+
+// Round-robin over the mapping objects; each rank takes per_rank free units
+// of its object, or of the next one that has them.
+bool map_units(const std::vector<hwloc_obj_t> &units, const std::vector<hwloc_obj_t> &objects, uint32_t nprocs,
+               uint32_t per_rank, std::vector<std::vector<hwloc_obj_t>> *ranks_p, std::string *error_p)
+{
+    std::vector<std::vector<hwloc_obj_t>> free(objects.size());
+    for (hwloc_obj_t unit : units) {
+        for (std::size_t i = 0; i < objects.size(); ++i) {
+            if (hwloc_bitmap_isincluded(unit->cpuset, objects[i]->cpuset)) {
+                free[i].push_back(unit);
+                break;
+            }
+        }
+    }
+    std::vector<std::size_t> next(objects.size(), 0);
+    ranks_p->assign(nprocs, {});
+    for (uint32_t rank = 0; rank < nprocs; ++rank) {
+        bool placed = false;
+        for (std::size_t step = 0; step < objects.size() && !placed; ++step) {
+            const std::size_t i = (rank + step) % objects.size();
+            if (free[i].size() - next[i] < per_rank) continue;
+            for (uint32_t k = 0; k < per_rank; ++k) (*ranks_p)[rank].push_back(free[i][next[i]++]);
+            placed = true;
+        }
+        if (!placed) {
+            *error_p = "no " + std::string(hwloc_obj_type_string(objects.front()->type)) + " has " +
+                       std::to_string(per_rank) + " free cpus left for rank " + std::to_string(rank) +
+                       " (ask for fewer --cpus-per-rank, or --map-by core)";
+            return false;
+        }
+    }
+    return true;
+}
+
+// The cpus a rank is bound to: its units at the binding level, or the
+// objects of that level that hold them.
+Bitmap bound_cpus(hwloc_topology_t topology, const std::vector<hwloc_obj_t> &units, Level bind_to)
+{
+    Bitmap set(hwloc_bitmap_alloc());
+    for (hwloc_obj_t unit : units) {
+        if (bind_to == Level::hwthread) {
+            hwloc_obj_t pu = unit->type == HWLOC_OBJ_PU ? unit : hwloc_get_obj_inside_cpuset_by_type(topology, unit->cpuset, HWLOC_OBJ_PU, 0);
+            if (pu != nullptr) hwloc_bitmap_or(set.get(), set.get(), pu->cpuset);
+            continue;
+        }
+        if (bind_to == Level::core) {
+            hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topology, HWLOC_OBJ_CORE, unit);
+            hwloc_bitmap_or(set.get(), set.get(), (core != nullptr ? core : unit)->cpuset);
+            continue;
+        }
+        for (hwloc_obj_t obj : objects_of(topology, object_type(bind_to))) {
+            if (hwloc_bitmap_isincluded(unit->cpuset, obj->cpuset)) hwloc_bitmap_or(set.get(), set.get(), obj->cpuset);
+        }
+    }
+    hwloc_bitmap_and(set.get(), set.get(), hwloc_topology_get_allowed_cpuset(topology));
+    return set;
+}
+
+} // namespace
+
+const char *level_name(Level level)
+{
+    switch (level) {
+    case Level::hwthread: return "hwthread";
+    case Level::core: return "core";
+    case Level::l3cache: return "l3cache";
+    case Level::numa: return "numa";
+    case Level::package: return "package";
+    }
+    return "core";
+}
+
+bool parse_map_by(const std::string &text, PlacementOptions *options_p, std::string *error_p)
+{
+    const std::size_t colon = text.find(':');
+    const std::string name = text.substr(0, colon);
+    if (name == "slot") {
+        options_p->map_by = Level::core;
+    } else if (auto found = level_names().find(name); found != level_names().end()) {
+        options_p->map_by = found->second;
+    } else {
+        *error_p = "--map-by " + text + ": map by slot, hwthread, core, l3cache, numa or package (with :PE=n)";
+        return false;
+    }
+    if (colon == std::string::npos) return true;
+    const std::string modifier = text.substr(colon + 1);
+    char *end = nullptr;
+    const unsigned long pe = modifier.rfind("PE=", 0) == 0 ? std::strtoul(modifier.c_str() + 3, &end, 10) : 0;
+    if (pe == 0 || pe > 65536 || end == nullptr || *end != '\0') {
+        *error_p = "--map-by " + text + ": the only modifier is PE=n (cpus per rank, n >= 1)";
+        return false;
+    }
+    options_p->cpus_per_rank = static_cast<uint32_t>(pe);
+    return true;
+}
+
+bool parse_bind_to(const std::string &text, PlacementOptions *options_p, std::string *error_p)
+{
+    if (text == "none") {
+        options_p->bind_none = true;
+        return true;
+    }
+    auto found = level_names().find(text);
+    if (found == level_names().end()) {
+        *error_p = "--bind-to " + text + ": bind to none, hwthread, core, l3cache, numa or package";
+        return false;
+    }
+    options_p->bind_to = found->second;
+    return true;
+}
+
+bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint32_t nprocs, JobPlacement *placement_p,
+               std::string *error_p)
+{
+    JobPlacement placement;
+    const Resolved r = resolve(options, nprocs);
+    if (topology == nullptr || nprocs == 0) {
+        *placement_p = std::move(placement);
+        return true;
+    }
+    if (r.bind_none && !options.map_by && options.cpus_per_rank == 0) {
+        *placement_p = std::move(placement);
+        return true;
+    }
+    // Ranks are handed hardware threads only when mapped by them; bound to
+    // one, a rank mapped by core gets its core's first thread.
+    const bool by_thread = r.map_by == Level::hwthread;
+    const std::vector<hwloc_obj_t> units = units_of(topology, by_thread);
+    for (Level level : {r.map_by, r.bind_to}) {
+        if (level == Level::hwthread || level == Level::core || (level == r.bind_to && r.bind_none)) continue;
+        if (objects_of(topology, object_type(level)).empty()) {
+            *error_p = std::string("this node's topology has no ") + level_name(level) +
+                       " (choose core, numa or package)";
+            return false;
+        }
+    }
+    const uint64_t wanted = static_cast<uint64_t>(nprocs) * r.per_rank;
+    if (units.empty() || wanted > units.size()) {
+        // Said only when the user asked for a placement: a laptop running
+        // -n 8 on 4 cores with the defaults just runs unbound, as with mpirun.
+        const bool asked = options.map_by || options.bind_to || options.cpus_per_rank > 0;
+        if (!asked) {
+            *placement_p = std::move(placement);
+            return true;
+        }
+        const std::string unit = by_thread ? "hardware threads" : "cores";
+        placement.notice = std::to_string(nprocs) + " ranks of " + std::to_string(r.per_rank) + " need " +
+                           std::to_string(wanted) + " " + unit + ", more than this node's " +
+                           std::to_string(units.size()) + ": oversubscribed, so no rank is bound";
+        *placement_p = std::move(placement);
+        return true;
+    }
+    std::vector<hwloc_obj_t> mapping_objects = units;
+    if (r.map_by != Level::core && r.map_by != Level::hwthread) mapping_objects = objects_of(topology, object_type(r.map_by));
+    std::vector<std::vector<hwloc_obj_t>> ranks;
+    if (mapping_objects.size() == units.size()) {
+        // By unit: rank r takes units r*per_rank onwards.
+        ranks.assign(nprocs, {});
+        for (uint32_t rank = 0; rank < nprocs; ++rank) {
+            for (uint32_t k = 0; k < r.per_rank; ++k) ranks[rank].push_back(units[rank * r.per_rank + k]);
+        }
+    } else if (!map_units(units, mapping_objects, nprocs, r.per_rank, &ranks, error_p)) {
+        return false;
+    }
+    if (r.bind_none) {
+        *placement_p = std::move(placement);
+        return true;
+    }
+    for (const auto &rank_units : ranks) placement.cpusets.push_back(bound_cpus(topology, rank_units, r.bind_to));
+    *placement_p = std::move(placement);
+    return true;
+}
+
+std::string binding_map(hwloc_topology_t topology, hwloc_const_bitmap_t cpuset)
+{
+    std::string map;
+    std::vector<hwloc_obj_t> packages = objects_of(topology, HWLOC_OBJ_PACKAGE);
+    if (packages.empty()) packages.push_back(hwloc_get_root_obj(topology));
+    for (hwloc_obj_t package : packages) {
+        map += '[';
+        const int cores = hwloc_get_nbobjs_inside_cpuset_by_type(topology, package->cpuset, HWLOC_OBJ_CORE);
+        for (int i = 0; i < cores; ++i) {
+            hwloc_obj_t core = hwloc_get_obj_inside_cpuset_by_type(topology, package->cpuset, HWLOC_OBJ_CORE, i);
+            if (i > 0) map += '/';
+            map += hwloc_bitmap_intersects(core->cpuset, cpuset) ? 'B' : '.';
+        }
+        map += ']';
+    }
+    return map;
+}
+
+} // namespace pmixrun

@@ -1,0 +1,233 @@
+// Placement and binding (issue 21): --map-by, --bind-to, --cpus-per-rank,
+// --report-bindings and prterun's defaults, checked from inside the ranks.
+// On this machine each rank's kernel affinity (sched_getaffinity), its
+// PMIX_CPUSET and PMIx_Get_cpuset must agree with the binding asked for.
+// On hwloc XML topologies of bigger nodes (HWLOC_XMLFILE: 2 packages x 64
+// cores; 2 packages x 2 L3 x 16 cores x 2 threads) the bindings are
+// computed, told to the ranks as PMIX_CPUSET and reported, not applied.
+#include "run_pmixrun.h"
+
+#include <criterion/criterion.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace pmixrun_test;
+
+namespace {
+
+std::string g_tmp;
+
+void make_tmp() { g_tmp = scratch_dir(); }
+void drop_tmp() { remove_tree(g_tmp); }
+
+struct Binding {
+    std::string cpuset;     // PMIX_CPUSET without its "hwloc:" prefix
+    std::string affinity;   // the kernel's, as the rank sees it
+    std::string getcpuset;  // PMIx_Get_cpuset's
+};
+
+// "binding R cpuset hwloc:C affinity A getcpuset G" lines, by rank.
+std::map<int, Binding> bindings_in(const std::string &out)
+{
+    std::map<int, Binding> found;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream words(line);
+        std::string tag, cpuset_word, cpuset, affinity_word, affinity, get_word, get;
+        int rank = -1;
+        if (!(words >> tag >> rank >> cpuset_word >> cpuset >> affinity_word >> affinity >> get_word >> get)) continue;
+        if (tag != "binding") continue;
+        if (cpuset.rfind("hwloc:", 0) == 0) cpuset = cpuset.substr(6);
+        found[rank] = Binding{cpuset, affinity, get};
+    }
+    return found;
+}
+
+// pmixrun <args> of the probe printing its binding, on this machine or on
+// the topology `xml` describes.
+Result bound_job(std::vector<std::string> args, const std::string &xml = "")
+{
+    args.insert(args.begin(), {"--tmpdir", g_tmp});
+    args.insert(args.end(), {PROBE, "--binding"});
+    if (!xml.empty()) ::setenv("HWLOC_XMLFILE", xml.c_str(), 1);
+    Result r = run(args);
+    ::unsetenv("HWLOC_XMLFILE");
+    return r;
+}
+
+std::string topology_file(const char *description, const char *name)
+{
+    const std::string path = g_tmp + "/" + name + ".xml";
+    const Result r = run_program(MAKE_TOPOLOGY, {description, path});
+    cr_assert_eq(r.code, 0, "make_topology %s: %s", description, r.err.c_str());
+    return path;
+}
+
+long cpus_online() { return ::sysconf(_SC_NPROCESSORS_ONLN); }
+
+// This machine's ranks: the kernel, PMIX_CPUSET and PMIx_Get_cpuset agree.
+void expect_applied(const std::map<int, Binding> &found, const std::vector<std::string> &want)
+{
+    cr_assert_eq(found.size(), want.size(), "%zu binding lines for %zu ranks", found.size(), want.size());
+    for (std::size_t rank = 0; rank < want.size(); ++rank) {
+        const Binding &b = found.at(static_cast<int>(rank));
+        cr_expect_eq(b.affinity, want[rank], "rank %zu runs on %s, not %s", rank, b.affinity.c_str(), want[rank].c_str());
+        cr_expect_eq(b.cpuset, want[rank], "rank %zu: PMIX_CPUSET %s, bound to %s", rank, b.cpuset.c_str(),
+                     want[rank].c_str());
+        cr_expect_eq(b.getcpuset, want[rank], "rank %zu: PMIx_Get_cpuset %s, bound to %s", rank, b.getcpuset.c_str(),
+                     want[rank].c_str());
+    }
+}
+
+// A topology that is not this machine's: PMIX_CPUSET carries the binding.
+void expect_computed(const std::map<int, Binding> &found, const std::vector<std::string> &want)
+{
+    cr_assert_eq(found.size(), want.size(), "%zu binding lines for %zu ranks", found.size(), want.size());
+    for (std::size_t rank = 0; rank < want.size(); ++rank) {
+        const std::string &cpuset = found.at(static_cast<int>(rank)).cpuset;
+        cr_expect_eq(cpuset, want[rank], "rank %zu: PMIX_CPUSET %s, not %s", rank, cpuset.c_str(), want[rank].c_str());
+    }
+}
+
+} // namespace
+
+TestSuite(pmixrun_placement, .init = make_tmp, .fini = drop_tmp, .timeout = 120);
+
+Test(pmixrun_placement, two_ranks_are_bound_to_a_core_each_by_default)
+{
+    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    const Result r = bound_job({"-n", "2"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_applied(bindings_in(r.out), {"0", "1"});
+}
+
+Test(pmixrun_placement, bind_to_none_and_hwthread_and_pe)
+{
+    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    Result r = bound_job({"--bind-to", "none", "-n", "2"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_applied(bindings_in(r.out), {"0-1", "0-1"});
+    r = bound_job({"--bind-to", "hwthread", "-n", "2"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_applied(bindings_in(r.out), {"0", "1"});
+    r = bound_job({"--map-by", "core:PE=2", "-n", "1"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_applied(bindings_in(r.out), {"0-1"});
+}
+
+Test(pmixrun_placement, oversubscription_is_reported_and_nothing_is_bound)
+{
+    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    // The defaults stay quiet; a placement asked for is told why it is not.
+    Result r = bound_job({"-n", "3"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect(r.err.empty(), "%s", r.err.c_str());
+    expect_applied(bindings_in(r.out), {"0-1", "0-1", "0-1"});
+    r = bound_job({"--bind-to", "core", "-n", "3"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect(r.err.find("oversubscribed") != std::string::npos, "%s", r.err.c_str());
+    expect_applied(bindings_in(r.out), {"0-1", "0-1", "0-1"});
+    r = bound_job({"--cpus-per-rank", "2", "-n", "2"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect(r.err.find("oversubscribed") != std::string::npos, "%s", r.err.c_str());
+}
+
+Test(pmixrun_placement, report_bindings_gives_a_line_per_rank_as_the_kernel_has_it)
+{
+    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    const Result r = bound_job({"--report-bindings", "-n", "2"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect_eq(count_lines_with(r.err, "rank 0 (pid"), 1, "%s", r.err.c_str());
+    cr_expect(r.err.find("rank 0 (pid") != std::string::npos && r.err.find("bound to cpus 0: [B/.]") != std::string::npos,
+              "%s", r.err.c_str());
+    cr_expect(r.err.find("bound to cpus 1: [./B]") != std::string::npos, "%s", r.err.c_str());
+}
+
+Test(pmixrun_placement, bad_placement_options_are_named)
+{
+    struct Case {
+        std::vector<std::string> args;
+        const char *named;
+    };
+    const std::vector<Case> cases = {
+        {{"--map-by", "board", "true"}, "--map-by board"},
+        {{"--map-by", "core:SPAN", "true"}, "PE=n"},
+        {{"--bind-to", "board", "true"}, "--bind-to board"},
+        {{"--cpus-per-rank", "2", "--map-by", "core:PE=3", "true"}, "disagree"},
+        {{"--cpus-per-rank", "0", "true"}, "--cpus-per-rank"},
+    };
+    for (const Case &c : cases) {
+        const Result r = run(c.args);
+        cr_expect_eq(r.code, 2, "%s: exit %d", c.named, r.code);
+        cr_expect(r.err.find(c.named) != std::string::npos, "expected '%s' in: %s", c.named, r.err.c_str());
+    }
+}
+
+Test(pmixrun_placement, two_packages_of_64_cores_by_prteruns_defaults)
+{
+    const std::string xml = topology_file("pack:2 core:64 pu:1", "2x64");
+    // Above 2 ranks: round-robin over the packages, bound to the package.
+    Result r = bound_job({"--report-bindings", "-n", "4"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0-63", "64-127", "0-63", "64-127"});
+    cr_expect(r.err.find("not applied") != std::string::npos, "%s", r.err.c_str());
+    cr_expect_eq(count_lines_with(r.err, "bound to cpus"), 4, "%s", r.err.c_str());
+    // Up to 2 ranks: a core each, in order.
+    r = bound_job({"-n", "2"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0", "1"});
+}
+
+Test(pmixrun_placement, two_packages_of_64_cores_by_each_policy)
+{
+    const std::string xml = topology_file("pack:2 core:64 pu:1", "2x64");
+    Result r = bound_job({"--bind-to", "core", "-n", "4"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0", "64", "1", "65"});
+    r = bound_job({"--map-by", "core", "--bind-to", "core", "-n", "4"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0", "1", "2", "3"});
+    r = bound_job({"--map-by", "package:PE=4", "-n", "3"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0-3", "64-67", "4-7"});
+    r = bound_job({"--map-by", "slot", "--cpus-per-rank", "2", "-n", "2"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0-1", "2-3"});
+    r = bound_job({"--bind-to", "none", "-n", "2"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0-127", "0-127"});
+    r = bound_job({"--bind-to", "l3cache", "-n", "2"}, xml);
+    cr_expect_eq(r.code, 1, "%s", r.err.c_str());
+    cr_expect(r.err.find("no l3cache") != std::string::npos, "%s", r.err.c_str());
+    r = bound_job({"--map-by", "core", "-n", "129"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect(r.err.find("oversubscribed") != std::string::npos, "%s", r.err.c_str());
+}
+
+Test(pmixrun_placement, l3_caches_numa_and_hardware_threads)
+{
+    const std::string xml = topology_file("pack:2 numa:1 l3:2 core:16 pu:2", "smt");
+    Result r = bound_job({"--map-by", "l3cache", "--bind-to", "l3cache", "-n", "4"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0-31", "32-63", "64-95", "96-127"});
+    r = bound_job({"--map-by", "numa", "--bind-to", "numa", "-n", "3"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0-63", "64-127", "0-63"});
+    // Mapped by core, bound to a thread: each rank on the first thread of
+    // its own core. Mapped by thread: the two threads of core 0 first.
+    r = bound_job({"--bind-to", "hwthread", "-n", "2"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0", "2"});
+    r = bound_job({"--map-by", "hwthread", "--bind-to", "hwthread", "-n", "2"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0", "1"});
+    r = bound_job({"--bind-to", "core", "-n", "2"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0-1", "2-3"});
+}
