@@ -1,7 +1,8 @@
 // Placement and binding (issue 21): --map-by, --bind-to, --cpus-per-rank,
 // --report-bindings and prterun's defaults, checked from inside the ranks.
 // On this machine each rank's kernel affinity (sched_getaffinity), its
-// PMIX_CPUSET and PMIx_Get_cpuset must agree with the binding asked for.
+// PMIX_CPUSET and PMIx_Get_cpuset must agree with the binding asked for,
+// and its PMIX_LOCALITY_STRING follow it.
 // On hwloc XML topologies of bigger nodes (HWLOC_XMLFILE: 2 packages x 64
 // cores; 2 packages x 2 L3 x 16 cores x 2 threads) the bindings are
 // computed, told to the ranks as PMIX_CPUSET and reported, not applied.
@@ -136,6 +137,31 @@ Test(pmixrun_placement, oversubscription_is_reported_and_nothing_is_bound)
     r = bound_job({"--cpus-per-rank", "2", "-n", "2"});
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     cr_expect(r.err.find("oversubscribed") != std::string::npos, "%s", r.err.c_str());
+    r = bound_job({"--report-bindings", "-n", "3"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect(r.err.find("oversubscribed") != std::string::npos, "%s", r.err.c_str());
+    cr_expect_eq(count_lines_with(r.err, "not bound"), 3, "%s", r.err.c_str());
+}
+
+// The server derives each rank's locality from its PMIX_CPUSET: bound
+// ranks are on different cores (here) or packages (the 2 x 64 fixture).
+Test(pmixrun_placement, locality_strings_follow_the_binding)
+{
+    const std::string xml = topology_file("pack:2 core:64 pu:1", "2x64");
+    std::vector<std::string> args = {"--tmpdir", g_tmp, "-n", "2", PROBE, "--locality"};
+    if (cpus_online() == 2) {
+        const Result r = run(args);
+        cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+        cr_expect(r.out.find(":CR0:") != std::string::npos, "%s", r.out.c_str());
+        cr_expect(r.out.find(":CR1:") != std::string::npos, "%s", r.out.c_str());
+    }
+    args[3] = "4";
+    ::setenv("HWLOC_XMLFILE", xml.c_str(), 1);
+    const Result r = run(args);
+    ::unsetenv("HWLOC_XMLFILE");
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect_eq(count_lines_with(r.out, "locality SK0:CR0-63:HT0-63"), 2, "%s", r.out.c_str());
+    cr_expect_eq(count_lines_with(r.out, "locality SK1:CR64-127:HT64-127"), 2, "%s", r.out.c_str());
 }
 
 Test(pmixrun_placement, report_bindings_gives_a_line_per_rank_as_the_kernel_has_it)

@@ -203,9 +203,9 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
     }
     const uint64_t wanted = static_cast<uint64_t>(nprocs) * r.per_rank;
     if (units.empty() || wanted > units.size()) {
-        // Said only when the user asked for a placement: a laptop running
+        // Said only when the user asked for a placement or its report: a laptop running
         // -n 8 on 4 cores with the defaults just runs unbound, as with mpirun.
-        const bool asked = options.map_by || options.bind_to || options.cpus_per_rank > 0;
+        const bool asked = options.map_by || options.bind_to || options.cpus_per_rank > 0 || options.report;
         if (!asked) {
             *placement_p = std::move(placement);
             return true;

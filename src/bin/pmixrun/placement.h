@@ -13,7 +13,8 @@
 //   above; with several cpus per rank, bound to those cores.
 // - More units wanted than the node has (oversubscribed): nothing is bound
 //   rather than stacking ranks on one core; the notice says so when the
-//   user asked for a placement (the defaults stay quiet, as mpirun's).
+//   user asked for a placement or --report-bindings (the defaults stay
+//   quiet otherwise).
 #ifndef PMIXPP_BIN_PMIXRUN_PLACEMENT_H
 #define PMIXPP_BIN_PMIXRUN_PLACEMENT_H
 
