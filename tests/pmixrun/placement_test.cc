@@ -122,6 +122,24 @@ Test(pmixrun_placement, bind_to_none_and_hwthread_and_pe)
     expect_applied(bindings_in(r.out), {"0-1"});
 }
 
+// This machine has one package, L3 and NUMA node over both cpus: bound to
+// any of them, a rank has both; mapped by them and bound to a core, one.
+Test(pmixrun_placement, every_level_on_this_machine)
+{
+    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    for (const char *level : {"l3cache", "numa", "package", "socket"}) {
+        Result r = bound_job({"--bind-to", level, "-n", "2"});
+        cr_assert_eq(r.code, 0, "--bind-to %s: %s", level, r.err.c_str());
+        expect_applied(bindings_in(r.out), {"0-1", "0-1"});
+        r = bound_job({"--map-by", level, "--bind-to", "core", "-n", "2"});
+        cr_assert_eq(r.code, 0, "--map-by %s: %s", level, r.err.c_str());
+        expect_applied(bindings_in(r.out), {"0", "1"});
+    }
+    const Result r = bound_job({"--map-by", "slot", "-n", "2"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_applied(bindings_in(r.out), {"0", "1"});
+}
+
 Test(pmixrun_placement, oversubscription_is_reported_and_nothing_is_bound)
 {
     if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
