@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -173,7 +174,7 @@ bool wait_for_a_free_descriptor()
     for (int i = 0; i < 3000; ++i) {
         std::vector<int> fds;
         for (int k = 0; k < 8; ++k) {
-            const int fd = ::dup(STDIN_FILENO);
+            const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
             if (fd < 0) break;
             fds.push_back(fd);
         }

@@ -217,16 +217,14 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
         *placement_p = std::move(placement);
         return true;
     }
-    std::vector<hwloc_obj_t> mapping_objects = units;
-    if (r.map_by != Level::core && r.map_by != Level::hwthread) mapping_objects = objects_of(topology, object_type(r.map_by));
     std::vector<std::vector<hwloc_obj_t>> ranks;
-    if (mapping_objects.size() == units.size()) {
+    if (r.map_by == Level::core || r.map_by == Level::hwthread) {
         // By unit: rank r takes units r*per_rank onwards.
         ranks.assign(nprocs, {});
         for (uint32_t rank = 0; rank < nprocs; ++rank) {
             for (uint32_t k = 0; k < r.per_rank; ++k) ranks[rank].push_back(units[rank * r.per_rank + k]);
         }
-    } else if (!map_units(units, mapping_objects, nprocs, r.per_rank, &ranks, error_p)) {
+    } else if (!map_units(units, objects_of(topology, object_type(r.map_by)), nprocs, r.per_rank, &ranks, error_p)) {
         return false;
     }
     if (r.bind_none) {
