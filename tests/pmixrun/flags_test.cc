@@ -1,7 +1,8 @@
 // mpirun's everyday flags on pmixrun (issue 21), each checked by its
 // effect: -np, --wdir (job-wide and per application), --timestamp-output,
 // --merge-stderr-to-stdout (order kept), --output-filename (Open MPI's
-// layout, a bad directory named), -H for this node and its refusal of
+// layout, a bad directory named), whole lines from pieces and prompts
+// that still show (--output-line-wait), -H for this node and its refusal of
 // others, --hostfile refused with the way to several nodes, job-wide
 // options after ':' refused, --help listing them all, and pmixpp_ps's
 // command line errors.
@@ -117,6 +118,41 @@ Test(pmixrun_flags, output_filename_writes_a_file_per_rank_and_stream)
     cr_expect_neq(::stat((merged + "/1/rank.0/stderr").c_str(), &st), 0, "a stderr file with merged output");
 }
 
+// Each rank writes every line in two pieces, 30 ms apart (as Python with
+// PYTHONUNBUFFERED writes a line and then its '\n'): the ranks' lines come
+// out whole, never one rank's piece inside another's line. (Passed on at
+// once, --output-line-wait 0, 6 to 12 of these 40 lines mix.) The long wait
+// keeps a loaded machine from splitting a line on time.
+Test(pmixrun_flags, lines_written_in_pieces_come_out_whole)
+{
+    const char *script = "i=0; while [ $i -lt 20 ]; do printf 'rank %s line %s ' $PMIX_RANK $i; sleep 0.03; "
+                         "printf 'end\\n'; i=$((i+1)); done";
+    const Result r = job({"--output-line-wait", "10000", "-n", "2", "sh", "-c", script});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    std::istringstream lines(r.out);
+    int whole = 0;
+    for (std::string line; std::getline(lines, line);) {
+        const bool ok = line.rfind("rank ", 0) == 0 && line.size() > 4 && line.compare(line.size() - 4, 4, " end") == 0 &&
+                        line.find("rank ", 1) == std::string::npos;
+        cr_expect(ok, "a mixed line: '%s'", line.c_str());
+        whole += ok ? 1 : 0;
+    }
+    cr_expect_eq(whole, 40, "%s", r.out.c_str());
+}
+
+// A prompt without '\n' is not held until the process ends: the rank waits
+// (bounded) until its own prompt is in its output file.
+Test(pmixrun_flags, a_prompt_without_a_newline_goes_out_while_the_rank_waits)
+{
+    const std::string dir = g_tmp + "/prompt";
+    const std::string file = dir + "/1/rank.0/stdout";
+    const std::string script = "printf 'name? '; i=0; while [ $i -lt 400 ]; do grep -q 'name? ' " + file +
+                               " 2>/dev/null && { echo seen; exit 0; }; sleep 0.05; i=$((i+1)); done; echo unseen";
+    const Result r = job({"--output-filename", dir, "sh", "-c", script});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect_eq(whole_file(file), "name? seen\n");
+}
+
 Test(pmixrun_flags, output_filename_that_is_not_a_directory_is_named)
 {
     const std::string file = g_tmp + "/a-file";
@@ -165,7 +201,7 @@ Test(pmixrun_flags, help_lists_every_flag)
     const Result r = run({"--help"});
     cr_assert_eq(r.code, 0);
     for (const char *flag : {"--np", "-x", "--wdir", "--mca", "--tag-output", "--timestamp-output",
-                             "--merge-stderr-to-stdout", "--output-filename", "--host", "--hostfile", "--timeout",
+                             "--merge-stderr-to-stdout", "--output-filename", "--output-line-wait", "--host", "--hostfile", "--timeout",
                              "--stdin", "--max-procs", "--system-server", "--report-uri"}) {
         cr_expect(r.out.find(flag) != std::string::npos, "--help does not mention %s", flag);
     }

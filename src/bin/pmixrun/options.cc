@@ -73,6 +73,11 @@ void add_global_options(CLI::App &cli, Options &out, GlobalFlags &flags)
         ->allow_extra_args(false);
     cli.add_flag("--tag-output", out.tag_output, "prefix every line of output with [nspace:rank]");
     cli.add_flag("--timestamp-output", out.timestamp_output, "prefix every line of output with the time");
+    cli.add_option("--output-line-wait", out.output_line_wait_ms,
+                   "how long a piece of a line waits for its end before it goes out (default 100; 0: at once, "
+                   "lines of ranks may then mix)")
+        ->type_name("MS")
+        ->check(CLI::Range(0u, 3600000u).description(""));
     cli.add_flag("--merge-stderr-to-stdout", out.merge_stderr, "the job's stderr goes to pmixrun's stdout");
     cli.add_option("--output-filename", out.output_dir,
                    "write each rank's output to DIR/<job>/rank.<N>/stdout (and stderr), not the terminal")

@@ -48,6 +48,7 @@ struct Options {
     std::vector<std::pair<std::string, std::string>> mca;     // --mca NAME VALUE
     bool tag_output = false;
     bool timestamp_output = false;                            // --timestamp-output
+    unsigned output_line_wait_ms = 100;                       // --output-line-wait
     bool merge_stderr = false;                                // --merge-stderr-to-stdout
     std::string output_dir;                                   // --output-filename: files per rank
     PlacementOptions placement;                               // --map-by, --bind-to, --cpus-per-rank

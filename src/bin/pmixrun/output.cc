@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <ctime>
 
 #include <pmix_server.h>
@@ -25,11 +26,11 @@ std::string OutputStream::prefix() const
     return when + format_.tag;
 }
 
-void OutputStream::write_all(const std::string &text) const
+void OutputStream::write_all(const char *data, std::size_t size) const
 {
     std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(target_, text.data() + done, text.size() - done);
+    while (done < size) {
+        const ssize_t n = ::write(target_, data + done, size - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return;  // our own output is gone: nothing to do about it
         done += static_cast<std::size_t>(n);
@@ -43,25 +44,63 @@ void OutputStream::feed(const char *data, std::size_t size)
         pmix_byte_object_t bo{const_cast<char *>(data), size};
         (void)PMIx_server_IOF_deliver(&source_, channel_, &bo, nullptr, 0, nullptr, nullptr);
     }
-    if (!format_.prefixes()) {
-        write_all(std::string(data, size));
-        return;
+    // The unfinished line left at the end began in this read when the
+    // held one ended in it (or none was held).
+    const bool held = !partial_.empty();
+    bool ended_a_line = false;
+    if (!format_.prefixes() && !held) {
+        // The common case: whole lines straight from the read buffer.
+        const char *last = static_cast<const char *>(::memrchr(data, '\n', size));
+        const std::size_t whole = last == nullptr ? 0 : static_cast<std::size_t>(last - data) + 1;
+        write_all(data, whole);
+        ended_a_line = whole > 0;
+        partial_.assign(data + whole, size - whole);
+    } else {
+        partial_.append(data, size);
+        std::string lines;
+        std::size_t start = 0;
+        for (std::size_t newline; (newline = partial_.find('\n', start)) != std::string::npos; start = newline + 1) {
+            if (!mid_line_) lines += prefix();
+            lines.append(partial_, start, newline - start + 1);
+            mid_line_ = false;
+            ended_a_line = true;
+        }
+        partial_.erase(0, start);
+        if (!lines.empty()) write_all(lines);
     }
-    partial_.append(data, size);
-    std::string lines;
-    std::size_t start = 0;
-    const std::string before = prefix();
-    for (std::size_t newline; (newline = partial_.find('\n', start)) != std::string::npos; start = newline + 1) {
-        lines += before + partial_.substr(start, newline - start + 1);
-    }
-    partial_.erase(0, start);
-    if (!lines.empty()) write_all(lines);
+    if (ended_a_line) mid_line_ = false;
+    if (!held || ended_a_line) partial_since_ = Clock::now();
+    if (partial_.size() >= kLongestHeldLine || format_.line_wait.count() == 0) write_partial();
+}
+
+void OutputStream::write_partial()
+{
+    if (partial_.empty()) return;
+    write_all((mid_line_ ? std::string() : prefix()) + partial_);
+    partial_.clear();
+    mid_line_ = true;
+}
+
+Clock::time_point OutputStream::partial_due() const
+{
+    return partial_.empty() ? Clock::time_point::max() : partial_since_ + format_.line_wait;
+}
+
+void OutputStream::flush_partial_if_due(Clock::time_point now)
+{
+    if (!partial_.empty() && now >= partial_due()) write_partial();
 }
 
 void OutputStream::finish()
 {
-    if (!partial_.empty()) write_all(prefix() + partial_ + "\n");
-    partial_.clear();
+    // A last line without '\n' gets one when prefixed, so the next rank's
+    // prefix starts a line; untagged output is passed on as it came.
+    if (!partial_.empty()) {
+        const bool end_it = format_.prefixes();
+        write_partial();
+        if (end_it) write_all("\n", 1);
+    }
+    mid_line_ = false;
 }
 
 } // namespace pmixrun

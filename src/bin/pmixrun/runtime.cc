@@ -115,6 +115,9 @@ void close_outputs(Job &job)
             if (*fd >= 0) ::close(*fd);
             *fd = -1;
         }
+        // A line still held back goes out (the pipes may have been cut at the drain limit).
+        if (proc.out) proc.out->finish();
+        if (proc.err) proc.err->finish();
     }
 }
 
@@ -170,6 +173,7 @@ bool Runtime::launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why
         LineFormat format;
         if (options_.tag_output) format.tag = "[" + job.nspace + ":" + std::to_string(proc.rank) + "] ";
         format.timestamp = options_.timestamp_output;
+        format.line_wait = std::chrono::milliseconds(options_.output_line_wait_ms);
         RankFiles files{STDOUT_FILENO, options_.merge_stderr ? STDOUT_FILENO : STDERR_FILENO};
         if (!options_.output_dir.empty() &&
             !open_rank_files(options_.output_dir, job_number(job.nspace), proc.rank, !options_.merge_stderr, &files,

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -37,6 +38,8 @@ private:
     };
 
     int poll_timeout_ms() const;
+    Clock::time_point next_partial_line() const;
+    void flush_due_partial_lines();
     void on_signals();
     void on_host_events();
     void reap();
@@ -50,10 +53,33 @@ private:
 
 int Supervisor::poll_timeout_ms() const
 {
-    const auto next = std::min(deadline_, rt_.next_timer());
+    const auto next = std::min({deadline_, rt_.next_timer(), next_partial_line()});
     if (next == Clock::time_point::max()) return -1;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()).count();
     return left < 0 ? 0 : static_cast<int>(std::min<long long>(left + 1, 60000));
+}
+
+Clock::time_point Supervisor::next_partial_line() const
+{
+    auto next = Clock::time_point::max();
+    for (const auto &job : rt_.jobs()) {
+        for (const Proc &proc : job->procs) {
+            if (proc.out) next = std::min(next, proc.out->partial_due());
+            if (proc.err) next = std::min(next, proc.err->partial_due());
+        }
+    }
+    return next;
+}
+
+void Supervisor::flush_due_partial_lines()
+{
+    const auto now = Clock::now();
+    for (auto &job : rt_.jobs()) {
+        for (Proc &proc : job->procs) {
+            if (proc.out) proc.out->flush_partial_if_due(now);
+            if (proc.err) proc.err->flush_partial_if_due(now);
+        }
+    }
 }
 
 void Supervisor::reap()
@@ -138,6 +164,7 @@ int Supervisor::run()
             // Last: a spawn adds jobs and processes, which moves what `sources` points into.
             if (fds[1].revents != 0) on_host_events();
         }
+        flush_due_partial_lines();
         reap();
         if (Clock::now() >= deadline_) {
             rt_.on_timeout(s_.timeout_seconds);
