@@ -77,4 +77,13 @@ std::string binding_report(const std::string &hostname, uint32_t rank, pid_t pid
     return who + " " + what + note + ": " + binding_map(topology(), seen.get());
 }
 
+std::size_t usable_cpus()
+{
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    if (sched_getaffinity(0, sizeof mask, &mask) != 0) return 1;
+    const int count = CPU_COUNT(&mask);
+    return count > 0 ? static_cast<std::size_t>(count) : 1;
+}
+
 } // namespace pmixrun

@@ -39,6 +39,10 @@ private:
     std::string error_;
 };
 
+// How many cpus pmixrun itself may run on (its affinity: a cgroup or
+// taskset narrows it); at least 1.
+std::size_t usable_cpus();
+
 // One --report-bindings line for a started rank: the cpus its process
 // really has (or, when bindings are not applied, those computed for it).
 std::string binding_report(const std::string &hostname, uint32_t rank, pid_t pid, hwloc_const_bitmap_t computed);

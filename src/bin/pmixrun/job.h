@@ -62,6 +62,9 @@ struct Job {
     bool notify_spawner = false;  // PMIX_NOTIFY_COMPLETION
     bool merge_stderr = false;    // --merge-stderr-to-stdout: fd 2 is the stdout pipe
     bool report_bindings = false; // --report-bindings: a line per rank once started
+    // More processes run on the node with this job than pmixrun has cpus:
+    // Open MPI is told to yield when idle (open_mpi_env.h).
+    bool oversubscribed = false;
 
     JobPhase phase = JobPhase::starting;
     Clock::time_point term_at = Clock::time_point::max();  // a SIGTERM held back (see Runtime::on_exit)

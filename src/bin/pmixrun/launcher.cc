@@ -1,6 +1,7 @@
 #include "launcher.h"
 
 #include "binding.h"
+#include "open_mpi_env.h"
 
 #include <pmix.h>
 #include <pmix_server.h>
@@ -109,6 +110,7 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_s
     }
     char **env = copy_environment();
     bool ok = env != nullptr;
+    for (const auto &[name, value] : open_mpi_variables(job, proc)) ok = ok && set_variable(&env, name, value);
     for (const auto &[name, value] : job.apps[proc.app].env) ok = ok && set_variable(&env, name, value);
     rc = ok ? PMIx_server_setup_fork(&id, &env) : PMIX_ERR_NOMEM;
     int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1};

@@ -166,6 +166,16 @@ Job *Runtime::find_job(const std::string &nspace)
     return nullptr;
 }
 
+std::size_t Runtime::running_processes() const
+{
+    std::size_t running = 0;
+    for (const auto &job : jobs_) {
+        if (job->phase != JobPhase::running && job->phase != JobPhase::ending) continue;
+        for (const Proc &proc : job->procs) running += proc.exited ? 0 : 1;
+    }
+    return running;
+}
+
 bool Runtime::launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why_p)
 {
     job.merge_stderr = options_.merge_stderr;
@@ -197,6 +207,7 @@ bool Runtime::launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why
         job.phase = JobPhase::done;
         return false;
     }
+    job.oversubscribed = running_processes() + job.size() > usable_cpus();
     if (!launch_job(job, options_.stdin_target, feeds_p, why_p)) {
         end_started(job);
         release_job(job);

@@ -105,6 +105,8 @@ public:
 private:
     bool launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why_p);
     bool place(Job &job, std::string *why_p);
+    // Processes of running or ending jobs that have not exited.
+    std::size_t running_processes() const;
     std::string next_nspace();
     void finish_job(Job &job);
     void end_session(uint32_t id, const std::string &why);

@@ -1,0 +1,67 @@
+// Debian's Open MPI 4.1 programs started by pmixrun itself, no mpirun: one
+// MPI_COMM_WORLD of all the ranks, collectives, MPI_Comm_spawn through
+// pmixrun's spawn upcall, and MPI_Abort's status as pmixrun's exit code
+// (src/bin/pmixrun/open_mpi_env.h says what Open MPI needs to see).
+#include "mpirun_runner.h"
+
+#include <criterion/criterion.h>
+
+#include <string>
+#include <vector>
+
+using namespace compat_test;
+using test_support::has_line;
+
+namespace {
+
+Result pmixrun(int ranks, const std::string &program)
+{
+    return test_support::run(PMIXRUN, {"--timeout", "90", "-n", std::to_string(ranks), program}, "", 120);
+}
+
+void expect_one_world(int ranks)
+{
+    const Result result = pmixrun(ranks, program_path("hello_allreduce"));
+    cr_assert_eq(result.code, 0, "pmixrun -n %d hello_allreduce exited %d:\n%s%s", ranks, result.code,
+                 result.out.c_str(), result.err.c_str());
+    const int sum = ranks * (ranks + 1) / 2;
+    for (int rank = 0; rank < ranks; ++rank) {
+        const std::string line = "rank " + std::to_string(rank) + " of " + std::to_string(ranks) +
+                                 ": allreduce sum " + std::to_string(sum);
+        cr_expect(has_line(result.out, line), "missing \"%s\" (a singleton says \"of 1\") in:\n%s", line.c_str(),
+                  result.out.c_str());
+    }
+    expect_our_libpmix(result.out, "rank", ranks, "pmixrun");
+}
+
+} // namespace
+
+Test(open_mpi_on_pmixrun, two_ranks_are_one_world) { expect_one_world(2); }
+Test(open_mpi_on_pmixrun, four_ranks_are_one_world) { expect_one_world(4); }
+
+Test(open_mpi_on_pmixrun, ring_and_1000_barriers)
+{
+    const Result result = pmixrun(3, program_path("ring_barrier"));
+    cr_assert_eq(result.code, 0, "exited %d:\n%s%s", result.code, result.out.c_str(), result.err.c_str());
+    for (const char *line : {"rank 0 got 2 from 2", "rank 1 got 0 from 0", "rank 2 got 1 from 1", "1000 barriers done"}) {
+        cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line, result.out.c_str());
+    }
+}
+
+Test(open_mpi_on_pmixrun, comm_spawn_goes_through_pmixrun)
+{
+    const Result result = pmixrun(2, program_path("spawn_children"));
+    cr_assert_eq(result.code, 0, "exited %d:\n%s%s", result.code, result.out.c_str(), result.err.c_str());
+    for (const char *line : {"parent 0: 2 children, their sum 3", "parent 1: 2 children, their sum 3",
+                             "child 0: parents' sum 201", "child 1: parents' sum 201"}) {
+        cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line, result.out.c_str());
+    }
+    expect_our_libpmix(result.out, "child", 2, "pmixrun");
+}
+
+Test(open_mpi_on_pmixrun, abort_status_is_pmixruns_exit_code)
+{
+    const Result result = pmixrun(2, program_path("abort_rank"));
+    cr_expect_eq(result.code, 42, "pmixrun exited %d, not MPI_Abort's 42:\n%s", result.code, result.err.c_str());
+    expect_all_gone(result.out);
+}
