@@ -151,6 +151,14 @@ Test(pmixrun_flags, a_prompt_without_a_newline_goes_out_while_the_rank_waits)
     const Result r = job({"--output-filename", dir, "sh", "-c", script});
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     cr_expect_eq(whole_file(file), "name? seen\n");
+    // Tagged, a last line without '\n' is ended, whether it went out on
+    // time or at the process's end.
+    const Result tagged = job({"--tag-output", "sh", "-c", "printf last; sleep 0.3"});
+    cr_assert_eq(tagged.code, 0, "%s", tagged.err.c_str());
+    const std::string end = "] last\n";
+    cr_expect(tagged.out.size() > end.size() && tagged.out.compare(tagged.out.size() - end.size(), end.size(), end) == 0 &&
+                  tagged.out.find('\n') == tagged.out.size() - 1,
+              "'%s'", tagged.out.c_str());
 }
 
 Test(pmixrun_flags, output_filename_that_is_not_a_directory_is_named)

@@ -93,13 +93,12 @@ void OutputStream::flush_partial_if_due(Clock::time_point now)
 
 void OutputStream::finish()
 {
-    // A last line without '\n' gets one when prefixed, so the next rank's
-    // prefix starts a line; untagged output is passed on as it came.
-    if (!partial_.empty()) {
-        const bool end_it = format_.prefixes();
-        write_partial();
-        if (end_it) write_all("\n", 1);
-    }
+    // A last line without '\n' (held, or gone out on time) gets one when
+    // prefixed, so the next prefix starts a line; untagged output is passed
+    // on as it came.
+    const bool unended = !partial_.empty() || mid_line_;
+    write_partial();
+    if (unended && format_.prefixes()) write_all("\n", 1);
     mid_line_ = false;
 }
 
