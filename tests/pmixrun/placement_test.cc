@@ -33,17 +33,26 @@ struct Binding {
     std::string getcpuset;  // PMIx_Get_cpuset's
 };
 
-// "binding R cpuset hwloc:C affinity A getcpuset G" lines, by rank.
-std::map<int, Binding> bindings_in(const std::string &out)
+// "binding R cpuset hwloc:C affinity A getcpuset G job NSPACE" lines, by
+// rank; with `job_suffix`, only those of the job whose name ends so ("@2":
+// the first job spawned).
+std::map<int, Binding> bindings_in(const std::string &out, const std::string &job_suffix = "")
 {
     std::map<int, Binding> found;
     std::istringstream lines(out);
     for (std::string line; std::getline(lines, line);) {
         std::istringstream words(line);
-        std::string tag, cpuset_word, cpuset, affinity_word, affinity, get_word, get;
+        std::string tag, cpuset_word, cpuset, affinity_word, affinity, get_word, get, job_word, job;
         int rank = -1;
-        if (!(words >> tag >> rank >> cpuset_word >> cpuset >> affinity_word >> affinity >> get_word >> get)) continue;
+        if (!(words >> tag >> rank >> cpuset_word >> cpuset >> affinity_word >> affinity >> get_word >> get >>
+              job_word >> job)) {
+            continue;
+        }
         if (tag != "binding") continue;
+        if (!job_suffix.empty() &&
+            (job.size() < job_suffix.size() || job.compare(job.size() - job_suffix.size(), job_suffix.size(), job_suffix) != 0)) {
+            continue;
+        }
         if (cpuset.rfind("hwloc:", 0) == 0) cpuset = cpuset.substr(6);
         found[rank] = Binding{cpuset, affinity, get};
     }
@@ -58,6 +67,17 @@ Result bound_job(std::vector<std::string> args, const std::string &xml = "")
     args.insert(args.end(), {PROBE, "--binding"});
     if (!xml.empty()) ::setenv("HWLOC_XMLFILE", xml.c_str(), 1);
     Result r = run(args);
+    ::unsetenv("HWLOC_XMLFILE");
+    return r;
+}
+
+// pmixrun -n <ranks> of the probe, whose rank 0 spawns `children` more
+// probes placed by `map_by` ("-": pmixrun's defaults).
+Result spawning_job(int ranks, int children, const char *map_by, const std::string &xml = "")
+{
+    if (!xml.empty()) ::setenv("HWLOC_XMLFILE", xml.c_str(), 1);
+    Result r = run({"--tmpdir", g_tmp, "-n", std::to_string(ranks), PROBE, "--binding", "--spawn",
+                    std::to_string(children), map_by});
     ::unsetenv("HWLOC_XMLFILE");
     return r;
 }
@@ -274,4 +294,45 @@ Test(pmixrun_placement, l3_caches_numa_and_hardware_threads)
     r = bound_job({"--bind-to", "core", "-n", "2"}, xml);
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     expect_computed(bindings_in(r.out), {"0-1", "2-3"});
+}
+
+// A spawned job is placed too, on the cores the running jobs left free;
+// its PMIX_MAPBY is honoured (Open MPI's MPI_Comm_spawn "map_by").
+Test(pmixrun_placement, a_spawned_job_takes_the_cores_the_running_ones_left_free)
+{
+    const std::string xml = topology_file("pack:2 core:64 pu:1", "2x64");
+    Result r = spawning_job(2, 2, "-", xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect(has_line(r.out, "spawn PMIX_SUCCESS"), "%s", r.out.c_str());
+    expect_computed(bindings_in(r.out, "@1"), {"0", "1"});
+    expect_computed(bindings_in(r.out, "@2"), {"2", "3"});
+    r = spawning_job(2, 2, "package", xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out, "@2"), {"0-63", "64-127"});
+}
+
+Test(pmixrun_placement, a_spawned_job_on_this_machine_is_bound_when_a_core_is_free)
+{
+    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    Result r = spawning_job(1, 1, "-");
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_applied(bindings_in(r.out, "@1"), {"0"});
+    expect_applied(bindings_in(r.out, "@2"), {"1"});
+    // Both cores held: the child runs unbound, and the defaults say nothing.
+    r = spawning_job(2, 1, "-");
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_applied(bindings_in(r.out, "@1"), {"0", "1"});
+    const std::map<int, Binding> child = bindings_in(r.out, "@2");
+    cr_assert_eq(child.size(), 1u, "%s", r.out.c_str());
+    cr_expect_eq(child.at(0).affinity, "0-1", "%s", r.out.c_str());
+    cr_expect(r.err.find("oversubscribed") == std::string::npos, "%s", r.err.c_str());
+}
+
+Test(pmixrun_placement, a_spawn_with_a_bad_mapby_is_refused_by_name)
+{
+    const Result r = spawning_job(1, 1, "diagonal");
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect(has_line(r.out, "spawn PMIX_ERR_BAD_PARAM"), "%s", r.out.c_str());
+    cr_expect(r.err.find("PMIX_MAPBY") != std::string::npos && r.err.find("diagonal") != std::string::npos, "%s",
+              r.err.c_str());
 }

@@ -8,7 +8,9 @@
  * --locality; --query: rank 0 prints what the host answers to the queries
  * tools make; --fail-first: rank 0 exits 1 after a fence, the others print
  * the failure event they hear; --job-info: rank 0 prints the status of an
- * informational job-control request. */
+ * informational job-control request; --spawn N MAPBY: rank 0 spawns N
+ * copies of this probe with --binding (PMIX_MAPBY MAPBY unless "-"), prints
+ * "spawn STATUS", and waits for that job's end. */
 #define _GNU_SOURCE 1
 #include <sched.h>
 
@@ -125,8 +127,9 @@ static uint32_t get_u32(const pmix_proc_t *proc, const char *key)
     return number;
 }
 
-/* "binding R cpuset C affinity A getcpuset G": PMIX_CPUSET as registered,
- * the kernel's affinity, and PMIx_Get_cpuset's answer (hwloc lists). */
+/* "binding R cpuset C affinity A getcpuset G job NSPACE": PMIX_CPUSET as
+ * registered, the kernel's affinity, and PMIx_Get_cpuset's answer (hwloc
+ * lists). */
 static void print_binding(const pmix_proc_t *me)
 {
     pmix_value_t *value = NULL;
@@ -149,12 +152,50 @@ static void print_binding(const pmix_proc_t *me)
         hwloc_bitmap_list_asprintf(&got_text, (hwloc_const_bitmap_t)got.bitmap);
         PMIx_Cpuset_destruct(&got);
     }
-    printf("binding %u cpuset %s affinity %s getcpuset %s\n", me->rank, cpuset, affinity_text,
-           got_text != NULL ? got_text : "(none)");
+    printf("binding %u cpuset %s affinity %s getcpuset %s job %s\n", me->rank, cpuset, affinity_text,
+           got_text != NULL ? got_text : "(none)", me->nspace);
     free(affinity_text);
     free(got_text);
     hwloc_bitmap_free(affinity);
     if (value != NULL) PMIX_VALUE_RELEASE(value);
+}
+
+static atomic_int spawned_job_ended = 0;
+
+static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
+                       pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)id; (void)status; (void)source; (void)info; (void)ninfo; (void)results; (void)nresults;
+    spawned_job_ended = 1;
+    if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* Rank 0 spawns `count` probes that print their binding, placed by `map_by`
+ * ("-": pmixrun's defaults), and waits (bounded) until their job ends. */
+static void spawn_probes(const char *self, uint16_t count, const char *map_by)
+{
+    pmix_status_t code = PMIX_EVENT_JOB_END;
+    PMIx_Register_event_handler(&code, 1, NULL, 0, on_job_end, NULL, NULL);
+    char *argv[] = {(char *)self, (char *)"--binding", NULL};
+    pmix_app_t app;
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = strdup(self);
+    app.argv = argv;
+    app.maxprocs = count;
+    pmix_info_t info[2];
+    bool yes = true;
+    size_t ninfo = 0;
+    PMIX_INFO_LOAD(&info[ninfo++], PMIX_NOTIFY_COMPLETION, &yes, PMIX_BOOL);
+    if (strcmp(map_by, "-") != 0) PMIX_INFO_LOAD(&info[ninfo++], PMIX_MAPBY, map_by, PMIX_STRING);
+    pmix_nspace_t child;
+    const pmix_status_t rc = PMIx_Spawn(info, ninfo, &app, 1, child);
+    printf("spawn %s\n", PMIx_Error_string(rc));
+    fflush(stdout);
+    for (int t = 0; rc == PMIX_SUCCESS && t < 400 && !spawned_job_ended; ++t) usleep(25000);
+    app.argv = NULL; /* ours, on the stack */
+    free(app.cmd);
+    app.cmd = NULL;
+    for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&info[i]);
 }
 
 int main(int argc, char **argv)
@@ -180,6 +221,10 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--binding") == 0) {
             print_binding(&me);
+        } else if (strcmp(argv[i], "--spawn") == 0 && i + 2 < argc) {
+            const uint16_t count = (uint16_t)atoi(argv[++i]);
+            const char *map_by = argv[++i];
+            if (me.rank == 0) spawn_probes(argv[0], count, map_by);
         } else if (strcmp(argv[i], "--read-stdin") == 0) {
             char buffer[4096];
             size_t total = 0;

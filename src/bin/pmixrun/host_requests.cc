@@ -57,6 +57,36 @@ bool number(const pmix_info_t *item, uint32_t *out_p)
     return true;
 }
 
+// Where a spawn's ranks go, from the job attributes mpirun's flags map to
+// (Open MPI's MPI_Comm_spawn passes its "map_by" and "bind_to" info keys
+// as these). False with *why_p naming the attribute and the choices.
+bool spawn_placement(const SpawnCall &call, PlacementOptions *options_p, std::string *why_p)
+{
+    PlacementOptions options;
+    const std::string map_by = text(call.job_info, call.ninfo, PMIX_MAPBY);
+    const std::string bind_to = text(call.job_info, call.ninfo, PMIX_BINDTO);
+    if (!map_by.empty() && !parse_map_by(map_by, &options, why_p)) {
+        *why_p = "PMIX_MAPBY: " + *why_p;
+        return false;
+    }
+    if (!bind_to.empty() && !parse_bind_to(bind_to, &options, why_p)) {
+        *why_p = "PMIX_BINDTO: " + *why_p;
+        return false;
+    }
+    uint32_t cpus = 0;
+    if (const pmix_info_t *item = find(call.job_info, call.ninfo, PMIX_CPUS_PER_PROC)) {
+        if (!number(item, &cpus) || cpus == 0 || cpus > 65536 ||
+            (options.cpus_per_rank != 0 && options.cpus_per_rank != cpus)) {
+            *why_p = "PMIX_CPUS_PER_PROC: a count of 1 to 65536, the same as PMIX_MAPBY's PE=n when both are given";
+            return false;
+        }
+        options.cpus_per_rank = cpus;
+    }
+    options.report = flag(call.job_info, call.ninfo, PMIX_REPORT_BINDINGS);
+    *options_p = options;
+    return true;
+}
+
 // The applications of a spawn as pmixrun's own AppSpecs. False with *why_p.
 bool app_specs(const SpawnCall &call, std::vector<AppSpec> *specs_p, std::string *why_p)
 {
@@ -86,15 +116,6 @@ uint64_t requested_procs(const std::vector<AppSpec> &specs)
     uint64_t total = 0;
     for (const AppSpec &spec : specs) total += spec.nprocs;
     return total;
-}
-
-uint64_t running_procs(const std::vector<std::unique_ptr<Job>> &jobs)
-{
-    uint64_t running = 0;
-    for (const auto &job : jobs) {
-        for (const Proc &proc : job->procs) running += proc.pid > 0 && !proc.exited ? 1 : 0;
-    }
-    return running;
 }
 
 // The seed's order: session id, allocation id, the user's allocation
@@ -272,8 +293,13 @@ void Runtime::spawn(SpawnCall &call)
         say_refusal("spawn", why);
         return call.cbfunc(PMIX_ERR_JOB_EXE_NOT_FOUND, nullptr, call.cbdata);
     }
+    PlacementOptions placement;
+    if (!spawn_placement(call, &placement, &why)) {
+        say_refusal("spawn", why);
+        return call.cbfunc(PMIX_ERR_BAD_PARAM, nullptr, call.cbdata);
+    }
     const uint64_t requested = requested_procs(specs);
-    const uint64_t running = running_procs(jobs_);
+    const uint64_t running = running_processes();
     if (running + requested > options_.max_procs) {
         say_refusal("spawn", std::string(call.requester.nspace) + ":" + std::to_string(call.requester.rank) +
                                  " asked for " + std::to_string(requested) + " processes next to the " +
@@ -300,6 +326,7 @@ void Runtime::spawn(SpawnCall &call)
     job.spawned_by = call.requester;
     job.separated = flag(call.job_info, call.ninfo, PMIX_SPAWN_CHILD_SEP);
     job.notify_spawner = flag(call.job_info, call.ninfo, PMIX_NOTIFY_COMPLETION);
+    job.placement = placement;
     if (!launch(job, nullptr, &why)) {
         say_refusal("spawn", why);
         return call.cbfunc(PMIX_ERR_JOB_FAILED_TO_LAUNCH, nullptr, call.cbdata);

@@ -38,6 +38,7 @@ struct Proc {
     bool exited = false;
     int wait_status = 0;     // waitpid's
     Bitmap binding;          // the cpus it is bound to; null: unbound
+    Bitmap mapped;           // the cpus of the units it was mapped to (held from other jobs while it runs)
     std::string cpuset;      // its PMIX_CPUSET ("hwloc:<list>"); empty: the node's
 };
 
@@ -61,6 +62,9 @@ struct Job {
     bool separated = false;
     bool notify_spawner = false;  // PMIX_NOTIFY_COMPLETION
     bool merge_stderr = false;    // --merge-stderr-to-stdout: fd 2 is the stdout pipe
+    // Where its ranks go: the command line's options, or a spawn's
+    // PMIX_MAPBY, PMIX_BINDTO, PMIX_CPUS_PER_PROC, PMIX_REPORT_BINDINGS.
+    PlacementOptions placement;
     bool report_bindings = false; // --report-bindings: a line per rank once started
     // More processes run on the node with this job than pmixrun has cpus:
     // Open MPI is told to yield when idle (open_mpi_env.h).

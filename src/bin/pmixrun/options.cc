@@ -108,7 +108,7 @@ void add_global_options(CLI::App &cli, Options &out, GlobalFlags &flags)
                    ":PE=n gives each n cpus (default core up to 2 ranks, package above)")
         ->type_name("WHAT[:PE=n]");
     cli.add_option("--bind-to", flags.bind_to,
-                   "what each rank is bound to (default core up to 2 ranks, package above)")
+                   "what each rank is bound to (default the --map-by level, else core up to 2 ranks, package above)")
         ->type_name("none|hwthread|core|l3cache|numa|package");
     cli.add_option("--cpus-per-rank", out.placement.cpus_per_rank, "cpus (cores) each rank gets and is bound to")
         ->type_name("N")

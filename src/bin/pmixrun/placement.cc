@@ -39,13 +39,25 @@ std::vector<hwloc_obj_t> objects_of(hwloc_topology_t topology, hwloc_obj_type_t 
 }
 
 // A node without core objects (some virtual machines) counts its threads.
-std::vector<hwloc_obj_t> units_of(hwloc_topology_t topology, bool hwthreads)
+// Units that share a cpu with `held` are taken.
+std::vector<hwloc_obj_t> units_of(hwloc_topology_t topology, bool hwthreads, hwloc_const_bitmap_t held)
 {
-    if (!hwthreads) {
-        std::vector<hwloc_obj_t> cores = objects_of(topology, HWLOC_OBJ_CORE);
-        if (!cores.empty()) return cores;
+    std::vector<hwloc_obj_t> units;
+    if (!hwthreads) units = objects_of(topology, HWLOC_OBJ_CORE);
+    if (units.empty()) units = objects_of(topology, HWLOC_OBJ_PU);
+    if (held == nullptr || hwloc_bitmap_iszero(held)) return units;
+    std::vector<hwloc_obj_t> free;
+    for (hwloc_obj_t unit : units) {
+        if (!hwloc_bitmap_intersects(unit->cpuset, held)) free.push_back(unit);
     }
-    return objects_of(topology, HWLOC_OBJ_PU);
+    return free;
+}
+
+Bitmap cpus_of(const std::vector<hwloc_obj_t> &units)
+{
+    Bitmap set(hwloc_bitmap_alloc());
+    for (hwloc_obj_t unit : units) hwloc_bitmap_or(set.get(), set.get(), unit->cpuset);
+    return set;
 }
 
 struct Resolved {
@@ -58,7 +70,10 @@ struct Resolved {
 Resolved resolve(const PlacementOptions &options, uint32_t nprocs)
 {
     const Level fallback = nprocs <= 2 ? Level::core : Level::package;
-    Resolved r{options.map_by.value_or(fallback), options.bind_to.value_or(fallback), options.bind_none,
+    // Mapped by a level and not told how to bind: bound to that level, as
+    // mpirun does (--map-by package -n 2 binds each rank to its package).
+    const Level map_by = options.map_by.value_or(fallback);
+    Resolved r{map_by, options.bind_to.value_or(map_by), options.bind_none,
                options.cpus_per_rank > 0 ? options.cpus_per_rank : 1};
     // Several cpus per rank (PE=n) are bound as those cores, as mpirun does.
     if (r.per_rank > 1 && !options.bind_to) r.bind_to = Level::core;
@@ -176,8 +191,8 @@ bool parse_bind_to(const std::string &text, PlacementOptions *options_p, std::st
     return true;
 }
 
-bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint32_t nprocs, JobPlacement *placement_p,
-               std::string *error_p)
+bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint32_t nprocs, hwloc_const_bitmap_t held,
+               JobPlacement *placement_p, std::string *error_p)
 {
     JobPlacement placement;
     const Resolved r = resolve(options, nprocs);
@@ -192,7 +207,7 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
     // Ranks are handed hardware threads only when mapped by them; bound to
     // one, a rank mapped by core gets its core's first thread.
     const bool by_thread = r.map_by == Level::hwthread;
-    const std::vector<hwloc_obj_t> units = units_of(topology, by_thread);
+    const std::vector<hwloc_obj_t> units = units_of(topology, by_thread, held);
     for (Level level : {r.map_by, r.bind_to}) {
         if (level == Level::hwthread || level == Level::core || (level == r.bind_to && r.bind_none)) continue;
         if (objects_of(topology, object_type(level)).empty()) {
@@ -211,9 +226,11 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
             return true;
         }
         const std::string unit = by_thread ? "hardware threads" : "cores";
+        const bool others = held != nullptr && !hwloc_bitmap_iszero(held);
         placement.notice = std::to_string(nprocs) + " ranks of " + std::to_string(r.per_rank) + " need " +
                            std::to_string(wanted) + " " + unit + ", more than this node's " +
-                           std::to_string(units.size()) + ": oversubscribed, so no rank is bound";
+                           std::to_string(units.size()) + (others ? " left free by the running jobs" : "") +
+                           ": oversubscribed, so no rank is bound";
         *placement_p = std::move(placement);
         return true;
     }
@@ -231,7 +248,10 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
         *placement_p = std::move(placement);
         return true;
     }
-    for (const auto &rank_units : ranks) placement.cpusets.push_back(bound_cpus(topology, rank_units, r.bind_to));
+    for (const auto &rank_units : ranks) {
+        placement.cpusets.push_back(bound_cpus(topology, rank_units, r.bind_to));
+        placement.mapped.push_back(cpus_of(rank_units));
+    }
     *placement_p = std::move(placement);
     return true;
 }

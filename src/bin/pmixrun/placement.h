@@ -10,8 +10,11 @@
 //   each unit; core: whole cores) or of the objects holding them (l3cache,
 //   numa, package).
 // - Defaults are prterun's: map and bind by core up to 2 ranks, by package
-//   above; with several cpus per rank, bound to those cores.
-// - More units wanted than the node has (oversubscribed): nothing is bound
+//   above; mapped by a level without a binding, bound to that level (as
+//   mpirun); with several cpus per rank, bound to those cores.
+// - Units already mapped to other running jobs (`held`) are not handed out
+//   again: a job spawned beside the first takes the cores it left free.
+// - More units wanted than the node has free (oversubscribed): nothing is bound
 //   rather than stacking ranks on one core; the notice says so when the
 //   user asked for a placement or --report-bindings (the defaults stay
 //   quiet otherwise).
@@ -50,13 +53,15 @@ using Bitmap = std::unique_ptr<hwloc_bitmap_s, BitmapFree>;
 
 struct JobPlacement {
     std::vector<Bitmap> cpusets;  // one per rank; empty: the ranks run unbound
+    std::vector<Bitmap> mapped;   // the cpus of each rank's units (held while it runs)
     std::string notice;           // one line for the user (why unbound), or empty
 };
 
 // False with *error_p when the request cannot be met on this topology (a
-// level it lacks, or units that no object can give).
-bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint32_t nprocs, JobPlacement *placement_p,
-               std::string *error_p);
+// level it lacks, or units that no object can give). `held` (may be null):
+// cpus whose units other running jobs were mapped to.
+bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint32_t nprocs, hwloc_const_bitmap_t held,
+               JobPlacement *placement_p, std::string *error_p);
 
 // "package 0 core 3" style description of a cpuset, and a map of the node's
 // cores ([B/./.][./.]: B where the set holds a thread of that core), per

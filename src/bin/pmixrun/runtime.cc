@@ -132,22 +132,27 @@ Runtime::Runtime(const Options &options, std::string hostname)
 {
 }
 
-// The command line's job is placed and bound as --map-by, --bind-to and
-// --cpus-per-rank say (placement.h); jobs spawned later run unbound.
+// Each job is placed and bound as its options say (placement.h): the
+// command line's --map-by, --bind-to and --cpus-per-rank, a spawn's
+// attributes; on the units the running jobs left free.
 bool Runtime::place(Job &job, std::string *why_p)
 {
     const auto topology = static_cast<hwloc_topology_t>(node_topology().topology);
+    const Bitmap held = held_cpus();
     JobPlacement placement;
-    if (!place_job(topology, options_.placement, job.size(), &placement, why_p)) return false;
-    if (!placement.notice.empty()) say(placement.notice);
-    if (!placement.cpusets.empty() && !bindings_apply() && !options_.placement.report) {
+    if (!place_job(topology, job.placement, job.size(), held.get(), &placement, why_p)) return false;
+    if (!placement.notice.empty()) {
+        say(job.from_command_line() ? placement.notice : "spawned job " + job.nspace + ": " + placement.notice);
+    }
+    if (!placement.cpusets.empty() && !bindings_apply() && !job.placement.report && job.from_command_line()) {
         say("the topology is not this machine's (HWLOC_XMLFILE): bindings are computed and told to the ranks, "
             "not applied");
     }
-    job.report_bindings = options_.placement.report;
+    job.report_bindings = job.placement.report;
     for (std::size_t rank = 0; rank < placement.cpusets.size(); ++rank) {
         Proc &proc = job.procs[rank];
         proc.binding = std::move(placement.cpusets[rank]);
+        proc.mapped = std::move(placement.mapped[rank]);
         pmix_cpuset_t cpuset{const_cast<char *>("hwloc"), proc.binding.get()};
         char *text = nullptr;
         if (PMIx_server_generate_cpuset_string(&cpuset, &text) == PMIX_SUCCESS && text != nullptr) proc.cpuset = text;
@@ -166,12 +171,22 @@ Job *Runtime::find_job(const std::string &nspace)
     return nullptr;
 }
 
+Bitmap Runtime::held_cpus() const
+{
+    Bitmap held(hwloc_bitmap_alloc());
+    for (const auto &job : jobs_) {
+        for (const Proc &proc : job->procs) {
+            if (proc.pid > 0 && !proc.exited && proc.mapped) hwloc_bitmap_or(held.get(), held.get(), proc.mapped.get());
+        }
+    }
+    return held;
+}
+
 std::size_t Runtime::running_processes() const
 {
     std::size_t running = 0;
     for (const auto &job : jobs_) {
-        if (job->phase != JobPhase::running && job->phase != JobPhase::ending) continue;
-        for (const Proc &proc : job->procs) running += proc.exited ? 0 : 1;
+        for (const Proc &proc : job->procs) running += proc.pid > 0 && !proc.exited ? 1 : 0;
     }
     return running;
 }
@@ -199,7 +214,7 @@ bool Runtime::launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why
         proc.err->set_source(source, PMIX_FWD_STDERR_CHANNEL);
     }
     if (Session *session = sessions_.find(job.session_id)) session->jobs.push_back(job.nspace);
-    if (job.from_command_line() && !place(job, why_p)) {
+    if (!place(job, why_p)) {
         job.phase = JobPhase::done;
         return false;
     }
@@ -222,6 +237,7 @@ bool Runtime::launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why
 bool Runtime::start_main_job(std::vector<StdinFeed> *feeds_p, std::string *why_p)
 {
     jobs_.push_back(std::make_unique<Job>(make_job(options_.apps, next_nspace(), hostname_, sessions_.default_id())));
+    jobs_.back()->placement = options_.placement;
     return launch(*jobs_.back(), feeds_p, why_p);
 }
 

@@ -105,7 +105,9 @@ public:
 private:
     bool launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why_p);
     bool place(Job &job, std::string *why_p);
-    // Processes of running or ending jobs that have not exited.
+    // The cpus the running processes were mapped to.
+    Bitmap held_cpus() const;
+    // Processes started and not yet exited, over all jobs.
     std::size_t running_processes() const;
     std::string next_nspace();
     void finish_job(Job &job);
