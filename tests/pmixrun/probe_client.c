@@ -10,7 +10,8 @@
  * the failure event they hear; --job-info: rank 0 prints the status of an
  * informational job-control request; --spawn N MAPBY: rank 0 spawns N
  * copies of this probe with --binding (PMIX_MAPBY MAPBY unless "-"), prints
- * "spawn STATUS", and waits for that job's end. */
+ * "spawn STATUS", and waits for that job's end; the other ranks wait for
+ * rank 0 in a fence. */
 #define _GNU_SOURCE 1
 #include <sched.h>
 
@@ -225,6 +226,7 @@ int main(int argc, char **argv)
             const uint16_t count = (uint16_t)atoi(argv[++i]);
             const char *map_by = argv[++i];
             if (me.rank == 0) spawn_probes(argv[0], count, map_by);
+            PMIx_Fence(NULL, 0, NULL, 0); /* the other ranks hold their cores until then */
         } else if (strcmp(argv[i], "--read-stdin") == 0) {
             char buffer[4096];
             size_t total = 0;
