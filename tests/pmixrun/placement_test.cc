@@ -336,3 +336,32 @@ Test(pmixrun_placement, a_spawn_with_a_bad_mapby_is_refused_by_name)
     cr_expect(r.err.find("PMIX_MAPBY") != std::string::npos && r.err.find("diagonal") != std::string::npos, "%s",
               r.err.c_str());
 }
+
+// --map-by ppr:N:level: N ranks on each object in turn, bound to a core
+// each; without -n, as many as N per object.
+Test(pmixrun_placement, ppr_puts_n_ranks_on_each_object)
+{
+    const std::string xml = topology_file("pack:2 core:64 pu:1", "2x64");
+    Result r = bound_job({"--map-by", "ppr:2:package"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0", "1", "64", "65"});
+    r = bound_job({"--map-by", "ppr:2:package:PE=4", "-n", "3"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0-3", "4-7", "64-67"});
+    r = bound_job({"--map-by", "ppr:1:package", "-n", "3"}, xml);
+    cr_expect_neq(r.code, 0);
+    cr_expect(r.err.find("holds 2 ranks") != std::string::npos, "%s", r.err.c_str());
+    for (const char *bad : {"ppr:0:core", "ppr:2", "ppr:2:socket:PE=0", "ppr:x:core", "ppr:1:rack"}) {
+        r = bound_job({"--map-by", bad});
+        cr_expect_eq(r.code, 2, "--map-by %s: %d", bad, r.code);
+        cr_expect(r.err.find(bad) != std::string::npos, "%s", r.err.c_str());
+    }
+}
+
+Test(pmixrun_placement, ppr_on_this_machine_sizes_the_job_by_its_cores)
+{
+    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    const Result r = bound_job({"--map-by", "ppr:1:core"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_applied(bindings_in(r.out), {"0", "1"});
+}

@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include "bin/common/command_line.h"
+#include "node_cpuset.h"
 
 #include <unistd.h>
 
@@ -104,7 +105,8 @@ void add_global_options(CLI::App &cli, Options &out, GlobalFlags &flags)
     cli.add_option("--hostfile", flags.hostfile, "refused: pmixrun runs one node (use Slurm or mpirun for several)")
         ->type_name("FILE");
     cli.add_option("--map-by", flags.map_by,
-                   "where ranks go: in order (slot, core, hwthread) or round-robin over l3cache, numa or package; "
+                   "where ranks go: in order (slot, core, hwthread), round-robin over l3cache, numa or package, "
+                   "or ppr:N:LEVEL (N on each; without -n, N per object of the node); "
                    ":PE=n gives each n cpus (default core up to 2 ranks, package above)")
         ->type_name("WHAT[:PE=n]");
     cli.add_option("--bind-to", flags.bind_to,
@@ -245,8 +247,28 @@ bool parse_segment(std::vector<std::string> args, bool first, Options &out, AppS
         if (!apply_globals(cli, globals, out, error_p)) return false;
     }
     app.nprocs = flags.nprocs;
+    app.nprocs_given = app_options.front()->count() > 0;
     app.cwd = flags.wdir;
     return resolve_env(flags, app, error_p);
+}
+
+// --map-by ppr:N:level without -n runs N ranks per object, as mpirun does.
+bool size_by_ppr(Options &out, std::string *error_p)
+{
+    if (out.placement.per_object == 0) return true;
+    const bool sized = std::all_of(out.apps.begin(), out.apps.end(), [](const AppSpec &app) { return app.nprocs_given; });
+    if (sized) return true;
+    if (out.apps.size() > 1) {
+        *error_p = "--map-by ppr with several applications: give each its -n";
+        return false;
+    }
+    const uint32_t ranks = ppr_ranks(static_cast<hwloc_topology_t>(node_topology().topology), out.placement);
+    if (ranks == 0) {
+        *error_p = "--map-by ppr: this node's topology cannot be read to count its objects (give -n)";
+        return false;
+    }
+    out.apps.front().nprocs = ranks;
+    return true;
 }
 
 bool check_job(const Options &out, std::string *error_p)
@@ -292,7 +314,7 @@ bool parse_options(int argc, char **argv, Options *options_p, std::string *error
         if (colon == rest.end()) break;
         args.assign(colon + 1, rest.end());
     }
-    if (!check_job(out, error_p)) return false;
+    if (!size_by_ppr(out, error_p) || !check_job(out, error_p)) return false;
     *options_p = std::move(out);
     return true;
 }

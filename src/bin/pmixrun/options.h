@@ -23,6 +23,7 @@ namespace pmixrun {
 
 struct AppSpec {
     uint32_t nprocs = 1;
+    bool nprocs_given = false;                                // -n was on the command line
     std::vector<std::string> argv;                            // argv[0] as given
     std::vector<std::pair<std::string, std::string>> env;     // -x, resolved
     std::string cwd;                                          // empty: pmixrun's own (PMIx_Spawn's app.cwd)

@@ -1,5 +1,6 @@
 #include "placement.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 
@@ -23,6 +24,7 @@ hwloc_obj_type_t object_type(Level level)
     case Level::l3cache: return HWLOC_OBJ_L3CACHE;
     case Level::numa: return HWLOC_OBJ_NUMANODE;
     case Level::package: return HWLOC_OBJ_PACKAGE;
+    case Level::node: return HWLOC_OBJ_MACHINE;
     }
     return HWLOC_OBJ_CORE;
 }
@@ -73,7 +75,10 @@ Resolved resolve(const PlacementOptions &options, uint32_t nprocs)
     // Mapped by a level and not told how to bind: bound to that level, as
     // mpirun does (--map-by package -n 2 binds each rank to its package).
     const Level map_by = options.map_by.value_or(fallback);
-    Resolved r{map_by, options.bind_to.value_or(map_by), options.bind_none,
+    // ppr binds each rank to its core (thread, per hwthread), as mpirun does.
+    const Level bind_default =
+        options.per_object > 0 ? (map_by == Level::hwthread ? Level::hwthread : Level::core) : map_by;
+    Resolved r{map_by, options.bind_to.value_or(bind_default), options.bind_none,
                options.cpus_per_rank > 0 ? options.cpus_per_rank : 1};
     // Several cpus per rank (PE=n) are bound as those cores, as mpirun does.
     if (r.per_rank > 1 && !options.bind_to) r.bind_to = Level::core;
@@ -114,6 +119,33 @@ bool map_units(const std::vector<hwloc_obj_t> &units, const std::vector<hwloc_ob
     return true;
 }
 
+// ppr: `per_object` ranks on each object in turn, each taking per_rank free
+// units of its object.
+bool map_per_object(const std::vector<hwloc_obj_t> &units, const std::vector<hwloc_obj_t> &objects, uint32_t nprocs,
+                    uint32_t per_object, uint32_t per_rank, std::vector<std::vector<hwloc_obj_t>> *ranks_p,
+                    std::string *error_p)
+{
+    ranks_p->assign(nprocs, {});
+    uint32_t rank = 0;
+    for (hwloc_obj_t object : objects) {
+        std::vector<hwloc_obj_t> free;
+        for (hwloc_obj_t unit : units) {
+            if (hwloc_bitmap_isincluded(unit->cpuset, object->cpuset)) free.push_back(unit);
+        }
+        std::size_t next = 0;
+        for (uint32_t k = 0; k < per_object && rank < nprocs; ++k, ++rank) {
+            if (free.size() - next < per_rank) {
+                *error_p = std::string(hwloc_obj_type_string(object->type)) + " " + std::to_string(object->logical_index) +
+                           " has too few free cpus for " + std::to_string(per_object) + " ranks of " +
+                           std::to_string(per_rank) + " (ask for fewer per object, or fewer --cpus-per-rank)";
+                return false;
+            }
+            for (uint32_t u = 0; u < per_rank; ++u) (*ranks_p)[rank].push_back(free[next++]);
+        }
+    }
+    return true;
+}
+
 // The cpus a rank is bound to: its units at the binding level, or the
 // objects of that level that hold them.
 Bitmap bound_cpus(hwloc_topology_t topology, const std::vector<hwloc_obj_t> &units, Level bind_to)
@@ -148,12 +180,49 @@ const char *level_name(Level level)
     case Level::l3cache: return "l3cache";
     case Level::numa: return "numa";
     case Level::package: return "package";
+    case Level::node: return "node";
     }
     return "core";
 }
 
+bool parse_ppr(const std::string &text, PlacementOptions *options_p, std::string *error_p)
+{
+    // ppr:N:level[:PE=n]
+    const std::string usage = "--map-by " + text +
+                              ": ppr:N:LEVEL puts N ranks on each hwthread, core, l3cache, numa, package or node "
+                              "(N >= 1, then :PE=n if wanted)";
+    const std::size_t second = text.find(':', 4);
+    char *end = nullptr;
+    const unsigned long n = std::strtoul(text.c_str() + 4, &end, 10);
+    if (second == std::string::npos || n == 0 || n > 65536 || end != text.c_str() + second) {
+        *error_p = usage;
+        return false;
+    }
+    const std::size_t third = text.find(':', second + 1);
+    const std::string level = text.substr(second + 1, third == std::string::npos ? std::string::npos : third - second - 1);
+    if (level == "node") {
+        options_p->map_by = Level::node;
+    } else if (auto found = level_names().find(level); found != level_names().end()) {
+        options_p->map_by = found->second;
+    } else {
+        *error_p = usage;
+        return false;
+    }
+    options_p->per_object = static_cast<uint32_t>(n);
+    if (third == std::string::npos) return true;
+    const std::string modifier = text.substr(third + 1);
+    const unsigned long pe = modifier.rfind("PE=", 0) == 0 ? std::strtoul(modifier.c_str() + 3, &end, 10) : 0;
+    if (pe == 0 || pe > 65536 || *end != '\0') {
+        *error_p = "--map-by " + text + ": the only modifier is PE=n (cpus per rank, n >= 1)";
+        return false;
+    }
+    options_p->cpus_per_rank = static_cast<uint32_t>(pe);
+    return true;
+}
+
 bool parse_map_by(const std::string &text, PlacementOptions *options_p, std::string *error_p)
 {
+    if (text.rfind("ppr:", 0) == 0) return parse_ppr(text, options_p, error_p);
     const std::size_t colon = text.find(':');
     const std::string name = text.substr(0, colon);
     if (name == "slot") {
@@ -161,7 +230,8 @@ bool parse_map_by(const std::string &text, PlacementOptions *options_p, std::str
     } else if (auto found = level_names().find(name); found != level_names().end()) {
         options_p->map_by = found->second;
     } else {
-        *error_p = "--map-by " + text + ": map by slot, hwthread, core, l3cache, numa or package (with :PE=n)";
+        *error_p = "--map-by " + text +
+                   ": map by slot, hwthread, core, l3cache, numa or package (with :PE=n), or ppr:N:LEVEL";
         return false;
     }
     if (colon == std::string::npos) return true;
@@ -216,6 +286,17 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
             return false;
         }
     }
+    if (options.per_object > 0) {
+        const std::size_t objects = objects_of(topology, object_type(r.map_by)).size();
+        const uint64_t capacity = static_cast<uint64_t>(options.per_object) * objects;
+        if (nprocs > capacity) {
+            *error_p = "--map-by ppr:" + std::to_string(options.per_object) + ":" + level_name(r.map_by) + " holds " +
+                       std::to_string(capacity) + (capacity == 1 ? " rank" : " ranks") + " on this node (" + std::to_string(objects) + " " +
+                       level_name(r.map_by) + "), not " + std::to_string(nprocs) +
+                       " (leave -n out to run that many, or raise N)";
+            return false;
+        }
+    }
     const uint64_t wanted = static_cast<uint64_t>(nprocs) * r.per_rank;
     if (units.empty() || wanted > units.size()) {
         // Said only when the user asked for a placement or its report: a laptop running
@@ -235,7 +316,12 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
         return true;
     }
     std::vector<std::vector<hwloc_obj_t>> ranks;
-    if (r.map_by == Level::core || r.map_by == Level::hwthread) {
+    if (options.per_object > 0) {
+        if (!map_per_object(units, objects_of(topology, object_type(r.map_by)), nprocs, options.per_object, r.per_rank,
+                            &ranks, error_p)) {
+            return false;
+        }
+    } else if (r.map_by == Level::core || r.map_by == Level::hwthread) {
         // By unit: rank r takes units r*per_rank onwards.
         ranks.assign(nprocs, {});
         for (uint32_t rank = 0; rank < nprocs; ++rank) {
@@ -254,6 +340,13 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
     }
     *placement_p = std::move(placement);
     return true;
+}
+
+uint32_t ppr_ranks(hwloc_topology_t topology, const PlacementOptions &options)
+{
+    if (topology == nullptr || options.per_object == 0 || !options.map_by) return 0;
+    const uint64_t ranks = static_cast<uint64_t>(options.per_object) * objects_of(topology, object_type(*options.map_by)).size();
+    return static_cast<uint32_t>(std::min<uint64_t>(ranks, UINT32_MAX));
 }
 
 std::string binding_map(hwloc_topology_t topology, hwloc_const_bitmap_t cpuset)

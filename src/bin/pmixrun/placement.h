@@ -5,7 +5,9 @@
 //   threads with --map-by/--bind-to hwthread): by slot or core, in order;
 //   by l3cache, numa or package, round-robin over those objects (rank 0 on
 //   the first, rank 1 on the second, ...), each rank taking the next free
-//   units of its object.
+//   units of its object; by ppr:N:level, N ranks on each object of that level
+//   in turn (ranks 0..N-1 on the first), the job holding N per object when
+//   -n is not given.
 // - Binding gives each rank the cpus of its units (hwthread: one thread of
 //   each unit; core: whole cores) or of the objects holding them (l3cache,
 //   numa, package).
@@ -31,17 +33,19 @@
 
 namespace pmixrun {
 
-enum class Level { hwthread, core, l3cache, numa, package };
+enum class Level { hwthread, core, l3cache, numa, package, node };
 
 struct PlacementOptions {
     std::optional<Level> map_by;         // --map-by (slot is core); default as prterun
     std::optional<Level> bind_to;        // --bind-to; default as prterun
     bool bind_none = false;              // --bind-to none
     uint32_t cpus_per_rank = 0;          // --cpus-per-rank or :PE=n; 0: one
+    uint32_t per_object = 0;             // ppr:N:level: N ranks per object of map_by; 0: not ppr
     bool report = false;                 // --report-bindings
 };
 
-// "core", "package:PE=2", ...: false with *error_p naming the choices.
+// "core", "package:PE=2", "ppr:2:package", ...: false with *error_p naming
+// the choices.
 bool parse_map_by(const std::string &text, PlacementOptions *options_p, std::string *error_p);
 bool parse_bind_to(const std::string &text, PlacementOptions *options_p, std::string *error_p);
 const char *level_name(Level level);
@@ -56,6 +60,10 @@ struct JobPlacement {
     std::vector<Bitmap> mapped;   // the cpus of each rank's units (held while it runs)
     std::string notice;           // one line for the user (why unbound), or empty
 };
+
+// How many ranks ppr:N:level puts on this node (N per object); 0 when the
+// options are not ppr or the topology lacks the level.
+uint32_t ppr_ranks(hwloc_topology_t topology, const PlacementOptions &options);
 
 // False with *error_p when the request cannot be met on this topology (a
 // level it lacks, or units that no object can give). `held` (may be null):
