@@ -171,6 +171,24 @@ Test(pmixrun_flags, output_filename_that_is_not_a_directory_is_named)
               r.err.c_str());
 }
 
+// What mpirun's scripts pass that changes nothing here is accepted; an
+// unknown --map-by modifier is named.
+Test(pmixrun_flags, mpiruns_oversubscribe_and_allow_run_as_root_are_accepted)
+{
+    const Result r = job({"--oversubscribe", "--allow-run-as-root", "--map-by", "core:OVERSUBSCRIBE", "-n", "1", "sh",
+                          "-c", "echo ran"});
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    cr_expect_eq(r.out, "ran\n");
+    const Result pe = job({"--map-by", "core:PE=1,oversubscribe", "--cpus-per-rank", "1", "true"});
+    cr_expect_eq(pe.code, 0, "%s", pe.err.c_str());
+    const Result span = job({"--map-by", "package:SPAN", "true"});
+    cr_expect_eq(span.code, 2);
+    cr_expect(span.err.find("'SPAN'") != std::string::npos, "%s", span.err.c_str());
+    const Result disagree = job({"--map-by", "core:PE=2", "--cpus-per-rank", "1", "true"});
+    cr_expect_eq(disagree.code, 2);
+    cr_expect(disagree.err.find("disagree") != std::string::npos, "%s", disagree.err.c_str());
+}
+
 Test(pmixrun_flags, host_accepts_this_node_only)
 {
     Result r = job({"-H", "localhost:2," + this_host(), "-n", "2", "true"});
@@ -209,7 +227,7 @@ Test(pmixrun_flags, help_lists_every_flag)
     const Result r = run({"--help"});
     cr_assert_eq(r.code, 0);
     for (const char *flag : {"--np", "-x", "--wdir", "--mca", "--tag-output", "--timestamp-output",
-                             "--merge-stderr-to-stdout", "--output-filename", "--output-line-wait", "--host", "--hostfile", "--timeout",
+                             "--merge-stderr-to-stdout", "--output-filename", "--output-line-wait", "--oversubscribe", "--allow-run-as-root", "--host", "--hostfile", "--timeout",
                              "--stdin", "--max-procs", "--system-server", "--report-uri"}) {
         cr_expect(r.out.find(flag) != std::string::npos, "--help does not mention %s", flag);
     }

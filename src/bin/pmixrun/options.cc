@@ -65,6 +65,7 @@ struct GlobalFlags {
     uint32_t session_id = 0;
     std::string map_by;
     std::string bind_to;
+    bool accepted = false;  // mpirun flags that change nothing here
 };
 
 void add_global_options(CLI::App &cli, Options &out, GlobalFlags &flags)
@@ -104,6 +105,10 @@ void add_global_options(CLI::App &cli, Options &out, GlobalFlags &flags)
         ->allow_extra_args(false);
     cli.add_option("--hostfile", flags.hostfile, "refused: pmixrun runs one node (use Slurm or mpirun for several)")
         ->type_name("FILE");
+    // Typed from muscle memory and by mpirun's scripts; nothing to do here.
+    cli.add_flag("--oversubscribe", flags.accepted,
+                 "accepted as mpirun's: more ranks than cores always run (unbound, Open MPI told to yield)");
+    cli.add_flag("--allow-run-as-root", flags.accepted, "accepted as mpirun's: pmixrun runs as root without it");
     cli.add_option("--map-by", flags.map_by,
                    "where ranks go: in order (slot, core, hwthread), round-robin over l3cache, numa or package, "
                    "or ppr:N:LEVEL (N on each; without -n, N per object of the node); "
@@ -177,16 +182,19 @@ bool apply_globals(const CLI::App &cli, const GlobalFlags &flags, Options &out, 
         }
         out.stdin_target = StdinTarget{false, false, static_cast<uint32_t>(rank)};
     }
+    // --cpus-per-rank was read into placement.cpus_per_rank; a PE=n of
+    // --map-by lands there too, and the two must agree.
     const uint32_t cpus_per_rank = out.placement.cpus_per_rank;
+    out.placement.cpus_per_rank = 0;
     if (!flags.map_by.empty() && !parse_map_by(flags.map_by, &out.placement, error_p)) return false;
     if (!flags.bind_to.empty() && !parse_bind_to(flags.bind_to, &out.placement, error_p)) return false;
-    if (cpus_per_rank > 0 && flags.map_by.find(":PE=") != std::string::npos &&
-        cpus_per_rank != out.placement.cpus_per_rank) {
+    const uint32_t pe = out.placement.cpus_per_rank;
+    if (cpus_per_rank > 0 && pe > 0 && cpus_per_rank != pe) {
         *error_p = "--cpus-per-rank " + std::to_string(cpus_per_rank) + " and --map-by " + flags.map_by +
                    " disagree (give one of them)";
         return false;
     }
-    if (cpus_per_rank > 0 && flags.map_by.find(":PE=") == std::string::npos) out.placement.cpus_per_rank = cpus_per_rank;
+    if (pe == 0) out.placement.cpus_per_rank = cpus_per_rank;
     if (!flags.hostfile.empty()) {
         *error_p = "--hostfile " + flags.hostfile +
                    ": pmixrun runs jobs on this node only; for several nodes use Slurm (srun --mpi=pmix) or mpirun";

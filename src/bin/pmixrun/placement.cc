@@ -185,6 +185,37 @@ const char *level_name(Level level)
     return "core";
 }
 
+// What may follow a mapping after ':': PE=n (cpus per rank) and mpirun's
+// OVERSUBSCRIBE (more ranks than cores always run here), separated by ':'
+// or ','.
+bool parse_modifiers(const std::string &text, const std::string &modifiers, PlacementOptions *options_p,
+                     std::string *error_p)
+{
+    std::size_t start = 0;
+    while (start <= modifiers.size()) {
+        const std::size_t end = modifiers.find_first_of(":,", start);
+        const std::string modifier = modifiers.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        char *stop = nullptr;
+        if (modifier == "OVERSUBSCRIBE" || modifier == "oversubscribe") {
+            // accepted: nothing to change
+        } else if (modifier.rfind("PE=", 0) == 0 || modifier.rfind("pe=", 0) == 0) {
+            const unsigned long pe = std::strtoul(modifier.c_str() + 3, &stop, 10);
+            if (pe == 0 || pe > 65536 || *stop != '\0') {
+                *error_p = "--map-by " + text + ": PE=n takes a count of cpus per rank, 1 to 65536";
+                return false;
+            }
+            options_p->cpus_per_rank = static_cast<uint32_t>(pe);
+        } else {
+            *error_p = "--map-by " + text + ": modifiers are PE=n (cpus per rank) and OVERSUBSCRIBE, not '" +
+                       modifier + "'";
+            return false;
+        }
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return true;
+}
+
 bool parse_ppr(const std::string &text, PlacementOptions *options_p, std::string *error_p)
 {
     // ppr:N:level[:PE=n]
@@ -209,15 +240,7 @@ bool parse_ppr(const std::string &text, PlacementOptions *options_p, std::string
         return false;
     }
     options_p->per_object = static_cast<uint32_t>(n);
-    if (third == std::string::npos) return true;
-    const std::string modifier = text.substr(third + 1);
-    const unsigned long pe = modifier.rfind("PE=", 0) == 0 ? std::strtoul(modifier.c_str() + 3, &end, 10) : 0;
-    if (pe == 0 || pe > 65536 || *end != '\0') {
-        *error_p = "--map-by " + text + ": the only modifier is PE=n (cpus per rank, n >= 1)";
-        return false;
-    }
-    options_p->cpus_per_rank = static_cast<uint32_t>(pe);
-    return true;
+    return third == std::string::npos || parse_modifiers(text, text.substr(third + 1), options_p, error_p);
 }
 
 bool parse_map_by(const std::string &text, PlacementOptions *options_p, std::string *error_p)
@@ -234,16 +257,7 @@ bool parse_map_by(const std::string &text, PlacementOptions *options_p, std::str
                    ": map by slot, hwthread, core, l3cache, numa or package (with :PE=n), or ppr:N:LEVEL";
         return false;
     }
-    if (colon == std::string::npos) return true;
-    const std::string modifier = text.substr(colon + 1);
-    char *end = nullptr;
-    const unsigned long pe = modifier.rfind("PE=", 0) == 0 ? std::strtoul(modifier.c_str() + 3, &end, 10) : 0;
-    if (pe == 0 || pe > 65536 || end == nullptr || *end != '\0') {
-        *error_p = "--map-by " + text + ": the only modifier is PE=n (cpus per rank, n >= 1)";
-        return false;
-    }
-    options_p->cpus_per_rank = static_cast<uint32_t>(pe);
-    return true;
+    return colon == std::string::npos || parse_modifiers(text, text.substr(colon + 1), options_p, error_p);
 }
 
 bool parse_bind_to(const std::string &text, PlacementOptions *options_p, std::string *error_p)
