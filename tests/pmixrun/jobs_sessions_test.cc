@@ -92,6 +92,17 @@ Test(pmixrun_jobs, a_spawned_job_runs_and_its_end_is_announced_to_the_spawner)
     cr_assert(empty_dir(g_tmp), "pmixrun left files in %s", g_tmp.c_str());
 }
 
+// A parent that completes on its own leaves its children a grace period
+// (kChildrenGrace, 3 s) to end too: a child 0.5 s behind finishes its work.
+Test(pmixrun_jobs, a_child_finishing_after_its_parent_completed_is_not_cut_short)
+{
+    const Result r = job({PROBE, "--spawn-late", "0.5"});
+    cr_assert_eq(r.code, 0, "out:\n%s\nerr:\n%s", r.out.c_str(), r.err.c_str());
+    cr_expect(has_line(r.out, "spawn PMIX_SUCCESS"), "%s", r.out.c_str());
+    cr_expect(has_line(r.out, "late child done"), "the child was cut short:\n%s", r.out.c_str());
+    cr_expect(r.err.empty(), "%s", r.err.c_str());
+}
+
 Test(pmixrun_jobs, job_control_terminates_a_spawned_job)
 {
     const Result r = job({"-n", "2", SPAWN_EXAMPLE, "--terminate"});

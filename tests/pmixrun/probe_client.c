@@ -11,7 +11,8 @@
  * informational job-control request; --spawn N MAPBY: rank 0 spawns N
  * copies of this probe with --binding (PMIX_MAPBY MAPBY unless "-"), prints
  * "spawn STATUS", and waits for that job's end; the other ranks wait for
- * rank 0 in a fence. */
+ * rank 0 in a fence; --spawn-late S: rank 0 spawns `sh -c "sleep S; echo
+ * late child done"` and does not wait for it. */
 #define _GNU_SOURCE 1
 #include <sched.h>
 
@@ -222,6 +223,17 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--binding") == 0) {
             print_binding(&me);
+        } else if (strcmp(argv[i], "--spawn-late") == 0 && i + 1 < argc) {
+            char script[64];
+            snprintf(script, sizeof script, "sleep %s; echo late child done", argv[++i]);
+            char *child_argv[] = {(char *)"sh", (char *)"-c", script, NULL};
+            pmix_app_t app;
+            PMIX_APP_CONSTRUCT(&app);
+            app.cmd = (char *)"/bin/sh";
+            app.argv = child_argv;
+            app.maxprocs = 1;
+            pmix_nspace_t child;
+            if (me.rank == 0) printf("spawn %s\n", PMIx_Error_string(PMIx_Spawn(NULL, 0, &app, 1, child)));
         } else if (strcmp(argv[i], "--spawn") == 0 && i + 2 < argc) {
             const uint16_t count = (uint16_t)atoi(argv[++i]);
             const char *map_by = argv[++i];

@@ -21,6 +21,10 @@ namespace {
 
 constexpr std::chrono::seconds kGrace{3};       // SIGTERM -> SIGKILL
 constexpr std::chrono::seconds kDrainLimit{2};  // output left open by a grandchild
+// A job that completed on its own leaves its spawned jobs this long to end
+// too before they are terminated: MPI_Comm_spawn's children finalize as
+// their parents exit, and a SIGTERM then would lose what they still flush.
+constexpr std::chrono::seconds kChildrenGrace{3};
 // From a rank's failure to the SIGTERM of the rest: time for the failure
 // event to reach them and for their handlers to act on it.
 constexpr std::chrono::seconds kFailureNotice{1};
@@ -358,15 +362,18 @@ void Runtime::on_timers()
 
 void Runtime::finish_job(Job &job)
 {
+    const bool completed = job.phase == JobPhase::running && job.exit_code() == 0;
     job.phase = JobPhase::done;
     close_outputs(job);
     announce_job_end(job);
     release_job(job);
     // Jobs it spawned into its own session end with it, unless separated
-    // from it; a job spawned into another session lives as long as that.
+    // from it (after kChildrenGrace when it completed on its own); a job
+    // spawned into another session lives as long as that.
+    const auto notice = completed ? kChildrenGrace : std::chrono::seconds{0};
     for (auto &other : jobs_) {
         if (other->from_command_line() || other->separated || other->phase != JobPhase::running) continue;
-        if (job.nspace == other->spawned_by.nspace && other->session_id == job.session_id) end_job(*other, "");
+        if (job.nspace == other->spawned_by.nspace && other->session_id == job.session_id) end_job(*other, "", notice);
     }
     // The command line's job holds the default session: its end is the session's.
     if (&job == jobs_.front().get()) end_session(sessions_.default_id(), "");
