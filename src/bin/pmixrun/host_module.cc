@@ -5,6 +5,7 @@
 
 #include "job_table.h"
 #include "name_service.h"
+#include "open_mpi_log.h"
 #include "runtime.h"
 
 #include <pmix.h>
@@ -140,6 +141,8 @@ pmix_status_t on_connect(const pmix_proc_t[], size_t, const pmix_info_t[], size_
 // PMIx_Log's host channels: one line on pmixrun's stderr per entry, naming
 // the process ("[nspace:rank] key: text"), written by the main thread, which
 // then calls back (never inside the upcall: OpenPMIx's server waits there).
+// Open MPI's help messages (PMIX_LOG_MSG, open_mpi_log.h) are printed as
+// their text, as mpirun prints them.
 void on_log(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata, const pmix_info_t[], size_t,
             pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
@@ -147,6 +150,13 @@ void on_log(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata, c
     const std::string who = client != nullptr ? std::string(client->nspace) + ":" + std::to_string(client->rank)
                                               : std::string("?");
     for (size_t i = 0; i < ndata; ++i) {
+        std::string help;
+        if (data[i].value.type == PMIX_BYTE_OBJECT && PMIX_CHECK_KEY(&data[i], PMIX_LOG_MSG) &&
+            open_mpi_help_text(data[i].value.data.bo, &help)) {
+            while (!help.empty() && help.back() == '\n') help.pop_back();
+            lines.push_back(std::move(help));
+            continue;
+        }
         if (data[i].value.type != PMIX_STRING || data[i].value.data.string == nullptr) continue;
         lines.push_back("[" + who + "] " + data[i].key + ": " + data[i].value.data.string);
     }

@@ -1,6 +1,7 @@
 // Debian's Open MPI 4.1 programs started by pmixrun itself, no mpirun: one
 // MPI_COMM_WORLD of all the ranks, collectives, MPI_Comm_spawn through
-// pmixrun's spawn upcall, and MPI_Abort's status as pmixrun's exit code
+// pmixrun's spawn upcall, and MPI_Abort's status as pmixrun's exit code and
+// its help text on pmixrun's stderr
 // (src/bin/pmixrun/open_mpi_env.h says what Open MPI needs to see).
 #include "mpirun_runner.h"
 
@@ -63,5 +64,9 @@ Test(open_mpi_on_pmixrun, abort_status_is_pmixruns_exit_code)
 {
     const Result result = pmixrun(2, program_path("abort_rank"));
     cr_expect_eq(result.code, 42, "pmixrun exited %d, not MPI_Abort's 42:\n%s", result.code, result.err.c_str());
+    // Open MPI's help box comes through PMIx_Log (pmixrun/open_mpi_log.h);
+    // the rank waits for the log's answer before it aborts, so it is there.
+    cr_expect(result.err.find("MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD") != std::string::npos,
+              "%s", result.err.c_str());
     expect_all_gone(result.out);
 }
