@@ -171,8 +171,8 @@ Test(pmixrun_flags, output_filename_that_is_not_a_directory_is_named)
               r.err.c_str());
 }
 
-// What mpirun's scripts pass that changes nothing here is accepted; an
-// unknown --map-by modifier is named.
+// What mpirun's scripts pass that changes nothing here is accepted; a
+// --map-by modifier that cannot apply to one node (NOLOCAL) is named.
 Test(pmixrun_flags, mpiruns_oversubscribe_and_allow_run_as_root_are_accepted)
 {
     const Result r = job({"--oversubscribe", "--allow-run-as-root", "--map-by", "core:OVERSUBSCRIBE", "-n", "1", "sh",
@@ -181,9 +181,9 @@ Test(pmixrun_flags, mpiruns_oversubscribe_and_allow_run_as_root_are_accepted)
     cr_expect_eq(r.out, "ran\n");
     const Result pe = job({"--map-by", "core:PE=1,oversubscribe", "--cpus-per-rank", "1", "true"});
     cr_expect_eq(pe.code, 0, "%s", pe.err.c_str());
-    const Result span = job({"--map-by", "package:SPAN", "true"});
-    cr_expect_eq(span.code, 2);
-    cr_expect(span.err.find("'SPAN'") != std::string::npos, "%s", span.err.c_str());
+    const Result nolocal = job({"--map-by", "package:NOLOCAL", "true"});
+    cr_expect_eq(nolocal.code, 2);
+    cr_expect(nolocal.err.find("'NOLOCAL'") != std::string::npos, "%s", nolocal.err.c_str());
     const Result disagree = job({"--map-by", "core:PE=2", "--cpus-per-rank", "1", "true"});
     cr_expect_eq(disagree.code, 2);
     cr_expect(disagree.err.find("disagree") != std::string::npos, "%s", disagree.err.c_str());

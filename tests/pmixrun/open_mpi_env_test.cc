@@ -7,8 +7,6 @@
 
 #include <criterion/criterion.h>
 
-#include <sched.h>
-
 #include <string>
 #include <vector>
 
@@ -27,12 +25,6 @@ Result job(std::vector<std::string> args)
     return run(args);
 }
 
-int usable_cpus()
-{
-    cpu_set_t mask;
-    CPU_ZERO(&mask);
-    return sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 1;
-}
 
 const char *kShow = "echo \"r=$OMPI_COMM_WORLD_RANK s=$OMPI_COMM_WORLD_SIZE lr=$OMPI_COMM_WORLD_LOCAL_RANK "
                     "ls=$OMPI_COMM_WORLD_LOCAL_SIZE y=$OMPI_MCA_mpi_yield_when_idle d=$OMPI_MCA_orte_local_daemon_uri\"";
@@ -47,7 +39,7 @@ Test(pmixrun_open_mpi_env, every_rank_is_told_its_world_and_the_placeholder_daem
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     for (int rank = 0; rank < 2; ++rank) {
         const std::string line = "r=" + std::to_string(rank) + " s=2 lr=" + std::to_string(rank) +
-                                 " ls=2 y=" + (2 > usable_cpus() ? "1" : "") + " d=0.0;tcp://127.0.0.1:0";
+                                 " ls=2 y=" + (2 > usable_cores() ? "1" : "") + " d=0.0;tcp://127.0.0.1:0";
         cr_expect(has_line(r.out, line), "missing '%s' in:\n%s", line.c_str(), r.out.c_str());
     }
 }
@@ -57,11 +49,11 @@ Test(pmixrun_open_mpi_env, yield_when_idle_only_when_the_node_is_oversubscribed)
     const Result alone = job({"-n", "1", "sh", "-c", kShow});
     cr_assert_eq(alone.code, 0, "%s", alone.err.c_str());
     cr_expect_eq(count_lines_with(alone.out, " y= "), 1, "one rank told to yield:\n%s", alone.out.c_str());
-    const int ranks = usable_cpus() + 1;
+    const int ranks = usable_cores() + 1;
     const Result crowded = job({"-n", std::to_string(ranks), "sh", "-c", kShow});
     cr_assert_eq(crowded.code, 0, "%s", crowded.err.c_str());
-    cr_expect_eq(count_lines_with(crowded.out, " y=1 "), ranks, "%d ranks on %d cpus not told to yield:\n%s", ranks,
-                 usable_cpus(), crowded.out.c_str());
+    cr_expect_eq(count_lines_with(crowded.out, " y=1 "), ranks, "%d ranks on %d cores not told to yield:\n%s", ranks,
+                 usable_cores(), crowded.out.c_str());
 }
 
 Test(pmixrun_open_mpi_env, x_overrides_them)

@@ -92,6 +92,10 @@ std::string topology_file(const char *description, const char *name)
 
 long cpus_online() { return ::sysconf(_SC_NPROCESSORS_ONLN); }
 
+// The node these cases were written for (this CI machine): cpus 0 and 1,
+// each a core of its own.
+bool two_single_thread_cores() { return cpus_online() == 2 && usable_cpus() == 2 && usable_cores() == 2; }
+
 // This machine's ranks: the kernel, PMIX_CPUSET and PMIx_Get_cpuset agree.
 void expect_applied(const std::map<int, Binding> &found, const std::vector<std::string> &want)
 {
@@ -122,7 +126,7 @@ TestSuite(pmixrun_placement, .init = make_tmp, .fini = drop_tmp, .timeout = 120)
 
 Test(pmixrun_placement, two_ranks_are_bound_to_a_core_each_by_default)
 {
-    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    if (!two_single_thread_cores()) cr_skip_test("written for a node of 2 cores of one thread each");
     const Result r = bound_job({"-n", "2"});
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     expect_applied(bindings_in(r.out), {"0", "1"});
@@ -130,7 +134,7 @@ Test(pmixrun_placement, two_ranks_are_bound_to_a_core_each_by_default)
 
 Test(pmixrun_placement, bind_to_none_and_hwthread_and_pe)
 {
-    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    if (!two_single_thread_cores()) cr_skip_test("written for a node of 2 cores of one thread each");
     Result r = bound_job({"--bind-to", "none", "-n", "2"});
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     expect_applied(bindings_in(r.out), {"0-1", "0-1"});
@@ -146,7 +150,7 @@ Test(pmixrun_placement, bind_to_none_and_hwthread_and_pe)
 // any of them, a rank has both; mapped by them and bound to a core, one.
 Test(pmixrun_placement, every_level_on_this_machine)
 {
-    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    if (!two_single_thread_cores()) cr_skip_test("written for a node of 2 cores of one thread each");
     for (const char *level : {"l3cache", "numa", "package", "socket"}) {
         Result r = bound_job({"--bind-to", level, "-n", "2"});
         cr_assert_eq(r.code, 0, "--bind-to %s: %s", level, r.err.c_str());
@@ -162,7 +166,7 @@ Test(pmixrun_placement, every_level_on_this_machine)
 
 Test(pmixrun_placement, oversubscription_is_reported_and_nothing_is_bound)
 {
-    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    if (!two_single_thread_cores()) cr_skip_test("written for a node of 2 cores of one thread each");
     // The defaults stay quiet; a placement asked for is told why it is not.
     Result r = bound_job({"-n", "3"});
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
@@ -187,7 +191,7 @@ Test(pmixrun_placement, locality_strings_follow_the_binding)
 {
     const std::string xml = topology_file("pack:2 core:64 pu:1", "2x64");
     std::vector<std::string> args = {"--tmpdir", g_tmp, "-n", "2", PROBE, "--locality"};
-    if (cpus_online() == 2) {
+    if (two_single_thread_cores()) {
         const Result r = run(args);
         cr_assert_eq(r.code, 0, "%s", r.err.c_str());
         cr_expect(r.out.find(":CR0:") != std::string::npos, "%s", r.out.c_str());
@@ -204,7 +208,7 @@ Test(pmixrun_placement, locality_strings_follow_the_binding)
 
 Test(pmixrun_placement, report_bindings_gives_a_line_per_rank_as_the_kernel_has_it)
 {
-    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    if (!two_single_thread_cores()) cr_skip_test("written for a node of 2 cores of one thread each");
     const Result r = bound_job({"--report-bindings", "-n", "2"});
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     cr_expect_eq(count_lines_with(r.err, "rank 0 (pid"), 1, "%s", r.err.c_str());
@@ -221,7 +225,7 @@ Test(pmixrun_placement, bad_placement_options_are_named)
     };
     const std::vector<Case> cases = {
         {{"--map-by", "board", "true"}, "--map-by board"},
-        {{"--map-by", "core:SPAN", "true"}, "PE=n"},
+        {{"--map-by", "core:NOLOCAL", "true"}, "'NOLOCAL'"},
         {{"--bind-to", "board", "true"}, "--bind-to board"},
         {{"--cpus-per-rank", "2", "--map-by", "core:PE=3", "true"}, "disagree"},
         {{"--cpus-per-rank", "0", "true"}, "--cpus-per-rank"},
@@ -313,7 +317,7 @@ Test(pmixrun_placement, a_spawned_job_takes_the_cores_the_running_ones_left_free
 
 Test(pmixrun_placement, a_spawned_job_on_this_machine_is_bound_when_a_core_is_free)
 {
-    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    if (!two_single_thread_cores()) cr_skip_test("written for a node of 2 cores of one thread each");
     Result r = spawning_job(1, 1, "-");
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     expect_applied(bindings_in(r.out, "@1"), {"0"});
@@ -328,13 +332,27 @@ Test(pmixrun_placement, a_spawned_job_on_this_machine_is_bound_when_a_core_is_fr
     cr_expect(r.err.find("oversubscribed") == std::string::npos, "%s", r.err.c_str());
 }
 
-Test(pmixrun_placement, a_spawn_with_a_bad_mapby_is_refused_by_name)
+// A spawn is never refused for its placement: a value pmixrun cannot read
+// is named and left out; Open MPI 5's own spelling ("PPR:1:NODE:DISPLAY",
+// for MPI_Comm_spawn's npernode and display_map) is read.
+Test(pmixrun_placement, a_spawns_placement_is_read_as_open_mpi_writes_it_and_never_refuses_it)
 {
-    const Result r = spawning_job(1, 1, "diagonal");
+    Result r = spawning_job(1, 1, "diagonal");
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
-    cr_expect(has_line(r.out, "spawn PMIX_ERR_BAD_PARAM"), "%s", r.out.c_str());
-    cr_expect(r.err.find("PMIX_MAPBY") != std::string::npos && r.err.find("diagonal") != std::string::npos, "%s",
-              r.err.c_str());
+    cr_expect(has_line(r.out, "spawn PMIX_SUCCESS"), "%s", r.out.c_str());
+    cr_expect_eq(bindings_in(r.out, "@2").size(), 1u, "the child did not run:\n%s", r.out.c_str());
+    cr_expect(r.err.find("PMIX_MAPBY diagonal") != std::string::npos, "%s", r.err.c_str());
+    const std::string xml = topology_file("pack:2 core:64 pu:1", "2x64");
+    r = spawning_job(1, 1, "PPR:1:NODE:DISPLAY", xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out, "@2"), {"1"});
+    cr_expect_eq(count_lines_with(r.err, "bound to cpus"), 1, "DISPLAY reports the child's binding:\n%s", r.err.c_str());
+    // Mapped by package with PE=64 beside a rank on core 0: package 0 has 63
+    // free cores, so the pair cannot be mapped there; it runs unbound.
+    r = spawning_job(1, 2, "package:PE=64", xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out, "@2"), {"0-127", "0-127"});
+    cr_expect(r.err.find("no rank is bound") != std::string::npos, "%s", r.err.c_str());
 }
 
 // --map-by ppr:N:level: N ranks on each object in turn, bound to a core
@@ -351,7 +369,14 @@ Test(pmixrun_placement, ppr_puts_n_ranks_on_each_object)
     r = bound_job({"--map-by", "ppr:1:package", "-n", "3"}, xml);
     cr_expect_neq(r.code, 0);
     cr_expect(r.err.find("holds 2 ranks") != std::string::npos, "%s", r.err.c_str());
-    for (const char *bad : {"ppr:0:core", "ppr:2", "ppr:2:socket:PE=0", "ppr:x:core", "ppr:1:rack"}) {
+    // mpirun's words in any case, its qualifiers, and NOOVERSUBSCRIBE.
+    r = bound_job({"--map-by", "PPR:1:Package", "--bind-to", "CORE:overload-allowed"}, xml);
+    cr_assert_eq(r.code, 0, "%s", r.err.c_str());
+    expect_computed(bindings_in(r.out), {"0", "64"});
+    r = bound_job({"--map-by", "core:NOOVERSUBSCRIBE", "-n", "129"}, xml);
+    cr_expect_neq(r.code, 0);
+    cr_expect(r.err.find("NOOVERSUBSCRIBE") != std::string::npos, "%s", r.err.c_str());
+    for (const char *bad : {"ppr:0:core", "ppr:2", "ppr:2:socket:PE=0", "ppr:x:core", "ppr:1:rack", "ppr:1:slot"}) {
         r = bound_job({"--map-by", bad});
         cr_expect_eq(r.code, 2, "--map-by %s: %d", bad, r.code);
         cr_expect(r.err.find(bad) != std::string::npos, "%s", r.err.c_str());
@@ -360,7 +385,7 @@ Test(pmixrun_placement, ppr_puts_n_ranks_on_each_object)
 
 Test(pmixrun_placement, ppr_on_this_machine_sizes_the_job_by_its_cores)
 {
-    if (cpus_online() != 2) cr_skip_test("written for a node of 2 cpus (this one has %ld)", cpus_online());
+    if (!two_single_thread_cores()) cr_skip_test("written for a node of 2 cores of one thread each");
     const Result r = bound_job({"--map-by", "ppr:1:core"});
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     expect_applied(bindings_in(r.out), {"0", "1"});

@@ -21,6 +21,11 @@ Result run_program(const char *program, const std::vector<std::string> &args, in
 // Starts pmixrun <args> in the background (stdout/stderr to /dev/null).
 pid_t start(const std::vector<std::string> &args);
 std::string scratch_dir();
+// The cores this process may run on (distinct package and core ids of the
+// cpus in its affinity, from sysfs), as pmixrun counts them.
+int usable_cores();
+// The cpus it may run on.
+int usable_cpus();
 
 } // namespace pmixrun_test
 

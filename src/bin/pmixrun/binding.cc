@@ -77,13 +77,22 @@ std::string binding_report(const std::string &hostname, uint32_t rank, pid_t pid
     return who + " " + what + note + ": " + binding_map(topology(), seen.get());
 }
 
-std::size_t usable_cpus()
+std::size_t usable_cores()
 {
     cpu_set_t mask;
     CPU_ZERO(&mask);
     if (sched_getaffinity(0, sizeof mask, &mask) != 0) return 1;
-    const int count = CPU_COUNT(&mask);
-    return count > 0 ? static_cast<std::size_t>(count) : 1;
+    const int cpus = CPU_COUNT(&mask);
+    std::size_t cores = 0;
+    if (bindings_apply()) {
+        Bitmap mine(hwloc_bitmap_alloc());
+        hwloc_cpuset_from_glibc_sched_affinity(topology(), mine.get(), &mask, sizeof mask);
+        for (hwloc_obj_t core = nullptr; (core = hwloc_get_next_obj_by_type(topology(), HWLOC_OBJ_CORE, core)) != nullptr;) {
+            if (core->cpuset != nullptr && hwloc_bitmap_intersects(core->cpuset, mine.get())) ++cores;
+        }
+    }
+    if (cores == 0) cores = cpus > 0 ? static_cast<std::size_t>(cpus) : 1;  // no topology: its cpus
+    return cores;
 }
 
 } // namespace pmixrun

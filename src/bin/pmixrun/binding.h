@@ -39,9 +39,10 @@ private:
     std::string error_;
 };
 
-// How many cpus pmixrun itself may run on (its affinity: a cgroup or
-// taskset narrows it); at least 1.
-std::size_t usable_cpus();
+// How many cores pmixrun itself may run on (its affinity: a cgroup or
+// taskset narrows it), as mpirun counts slots; its cpus when the topology
+// is not this machine's. At least 1.
+std::size_t usable_cores();
 
 // One --report-bindings line for a started rank: the cpus its process
 // really has (or, when bindings are not applied, those computed for it).

@@ -57,34 +57,49 @@ bool number(const pmix_info_t *item, uint32_t *out_p)
     return true;
 }
 
+// The parsers name the command line's option; a spawn names its attribute.
+std::string without_prefix(const std::string &text, const std::string &prefix)
+{
+    return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;
+}
+
 // Where a spawn's ranks go, from the job attributes mpirun's flags map to
 // (Open MPI's MPI_Comm_spawn passes its "map_by" and "bind_to" info keys
-// as these). False with *why_p naming the attribute and the choices.
-bool spawn_placement(const SpawnCall &call, PlacementOptions *options_p, std::string *why_p)
+// as these, Open MPI 5 also "PPR:n:NODE" and ":DISPLAY"). A value pmixrun
+// cannot read is named in one line and left out: the spawn goes on, placed
+// by the rest (a spawn that worked before placement must keep working).
+PlacementOptions spawn_placement(const SpawnCall &call)
 {
     PlacementOptions options;
+    std::string why;
     const std::string map_by = text(call.job_info, call.ninfo, PMIX_MAPBY);
     const std::string bind_to = text(call.job_info, call.ninfo, PMIX_BINDTO);
-    if (!map_by.empty() && !parse_map_by(map_by, &options, why_p)) {
-        *why_p = "PMIX_MAPBY: " + *why_p;
-        return false;
+    if (!map_by.empty()) {
+        PlacementOptions parsed = options;
+        if (parse_map_by(map_by, &parsed, &why)) {
+            options = parsed;
+        } else {
+            say_refusal("placement", "PMIX_MAPBY " + without_prefix(why, "--map-by ") + "; the spawn goes on without it");
+        }
     }
-    if (!bind_to.empty() && !parse_bind_to(bind_to, &options, why_p)) {
-        *why_p = "PMIX_BINDTO: " + *why_p;
-        return false;
+    if (!bind_to.empty()) {
+        PlacementOptions parsed = options;
+        if (parse_bind_to(bind_to, &parsed, &why)) {
+            options = parsed;
+        } else {
+            say_refusal("placement", "PMIX_BINDTO " + without_prefix(why, "--bind-to ") + "; the spawn goes on without it");
+        }
     }
     uint32_t cpus = 0;
     if (const pmix_info_t *item = find(call.job_info, call.ninfo, PMIX_CPUS_PER_PROC)) {
-        if (!number(item, &cpus) || cpus == 0 || cpus > 65536 ||
-            (options.cpus_per_rank != 0 && options.cpus_per_rank != cpus)) {
-            *why_p = "PMIX_CPUS_PER_PROC: a count of 1 to 65536, the same as PMIX_MAPBY's PE=n when both are given";
-            return false;
+        if (number(item, &cpus) && cpus > 0 && cpus <= 65536) {
+            if (options.cpus_per_rank == 0) options.cpus_per_rank = cpus;
+        } else {
+            say_refusal("placement", "PMIX_CPUS_PER_PROC takes a count of 1 to 65536; the spawn goes on without it");
         }
-        options.cpus_per_rank = cpus;
     }
-    options.report = flag(call.job_info, call.ninfo, PMIX_REPORT_BINDINGS);
-    *options_p = options;
-    return true;
+    options.report = options.report || flag(call.job_info, call.ninfo, PMIX_REPORT_BINDINGS);
+    return options;
 }
 
 // The applications of a spawn as pmixrun's own AppSpecs. False with *why_p.
@@ -293,11 +308,7 @@ void Runtime::spawn(SpawnCall &call)
         say_refusal("spawn", why);
         return call.cbfunc(PMIX_ERR_JOB_EXE_NOT_FOUND, nullptr, call.cbdata);
     }
-    PlacementOptions placement;
-    if (!spawn_placement(call, &placement, &why)) {
-        say_refusal("spawn", why);
-        return call.cbfunc(PMIX_ERR_BAD_PARAM, nullptr, call.cbdata);
-    }
+    const PlacementOptions placement = spawn_placement(call);
     const uint64_t requested = requested_procs(specs);
     const uint64_t running = running_processes();
     if (running + requested > options_.max_procs) {

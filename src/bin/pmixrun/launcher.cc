@@ -110,8 +110,17 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_s
     }
     char **env = copy_environment();
     bool ok = env != nullptr;
-    for (const auto &[name, value] : open_mpi_variables(job, proc)) ok = ok && set_variable(&env, name, value);
-    for (const auto &[name, value] : job.apps[proc.app].env) ok = ok && set_variable(&env, name, value);
+    // The command line's -x overrides the Open MPI variables; a spawn's own
+    // environment (often the spawner's, copied) must not hand the child its
+    // parent's rank, so for a spawned job they come last.
+    const auto open_mpi = open_mpi_variables(job, proc);
+    if (!job.from_command_line()) {
+        for (const auto &[name, value] : job.apps[proc.app].env) ok = ok && set_variable(&env, name, value);
+    }
+    for (const auto &[name, value] : open_mpi) ok = ok && set_variable(&env, name, value);
+    if (job.from_command_line()) {
+        for (const auto &[name, value] : job.apps[proc.app].env) ok = ok && set_variable(&env, name, value);
+    }
     rc = ok ? PMIx_server_setup_fork(&id, &env) : PMIX_ERR_NOMEM;
     int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1};
     if (rc == PMIX_SUCCESS && ::pipe2(out, O_CLOEXEC) != 0) rc = PMIX_ERR_OUT_OF_RESOURCE;

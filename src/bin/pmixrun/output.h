@@ -1,11 +1,14 @@
 // Forwarding the job's stdout and stderr to pmixrun's own (or to a file per
 // rank, --output-filename), optionally with every line prefixed by the time
 // (--timestamp-output) and tagged "[nspace:rank] " (--tag-output).
-// Lines are written whole, so lines of different ranks never interleave
+// Lines are written whole, so lines of different ranks do not interleave
 // mid-line even when a process writes a line in pieces (Python with
 // PYTHONUNBUFFERED writes the text and its '\n' apart). A line still
-// unfinished after LineFormat::line_wait goes out as it is, so a prompt without
-// '\n' shows; its end then follows without a second prefix.
+// unfinished after LineFormat::line_wait goes out as it is, so a prompt
+// without '\n' shows; its end then follows without a second prefix, and
+// another rank's line may land between the two: the price of the prompt.
+// The time of --timestamp-output is when a line goes out (at most
+// line_wait after its first byte came).
 // Once given its source, each read is also handed to the PMIx server as is
 // (PMIx_server_IOF_deliver), for the tools that pulled it (docs/iof.md).
 #ifndef PMIXPP_BIN_PMIXRUN_OUTPUT_H
@@ -53,7 +56,8 @@ public:
     // Writes the unfinished line if it is due at `now`.
     void flush_partial_if_due(Clock::time_point now);
 
-    // A line longer than this goes out in pieces of this size.
+    // A held line that reaches this size goes out as it is (a piece of at
+    // most this plus one read).
     static constexpr std::size_t kLongestHeldLine = 64 * 1024;
 
 private:

@@ -2,19 +2,9 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <map>
 
 namespace pmixrun {
 namespace {
-
-const std::map<std::string, Level> &level_names()
-{
-    static const std::map<std::string, Level> names = {
-        {"hwthread", Level::hwthread}, {"core", Level::core},     {"l3cache", Level::l3cache},
-        {"numa", Level::numa},         {"package", Level::package}, {"socket", Level::package},
-    };
-    return names;
-}
 
 hwloc_obj_type_t object_type(Level level)
 {
@@ -75,9 +65,11 @@ Resolved resolve(const PlacementOptions &options, uint32_t nprocs)
     // Mapped by a level and not told how to bind: bound to that level, as
     // mpirun does (--map-by package -n 2 binds each rank to its package).
     const Level map_by = options.map_by.value_or(fallback);
-    // ppr binds each rank to its core (thread, per hwthread), as mpirun does.
-    const Level bind_default =
-        options.per_object > 0 ? (map_by == Level::hwthread ? Level::hwthread : Level::core) : map_by;
+    // ppr binds each rank to its core (thread, per hwthread), as mpirun does;
+    // by node (this one), as without a mapping.
+    const Level bind_default = options.per_object > 0 ? (map_by == Level::hwthread ? Level::hwthread : Level::core)
+                               : map_by == Level::node ? fallback
+                                                       : map_by;
     Resolved r{map_by, options.bind_to.value_or(bind_default), options.bind_none,
                options.cpus_per_rank > 0 ? options.cpus_per_rank : 1};
     // Several cpus per rank (PE=n) are bound as those cores, as mpirun does.
@@ -185,96 +177,6 @@ const char *level_name(Level level)
     return "core";
 }
 
-// What may follow a mapping after ':': PE=n (cpus per rank) and mpirun's
-// OVERSUBSCRIBE (more ranks than cores always run here), separated by ':'
-// or ','.
-bool parse_modifiers(const std::string &text, const std::string &modifiers, PlacementOptions *options_p,
-                     std::string *error_p)
-{
-    std::size_t start = 0;
-    while (start <= modifiers.size()) {
-        const std::size_t end = modifiers.find_first_of(":,", start);
-        const std::string modifier = modifiers.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        char *stop = nullptr;
-        if (modifier == "OVERSUBSCRIBE" || modifier == "oversubscribe") {
-            // accepted: nothing to change
-        } else if (modifier.rfind("PE=", 0) == 0 || modifier.rfind("pe=", 0) == 0) {
-            const unsigned long pe = std::strtoul(modifier.c_str() + 3, &stop, 10);
-            if (pe == 0 || pe > 65536 || *stop != '\0') {
-                *error_p = "--map-by " + text + ": PE=n takes a count of cpus per rank, 1 to 65536";
-                return false;
-            }
-            options_p->cpus_per_rank = static_cast<uint32_t>(pe);
-        } else {
-            *error_p = "--map-by " + text + ": modifiers are PE=n (cpus per rank) and OVERSUBSCRIBE, not '" +
-                       modifier + "'";
-            return false;
-        }
-        if (end == std::string::npos) break;
-        start = end + 1;
-    }
-    return true;
-}
-
-bool parse_ppr(const std::string &text, PlacementOptions *options_p, std::string *error_p)
-{
-    // ppr:N:level[:PE=n]
-    const std::string usage = "--map-by " + text +
-                              ": ppr:N:LEVEL puts N ranks on each hwthread, core, l3cache, numa, package or node "
-                              "(N >= 1, then :PE=n if wanted)";
-    const std::size_t second = text.find(':', 4);
-    char *end = nullptr;
-    const unsigned long n = std::strtoul(text.c_str() + 4, &end, 10);
-    if (second == std::string::npos || n == 0 || n > 65536 || end != text.c_str() + second) {
-        *error_p = usage;
-        return false;
-    }
-    const std::size_t third = text.find(':', second + 1);
-    const std::string level = text.substr(second + 1, third == std::string::npos ? std::string::npos : third - second - 1);
-    if (level == "node") {
-        options_p->map_by = Level::node;
-    } else if (auto found = level_names().find(level); found != level_names().end()) {
-        options_p->map_by = found->second;
-    } else {
-        *error_p = usage;
-        return false;
-    }
-    options_p->per_object = static_cast<uint32_t>(n);
-    return third == std::string::npos || parse_modifiers(text, text.substr(third + 1), options_p, error_p);
-}
-
-bool parse_map_by(const std::string &text, PlacementOptions *options_p, std::string *error_p)
-{
-    if (text.rfind("ppr:", 0) == 0) return parse_ppr(text, options_p, error_p);
-    const std::size_t colon = text.find(':');
-    const std::string name = text.substr(0, colon);
-    if (name == "slot") {
-        options_p->map_by = Level::core;
-    } else if (auto found = level_names().find(name); found != level_names().end()) {
-        options_p->map_by = found->second;
-    } else {
-        *error_p = "--map-by " + text +
-                   ": map by slot, hwthread, core, l3cache, numa or package (with :PE=n), or ppr:N:LEVEL";
-        return false;
-    }
-    return colon == std::string::npos || parse_modifiers(text, text.substr(colon + 1), options_p, error_p);
-}
-
-bool parse_bind_to(const std::string &text, PlacementOptions *options_p, std::string *error_p)
-{
-    if (text == "none") {
-        options_p->bind_none = true;
-        return true;
-    }
-    auto found = level_names().find(text);
-    if (found == level_names().end()) {
-        *error_p = "--bind-to " + text + ": bind to none, hwthread, core, l3cache, numa or package";
-        return false;
-    }
-    options_p->bind_to = found->second;
-    return true;
-}
-
 bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint32_t nprocs, hwloc_const_bitmap_t held,
                JobPlacement *placement_p, std::string *error_p)
 {
@@ -292,6 +194,7 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
     // one, a rank mapped by core gets its core's first thread.
     const bool by_thread = r.map_by == Level::hwthread;
     const std::vector<hwloc_obj_t> units = units_of(topology, by_thread, held);
+    const bool others_hold = held != nullptr && !hwloc_bitmap_iszero(held);
     for (Level level : {r.map_by, r.bind_to}) {
         if (level == Level::hwthread || level == Level::core || (level == r.bind_to && r.bind_none)) continue;
         if (objects_of(topology, object_type(level)).empty()) {
@@ -321,28 +224,41 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
             return true;
         }
         const std::string unit = by_thread ? "hardware threads" : "cores";
-        const bool others = held != nullptr && !hwloc_bitmap_iszero(held);
-        placement.notice = std::to_string(nprocs) + " ranks of " + std::to_string(r.per_rank) + " need " +
-                           std::to_string(wanted) + " " + unit + ", more than this node's " +
-                           std::to_string(units.size()) + (others ? " left free by the running jobs" : "") +
-                           ": oversubscribed, so no rank is bound";
+        const std::string need = std::to_string(nprocs) + " ranks of " + std::to_string(r.per_rank) + " need " +
+                                 std::to_string(wanted) + " " + unit + ", more than this node's " +
+                                 std::to_string(units.size()) + (others_hold ? " left free by the running jobs" : "");
+        if (options.refuse_oversubscription) {
+            *error_p = need + ", and NOOVERSUBSCRIBE was given (ask for fewer ranks, or drop it)";
+            return false;
+        }
+        placement.notice = need + ": oversubscribed, so no rank is bound";
         *placement_p = std::move(placement);
         return true;
     }
     std::vector<std::vector<hwloc_obj_t>> ranks;
+    std::string why;
+    bool mapped = true;
     if (options.per_object > 0) {
-        if (!map_per_object(units, objects_of(topology, object_type(r.map_by)), nprocs, options.per_object, r.per_rank,
-                            &ranks, error_p)) {
-            return false;
-        }
+        mapped = map_per_object(units, objects_of(topology, object_type(r.map_by)), nprocs, options.per_object,
+                                r.per_rank, &ranks, &why);
     } else if (r.map_by == Level::core || r.map_by == Level::hwthread) {
         // By unit: rank r takes units r*per_rank onwards.
         ranks.assign(nprocs, {});
         for (uint32_t rank = 0; rank < nprocs; ++rank) {
             for (uint32_t k = 0; k < r.per_rank; ++k) ranks[rank].push_back(units[rank * r.per_rank + k]);
         }
-    } else if (!map_units(units, objects_of(topology, object_type(r.map_by)), nprocs, r.per_rank, &ranks, error_p)) {
+    } else {
+        mapped = map_units(units, objects_of(topology, object_type(r.map_by)), nprocs, r.per_rank, &ranks, &why);
+    }
+    if (!mapped && !others_hold) {
+        *error_p = why;
         return false;
+    }
+    if (!mapped) {
+        // The node could hold it; the cores left free cannot.
+        placement.notice = why + ", with the cores the running jobs hold: no rank is bound";
+        *placement_p = std::move(placement);
+        return true;
     }
     if (r.bind_none) {
         *placement_p = std::move(placement);

@@ -15,7 +15,8 @@
 //   above; mapped by a level without a binding, bound to that level (as
 //   mpirun); with several cpus per rank, bound to those cores.
 // - Units already mapped to other running jobs (`held`) are not handed out
-//   again: a job spawned beside the first takes the cores it left free.
+//   again: a job spawned beside the first takes the cores it left free; when
+//   they cannot hold the mapping, the job runs unbound.
 // - More units wanted than the node has free (oversubscribed): nothing is bound
 //   rather than stacking ranks on one core; the notice says so when the
 //   user asked for a placement or --report-bindings (the defaults stay
@@ -41,11 +42,12 @@ struct PlacementOptions {
     bool bind_none = false;              // --bind-to none
     uint32_t cpus_per_rank = 0;          // --cpus-per-rank or :PE=n; 0: one
     uint32_t per_object = 0;             // ppr:N:level: N ranks per object of map_by; 0: not ppr
+    bool refuse_oversubscription = false;  // :NOOVERSUBSCRIBE: an error rather than unbound ranks
     bool report = false;                 // --report-bindings
 };
 
-// "core", "package:PE=2", "ppr:2:package", ...: false with *error_p naming
-// the choices.
+// "core", "package:PE=2", "ppr:2:package", ... in any case: false with
+// *error_p naming the choices (placement_parse.cc).
 bool parse_map_by(const std::string &text, PlacementOptions *options_p, std::string *error_p);
 bool parse_bind_to(const std::string &text, PlacementOptions *options_p, std::string *error_p);
 const char *level_name(Level level);

@@ -144,7 +144,13 @@ bool Runtime::place(Job &job, std::string *why_p)
     const auto topology = static_cast<hwloc_topology_t>(node_topology().topology);
     const Bitmap held = held_cpus();
     JobPlacement placement;
-    if (!place_job(topology, job.placement, job.size(), held.get(), &placement, why_p)) return false;
+    if (!place_job(topology, job.placement, job.size(), held.get(), &placement, why_p)) {
+        if (job.from_command_line()) return false;
+        // A spawn is not refused for where its ranks would go.
+        say("spawned job " + job.nspace + ": " + *why_p + "; its ranks run unbound");
+        why_p->clear();
+        return true;
+    }
     if (!placement.notice.empty()) {
         say(job.from_command_line() ? placement.notice : "spawned job " + job.nspace + ": " + placement.notice);
     }
@@ -226,7 +232,7 @@ bool Runtime::launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why
         job.phase = JobPhase::done;
         return false;
     }
-    job.oversubscribed = running_processes() + job.size() > usable_cpus();
+    job.oversubscribed = running_processes() + job.size() > usable_cores();
     if (!launch_job(job, options_.stdin_target, feeds_p, why_p)) {
         end_started(job);
         release_job(job);
@@ -362,7 +368,9 @@ void Runtime::on_timers()
 
 void Runtime::finish_job(Job &job)
 {
-    const bool completed = job.phase == JobPhase::running && job.exit_code() == 0;
+    // Completed on its own: every process exited 0 (a job ended on request
+    // that still finished cleanly counts too: its children get the grace).
+    const bool completed = job.exit_code() == 0;
     job.phase = JobPhase::done;
     close_outputs(job);
     announce_job_end(job);
@@ -375,19 +383,20 @@ void Runtime::finish_job(Job &job)
         if (other->from_command_line() || other->separated || other->phase != JobPhase::running) continue;
         if (job.nspace == other->spawned_by.nspace && other->session_id == job.session_id) end_job(*other, "", notice);
     }
-    // The command line's job holds the default session: its end is the session's.
-    if (&job == jobs_.front().get()) end_session(sessions_.default_id(), "");
+    // The command line's job holds the default session: its end is the
+    // session's, with the same grace for the session's other jobs.
+    if (&job == jobs_.front().get()) end_session(sessions_.default_id(), "", notice);
     publish_state();
 }
 
-void Runtime::end_session(uint32_t id, const std::string &why)
+void Runtime::end_session(uint32_t id, const std::string &why, std::chrono::seconds notice)
 {
     if (!why.empty()) say(why);
     for (uint32_t ended : sessions_.end(id)) {
         const Session *session = sessions_.find(ended);
         for (const std::string &nspace : session->jobs) {
             Job *job = find_job(nspace);
-            if (job != nullptr) end_job(*job, "");
+            if (job != nullptr) end_job(*job, "", notice);
         }
     }
     publish_state();

@@ -111,7 +111,7 @@ private:
     std::size_t running_processes() const;
     std::string next_nspace();
     void finish_job(Job &job);
-    void end_session(uint32_t id, const std::string &why);
+    void end_session(uint32_t id, const std::string &why, std::chrono::seconds notice = std::chrono::seconds{0});
     void publish_state();
 
     const Options &options_;
