@@ -71,23 +71,23 @@ std::string without_prefix(const std::string &text, const std::string &prefix)
 PlacementOptions spawn_placement(const SpawnCall &call)
 {
     PlacementOptions options;
-    std::string why;
-    const std::string map_by = text(call.job_info, call.ninfo, PMIX_MAPBY);
-    const std::string bind_to = text(call.job_info, call.ninfo, PMIX_BINDTO);
-    if (!map_by.empty()) {
+    using Parser = bool (*)(const std::string &, PlacementOptions *, std::string *);
+    const struct {
+        const char *key;
+        const char *attribute;
+        const char *option;  // the parser's words for it
+        Parser parse;
+    } words[] = {{PMIX_MAPBY, "PMIX_MAPBY ", "--map-by ", parse_map_by},
+                 {PMIX_BINDTO, "PMIX_BINDTO ", "--bind-to ", parse_bind_to}};
+    for (const auto &word : words) {
+        const std::string value = text(call.job_info, call.ninfo, word.key);
+        if (value.empty()) continue;
         PlacementOptions parsed = options;
-        if (parse_map_by(map_by, &parsed, &why)) {
+        std::string why;
+        if (word.parse(value, &parsed, &why)) {
             options = parsed;
         } else {
-            say_refusal("placement", "PMIX_MAPBY " + without_prefix(why, "--map-by ") + "; the spawn goes on without it");
-        }
-    }
-    if (!bind_to.empty()) {
-        PlacementOptions parsed = options;
-        if (parse_bind_to(bind_to, &parsed, &why)) {
-            options = parsed;
-        } else {
-            say_refusal("placement", "PMIX_BINDTO " + without_prefix(why, "--bind-to ") + "; the spawn goes on without it");
+            say_refusal("placement", word.attribute + without_prefix(why, word.option) + "; the spawn goes on without it");
         }
     }
     uint32_t cpus = 0;

@@ -7,6 +7,9 @@
 
 #include <criterion/criterion.h>
 
+#include <unistd.h>
+
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -15,9 +18,25 @@ using test_support::has_line;
 
 namespace {
 
-Result pmixrun(int ranks, const std::string &program)
+Result pmixrun(int ranks, const std::string &program, const std::vector<std::string> &args = {})
 {
-    return test_support::run(PMIXRUN, {"--timeout", "90", "-n", std::to_string(ranks), program}, "", 120);
+    std::vector<std::string> argv = {"--timeout", "90", "-n", std::to_string(ranks), program};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return test_support::run(PMIXRUN, argv, "", 120);
+}
+
+std::string core_id(int cpu)
+{
+    std::ifstream in("/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/core_id");
+    std::string id;
+    in >> id;
+    return id;
+}
+
+// The node the placement case was written for (this CI machine).
+bool two_single_thread_cores()
+{
+    return ::sysconf(_SC_NPROCESSORS_ONLN) == 2 && !core_id(0).empty() && core_id(0) != core_id(1);
 }
 
 void expect_one_world(int ranks)
@@ -70,3 +89,24 @@ Test(open_mpi_on_pmixrun, abort_status_is_pmixruns_exit_code)
               "%s", result.err.c_str());
     expect_all_gone(result.out);
 }
+
+// MPI_Comm_spawn's "map_by" and "bind_to" info keys, as Open MPI hands them
+// to pmixrun (PMIX_MAPBY, PMIX_BINDTO): the child goes on the core its
+// parent left free, unbound with bind_to none, and an unreadable map_by is
+// named while the spawn goes on.
+Test(open_mpi_on_pmixrun, comm_spawn_info_keys_place_the_child)
+{
+    if (!two_single_thread_cores()) cr_skip_test("written for a node of 2 cores of one thread each");
+    Result result = pmixrun(1, program_path("spawn_placed"), {"core", "-"});
+    cr_assert_eq(result.code, 0, "exited %d:\n%s%s", result.code, result.out.c_str(), result.err.c_str());
+    cr_expect(has_line(result.out, "parent cpus 0"), "%s", result.out.c_str());
+    cr_expect(has_line(result.out, "child cpus 1"), "%s", result.out.c_str());
+    result = pmixrun(1, program_path("spawn_placed"), {"core", "none"});
+    cr_assert_eq(result.code, 0, "exited %d:\n%s%s", result.code, result.out.c_str(), result.err.c_str());
+    cr_expect(has_line(result.out, "child cpus 0,1"), "%s", result.out.c_str());
+    result = pmixrun(1, program_path("spawn_placed"), {"diagonal", "-"});
+    cr_assert_eq(result.code, 0, "exited %d:\n%s%s", result.code, result.out.c_str(), result.err.c_str());
+    cr_expect(has_line(result.out, "child cpus 1"), "%s", result.out.c_str());
+    cr_expect(result.err.find("PMIX_MAPBY diagonal") != std::string::npos, "%s", result.err.c_str());
+}
+
