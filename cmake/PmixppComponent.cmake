@@ -117,6 +117,8 @@ function(pmixpp_add_component)
       # <libdir>/pmixpp/x.so finds libpmix.so.2 one level up.
       INSTALL_RPATH "$ORIGIN/..")
     set(destination "${PMIXPP_INSTALL_COMPONENT_DIR}")
+    # The tree's own components, for targets that need them all (pmixpp_demo).
+    set_property(GLOBAL APPEND PROPERTY PMIXPP_COMPONENT_TARGETS ${target})
   else()
     if(C_OUTPUT_DIRECTORY)
       set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${C_OUTPUT_DIRECTORY}")
