@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the demo: pmixrun -n 4
-# examples/hello (ranks, a fence, a peer's data), then the component core at
-# work: pmixpp_info lists the frameworks and the components it discovered, the
-# installed library runs the hello job of a minimal host, and the vendor example
-# is loaded from its own directory through PMIX_MCA_mca_base_component_path.
+# Installs what is missing, builds what the demo runs (the pmixpp_demo
+# target: the library, its components, pmixrun, pmixpp_info, pmixpp_ps and
+# examples/hello; not the test suite), and runs it (scripts/lib/demo-run.sh).
+# The build prints one progress line; its full output is in build/build.log.
 source "$(dirname "$0")/lib/common.sh"
 pmixpp_install_packages
-pmixpp_build
+pmixpp_build pmixpp_demo
 exec "$PMIXPP_ROOT/scripts/lib/demo-run.sh"

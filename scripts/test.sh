@@ -1,45 +1,85 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the whole test suite:
-#   1. CTest in build/ (unit, integration, compat with Open MPI,
-#      python3-pmix and OpenPMIx's example programs, load, fuzz-corpus replay);
-#   2. the same suite, less the compat and load labels, under ASan+UBSan
-#      (build-asan/) and under TSan (build-tsan/; docs/reliability.md);
-#   3. every libFuzzer target for PMIXPP_FUZZ_SECONDS (default 30) each
-#      (build-fuzz/, tests/fuzz/README.md).
-# Arguments go to the first CTest run and skip stages 2 and 3 (a filtered
-# run by hand); so does PMIXPP_TEST_RELIABILITY=0.
+# Installs what is missing, builds, and runs the whole test suite in stages:
+#   plain       CTest in build/ (unit, integration, compat with Open MPI,
+#               Slurm, python3-pmix and OpenPMIx's programs, load, fuzz-corpus
+#               replay);
+#   asan+ubsan  the suite less `compat` under ASan+UBSan+LSan (build-asan/);
+#   tsan        the same under TSan (build-tsan/; docs/reliability.md);
+#   fuzz        every libFuzzer target for PMIXPP_FUZZ_SECONDS (default 30)
+#               each (build-fuzz/, tests/fuzz/README.md).
+# At the end, one line per stage with its build and test time.
+#
+#   scripts/test.sh --quick       the plain stage alone, as you work
+#   scripts/test.sh -R gds_       arguments go to the plain stage's CTest
+#                                 and skip the others (a filtered run)
+# PMIXPP_TEST_RELIABILITY=0 also runs the plain stage alone.
 source "$(dirname "$0")/lib/common.sh"
 source "$(dirname "$0")/lib/sanitizers.sh"
 source "$(dirname "$0")/lib/fuzz.sh"
-pmixpp_install_packages "${PMIXPP_COMPAT_PACKAGES[@]}" "${PMIXPP_RELIABILITY_PACKAGES[@]}"
-pmixpp_build
+
+quick=0
+if [ "${1:-}" = "--quick" ]; then
+  quick=1
+  shift
+fi
+[ $# -gt 0 ] && quick=1
+[ "${PMIXPP_TEST_RELIABILITY:-1}" = 0 ] && quick=1
+
+if [ "$quick" = 1 ]; then
+  pmixpp_install_packages "${PMIXPP_COMPAT_PACKAGES[@]}"
+else
+  pmixpp_install_packages "${PMIXPP_COMPAT_PACKAGES[@]}" "${PMIXPP_RELIABILITY_PACKAGES[@]}"
+fi
 # psec/munge tests run against a real munged; with this set they fail (not
 # skip) when it cannot be reached.
 source "$(dirname "$0")/lib/munge.sh"
 pmixpp_ensure_munged
 export PMIXPP_REQUIRE_MUNGE=1
 
+run_start=$SECONDS
+# The summary counts this run's cache hits.
+pmixpp_have ccache && [ "${PMIXPP_CCACHE:-1}" != 0 ] && ccache --zero-stats >/dev/null
 failed=()
+summary=()
+# stage <name> <build command> <test command>: the test step runs only when
+# the build passed; both are timed for the summary.
 stage() {
-  local name=$1
-  shift
-  local start=$SECONDS
-  pmixpp_log "stage: $name"
-  if "$@"; then
-    pmixpp_log "stage: $name passed in $((SECONDS - start)) s"
+  local name=$1 build=$2 tests=$3
+  local start=$SECONDS build_s test_s="-" result=passed
+  pmixpp_log "stage $name"
+  if eval "$build"; then
+    build_s=$((SECONDS - start))
+    start=$SECONDS
+    eval "$tests" || result=FAILED
+    test_s=$((SECONDS - start))
   else
-    pmixpp_log "stage: $name FAILED after $((SECONDS - start)) s"
-    failed+=("$name")
+    build_s=$((SECONDS - start))
+    result="FAILED (build)"
   fi
+  [ "$result" = passed ] || failed+=("$name")
+  pmixpp_log "stage $name: $result (build $build_s s, tests $test_s s)"
+  summary+=("$(printf '%-11s %7s %7s   %s' "$name" "$build_s" "$test_s" "$result")")
 }
 
 run_ctest() { (cd "$PMIXPP_BUILD" && ctest --output-on-failure -j"$(nproc)" "$@"); }
+ctest_args=""
+[ $# -gt 0 ] && ctest_args=$(printf '%q ' "$@")
 
-stage "ctest" run_ctest "$@"
-if [ $# -eq 0 ] && [ "${PMIXPP_TEST_RELIABILITY:-1}" != 0 ]; then
-  stage "asan+ubsan" pmixpp_sanitizer_suite address,undefined
-  stage "tsan" pmixpp_sanitizer_suite thread
-  stage "fuzz" pmixpp_fuzz_suite "${PMIXPP_FUZZ_SECONDS:-30}"
+stage plain pmixpp_build "run_ctest $ctest_args"
+if [ "$quick" = 0 ]; then
+  stage asan+ubsan "pmixpp_sanitizer_build address,undefined" "pmixpp_sanitizer_tests address,undefined"
+  stage tsan "pmixpp_sanitizer_build thread" "pmixpp_sanitizer_tests thread"
+  stage fuzz pmixpp_fuzz_build "pmixpp_fuzz_run ${PMIXPP_FUZZ_SECONDS:-30}"
+fi
+
+pmixpp_log "stage times in seconds:"
+printf '[pmixpp]   %-11s %7s %7s   %s\n' stage build tests result
+for line in "${summary[@]}"; do
+  printf '[pmixpp]   %s\n' "$line"
+done
+pmixpp_log "  total $((SECONDS - run_start)) s"
+if pmixpp_have ccache && [ "${PMIXPP_CCACHE:-1}" != 0 ]; then
+  pmixpp_log "  ccache: $(ccache --print-stats 2>/dev/null | awk -F'\t' '$1 ~ /^(direct|preprocessed)_cache_hit$/ {h += $2} $1 ~ /^cache_miss$/ {m = $2} END {printf "%d hits, %d misses", h, m}') (since its stats were last zeroed)"
 fi
 if [ ${#failed[@]} -gt 0 ]; then
   pmixpp_log "FAILED stages: ${failed[*]}"

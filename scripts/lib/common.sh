@@ -5,12 +5,13 @@ set -euo pipefail
 PMIXPP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PMIXPP_BUILD=${PMIXPP_BUILD:-"$PMIXPP_ROOT/build"}
 
-# Build and test dependencies, all from Debian 12. libpmix-dev (OpenPMIx) is
-# here for the tests only: the ABI test compares our headers with its ones,
+# Build and test dependencies, all from Debian 12. ninja-build, ccache and
+# mold only make the build faster (scripts/lib/build.sh, docs/building.md).
+# libpmix-dev (OpenPMIx) is here for the tests only: the ABI test compares our headers with its ones,
 # and tests/examples builds its example programs and runs them on our library
 # and on its libpmix.so.2 (libpmix2, which it pulls in).
 PMIXPP_PACKAGES=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config ninja-build ccache mold
   libltdl-dev libevent-dev libhwloc-dev zlib1g-dev
   libcli11-dev nlohmann-json3-dev
   libmunge-dev munge libcriterion-dev
@@ -46,16 +47,27 @@ pmixpp_install_packages() {
     pmixpp_log "missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})"
     exit 1
   fi
-  pmixpp_log "installing Debian packages: ${missing[*]}"
+  pmixpp_log "installing ${#missing[@]} Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
+  mkdir -p "$PMIXPP_BUILD"
+  local log="$PMIXPP_BUILD/apt.log" start=$SECONDS
+  if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
+    >"$log" 2>&1 </dev/null; then
+    tail -n 20 "$log"
+    pmixpp_log "installing the packages failed; full output: $log"
+    exit 1
+  fi
+  pmixpp_log "installed them in $((SECONDS - start)) s"
 }
 
+# shellcheck source=build.sh
+source "$PMIXPP_ROOT/scripts/lib/build.sh"
+
+# pmixpp_build [targets...]: configure build/ and build the targets (all when
+# none are named). CI turns warnings into errors.
 pmixpp_build() {
   local werror=OFF
   [ "${CI:-}" = "true" ] && werror=ON
-  cmake -S "$PMIXPP_ROOT" -B "$PMIXPP_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DPMIXPP_WERROR="${PMIXPP_WERROR:-$werror}" >/dev/null
-  cmake --build "$PMIXPP_BUILD" -j"$(nproc)"
+  pmixpp_configure "$PMIXPP_BUILD" -DPMIXPP_WERROR="${PMIXPP_WERROR:-$werror}" || return
+  pmixpp_build_quietly "${1:-everything}" "$PMIXPP_BUILD" "$@"
 }

@@ -12,6 +12,9 @@
 # the process). See docs/reliability.md, "Sanitizers".
 
 PMIXPP_ROOT=${PMIXPP_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+# shellcheck source=build.sh
+declare -F pmixpp_configure >/dev/null || source "$PMIXPP_ROOT/scripts/lib/build.sh"
+declare -F pmixpp_log >/dev/null || pmixpp_log() { printf '[pmixpp] %s\n' "$*"; }
 
 # pmixpp_sanitizer_build_name <sanitizers>: the build directory's suffix.
 pmixpp_sanitizer_build_name() {
@@ -55,37 +58,37 @@ pmixpp_sanitizer_env() {
   esac
 }
 
-# pmixpp_sanitizer_suite <address,undefined|thread> [ctest args...]
-pmixpp_sanitizer_suite() {
-  local sanitizers=${1:?usage: pmixpp_sanitizer_suite address,undefined|thread [ctest args...]}
-  shift
-  local name
+# pmixpp_sanitizer_build <address,undefined|thread>: configure and build
+# build-asan/ or build-tsan/ (the compat label's programs are left out:
+# tests/compat/CMakeLists.txt).
+pmixpp_sanitizer_build() {
+  local sanitizers=$1 name
   if ! name=$(pmixpp_sanitizer_build_name "$sanitizers"); then
     printf '[pmixpp] unknown sanitizer set "%s" (use address,undefined or thread)\n' "$sanitizers" >&2
     return 1
   fi
   local build="$PMIXPP_ROOT/build-$name"
+  # -O1 (with scripts/lib/build.sh's -g1: stacks with file and line), as the
+  # sanitizers' documentation recommends, and about a quarter less build
+  # time than -O2 on 2 cores; the tests take as long.
+  PMIXPP_OPT_LEVEL=-O1 pmixpp_configure "$build" \
+    -DPMIXPP_SANITIZE="$sanitizers" -DPMIXPP_WERROR="${PMIXPP_WERROR:-OFF}" || return
+  pmixpp_build_quietly "$name" "$build"
+}
+
+# pmixpp_sanitizer_tests <address,undefined|thread> [ctest args...]: runs
+# the suite less `compat` in the built tree; returns ctest's status.
+pmixpp_sanitizer_tests() {
+  local sanitizers=$1 name
+  shift
+  name=$(pmixpp_sanitizer_build_name "$sanitizers") || return
+  local build="$PMIXPP_ROOT/build-$name"
   local jobs
   jobs=$(nproc)
-  local start end
-  start=$(date +%s)
-  # -O1 -g1 (line tables): stacks with file and line, as the sanitizers'
-  # documentation recommends, and about a quarter less build time than
-  # RelWithDebInfo's -O2 -g on 2 cores (TSan: 249 s against 342 s; the
-  # tests take as long).
-  cmake -S "$PMIXPP_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-    -DPMIXPP_SANITIZE="$sanitizers" -DPMIXPP_WERROR="${PMIXPP_WERROR:-OFF}" >/dev/null || return
-  cmake --build "$build" -j"$jobs" || return
-  end=$(date +%s)
-  printf '[pmixpp] %s: build took %ds\n' "$name" $((end - start))
-
   # psec/munge tests run against a real munged, as in scripts/test.sh.
   # shellcheck source=munge.sh
   source "$PMIXPP_ROOT/scripts/lib/munge.sh"
   pmixpp_ensure_munged || return
-  local rc=0
-  start=$(date +%s)
   (
     pmixpp_sanitizer_env "$sanitizers" || exit 1
     export PMIXPP_REQUIRE_MUNGE=1
@@ -94,8 +97,12 @@ pmixpp_sanitizer_suite() {
     # paths; 256 pass too (ASan 60 s, TSan 31 s on 2 cores).
     cd "$build" && ctest --output-on-failure -j"$jobs" -LE 'compat|load' "$@" &&
       PMIXPP_LOAD_CLIENTS=${PMIXPP_SANITIZER_LOAD_CLIENTS:-128} ctest --output-on-failure -L load "$@"
-  ) || rc=$?
-  end=$(date +%s)
-  printf '[pmixpp] %s: tests took %ds (ctest status %d)\n' "$name" $((end - start)) "$rc"
-  return "$rc"
+  )
+}
+
+# pmixpp_sanitizer_suite <address,undefined|thread> [ctest args...]: both.
+pmixpp_sanitizer_suite() {
+  local sanitizers=${1:?usage: pmixpp_sanitizer_suite address,undefined|thread [ctest args...]}
+  shift
+  pmixpp_sanitizer_build "$sanitizers" && pmixpp_sanitizer_tests "$sanitizers" "$@"
 }
