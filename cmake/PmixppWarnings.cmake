@@ -14,11 +14,3 @@ target_compile_options(pmixpp_warnings INTERFACE ${PMIXPP_BASE_WARNINGS}
 # Tests: Criterion's Test() macro expands to C-style casts, so that one check is off.
 add_library(pmixpp_test_warnings INTERFACE)
 target_compile_options(pmixpp_test_warnings INTERFACE ${PMIXPP_BASE_WARNINGS})
-# GCC 12 reports std::string's own inlined memcpy as out of bounds in
-# `str + "literal"` once the standard headers come from the tests' shared
-# precompiled header (tests/integration/cases/itest_support.cc: 0 warnings
-# without it, 1 with it; a known false positive of GCC 12's -Warray-bounds).
-# The library keeps the check; the tests, which build with the header, not.
-if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND PMIXPP_PCH)
-  target_compile_options(pmixpp_test_warnings INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Wno-array-bounds>)
-endif()
