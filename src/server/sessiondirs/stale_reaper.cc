@@ -87,14 +87,14 @@ bool session_owner_dead(const std::string &path, pid_t pid, std::string *why_p)
 // "pmixpp.<host>.<pid>.<n>.sock" (the usock listener's name): the pid.
 bool socket_owner(const std::string &name, pid_t *pid_p)
 {
-    constexpr std::string_view kPrefix = "pmixpp.";
-    constexpr std::string_view kSuffix = ".sock";
+    constexpr std::string_view kSocketPrefix = "pmixpp.";
+    constexpr std::string_view kSocketSuffix = ".sock";
     std::string_view text = name;
-    if (text.size() <= kPrefix.size() + kSuffix.size() || text.substr(0, kPrefix.size()) != kPrefix ||
-        text.substr(text.size() - kSuffix.size()) != kSuffix) {
+    if (text.size() <= kSocketPrefix.size() + kSocketSuffix.size() || text.substr(0, kSocketPrefix.size()) != kSocketPrefix ||
+        text.substr(text.size() - kSocketSuffix.size()) != kSocketSuffix) {
         return false;
     }
-    text.remove_suffix(kSuffix.size());
+    text.remove_suffix(kSocketSuffix.size());
     const std::size_t counter = text.find_last_of('.');
     if (counter == std::string_view::npos || counter == 0) return false;
     const std::size_t pid_start = text.find_last_of('.', counter - 1);
