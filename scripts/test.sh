@@ -41,39 +41,80 @@ run_start=$SECONDS
 pmixpp_have ccache && [ "${PMIXPP_CCACHE:-1}" != 0 ] && ccache --zero-stats >/dev/null
 failed=()
 summary=()
-# stage <name> <build command> <test command>: the test step runs only when
-# the build passed; both are timed for the summary.
+
+# While a stage's tests run, the next stage's build runs beside them at the
+# lowest CPU priority (nice 19): the tests wait on processes, sockets and
+# timers much of the time, and the build takes only the cycles they leave.
+# PMIXPP_OVERLAP=0 builds each stage only when its turn comes.
+ahead_name="" ahead_pid="" ahead_log="" ahead_start=0
+build_ahead() {
+  ahead_name=$1
+  ahead_log=$(mktemp "${TMPDIR:-/tmp}/pmixpp-build-ahead.XXXXXX")
+  ahead_start=$SECONDS
+  (
+    renice -n 19 -p "$BASHPID" >/dev/null
+    eval "$2"
+  ) >"$ahead_log" 2>&1 &
+  ahead_pid=$!
+}
+# Waits for the build started ahead; its output, then its status.
+wait_ahead() {
+  local rc=0
+  wait "$ahead_pid" || rc=$?
+  cat "$ahead_log"
+  rm -f "$ahead_log"
+  ahead_name="" ahead_pid=""
+  return "$rc"
+}
+
+# stage <name> <build command> <test command> [<next stage> <its build>]:
+# the build (or the wait for it, when it was started ahead), then the tests
+# with the next stage's build beside them. Times: the build's own (wall),
+# how long the run waited for it, the tests.
 stage() {
-  local name=$1 build=$2 tests=$3
-  local start=$SECONDS build_s test_s="-" result=passed
+  local name=$1 build=$2 tests=$3 next=${4:-} next_build=${5:-}
+  local start=$SECONDS build_s waited test_s="-" result=passed rc=0
   pmixpp_log "stage $name"
-  if eval "$build"; then
+  if [ "$ahead_name" = "$name" ]; then
+    wait_ahead || rc=$?
+    build_s=$((SECONDS - ahead_start))
+  else
+    eval "$build" || rc=$?
     build_s=$((SECONDS - start))
+  fi
+  waited=$((SECONDS - start))
+  if [ -n "$next" ] && [ "${PMIXPP_OVERLAP:-1}" != 0 ]; then
+    build_ahead "$next" "$next_build"
+  fi
+  if [ "$rc" = 0 ]; then
     start=$SECONDS
     eval "$tests" || result=FAILED
     test_s=$((SECONDS - start))
   else
-    build_s=$((SECONDS - start))
     result="FAILED (build)"
   fi
   [ "$result" = passed ] || failed+=("$name")
-  pmixpp_log "stage $name: $result (build $build_s s, tests $test_s s)"
-  summary+=("$(printf '%-11s %7s %7s   %s' "$name" "$build_s" "$test_s" "$result")")
+  pmixpp_log "stage $name: $result (build $build_s s, waited $waited s, tests $test_s s)"
+  summary+=("$(printf '%-11s %7s %7s %7s   %s' "$name" "$build_s" "$waited" "$test_s" "$result")")
 }
 
 run_ctest() { (cd "$PMIXPP_BUILD" && ctest --output-on-failure -j"$(nproc)" "$@"); }
 ctest_args=""
 [ $# -gt 0 ] && ctest_args=$(printf '%q ' "$@")
 
-stage plain pmixpp_build "run_ctest $ctest_args"
-if [ "$quick" = 0 ]; then
-  stage asan+ubsan "pmixpp_sanitizer_build address,undefined" "pmixpp_sanitizer_tests address,undefined"
-  stage tsan "pmixpp_sanitizer_build thread" "pmixpp_sanitizer_tests thread"
+asan_build="pmixpp_sanitizer_build address,undefined"
+tsan_build="pmixpp_sanitizer_build thread"
+if [ "$quick" = 1 ]; then
+  stage plain pmixpp_build "run_ctest $ctest_args"
+else
+  stage plain pmixpp_build "run_ctest" asan+ubsan "$asan_build"
+  stage asan+ubsan "$asan_build" "pmixpp_sanitizer_tests address,undefined" tsan "$tsan_build"
+  stage tsan "$tsan_build" "pmixpp_sanitizer_tests thread" fuzz pmixpp_fuzz_build
   stage fuzz pmixpp_fuzz_build "pmixpp_fuzz_run ${PMIXPP_FUZZ_SECONDS:-30}"
 fi
 
 pmixpp_log "stage times in seconds:"
-printf '[pmixpp]   %-11s %7s %7s   %s\n' stage build tests result
+printf '[pmixpp]   %-11s %7s %7s %7s   %s\n' stage build waited tests result
 for line in "${summary[@]}"; do
   printf '[pmixpp]   %s\n' "$line"
 done
