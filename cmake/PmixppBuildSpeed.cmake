@@ -4,24 +4,20 @@
 # linker on top (scripts/lib/build.sh).
 #
 # Precompiled headers (PMIXPP_PCH): about 380 of the 430 headers a typical
-# source reads are the standard library's; parsing them was half of its
-# compile time (groups.cc: 4.8 s without, 3.1 s with; a test file 1.3 s
-# less). Only standard and public PMIx headers go in, never our own, so a
-# file that forgets an include of ours still fails to build.
-#
-# GCC 12 loses the "system header" mark of what comes from a precompiled
-# header and then reports std::string's own inlined memcpy as out of bounds
-# (-Warray-bounds false positives: src/common/wire/frame.cc, a dozen test
-# files), which -Werror turns into failed builds. So with GCC the library
-# and the programs, the code we ship, compile without a precompiled header
-# and keep the check; the tests take theirs and build with
-# -Wno-array-bounds (tests/CMakeLists.txt). With clang everything takes one.
-option(PMIXPP_PCH "Precompile the standard headers the library and tests share" ON)
-if(PMIXPP_PCH AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
-  set(PMIXPP_PCH_SHIPPED ON)
+# server source reads are the standard library's; parsing them was half of
+# its compile time (groups.cc: 4.8 s without, 3.1 s with). Only standard and
+# public PMIx headers go in, never our own, so a file that forgets an include
+# of ours still fails to build. On by default with clang only: GCC 12 loses
+# the "system header" mark of what comes from a precompiled header and then
+# reports std::string's own inlined code (-Warray-bounds false positives in
+# src/common/wire/frame.cc and a dozen tests), which -Werror turns into
+# failed builds.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  set(_pmixpp_pch_default ON)
 else()
-  set(PMIXPP_PCH_SHIPPED OFF)
+  set(_pmixpp_pch_default OFF)
 endif()
+option(PMIXPP_PCH "Precompile the standard headers the library and tests share" ${_pmixpp_pch_default})
 
 set(PMIXPP_PCH_HEADERS
   <algorithm> <array> <atomic> <chrono> <cstddef> <cstdint> <cstdlib> <cstring>
@@ -29,12 +25,10 @@ set(PMIXPP_PCH_HEADERS
   <string_view> <unordered_map> <utility> <vector>
   <pmix_common.h> <pmix.h>)
 
-# pmixpp_precompile_headers(<target> [TEST]): the shared set for the C++
-# sources of <target> (C sources are left as they are). Without TEST only
-# where PMIXPP_PCH_SHIPPED says so.
+# pmixpp_precompile_headers(<target>): the shared set for the C++ sources of
+# <target> (C sources are left as they are).
 function(pmixpp_precompile_headers target)
-  cmake_parse_arguments(P "TEST" "" "" ${ARGN})
-  if(NOT PMIXPP_PCH OR (NOT P_TEST AND NOT PMIXPP_PCH_SHIPPED))
+  if(NOT PMIXPP_PCH)
     return()
   endif()
   set(headers "")

@@ -14,9 +14,3 @@ target_compile_options(pmixpp_warnings INTERFACE ${PMIXPP_BASE_WARNINGS}
 # Tests: Criterion's Test() macro expands to C-style casts, so that one check is off.
 add_library(pmixpp_test_warnings INTERFACE)
 target_compile_options(pmixpp_test_warnings INTERFACE ${PMIXPP_BASE_WARNINGS})
-# A false positive of GCC 12 once the standard headers come from the tests'
-# shared precompiled header (cmake/PmixppBuildSpeed.cmake says why); the
-# library and programs keep the check.
-if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND PMIXPP_PCH)
-  target_compile_options(pmixpp_test_warnings INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Wno-array-bounds>)
-endif()
