@@ -17,8 +17,8 @@
 # - mold as the linker when installed (linking ~100 test programs);
 # - -O2 -g1 (line tables: stacks with file and line) rather than -O2 -g;
 #   PMIXPP_OPT_LEVEL and PMIXPP_DEBUG_INFO change them;
-# - precompiled standard headers and unity batches of the library's sources
-#   (cmake/PmixppBuildSpeed.cmake).
+# - unity batches of the library's sources, and precompiled standard
+#   headers with clang (cmake/PmixppBuildSpeed.cmake).
 
 pmixpp_have() { command -v "$1" >/dev/null 2>&1; }
 
@@ -47,7 +47,8 @@ pmixpp_configure() {
   local link=""
   pmixpp_have mold && link="-fuse-ld=mold"
   args+=("-DCMAKE_EXE_LINKER_FLAGS=$link" "-DCMAKE_SHARED_LINKER_FLAGS=$link" "-DCMAKE_MODULE_LINKER_FLAGS=$link")
-  local flags="${PMIXPP_OPT_LEVEL:--O2} ${PMIXPP_DEBUG_INFO:--g1} -DNDEBUG"
+  # PMIXPP_NDEBUG= (set, empty) keeps assert() on, as the sanitizer builds do.
+  local flags="${PMIXPP_OPT_LEVEL:--O2} ${PMIXPP_DEBUG_INFO:--g1} ${PMIXPP_NDEBUG--DNDEBUG}"
   args+=("-DCMAKE_C_FLAGS_RELWITHDEBINFO=$flags" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$flags")
   mkdir -p "$dir"
   cmake -S "$PMIXPP_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${args[@]}" "$@" \
