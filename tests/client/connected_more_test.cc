@@ -237,7 +237,7 @@ int child_checks()
 
 Test(client_connected_more, forked_child_cannot_use_the_parent_session)
 {
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#if defined(PMIXPP_UNDER_TSAN) || defined(PMIXPP_UNDER_ASAN)
     // The case is a fork without exec of a process whose progress thread
     // runs, and a child that then starts threads of its own. TSan does not
     // support that ("starting new threads after multi-threaded fork is not

@@ -63,7 +63,7 @@ std::string dump(const Store &store, const char *nspace)
 
 // TSan's shadow memory is resident too (several bytes per byte the program
 // writes): under TSan the bound measures the sanitizer, so it is widened.
-#if defined(__SANITIZE_THREAD__)
+#if defined(PMIXPP_UNDER_TSAN)
 constexpr long kRssFactor = 3;
 #else
 constexpr long kRssFactor = 1;

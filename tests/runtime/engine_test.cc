@@ -190,7 +190,7 @@ int child_with_inherited_engine(rt::ProgressEngine &engine)
 
 Test(engine, forked_child_starts_its_own_engine)
 {
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#if defined(PMIXPP_UNDER_TSAN) || defined(PMIXPP_UNDER_ASAN)
     // A fork without exec of a process whose progress thread runs, then
     // threads in the child. TSan does not support it ("starting new threads
     // after multi-threaded fork is not supported"). GCC 12's ASan has no fork

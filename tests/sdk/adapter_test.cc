@@ -23,6 +23,8 @@ int mode = 0; // which failure the hooks below produce
 enum { behave = 0, throw_error = 1, throw_std = 2, throw_fatal = 3, throw_int = 4, throw_nomem = 5 };
 
 void fake_log(const pmixpp_component_t *self, pmixpp_log_level_t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void fake_log(const pmixpp_component_t *self, pmixpp_log_level_t, const char *fmt, ...)
 {
     char line[256];
     va_list args;
@@ -83,10 +85,10 @@ struct Full {
         }
         maybe_throw();
     }
-    static const void *query(pmixpp::sdk::Services &, int &priority)
+    static const void *query(pmixpp::sdk::Services &, int &chosen_priority)
     {
         maybe_throw();
-        priority = 5;
+        chosen_priority = 5;
         return &module_table;
     }
     static void close() { maybe_throw(); }

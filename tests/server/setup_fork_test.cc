@@ -27,7 +27,7 @@ using Env = std::map<std::string, std::string>;
 
 void skip_under_sanitizers()
 {
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#if defined(PMIXPP_UNDER_TSAN) || defined(PMIXPP_UNDER_ASAN)
     // The child of a fork without exec allocates. glibc's malloc is
     // fork-safe; GCC 12's ASan allocator has no fork handler (a child may
     // hang on a lock a parent thread held), and TSan reports the child's

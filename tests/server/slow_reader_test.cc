@@ -25,7 +25,7 @@ using namespace pmixpp;
 namespace {
 
 // The bound on what one slow reader may cost the server.
-constexpr long kMaxGrowthKb = 64 * 1024;
+[[maybe_unused]] constexpr long kMaxGrowthKb = 64 * 1024;
 
 // Resident growth since `before` is under the bound. Under ASan freed
 // memory stays in quarantine, and under TSan every byte has shadow bytes
@@ -33,7 +33,7 @@ constexpr long kMaxGrowthKb = 64 * 1024;
 // stays full), the drop and LeakSanitizer carry the check.
 void expect_growth_bounded(long before, const char *what)
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(PMIXPP_UNDER_ASAN) || defined(PMIXPP_UNDER_TSAN)
     (void)before;
     (void)what;
 #else
@@ -46,7 +46,7 @@ constexpr int kJobSize = 64;
 // peer that reads none: about 190,000 small status replies. TSan serves
 // only some 23,000 frames a second (a CI run stopped at 187,651 after 8 s),
 // so it gets longer; a flood ends as soon as the server stops reading.
-#if defined(__SANITIZE_THREAD__)
+#if defined(PMIXPP_UNDER_TSAN)
 constexpr auto kFloodSeconds = std::chrono::seconds(30);
 #else
 constexpr auto kFloodSeconds = std::chrono::seconds(8);

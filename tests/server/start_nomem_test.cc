@@ -27,7 +27,12 @@ thread_local long t_allocations_left = -1;
 // libstdc++'s operator new with our free (std::stable_sort's temporary
 // buffer takes the nothrow form and gives it back with plain delete). The
 // aligned forms are left alone: they are replaced or not as a pair.
-void *operator new(std::size_t size)
+// The tests build with -fvisibility=hidden, and clang 14 (without
+// -fsized-deallocation) does not count the sized deletes as replacements:
+// hidden, libstdc++ would free with the sanitizer's sized delete what our new
+// took from malloc. So every replacement is marked visible.
+#define REPLACEMENT __attribute__((visibility("default")))
+REPLACEMENT void *operator new(std::size_t size)
 {
     if (t_allocations_left == 0) {
         t_allocations_left = -1;
@@ -39,9 +44,9 @@ void *operator new(std::size_t size)
     return memory;
 }
 
-void *operator new[](std::size_t size) { return ::operator new(size); }
+REPLACEMENT void *operator new[](std::size_t size) { return ::operator new(size); }
 
-void *operator new(std::size_t size, const std::nothrow_t &) noexcept
+REPLACEMENT void *operator new(std::size_t size, const std::nothrow_t &) noexcept
 {
     try {
         return ::operator new(size);
@@ -50,14 +55,14 @@ void *operator new(std::size_t size, const std::nothrow_t &) noexcept
     }
 }
 
-void *operator new[](std::size_t size, const std::nothrow_t &tag) noexcept { return ::operator new(size, tag); }
+REPLACEMENT void *operator new[](std::size_t size, const std::nothrow_t &tag) noexcept { return ::operator new(size, tag); }
 
-void operator delete(void *memory) noexcept { std::free(memory); }
-void operator delete[](void *memory) noexcept { std::free(memory); }
-void operator delete(void *memory, std::size_t) noexcept { std::free(memory); }
-void operator delete[](void *memory, std::size_t) noexcept { std::free(memory); }
-void operator delete(void *memory, const std::nothrow_t &) noexcept { std::free(memory); }
-void operator delete[](void *memory, const std::nothrow_t &) noexcept { std::free(memory); }
+REPLACEMENT void operator delete(void *memory) noexcept { std::free(memory); }
+REPLACEMENT void operator delete[](void *memory) noexcept { std::free(memory); }
+REPLACEMENT void operator delete(void *memory, std::size_t) noexcept { std::free(memory); }
+REPLACEMENT void operator delete[](void *memory, std::size_t) noexcept { std::free(memory); }
+REPLACEMENT void operator delete(void *memory, const std::nothrow_t &) noexcept { std::free(memory); }
+REPLACEMENT void operator delete[](void *memory, const std::nothrow_t &) noexcept { std::free(memory); }
 
 using namespace server_test;
 using namespace pmixpp;

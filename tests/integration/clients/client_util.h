@@ -35,6 +35,7 @@ static inline void itc_start(void)
     PMIX_LOAD_PROCID(&itc_me, "?", PMIX_RANK_UNDEF);
 }
 
+static inline void itc_fail_at(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static inline void itc_fail_at(int line, const char *fmt, ...)
 {
     va_list args;
