@@ -12,7 +12,12 @@ function(pmixpp_test_timeout out seconds)
 endfunction()
 
 function(pmixpp_add_criterion_test)
-  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;ENV;LABELS" ${ARGN})
+  # JOBS: Criterion workers at once (2, one per core of the machine CI runs
+  # on); more for a suite whose cases mostly wait on their processes.
+  cmake_parse_arguments(T "" "NAME;TIMEOUT;JOBS" "SOURCES;LIBS;ENV;LABELS" ${ARGN})
+  if(NOT T_JOBS)
+    set(T_JOBS 2)
+  endif()
   add_executable(${T_NAME} ${T_SOURCES})
   pmixpp_reuse_test_pch(${T_NAME})
   target_link_libraries(${T_NAME} PRIVATE PkgConfig::CRITERION pmixpp_test_warnings ${T_LIBS})
@@ -22,7 +27,7 @@ function(pmixpp_add_criterion_test)
   target_include_directories(${T_NAME} PRIVATE
     "${PROJECT_SOURCE_DIR}/include" "${PROJECT_SOURCE_DIR}/src" "${PROJECT_SOURCE_DIR}/tests")
   set_target_properties(${T_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests/bin")
-  add_test(NAME ${T_NAME} COMMAND ${T_NAME} --jobs=2 --short-filename)
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME} --jobs=${T_JOBS} --short-filename)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()

@@ -158,7 +158,8 @@ std::vector<KnownFailure> make_known_failures()
          "the example waits for PMIX_ERR_JOB_TERMINATED filtered on PMIX_EVENT_AFFECTED_PROC = the TOOL's own "
          "namespace (its comment: \"the children will have our nspace\"), a host convention the standard does not "
          "ask for; pmixrun gives the spawned job a namespace of its own, so hello runs and ends but the handler "
-         "never fires (same on both libraries) and the tool waits until the timeout"},
+         "never fires (same on both libraries) and the tool waits until the timeout",
+         8},
     };
 }
 

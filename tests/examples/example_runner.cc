@@ -74,13 +74,13 @@ std::string wait_for_line(const std::string &path)
     return "";
 }
 
-Outcome run_client(const ExampleCase &example, int ranks, const std::string &tmpdir)
+Outcome run_client(const ExampleCase &example, int ranks, const std::string &tmpdir, int seconds)
 {
-    std::vector<std::string> args = {"--tmpdir", tmpdir, "--timeout", std::to_string(kCaseSeconds),
+    std::vector<std::string> args = {"--tmpdir", tmpdir, "--timeout", std::to_string(seconds),
                                      "-n", std::to_string(ranks), "./" + example.program};
     Outcome outcome;
     for (const std::string &arg : example.args) args.push_back(with_placeholders(arg, outcome, false));
-    const Result result = test_support::run_quietly(pmixrun_path().c_str(), args, "", kCaseSeconds + 10);
+    const Result result = test_support::run_quietly(pmixrun_path().c_str(), args, "", seconds + 10);
     outcome.code = result.code;
     outcome.timed_out = result.timed_out;
     outcome.output = result.out + result.err;
@@ -106,7 +106,8 @@ bool stop_host(pid_t host)
 // processes that write their namespace down and wait. The tool finds it through
 // the URI (-u), or as the system server in the private tmpdir.
 // Its files live outside the tmpdir, which OpenPMIx removes.
-Outcome run_tool(const ExampleCase &example, int ranks, const std::string &tmpdir, const std::string &scratch)
+Outcome run_tool(const ExampleCase &example, int ranks, const std::string &tmpdir, const std::string &scratch,
+                 int seconds)
 {
     const std::string tag = "-" + std::to_string(ranks);
     const std::string uri_file = scratch + "/uri" + tag, nspace_file = scratch + "/nspace" + tag;
@@ -128,7 +129,7 @@ Outcome run_tool(const ExampleCase &example, int ranks, const std::string &tmpdi
     std::vector<std::string> args;
     for (const std::string &arg : example.args) args.push_back(with_placeholders(arg, outcome, false));
     const std::string program = "./" + example.program;
-    const Result result = test_support::run_quietly(program.c_str(), args, "", kCaseSeconds);
+    const Result result = test_support::run_quietly(program.c_str(), args, "", seconds);
     outcome.code = result.code;
     outcome.timed_out = result.timed_out;
     outcome.output = result.out + result.err;
@@ -203,7 +204,7 @@ std::string enter_mode(Mode mode)
     return scratch;
 }
 
-Outcome run_case(const ExampleCase &example, int ranks, const std::string &scratch)
+Outcome run_case(const ExampleCase &example, int ranks, const std::string &scratch, int seconds)
 {
     // A fresh tmpdir per run: OpenPMIx's server removes the one it was given
     // (docs/openpmix-examples.md). Rendezvous files of any other server on
@@ -211,13 +212,14 @@ Outcome run_case(const ExampleCase &example, int ranks, const std::string &scrat
     const std::string tmpdir = scratch + "/run-" + std::to_string(ranks);
     cr_assert_eq(::mkdir(tmpdir.c_str(), 0700), 0, "cannot create %s", tmpdir.c_str());
     for (const char *name : {"TMPDIR", "PMIX_SYSTEM_TMPDIR", "PMIX_SERVER_TMPDIR"}) ::setenv(name, tmpdir.c_str(), 1);
-    return example.role == Role::kClient ? run_client(example, ranks, tmpdir) : run_tool(example, ranks, tmpdir, scratch);
+    return example.role == Role::kClient ? run_client(example, ranks, tmpdir, seconds)
+                                         : run_tool(example, ranks, tmpdir, scratch, seconds);
 }
 
-std::vector<std::string> judge(const ExampleCase &example, int ranks, const Outcome &outcome)
+std::vector<std::string> judge(const ExampleCase &example, int ranks, const Outcome &outcome, int seconds)
 {
     std::vector<std::string> problems;
-    if (outcome.timed_out) problems.push_back("did not end within " + std::to_string(kCaseSeconds) + " s");
+    if (outcome.timed_out) problems.push_back("did not end within " + std::to_string(seconds) + " s");
     if (!outcome.host_stopped) problems.push_back("its pmixrun did not end on SIGTERM within 15 s");
     if (outcome.code != example.exit_code) {
         problems.push_back("exit code " + std::to_string(outcome.code) + ", expected " +
@@ -248,9 +250,10 @@ void run_and_judge(const char *name, Mode mode)
     cr_assert_not_null(example, "no row for %s in example_cases.cc", name);
     const std::string scratch = enter_mode(mode);
     for (int ranks : example->ranks) {
-        const Outcome outcome = run_case(*example, ranks, scratch);
-        const std::vector<std::string> problems = judge(*example, ranks, outcome);
         const KnownFailure *known = known_failure(name, mode, ranks);
+        const int seconds = known != nullptr && known->seconds > 0 ? known->seconds : kCaseSeconds;
+        const Outcome outcome = run_case(*example, ranks, scratch, seconds);
+        const std::vector<std::string> problems = judge(*example, ranks, outcome, seconds);
         std::string listed;
         for (const std::string &problem : problems) listed += "  " + problem + "\n";
         // The line that makes the per-case table in the test's output.

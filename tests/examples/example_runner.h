@@ -34,11 +34,13 @@ struct Outcome {
     bool host_stopped = true; // tools: their pmixrun ended on SIGTERM
 };
 
-// Runs in a fresh tmpdir under `scratch` (TMPDIR and pmixrun --tmpdir).
-Outcome run_case(const ExampleCase &example, int ranks, const std::string &scratch);
+// Runs in a fresh tmpdir under `scratch` (TMPDIR and pmixrun --tmpdir),
+// bounded by `seconds`.
+Outcome run_case(const ExampleCase &example, int ranks, const std::string &scratch, int seconds = kCaseSeconds);
 
 // Everything that is wrong with an outcome, one line each; empty when it passed.
-std::vector<std::string> judge(const ExampleCase &example, int ranks, const Outcome &outcome);
+std::vector<std::string> judge(const ExampleCase &example, int ranks, const Outcome &outcome,
+                               int seconds = kCaseSeconds);
 
 // Runs every -n of the case in `mode` and fails the test for a case that
 // fails without a known reason. A known failure that fails is reported, one
