@@ -1,6 +1,6 @@
 // PMIx_Fabric_register / _update / _deregister (and their _nb forms). A
 // client or tool asks its server; the host process asks its own server
-// state (server/core/self_access.h). Either way a pnet component that knows
+// state (server/engine/self_access.h). Either way a pnet component that knows
 // a fabric answers, else the host's fabric upcall, else nobody
 // (PMIX_ERR_NOT_AVAILABLE). The answer fills the caller's pmix_fabric_t:
 // index and name (the registration the server keeps) and info (its
@@ -13,7 +13,7 @@
 
 #include "client/core/host_call.h"
 #include "client/core/host_mode.h"
-#include "server/core/self_access.h"
+#include "server/engine/self_access.h"
 
 using namespace pmixpp;
 

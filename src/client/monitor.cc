@@ -2,7 +2,7 @@
 // pmix.h, heartbeats. A connected client or tool asks its server (which
 // asks its host, else runs heartbeat and file monitors itself); a process
 // that runs the server, and has no server of its own to ask, asks it
-// directly (server/core/self_access.h). A
+// directly (server/engine/self_access.h). A
 // heartbeat is one message that is never answered: the _nb call returns
 // PMIX_SUCCESS without calling back, and the blocking call returns
 // PMIX_SUCCESS at once (OpenPMIx's would wait forever for a reply that
@@ -17,7 +17,7 @@
 #include "client/core/host_call.h"
 #include "client/core/host_mode.h"
 #include "client/no_results.h"
-#include "server/core/self_access.h"
+#include "server/engine/self_access.h"
 
 using namespace pmixpp;
 

@@ -3,7 +3,7 @@
 // Both return at once; the callback runs later, on the progress thread, once.
 #include <pmix_server.h>
 
-#include "server/core/server.h"
+#include "server/state/server.h"
 #include "server/pnet/setup_calls.h"
 
 #include <cstring>

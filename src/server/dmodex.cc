@@ -7,7 +7,7 @@
 // PMIX_ERR_LOST_CONNECTION when the server finalizes first).
 #include <pmix_server.h>
 
-#include "server/core/server.h"
+#include "server/state/server.h"
 #include "server/requests/requests.h"
 
 #include <cstring>

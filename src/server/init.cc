@@ -2,7 +2,7 @@
 // core/lifecycle.cc).
 #include <pmix_server.h>
 
-#include "server/core/lifecycle.h"
+#include "server/engine/lifecycle.h"
 
 pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[], size_t ninfo)
 {

@@ -3,7 +3,8 @@
 // runs later, once.
 #include <pmix_server.h>
 
-#include "server/core/server.h"
+#include "server/events/delivery.h"
+#include "server/state/server.h"
 #include "server/pnet/inventory_calls.h"
 
 #include <new>

@@ -11,7 +11,7 @@
 #include <memory>
 #include <new>
 
-#include "server/core/server.h"
+#include "server/state/server.h"
 #include "server/iof/deliver.h"
 
 namespace {

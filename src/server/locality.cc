@@ -4,8 +4,8 @@
 #include <pmix_server.h>
 
 #include "common/values/hwloc_ops.h"
-#include "server/core/server.h"
-#include "server/core/topology.h"
+#include "server/state/server.h"
+#include "server/state/topology.h"
 #include "server/jobdata/locality.h"
 
 #include <hwloc.h>

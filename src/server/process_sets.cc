@@ -6,7 +6,7 @@
 // OpenPMIx, a name defined twice or deleted while unknown is an error.
 #include <pmix_server.h>
 
-#include "server/core/server.h"
+#include "server/state/server.h"
 
 #include <cstring>
 #include <new>

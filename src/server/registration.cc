@@ -9,14 +9,15 @@
 
 #include "common/runtime/log.h"
 #include "server/cleanup/server_cleanup.h"
-#include "server/core/fork_env.h"
-#include "server/core/fork_state.h"
-#include "server/core/peer_lifecycle.h"
-#include "server/core/server.h"
-#include "server/core/topology.h"
+#include "server/fork/fork_env.h"
+#include "server/fork/fork_state.h"
+#include "server/engine/peer_lifecycle.h"
+#include "server/state/server.h"
+#include "server/state/topology.h"
 #include "server/jobdata/registration.h"
-#include "server/pnet/envars.h"
+#include "server/fork/envars.h"
 #include "server/pnet/pnet_server.h"
+#include "server/pnet/job_state.h"
 #include "server/requests/requests.h"
 #include "server/sessiondirs/server_hooks.h"
 
@@ -77,14 +78,12 @@ pmix_status_t register_nspace(Server &server, const std::string &name, int nloca
         return rc;
     }
     Namespace &ns = server.namespace_entry(name);
-    ns.pnet.envars = std::move(envars);
+    ns.part<pnet::JobState>().envars = std::move(envars);
     if (summary.local_node_known && !summary.nodata) share_topology(server, name, summary.local_nodeid);
     ns.registered = true;
     ns.nlocalprocs = nlocalprocs;
     ns.summary = std::move(summary);
-    pmixpp::sessiondirs::on_register_nspace(server, name, info, ninfo);  // issue 4
-    publish_fork_job(server, name);
-    open_fence_arena(server, name);  // issue 20
+    server.hooks.namespace_registered(server, name, info, ninfo);  // engine/subsystems.cc
     return PMIX_SUCCESS;
 }
 
@@ -92,11 +91,8 @@ void deregister_nspace(Server &server, const std::string &name)
 {
     if (server.find_namespace(name) == nullptr) return;
     disconnect_clients(server, name);
-    close_fence_arena(server, name);
     server.waiters.fail_nspace(name, PMIX_ERR_NOT_FOUND);
-    pmixpp::server::pnet::on_nspace_deregistered(server, name);  // issue 6: child, app, nspace cleanups
-    pmixpp::cleanup::on_nspace_deregistered(server, name);  // issue 4: before its dirs go
-    pmixpp::sessiondirs::on_deregister_nspace(server, name);  // issue 4
+    server.hooks.namespace_deregistered(server, name);  // engine/subsystems.cc
     server.namespaces.erase(name);
     fork_state::forget_job(name);
     // Job data and modex data alike.
@@ -152,7 +148,7 @@ pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, uid_t uid, gi
             client.uid = uid;
             client.gid = gid;
             client.server_object = server_object;
-            pmixpp::sessiondirs::on_register_client(server, name, proc->rank);  // issue 4
+            server.hooks.client_registered(server, *proc);
             return PMIX_SUCCESS;
         });
         return op_result(rc, cbfunc, cbdata);
@@ -171,9 +167,7 @@ void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbf
         Namespace *ns = server.find_namespace(target.nspace);
         if (ns == nullptr || ns->clients.erase(target.rank) == 0) return PMIX_ERR_NOT_FOUND;
         disconnect_client(server, target);
-        pmixpp::server::pnet::on_child_ended(server, target);  // issue 6: once, if its connection did not end first
-        pmixpp::cleanup::on_client_deregistered(server, target);  // issue 4: before its dir goes
-        pmixpp::sessiondirs::on_deregister_client(server, target.nspace, target.rank);  // issue 4
+        server.hooks.client_deregistered(server, target);  // engine/subsystems.cc
         return PMIX_SUCCESS;
     });
     post_callback(cbfunc, cbdata, rc);
@@ -193,12 +187,12 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
         pmix_status_t rc = pmixpp::server::pnet::setup_child_env(view, *proc, env);
         if (rc != PMIX_SUCCESS) return rc;
         if (!view.in_forked_child) {
-            // issue 4: a host that forks before register_client still gets
-            // the dir. (In a forked child there is no server to ask; the
-            // parent made it at register_client or register_nspace.)
+            // A host that forks before register_client still gets the
+            // client's directory. (In a forked child there is no server to
+            // ask; the parent made it at register_client or register_nspace.)
             const pmix_proc_t target = *proc;
             (void)with_server([&](Server &server) {
-                pmixpp::sessiondirs::on_register_client(server, name, target.rank);
+                server.hooks.client_registered(server, target);
                 return PMIX_SUCCESS;
             });
         }

@@ -6,8 +6,8 @@
 #include <pmix_server.h>
 
 #include "common/runtime/log.h"
-#include "server/core/node_resources.h"
-#include "server/core/server.h"
+#include "server/state/node_resources.h"
+#include "server/state/server.h"
 
 #include <new>
 #include <string>

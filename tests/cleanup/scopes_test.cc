@@ -4,7 +4,7 @@
 // client of its namespace has terminated.
 #include "cleanup/temp_tree.h"
 #include "server/cleanup/server_cleanup.h"
-#include "server/core/server.h"
+#include "server/state/server.h"
 
 #include <criterion/criterion.h>
 

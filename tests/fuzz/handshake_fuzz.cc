@@ -1,5 +1,5 @@
 // Fuzz target: the handshake as the server reads it off a new connection
-// (src/server/core/handshake.cc, handle_hello, and what it does with a Hello
+// (src/server/engine/handshake.cc, handle_hello, and what it does with a Hello
 // that needs no server state): frames cut from the byte stream by their
 // header, a HANDSHAKE frame's discriminator, the Hello, the version
 // negotiation, and the Welcome or Refuse built from the Hello's fields (the

@@ -1,5 +1,5 @@
 // The job's environment directives: each kind, their order, what is refused.
-#include "server/pnet/envars.h"
+#include "server/fork/envars.h"
 
 #include <criterion/criterion.h>
 #include <pmix.h>

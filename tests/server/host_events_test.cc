@@ -5,7 +5,7 @@
 #include "server/server_fixture.h"
 
 #include "common/runtime/latch.h"
-#include "server/core/self_access.h"
+#include "server/engine/self_access.h"
 
 #include <criterion/criterion.h>
 

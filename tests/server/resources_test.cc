@@ -2,7 +2,7 @@
 // the host and its clients find with PMIX_NODE_INFO.
 #include "server/server_fixture.h"
 
-#include "server/core/self_access.h"
+#include "server/engine/self_access.h"
 
 #include <criterion/criterion.h>
 

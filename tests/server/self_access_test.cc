@@ -1,5 +1,5 @@
 // Self-access: the host process using the client API against its own server
-// (src/server/core/self_access.h), and the server finalizing while a client
+// (src/server/engine/self_access.h), and the server finalizing while a client
 // role of the same process still uses the frameworks.
 #include "server/server_fixture.h"
 
@@ -7,7 +7,7 @@
 #include "common/store/store.h"
 #include "common/values/value_ops.h"
 #include "framework/src/selection.h"
-#include "server/core/self_access.h"
+#include "server/engine/self_access.h"
 
 #include <pmixpp/gds.h>
 

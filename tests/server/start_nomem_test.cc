@@ -7,7 +7,7 @@
 
 #include "common/runtime/progress_engine.h"
 #include "framework/src/selection.h"
-#include "server/core/server.h"
+#include "server/state/server.h"
 #include "support/process_usage.h"
 
 #include <criterion/criterion.h>

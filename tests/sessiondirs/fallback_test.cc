@@ -1,12 +1,12 @@
 // The fallback orders of PMIX_SYSTEM_TMPDIR and PMIX_SERVER_TMPDIR.
-#include "server/sessiondirs/session_dirs.h"
+#include "common/runtime/tmpdirs.h"
 
 #include <criterion/criterion.h>
 
 #include <cstdlib>
 
-using pmixpp::sessiondirs::server_tmpdir_fallback;
-using pmixpp::sessiondirs::system_tmpdir_fallback;
+using pmixpp::runtime::server_tmpdir_fallback;
+using pmixpp::runtime::system_tmpdir_fallback;
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "client/core/host_mode.h"
 #include "client/core/local_credentials.h"
 #include "common/runtime/log.h"
-#include "server/core/self_access.h"
+#include "server/engine/self_access.h"
 
 namespace pmixpp::client {
 

@@ -1,4 +1,4 @@
-// The data calls of a host (host_mode.h) over server/core/self_access.h.
+// The data calls of a host (host_mode.h) over server/engine/self_access.h.
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -8,7 +8,7 @@
 #include "client/core/peers.h"
 #include "client/core/singleton.h"
 #include "common/runtime/latch.h"
-#include "server/core/self_access.h"
+#include "server/engine/self_access.h"
 
 namespace pmixpp::client {
 

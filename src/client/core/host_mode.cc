@@ -7,7 +7,7 @@
 
 #include "client/core/events.h"
 #include "client/core/session.h"
-#include "server/core/self_access.h"
+#include "server/engine/self_access.h"
 
 namespace pmixpp::client {
 

@@ -3,7 +3,7 @@
 // it is then the proc PMIX_SERVER_NSPACE / PMIX_SERVER_RANK, PMIx_Initialized
 // is true, PMIx_Init returns that proc without connecting, and Get, Put,
 // Commit, Fence, Query_info, the event calls and Resolve_peers/nodes work on
-// the server's own state (server/core/self_access.h). A client session, when
+// the server's own state (server/engine/self_access.h). A client session, when
 // there is one, always takes precedence.
 #ifndef PMIXPP_CLIENT_CORE_HOST_MODE_H
 #define PMIXPP_CLIENT_CORE_HOST_MODE_H

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "client/core/singleton.h"
-#include "server/sessiondirs/session_dirs.h"
+#include "common/runtime/tmpdirs.h"
 
 namespace pmixpp::client {
 
@@ -131,8 +131,8 @@ pmix_status_t read_tool_options(const pmix_info_t info[], size_t ninfo, ToolOpti
             return PMIX_ERR_BAD_PARAM;
         }
     }
-    if (options.system_tmpdir.empty()) options.system_tmpdir = sessiondirs::system_tmpdir_fallback();
-    if (options.server_tmpdir.empty()) options.server_tmpdir = sessiondirs::server_tmpdir_fallback();
+    if (options.system_tmpdir.empty()) options.system_tmpdir = runtime::system_tmpdir_fallback();
+    if (options.server_tmpdir.empty()) options.server_tmpdir = runtime::server_tmpdir_fallback();
     if (options.hostname.empty()) options.hostname = local_hostname();
     *options_p = std::move(options);
     return PMIX_SUCCESS;

@@ -1,7 +1,7 @@
 #include "server/cleanup/rules.h"
 
 #include "server/cleanup/paths.h"
-#include "server/core/info_read.h"
+#include "server/state/info_read.h"
 
 #include <algorithm>
 #include <cstring>

@@ -3,7 +3,7 @@
 #include "common/runtime/log.h"
 #include "server/cleanup/guard_rails.h"
 #include "server/cleanup/walker.h"
-#include "server/core/server.h"
+#include "server/state/server.h"
 
 #include <algorithm>
 #include <cstring>

@@ -6,7 +6,8 @@
 
 #include "common/runtime/log.h"
 #include "common/wire/flow_limits.h"
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
+#include "server/iof/iof_registry.h"
 
 namespace pmixpp::server::iof {
 
@@ -79,7 +80,7 @@ void tell_untold_drops(Server &server)
 {
     const wire::InfoArray none;
     bool still_behind = false;
-    for (Pull *pull : server.iof.with_untold_drops()) {
+    for (Pull *pull : server.part<iof::IofRegistry>().with_untold_drops()) {
         Peer *peer = server.find_peer(pull->owner);
         if (peer == nullptr || peer->state != PeerState::connected) continue;
         if (backlogged(*peer)) {
@@ -93,7 +94,7 @@ void tell_untold_drops(Server &server)
 
 void arm_drop_notice(Server &server)
 {
-    runtime::Timer &timer = server.iof.drop_notice_timer();
+    runtime::Timer &timer = server.part<iof::IofRegistry>().drop_notice_timer();
     if (timer.pending()) return;
     timer = server.engine.add_timer(kDropNoticeDelay, [] {
         if (Server *now = current()) tell_untold_drops(*now);
@@ -105,10 +106,10 @@ void arm_drop_notice(Server &server)
 void deliver(Server &server, const pmix_proc_t &source, uint16_t channel, const uint8_t *data, std::size_t size,
              const wire::InfoArray &info)
 {
-    server.iof.remember(source, channel, data, size);
+    server.part<iof::IofRegistry>().remember(source, channel, data, size);
     const ClientRecord *client = server.find_client(source);
     const PeerId source_peer = client != nullptr ? client->peer : kNoPeer;
-    for (Pull *pull : server.iof.matching(source, channel, source_peer)) {
+    for (Pull *pull : server.part<iof::IofRegistry>().matching(source, channel, source_peer)) {
         std::size_t at = 0;
         do {  // an empty chunk still goes once (it may carry PMIX_IOF_COMPLETE)
             const std::size_t piece = std::min(size - at, wire::kMaxIofChunk);
@@ -124,14 +125,14 @@ void dropped_before_delivery(Server &server, uint64_t bytes)
                        "iof: " + std::to_string(bytes) +
                            " bytes of output were dropped before delivery (the host delivered faster than the "
                            "server could hand them out)");
-    server.iof.add_dropped_to_all(bytes);
+    server.part<iof::IofRegistry>().add_dropped_to_all(bytes);
     arm_drop_notice(server);
 }
 
 void replay_cache(Server &server, Pull &pull, std::size_t limit)
 {
     const wire::InfoArray none;
-    for (const CachedStream *stream : server.iof.cached_for(pull)) {
+    for (const CachedStream *stream : server.part<iof::IofRegistry>().cached_for(pull)) {
         const std::size_t keep = std::min(limit, stream->tail.size());
         const std::vector<uint8_t> bytes(stream->tail.end() - static_cast<std::ptrdiff_t>(keep), stream->tail.end());
         for (std::size_t at = 0; at < bytes.size(); at += wire::kMaxIofChunk) {

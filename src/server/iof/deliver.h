@@ -16,7 +16,7 @@
 #include <cstdint>
 
 #include "common/wire/messages.h"
-#include "server/core/server.h"
+#include "server/state/server.h"
 #include "server/iof/iof_registry.h"
 
 namespace pmixpp::server::iof {

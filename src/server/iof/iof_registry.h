@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "common/runtime/progress_engine.h"
-#include "server/core/registry.h"
+#include "server/state/registry.h"
 
 namespace pmixpp::server::iof {
 

@@ -245,7 +245,7 @@ pmix_status_t Walker::entry(const pmix_info_t &info, Context context, uint32_t i
 pmix_status_t Walker::job_entry(const pmix_info_t &info, std::string_view key)
 {
     // Environment directives (PMIX_SET_ENVAR, ...) are not job data: the
-    // server applies them to each child at fork (server/pnet/envars.h).
+    // server applies them to each child at fork (server/fork/envars.h).
     if (key.starts_with("pmix.envar.")) return PMIX_SUCCESS;
     uint32_t number = 0;
     if (key == PMIX_REGISTER_NODATA) {

@@ -2,8 +2,8 @@
 // send it: to the connected processes in its range that registered for the
 // code (the monitored one above all) and to the host's own handlers.
 #include "common/values/value_ops.h"
+#include "server/events/delivery.h"
 #include "server/monitor/watch.h"
-#include "server/requests/requests.h"
 
 namespace pmixpp::server::monitor {
 

@@ -1,6 +1,6 @@
 #include "server/monitor/monitor_spec.h"
 
-#include "server/core/info_read.h"
+#include "server/state/info_read.h"
 
 #include <cstring>
 

@@ -1,7 +1,8 @@
 #include "server/monitor/watch.h"
 
 #include "common/runtime/log.h"
-#include "server/core/registry.h"
+#include "server/state/registry.h"
+#include "server/monitor/monitor_registry.h"
 
 #include <chrono>
 #include <memory>
@@ -75,7 +76,7 @@ void arm(Server &server, Monitor &monitor)
     monitor.timer = server.engine.add_timer(std::chrono::seconds(monitor.spec.period_s), [serial] {
         Server *now = current();
         if (now == nullptr || now->finalizing) return;
-        Monitor *found = now->monitors.find(serial);
+        Monitor *found = now->part<monitor::MonitorRegistry>().find(serial);
         if (found == nullptr) return;
         check(*now, *found);
         arm(*now, *found);
@@ -99,7 +100,7 @@ pmix_status_t start(Server &server, OwnerId owner, const pmix_proc_t &proc, Spec
     monitor->spec = std::move(spec);
     if (monitor->spec.kind == Kind::file) monitor->last = snapshot(monitor->spec.path);
     Monitor *added = nullptr;
-    const pmix_status_t rc = server.monitors.add(std::move(monitor), &added);
+    const pmix_status_t rc = server.part<monitor::MonitorRegistry>().add(std::move(monitor), &added);
     if (rc != PMIX_SUCCESS) {
         return refuse(server, proc, rc, "it holds " + std::to_string(kMaxMonitorsPerOwner) +
                                             " monitors already; cancel some with PMIX_MONITOR_CANCEL");
@@ -118,7 +119,7 @@ pmix_status_t run_local(Server &server, OwnerId owner, const pmix_proc_t &proc, 
     const pmix_status_t rc = read_spec(monitor, directives, ndirs, &spec, &reason);
     if (rc != PMIX_SUCCESS) return refuse(server, proc, rc, reason);
     if (spec.kind != Kind::cancel) return start(server, owner, proc, std::move(spec));
-    const std::size_t stopped = server.monitors.cancel(owner, spec.id, spec.cancel_all);
+    const std::size_t stopped = server.part<monitor::MonitorRegistry>().cancel(owner, spec.id, spec.cancel_all);
     return stopped > 0 ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND;
 }
 

@@ -6,7 +6,8 @@
 #ifndef PMIXPP_SERVER_MONITOR_WATCH_H
 #define PMIXPP_SERVER_MONITOR_WATCH_H
 
-#include "server/core/server.h"
+#include "server/monitor/monitor_registry.h"
+#include "server/state/server.h"
 
 #include <pmix_common.h>
 

@@ -2,7 +2,7 @@
 #include "server/pnet/fabric_calls.h"
 
 #include "common/runtime/log.h"
-#include "server/core/server.h"
+#include "server/state/server.h"
 #include "server/pnet/pnet_server.h"
 
 #include <pmix.h>

@@ -1,8 +1,9 @@
 // Node inventory through the pnet components (see inventory_calls.h).
 #include "server/pnet/inventory_calls.h"
 
+#include "server/events/delivery.h"
 #include "common/runtime/log.h"
-#include "server/core/server.h"
+#include "server/state/server.h"
 #include "server/pnet/pnet_server.h"
 
 #include <pmix.h>

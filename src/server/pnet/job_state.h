@@ -4,13 +4,14 @@
 #ifndef PMIXPP_SERVER_PNET_JOB_STATE_H
 #define PMIXPP_SERVER_PNET_JOB_STATE_H
 
-#include "server/pnet/envars.h"
+#include "server/fork/envars.h"
 
 #include <pmix_common.h>
 
 #include <cstdint>
 #include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace pmixpp::server::pnet {
@@ -27,5 +28,16 @@ struct JobState {
 };
 
 }  // namespace pmixpp::server::pnet
+
+namespace pmixpp::server {
+
+class Server;
+
+// Progress thread: what setup_fork needs of the job (its envars, whether
+// local support is still being prepared) published for any thread
+// (fork/fork_state.h); forgotten when the namespace is gone.
+void publish_fork_job(const Server &server, const std::string &nspace);
+
+}  // namespace pmixpp::server
 
 #endif

@@ -2,8 +2,9 @@
 #include "server/pnet/pnet_server.h"
 
 #include "common/runtime/log.h"
-#include "server/core/fork_state.h"
-#include "server/core/server.h"
+#include "server/fork/fork_state.h"
+#include "server/pnet/job_state.h"
+#include "server/state/server.h"
 
 #include <vector>
 
@@ -27,10 +28,10 @@ uint32_t appnum_of(const Server &server, const std::string &nspace, pmix_rank_t 
 
 void count_children(const Server &server, Namespace &ns)
 {
-    if (ns.pnet.counted) return;
-    ns.pnet.counted = true;
+    if (ns.part<pnet::JobState>().counted) return;
+    ns.part<pnet::JobState>().counted = true;
     for (pmix_rank_t local : ns.summary.local_ranks) {
-        if (ns.pnet.children_ended.count(local) == 0) ++ns.pnet.children_left[appnum_of(server, ns.name, local)];
+        if (ns.part<pnet::JobState>().children_ended.count(local) == 0) ++ns.part<pnet::JobState>().children_left[appnum_of(server, ns.name, local)];
     }
 }
 
@@ -38,10 +39,10 @@ void count_children(const Server &server, Namespace &ns)
 // last local child of its application.
 void end_app_if_done(Server &server, Namespace &ns, uint32_t appnum)
 {
-    auto left = ns.pnet.children_left.find(appnum);
-    if (left != ns.pnet.children_left.end() && left->second > 0) --left->second;
-    if (left != ns.pnet.children_left.end() && left->second > 0) return;
-    if (!ns.pnet.apps_ended.insert(appnum).second) return;
+    auto left = ns.part<pnet::JobState>().children_left.find(appnum);
+    if (left != ns.part<pnet::JobState>().children_left.end() && left->second > 0) --left->second;
+    if (left != ns.part<pnet::JobState>().children_left.end() && left->second > 0) return;
+    if (!ns.part<pnet::JobState>().apps_ended.insert(appnum).second) return;
     for (const auto &selected : server.pnet_modules) {
         const auto *module = module_of(selected);
         if (PMIXPP_PNET_HAS(module, local_app_finalized)) module->local_app_finalized(ns.name.c_str(), appnum);
@@ -51,7 +52,7 @@ void end_app_if_done(Server &server, Namespace &ns, uint32_t appnum)
 void end_child(Server &server, Namespace &ns, pmix_rank_t rank)
 {
     count_children(server, ns);
-    if (!ns.pnet.children_ended.insert(rank).second) return;  // ran already
+    if (!ns.part<pnet::JobState>().children_ended.insert(rank).second) return;  // ran already
     const pmix_proc_t proc = make_proc(ns.name, rank);
     for (const auto &selected : server.pnet_modules) {
         const auto *module = module_of(selected);
@@ -124,3 +125,19 @@ void on_finalize(Server &server)
 }
 
 }  // namespace pmixpp::server::pnet
+
+namespace pmixpp::server {
+
+void publish_fork_job(const Server &server, const std::string &nspace)
+{
+    const auto found = server.namespaces.find(nspace);
+    if (found == server.namespaces.end()) return fork_state::forget_job(nspace);
+    const Namespace &ns = found->second;
+    ForkJobState state;
+    state.envars = ns.part<pnet::JobState>().envars;
+    state.local_support_pending = ns.part<pnet::JobState>().local_support_pending > 0;
+    state.hostname = ns.summary.local_hostname;
+    fork_state::publish_job(nspace, std::move(state));
+}
+
+}  // namespace pmixpp::server

@@ -3,10 +3,11 @@
 #include "server/pnet/setup_calls.h"
 
 #include "common/runtime/log.h"
-#include "server/core/server.h"
-#include "server/core/fork_state.h"
-#include "server/pnet/envars.h"
+#include "server/state/server.h"
+#include "server/fork/fork_state.h"
+#include "server/fork/envars.h"
 #include "server/pnet/pnet_server.h"
+#include "server/pnet/job_state.h"
 
 #include <pmix.h>
 
@@ -105,14 +106,14 @@ pmix_status_t overall(const SetupCall &call)
 
 void finish(Server &server, uint64_t id)
 {
-    auto found = server.pnet_calls.calls.find(id);
-    if (found == server.pnet_calls.calls.end()) return;
+    auto found = server.part<pnet::SetupCalls>().calls.find(id);
+    if (found == server.part<pnet::SetupCalls>().calls.end()) return;
     std::unique_ptr<SetupCall> call = std::move(found->second);
-    server.pnet_calls.calls.erase(found);
+    server.part<pnet::SetupCalls>().calls.erase(found);
     call->timer.cancel();
     const pmix_status_t status = overall(*call);
     if (call->kind == SetupCall::Kind::local_support) {
-        if (Namespace *ns = server.find_namespace(call->nspace)) --ns->pnet.local_support_pending;
+        if (Namespace *ns = server.find_namespace(call->nspace)) --ns->part<pnet::JobState>().local_support_pending;
         publish_fork_job(server, call->nspace);
         if (call->op_cbfunc != nullptr) call->op_cbfunc(status, call->cbdata);
         return;
@@ -146,15 +147,15 @@ void component_done(pmix_status_t status, void *cbdata)  // any thread
     const uint64_t id = raw >> kIndexBits;
     const std::size_t index = raw & (kMaxComponents - 1);
     post_to_server([id, index, status](Server &server) {
-        auto found = server.pnet_calls.calls.find(id);
-        if (found != server.pnet_calls.calls.end()) record_answer(server, *found->second, index, status);
+        auto found = server.part<pnet::SetupCalls>().calls.find(id);
+        if (found != server.part<pnet::SetupCalls>().calls.end()) record_answer(server, *found->second, index, status);
     });
 }
 
 void time_out(Server &server, uint64_t id)
 {
-    auto found = server.pnet_calls.calls.find(id);
-    if (found == server.pnet_calls.calls.end()) return;
+    auto found = server.part<pnet::SetupCalls>().calls.find(id);
+    if (found == server.part<pnet::SetupCalls>().calls.end()) return;
     SetupCall &call = *found->second;
     for (std::size_t i = 0; i < call.answers.size(); ++i) {
         if (call.answers[i] != SetupCall::Answer::pending) continue;
@@ -206,12 +207,12 @@ pmix_status_t start(Server &server, std::unique_ptr<SetupCall> owned)
 {
     if (server.pnet_modules.size() >= kMaxComponents) return PMIX_ERR_OUT_OF_RESOURCE;
     SetupCall &call = *owned;
-    call.id = server.pnet_calls.next_id++;
+    call.id = server.part<pnet::SetupCalls>().next_id++;
     const std::size_t n = server.pnet_modules.size();
     call.answers.assign(n, SetupCall::Answer::pending);
     call.lists.assign(n, nullptr);
     for (const auto &selected : server.pnet_modules) call.components.push_back(selected.component);
-    server.pnet_calls.calls.emplace(call.id, std::move(owned));
+    server.part<pnet::SetupCalls>().calls.emplace(call.id, std::move(owned));
     // The loop's own hold: no answer finishes the call before every
     // component was asked.
     call.pending = 1;
@@ -270,7 +271,7 @@ pmix_status_t start_local_support(Server &server, const std::string &nspace, con
     call->op_cbfunc = cbfunc;
     call->cbdata = cbdata;
     // Until the callback, setup_fork of this job is refused (pnet_server.h).
-    ++server.namespace_entry(nspace).pnet.local_support_pending;
+    ++server.namespace_entry(nspace).part<pnet::JobState>().local_support_pending;
     publish_fork_job(server, nspace);
     return start(server, std::move(call));
 }
@@ -278,10 +279,10 @@ pmix_status_t start_local_support(Server &server, const std::string &nspace, con
 void fail_pending_calls(Server &server)
 {
     std::vector<uint64_t> ids;
-    for (const auto &[id, call] : server.pnet_calls.calls) ids.push_back(id);
+    for (const auto &[id, call] : server.part<pnet::SetupCalls>().calls) ids.push_back(id);
     for (uint64_t id : ids) {
-        auto found = server.pnet_calls.calls.find(id);
-        if (found == server.pnet_calls.calls.end()) continue;
+        auto found = server.part<pnet::SetupCalls>().calls.find(id);
+        if (found == server.part<pnet::SetupCalls>().calls.end()) continue;
         SetupCall &call = *found->second;
         for (auto &answer : call.answers) {
             if (answer == SetupCall::Answer::pending) answer = SetupCall::Answer::failed;

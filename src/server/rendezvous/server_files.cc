@@ -2,8 +2,8 @@
 
 #include "common/rendezvous/rendezvous.h"
 #include "common/runtime/log.h"
-#include "server/core/info_read.h"
-#include "server/core/server.h"
+#include "server/state/info_read.h"
+#include "server/state/server.h"
 #include "server/sessiondirs/stale_reaper.h"
 
 #include <pmix.h>

@@ -1,6 +1,6 @@
 // PMIx_Abort: handed to the host's abort upcall; the client gets its answer
 // when the host calls back (PMIX_ERR_NOT_SUPPORTED without an abort upcall).
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/requests/requests.h"
 
 namespace pmixpp::server {

@@ -7,7 +7,7 @@
 
 #include "common/runtime/progress_engine.h"
 #include "common/wire/messages.h"
-#include "server/core/registry.h"
+#include "server/state/registry.h"
 
 #include <pmix_common.h>
 

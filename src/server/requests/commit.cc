@@ -1,6 +1,6 @@
 // PMIx_Commit: the client's put data, stored by scope; whoever waits for
 // that process's data (a Get, a dmodex request) is woken.
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/requests/requests.h"
 
 #include "common/runtime/log.h"

@@ -17,10 +17,11 @@
 // PMIX_ERR_LOST_CONNECTION (as a fence does); after that it goes on without
 // it. Connect and disconnect of the same set are different collectives.
 #include "common/runtime/log.h"
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/host/host_module.h"
 #include "server/requests/participants.h"
 #include "server/requests/requests.h"
+#include "server/requests/connect_tracker.h"
 
 #include <memory>
 #include <new>
@@ -36,14 +37,14 @@ const char *api_name(bool disconnect)
 
 void complete(Server &server, uint64_t id, pmix_status_t status)
 {
-    ConnectCollective *collective = server.connects.find(id);
+    ConnectCollective *collective = server.part<ConnectTracker>().find(id);
     if (collective == nullptr) return;  // timed out or failed already
     collective->timer.cancel();
     const std::vector<Arrival> arrivals = std::move(collective->arrived);
     runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
                        std::string(collective->disconnect ? "disconnect" : "connect") + " of " +
                            std::to_string(collective->procs.size()) + " procs ends: " + PMIx_Error_string(status));
-    server.connects.erase(id);
+    server.part<ConnectTracker>().erase(id);
     for (const Arrival &arrival : arrivals) reply_status(server, arrival.peer, arrival.tag, status);
 }
 
@@ -107,7 +108,7 @@ void handle_membership(Server &server, Peer &peer, uint32_t tag, bool disconnect
     if (refused != PMIX_SUCCESS) return reply_status(server, peer.id, tag, refused);
     const std::string signature = std::string(api_name(disconnect)) + ":" + signature_of(procs);
     bool created = false;
-    ConnectCollective &collective = join(server.connects, signature, peer, tag, &created);
+    ConnectCollective &collective = join(server.part<ConnectTracker>(), signature, peer, tag, &created);
     if (created) {
         collective.disconnect = disconnect;
         collective.all_local = participants.all_local;
@@ -135,12 +136,12 @@ void handle_disconnect(Server &server, Peer &peer, uint32_t tag, wire::Disconnec
 
 void connect_peer_lost(Server &server, const Peer &peer)
 {
-    leave_all(server.connects, peer, [&server](uint64_t id) { complete(server, id, PMIX_ERR_LOST_CONNECTION); });
+    leave_all(server.part<ConnectTracker>(), peer, [&server](uint64_t id) { complete(server, id, PMIX_ERR_LOST_CONNECTION); });
 }
 
 void fail_all_connects(Server &server, pmix_status_t status)
 {
-    for (uint64_t id : server.connects.ids()) complete(server, id, status);
+    for (uint64_t id : server.part<ConnectTracker>().ids()) complete(server, id, status);
 }
 
 }  // namespace pmixpp::server

@@ -6,7 +6,7 @@
 // its own psec modules (src/client/core/local_credentials.h), which vouch
 // for the requester itself rather than for the server's user.
 #include "common/runtime/log.h"
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/requests/requests.h"
 
 #include <memory>

@@ -5,7 +5,7 @@
 // requester hears PMIX_ERR_NOT_SUPPORTED. What the host is handed stays
 // valid until it calls back; its answer is copied before it is released.
 #include "common/runtime/log.h"
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/host/host_module.h"
 #include "server/requests/requests.h"
 

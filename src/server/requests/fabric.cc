@@ -6,9 +6,10 @@
 // answered it, so an update asks the same one again and a deregistration
 // tells it (fabric_registry.h).
 #include "common/runtime/log.h"
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/pnet/fabric_calls.h"
 #include "server/requests/requests.h"
+#include "server/requests/fabric_registry.h"
 
 #include <iterator>
 #include <memory>
@@ -73,7 +74,7 @@ void respond_status(const FabricResponder &respond, pmix_status_t status)
 std::size_t registrations_of(const Server &server, PeerId owner)
 {
     std::size_t n = 0;
-    for (const auto &[index, fabric] : server.fabrics.fabrics) n += fabric.owner == owner ? 1 : 0;
+    for (const auto &[index, fabric] : server.part<FabricRegistry>().fabrics) n += fabric.owner == owner ? 1 : 0;
     return n;
 }
 
@@ -84,11 +85,11 @@ bool owner_present(Server &server, PeerId owner) { return owner == kNoPeer || se
 void record_and_respond(Server &server, RegisteredFabric fabric, wire::InfoArray &info,
                         const FabricResponder &respond)
 {
-    const uint64_t index = server.fabrics.next_index++;
+    const uint64_t index = server.part<FabricRegistry>().next_index++;
     wire::FabricReply reply;
     const pmix_status_t rc = describe(index, fabric.name, info, &reply);
     if (rc != PMIX_SUCCESS) return respond_status(respond, rc);
-    server.fabrics.fabrics.emplace(index, std::move(fabric));
+    server.part<FabricRegistry>().fabrics.emplace(index, std::move(fabric));
     respond(reply);
 }
 
@@ -102,8 +103,8 @@ void say_unavailable(Server &server, const pmix_proc_t &requester)
                                                    : "no active pnet component knows a fabric") +
         ", and the host offers no fabric upcall (select a fabric component with PMIX_MCA_pnet, or give the host's "
         "pmix_server_module_t a fabric function)";
-    if (!server.fabrics.said_unavailable) {
-        server.fabrics.said_unavailable = true;
+    if (!server.part<FabricRegistry>().said_unavailable) {
+        server.part<FabricRegistry>().said_unavailable = true;
         runtime::log_warning("server", line);
     } else {
         runtime::log_trace("PMIX_MCA_pnet_verbose", "server", line);
@@ -126,8 +127,8 @@ void finish_host_call(Server &server, HostFabricCall &call, pmix_status_t status
 {
     if (status != PMIX_SUCCESS) return respond_status(call.respond, status);
     if (call.index != 0) {  // an update: the registration may have ended meanwhile
-        const auto it = server.fabrics.fabrics.find(call.index);
-        if (it == server.fabrics.fabrics.end()) return respond_status(call.respond, PMIX_ERR_NOT_FOUND);
+        const auto it = server.part<FabricRegistry>().fabrics.find(call.index);
+        if (it == server.part<FabricRegistry>().fabrics.end()) return respond_status(call.respond, PMIX_ERR_NOT_FOUND);
         wire::FabricReply reply;
         const pmix_status_t rc = describe(call.index, it->second.name, info, &reply);
         return rc == PMIX_SUCCESS ? call.respond(reply) : respond_status(call.respond, rc);
@@ -137,7 +138,7 @@ void finish_host_call(Server &server, HostFabricCall &call, pmix_status_t status
     fabric.name = text_in(info, PMIX_FABRIC_IDENTIFIER);
     if (fabric.name.empty()) fabric.name = kHostName;
     fabric.owner = call.owner;
-    const uint64_t next = server.fabrics.next_index;
+    const uint64_t next = server.part<FabricRegistry>().next_index;
     if (!size_in(info, PMIX_FABRIC_INDEX, &fabric.host_index)) fabric.host_index = next;
     record_and_respond(server, std::move(fabric), info, call.respond);
 }
@@ -211,8 +212,8 @@ void start_fabric_register(Server &server, const pmix_proc_t &requester, PeerId 
 void start_fabric_update(Server &server, const pmix_proc_t &requester, PeerId owner,
                          wire::FabricUpdateRequest request, FabricResponder respond)
 {
-    const auto it = server.fabrics.fabrics.find(request.index);
-    if (it == server.fabrics.fabrics.end() || it->second.owner != owner) {
+    const auto it = server.part<FabricRegistry>().fabrics.find(request.index);
+    if (it == server.part<FabricRegistry>().fabrics.end() || it->second.owner != owner) {
         return respond_status(respond, PMIX_ERR_NOT_FOUND);
     }
     const RegisteredFabric &fabric = it->second;
@@ -238,18 +239,18 @@ void start_fabric_update(Server &server, const pmix_proc_t &requester, PeerId ow
 
 pmix_status_t end_fabric(Server &server, PeerId owner, uint64_t index)
 {
-    const auto it = server.fabrics.fabrics.find(index);
-    if (it == server.fabrics.fabrics.end() || it->second.owner != owner) return PMIX_ERR_NOT_FOUND;
+    const auto it = server.part<FabricRegistry>().fabrics.find(index);
+    if (it == server.part<FabricRegistry>().fabrics.end() || it->second.owner != owner) return PMIX_ERR_NOT_FOUND;
     // The host's fabric upcall has no operation for an end: only a
     // component is told.
     if (!it->second.component.empty()) pnet::deregister_fabric(server, it->second.component, it->second.name);
-    server.fabrics.fabrics.erase(it);
+    server.part<FabricRegistry>().fabrics.erase(it);
     return PMIX_SUCCESS;
 }
 
 void fabric_peer_lost(Server &server, const Peer &peer)
 {
-    for (auto it = server.fabrics.fabrics.begin(); it != server.fabrics.fabrics.end();) {
+    for (auto it = server.part<FabricRegistry>().fabrics.begin(); it != server.part<FabricRegistry>().fabrics.end();) {
         const auto next = std::next(it);
         if (it->second.owner == peer.id) (void)end_fabric(server, peer.id, it->first);
         it = next;
@@ -258,8 +259,8 @@ void fabric_peer_lost(Server &server, const Peer &peer)
 
 void end_all_fabrics(Server &server)
 {
-    while (!server.fabrics.fabrics.empty()) {
-        const auto &[index, fabric] = *server.fabrics.fabrics.begin();
+    while (!server.part<FabricRegistry>().fabrics.empty()) {
+        const auto &[index, fabric] = *server.part<FabricRegistry>().fabrics.begin();
         (void)end_fabric(server, fabric.owner, index);
     }
 }

@@ -5,7 +5,7 @@
 #ifndef PMIXPP_SERVER_REQUESTS_FABRIC_REGISTRY_H
 #define PMIXPP_SERVER_REQUESTS_FABRIC_REGISTRY_H
 
-#include "server/core/registry.h"
+#include "server/state/registry.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -15,10 +15,11 @@
 // fence that starts when a local participant is already gone (finalized,
 // died, deregistered, and not connected again) fails the same way at once.
 #include "common/runtime/log.h"
-#include "server/core/connections.h"
-#include "server/core/info_read.h"
+#include "server/state/peer_io.h"
+#include "server/state/info_read.h"
 #include "server/requests/participants.h"
 #include "server/requests/requests.h"
+#include "server/requests/fence_tracker.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -128,7 +129,7 @@ pmix_status_t take_collected(Server &server, const Collective &collective, const
 
 void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Bytes &blob)
 {
-    Collective *collective = server.fences.find(id);
+    Collective *collective = server.part<FenceTracker>().find(id);
     if (collective == nullptr) return;  // timed out or failed already
     collective->timer.cancel();
     if (collective->host_called) {
@@ -141,7 +142,7 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Byt
     if (status == PMIX_SUCCESS && collective->collect) share_collected(server, collective->arrived.size(), reply);
     reply.status = status;
     const std::vector<Arrival> participants = std::move(collective->arrived);
-    server.fences.erase(id);
+    server.part<FenceTracker>().erase(id);
     // Encoded once: every participant gets the same bytes.
     wire::Bytes bytes;
     const pmix_status_t encoded = wire::encode_to_bytes(reply, &bytes);
@@ -317,7 +318,7 @@ void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &
         return reply_to(server, peer.id, tag, wire::FenceReply{PMIX_ERR_LOST_CONNECTION, {}, {}});
     }
     bool created = false;
-    Collective &collective = join(server.fences, signature_of(procs), peer, tag, &created);
+    Collective &collective = join(server.part<FenceTracker>(), signature_of(procs), peer, tag, &created);
     if (created) {
         collective.procs = std::move(procs);
         collective.expected = std::move(participants.local);
@@ -332,12 +333,12 @@ void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &
 
 void fence_peer_lost(Server &server, const Peer &peer)
 {
-    leave_all(server.fences, peer, [&server](uint64_t id) { complete(server, id, PMIX_ERR_LOST_CONNECTION, {}); });
+    leave_all(server.part<FenceTracker>(), peer, [&server](uint64_t id) { complete(server, id, PMIX_ERR_LOST_CONNECTION, {}); });
 }
 
 void fail_all_fences(Server &server, pmix_status_t status)
 {
-    for (uint64_t id : server.fences.ids()) complete(server, id, status, {});
+    for (uint64_t id : server.part<FenceTracker>().ids()) complete(server, id, status, {});
 }
 
 }  // namespace pmixpp::server

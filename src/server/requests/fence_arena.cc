@@ -12,10 +12,11 @@
 // fence sent before its first was answered waits for that release, then
 // arrives in the next generation.
 #include "common/runtime/log.h"
-#include "server/core/connections.h"
-#include "server/core/info_read.h"
+#include "server/state/peer_io.h"
+#include "server/state/info_read.h"
 #include "server/requests/participants.h"
 #include "server/requests/requests.h"
+#include "server/requests/fence_arenas.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -52,8 +53,8 @@ uint32_t slot_bytes()
 
 ServerArena *find_arena(Server &server, const std::string &nspace)
 {
-    auto it = server.arenas.by_nspace.find(nspace);
-    return it == server.arenas.by_nspace.end() ? nullptr : it->second.get();
+    auto it = server.part<FenceArenas>().by_nspace.find(nspace);
+    return it == server.part<FenceArenas>().by_nspace.end() ? nullptr : it->second.get();
 }
 
 std::string nspace_of(const pmix_proc_t &proc)
@@ -202,14 +203,14 @@ ServerArena::~ServerArena()
 
 void open_fence_arena(Server &server, const std::string &nspace)
 {
-    server.arenas.by_nspace.erase(nspace);  // a re-registration starts afresh
+    server.part<FenceArenas>().by_nspace.erase(nspace);  // a re-registration starts afresh
     const Namespace *ns = server.find_namespace(nspace);
     if (ns == nullptr || !ns->all_local() || ns->summary.job_size < 2 || ns->summary.job_size > arena::kMaxProcs ||
         !arenas_enabled()) {
         return;
     }
     const std::string dir = arena::arena_directory(server.config.server_tmpdir);
-    if (server.arenas.swept_dirs.insert(dir).second) {
+    if (server.part<FenceArenas>().swept_dirs.insert(dir).second) {
         if (const int reaped = arena::reap_orphans(dir); reaped > 0) {
             runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server", "removed " + std::to_string(reaped) +
                                             " fence arena(s) of servers no longer running from " + dir);
@@ -219,7 +220,7 @@ void open_fence_arena(Server &server, const std::string &nspace)
     if (server.config.job_uid) owner = std::make_pair(*server.config.job_uid, server.config.job_gid.value_or(::getgid()));
     auto entry = std::make_unique<ServerArena>();
     std::string why;
-    const pmix_status_t rc = arena::Arena::create(arena::arena_path(dir, server.arenas.next_serial++), nspace,
+    const pmix_status_t rc = arena::Arena::create(arena::arena_path(dir, server.part<FenceArenas>().next_serial++), nspace,
                                                   ns->summary.job_size, slot_bytes(), owner, &entry->arena, &why);
     if (rc != PMIX_SUCCESS) {
         runtime::log_warning("server", "no fence arena for " + nspace + " (" + why +
@@ -227,7 +228,7 @@ void open_fence_arena(Server &server, const std::string &nspace)
                                            "PMIX_MCA_pmix_fence_arena_dir to a writable tmpfs directory");
         return;
     }
-    server.arenas.by_nspace[nspace] = std::move(entry);
+    server.part<FenceArenas>().by_nspace[nspace] = std::move(entry);
 }
 
 void close_fence_arena(Server &server, const std::string &nspace)
@@ -238,17 +239,17 @@ void close_fence_arena(Server &server, const std::string &nspace)
     for (const ArenaWaiter &waiter : entry->deferred) answer(server, *entry, waiter, PMIX_ERR_NOT_FOUND);
     entry->waiters.clear();
     entry->deferred.clear();
-    server.arenas.by_nspace.erase(nspace);
+    server.part<FenceArenas>().by_nspace.erase(nspace);
 }
 
 void close_all_fence_arenas(Server &server)
 {
-    while (!server.arenas.by_nspace.empty()) {
-        const std::string nspace = server.arenas.by_nspace.begin()->first;
-        ServerArena &entry = *server.arenas.by_nspace.begin()->second;
+    while (!server.part<FenceArenas>().by_nspace.empty()) {
+        const std::string nspace = server.part<FenceArenas>().by_nspace.begin()->first;
+        ServerArena &entry = *server.part<FenceArenas>().by_nspace.begin()->second;
         for (const ArenaWaiter &waiter : entry.waiters) answer(server, entry, waiter, PMIX_ERR_LOST_CONNECTION);
         for (const ArenaWaiter &waiter : entry.deferred) answer(server, entry, waiter, PMIX_ERR_LOST_CONNECTION);
-        server.arenas.by_nspace.erase(nspace);
+        server.part<FenceArenas>().by_nspace.erase(nspace);
     }
 }
 

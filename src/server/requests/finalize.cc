@@ -1,8 +1,9 @@
 // PMIx_Finalize: the host's client_finalized (if set) is told, and the
 // client gets its answer once the host called back. From then on the
 // connection closing is a normal exit, not an abnormal termination.
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/requests/requests.h"
+#include "server/monitor/monitor_registry.h"
 
 namespace pmixpp::server {
 
@@ -12,7 +13,7 @@ void handle_finalize(Server &server, Peer &peer, uint32_t tag, wire::FinalizeReq
     ClientRecord *client = server.find_client(peer.proc);
     if (client != nullptr) client->finalized = true;
     peer.events.clear();
-    server.monitors.stop_owner(peer.id);  // a finalized process is not expected to beat
+    server.part<monitor::MonitorRegistry>().stop_owner(peer.id);  // a finalized process is not expected to beat
     // A tool is not one of the host's clients: the host hears of it
     // through tool_connected only.
     const auto upcall = peer.tool ? nullptr : server.host.slots().client_finalized;

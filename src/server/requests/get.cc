@@ -20,8 +20,9 @@
 #include "common/runtime/log.h"
 #include "common/store/resolver.h"
 #include "common/values/value_ops.h"
-#include "server/core/connections.h"
-#include "server/core/info_read.h"
+#include "server/state/node_resources.h"
+#include "server/state/peer_io.h"
+#include "server/state/info_read.h"
 #include "server/requests/requests.h"
 
 #include <chrono>

@@ -7,7 +7,7 @@
 // join the servers' blobs as they come, as PRRTE's allgather does.
 // PMIX_EMBED_BARRIER given as false collects nothing (OpenPMIx's rule).
 #include "common/runtime/log.h"
-#include "server/core/info_read.h"
+#include "server/state/info_read.h"
 #include "server/requests/group_ops.h"
 #include "server/requests/requests.h"
 

@@ -23,10 +23,11 @@
 //                                waiting: PMIX_GROUP_MEMBER_FAILED, as status
 //                                and as an event about the lost member
 #include "common/runtime/log.h"
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/requests/group_ops.h"
 #include "server/requests/participants.h"
 #include "server/requests/requests.h"
+#include "server/requests/group_tracker.h"
 
 #include <algorithm>
 #include <chrono>
@@ -109,7 +110,7 @@ void ask_about(Server &server, GroupCollective &collective, const pmix_proc_t &l
     collective.answers_timer.cancel();
     collective.answers_timer = server.engine.add_timer(kAnswerWait, [id] {
         Server *now = current();
-        GroupCollective *open = now == nullptr ? nullptr : now->group_collectives.find(id);
+        GroupCollective *open = now == nullptr ? nullptr : now->part<GroupTracker>().find(id);
         if (open == nullptr) return;
         open->awaiting.clear();  // nobody answered in time: go on without the lost ones
         proceed_if_complete(*now, *open);
@@ -125,8 +126,8 @@ void take_lead(Server &server, GroupCollective &collective, const pmix_proc_t &l
 
 GroupCollective *construct_asking(Server &server, const std::string &group, const pmix_proc_t &proc)
 {
-    for (uint64_t id : server.group_collectives.ids()) {
-        GroupCollective *collective = server.group_collectives.find(id);
+    for (uint64_t id : server.part<GroupTracker>().ids()) {
+        GroupCollective *collective = server.part<GroupTracker>().find(id);
         if (collective->group == group && !collective->destruct && collective->awaiting.count(proc_name(proc)) != 0) {
             return collective;
         }
@@ -189,8 +190,8 @@ bool answer_about_loss(Server &server, const Peer &peer, uint32_t tag, const wir
 void group_peer_lost(Server &server, const Peer &peer)
 {
     const std::string name = proc_name(peer.proc);
-    for (uint64_t id : server.group_collectives.ids()) {
-        GroupCollective *collective = server.group_collectives.find(id);
+    for (uint64_t id : server.part<GroupTracker>().ids()) {
+        GroupCollective *collective = server.part<GroupTracker>().find(id);
         if (collective == nullptr || collective->expected.count(name) == 0) continue;
         const bool had_arrived = collective->has_arrived(peer.proc);
         collective->drop(peer.id, name);

@@ -22,11 +22,13 @@
 // (client/core/group_answers.cc). An abort answers everybody waiting with
 // its status and tells all PMIX_GROUP_CONSTRUCT_ABORT.
 #include "common/runtime/log.h"
-#include "server/core/connections.h"
-#include "server/core/info_read.h"
+#include "server/events/delivery.h"
+#include "server/state/peer_io.h"
+#include "server/state/info_read.h"
 #include "server/requests/group_ops.h"
 #include "server/requests/participants.h"
 #include "server/requests/requests.h"
+#include "server/requests/group_tracker.h"
 
 #include <algorithm>
 #include <chrono>
@@ -140,10 +142,10 @@ void tell_invited(Server &server, const Invitation &invitation)
 // invitation's own name, which goes with it.
 void abort_invitation(Server &server, std::string group, pmix_status_t status)
 {
-    auto found = server.invitations.find(group);
-    if (found == server.invitations.end()) return;
+    auto found = server.part<InvitationRegistry>().find(group);
+    if (found == server.part<InvitationRegistry>().end()) return;
     Invitation invitation = std::move(found->second);
-    server.invitations.erase(found);
+    server.part<InvitationRegistry>().erase(found);
     invitation.timer.cancel();
     forget_invited_event(server, group);
     runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
@@ -159,8 +161,8 @@ void abort_invitation(Server &server, std::string group, pmix_status_t status)
 // `group` by value, as for abort_invitation.
 void finish_if_answered(Server &server, std::string group)
 {
-    auto found = server.invitations.find(group);
-    if (found == server.invitations.end()) return;
+    auto found = server.part<InvitationRegistry>().find(group);
+    if (found == server.part<InvitationRegistry>().end()) return;
     Invitation &invitation = found->second;
     if (!invitation.pending.empty() || invitation.leader_lost) return;
     invitation.timer.cancel();
@@ -171,7 +173,7 @@ void finish_if_answered(Server &server, std::string group)
     const pmix_proc_t leader = invitation.leader;
     wire::InfoArray directives = std::move(invitation.directives);
     const bool needs_host = invitation.needs_host;
-    server.invitations.erase(found);
+    server.part<InvitationRegistry>().erase(found);
     forget_invited_event(server, group);
     form_announced_group(server, group, leader, std::move(members), std::move(waiting), std::move(directives),
                          needs_host);
@@ -197,15 +199,15 @@ void arm_timer(Server &server, Invitation &invitation, std::chrono::seconds afte
     invitation.timer = server.engine.add_timer(after, [group, id, expire] {
         Server *now = current();
         if (now == nullptr) return;
-        auto found = now->invitations.find(group);
-        if (found != now->invitations.end() && found->second.id == id) expire(*now, group);
+        auto found = now->part<InvitationRegistry>().find(group);
+        if (found != now->part<InvitationRegistry>().end() && found->second.id == id) expire(*now, group);
     });
 }
 
 // PMIX_TIMEOUT: who has not answered is out.
 void invitation_timed_out(Server &server, const std::string &group)
 {
-    Invitation &invitation = server.invitations.at(group);
+    Invitation &invitation = server.part<InvitationRegistry>().at(group);
     if (invitation.leader_lost || !invitation.optional) return abort_invitation(server, group, PMIX_ERR_TIMEOUT);
     for (const pmix_proc_t &invitee : std::vector<pmix_proc_t>(invitation.invited)) {
         if (invitation.pending.count(proc_name(invitee)) != 0) remove(invitation.invited, invitee);
@@ -326,7 +328,7 @@ void handle_group_invite(Server &server, Peer &peer, uint32_t tag, wire::GroupIn
 {
     const std::string &group = request.group;
     if (group.empty() || request.procs.empty()) return answer(server, peer.id, tag, PMIX_ERR_BAD_PARAM);
-    if (server.groups.count(group) != 0 || server.invitations.count(group) != 0) {
+    if (server.part<GroupRegistry>().count(group) != 0 || server.part<InvitationRegistry>().count(group) != 0) {
         runtime::log_warning("server", describe(peer) + " invites to group " + group +
                                            ", which exists or is being built: refused with PMIX_ERR_EXISTS "
                                            "(choose another name, or destruct it first)");
@@ -340,7 +342,7 @@ void handle_group_invite(Server &server, Peer &peer, uint32_t tag, wire::GroupIn
                                            "PMIx_Group_construct, which goes through the host)");
         return answer(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
     }
-    Invitation &invitation = server.invitations[group];
+    Invitation &invitation = server.part<InvitationRegistry>()[group];
     invitation.id = next_invitation_id++;
     invitation.group = group;
     invitation.leader = peer.proc;
@@ -355,8 +357,8 @@ void handle_group_invite(Server &server, Peer &peer, uint32_t tag, wire::GroupIn
     tell_invited(server, invitation);
     // An invitee that is gone already fails as one lost now would.
     for (const pmix_proc_t &invitee : invitees) {
-        auto open = server.invitations.find(group);
-        if (open == server.invitations.end() || open->second.id != invitation.id) return;
+        auto open = server.part<InvitationRegistry>().find(group);
+        if (open == server.part<InvitationRegistry>().end() || open->second.id != invitation.id) return;
         if (!is_gone(server, invitee)) continue;
         Peer stand_in;
         stand_in.proc = invitee;
@@ -367,8 +369,8 @@ void handle_group_invite(Server &server, Peer &peer, uint32_t tag, wire::GroupIn
 
 void handle_group_join(Server &server, Peer &peer, uint32_t tag, wire::GroupJoinRequest &request)
 {
-    auto found = server.invitations.find(request.group);
-    if (found == server.invitations.end()) {
+    auto found = server.part<InvitationRegistry>().find(request.group);
+    if (found == server.part<InvitationRegistry>().end()) {
         // Not an invitation's: maybe a construct asking about a lost member.
         if (answer_about_loss(server, peer, tag, request)) return;
         if (request.answer == wire::GroupAnswer::accept || request.answer == wire::GroupAnswer::decline) {
@@ -402,8 +404,8 @@ bool invitation_aborted_by(Server &server, const Peer &peer, const wire::Event &
     for (const pmix_info_t &info : event.info) {
         if (!PMIX_CHECK_KEY(&info, PMIX_GROUP_ID) || info.value.type != PMIX_STRING) continue;
         if (info.value.data.string == nullptr) return false;
-        auto found = server.invitations.find(info.value.data.string);
-        if (found == server.invitations.end() || !same_proc(found->second.leader, peer.proc)) return false;
+        auto found = server.part<InvitationRegistry>().find(info.value.data.string);
+        if (found == server.part<InvitationRegistry>().end() || !same_proc(found->second.leader, peer.proc)) return false;
         abort_invitation(server, found->first, PMIX_GROUP_CONSTRUCT_ABORT);
         return true;
     }
@@ -413,10 +415,10 @@ bool invitation_aborted_by(Server &server, const Peer &peer, const wire::Event &
 void invitation_peer_lost(Server &server, const Peer &peer)
 {
     std::vector<std::string> names;
-    for (const auto &[name, invitation] : server.invitations) names.push_back(name);
+    for (const auto &[name, invitation] : server.part<InvitationRegistry>()) names.push_back(name);
     for (const std::string &name : names) {
-        auto found = server.invitations.find(name);
-        if (found == server.invitations.end()) continue;
+        auto found = server.part<InvitationRegistry>().find(name);
+        if (found == server.part<InvitationRegistry>().end()) continue;
         Invitation &invitation = found->second;
         if (!invitation.leader_lost && same_proc(invitation.leader, peer.proc)) {
             leader_lost(server, invitation);
@@ -429,7 +431,7 @@ void invitation_peer_lost(Server &server, const Peer &peer)
 void fail_all_invitations(Server &server, pmix_status_t status)
 {
     std::vector<std::string> names;
-    for (const auto &[name, invitation] : server.invitations) names.push_back(name);
+    for (const auto &[name, invitation] : server.part<InvitationRegistry>()) names.push_back(name);
     for (const std::string &name : names) abort_invitation(server, name, status);
 }
 

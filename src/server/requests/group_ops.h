@@ -3,7 +3,7 @@
 #ifndef PMIXPP_SERVER_REQUESTS_GROUP_OPS_H
 #define PMIXPP_SERVER_REQUESTS_GROUP_OPS_H
 
-#include "server/core/server.h"
+#include "server/state/server.h"
 #include "server/requests/group_tracker.h"
 
 #include <string>

@@ -12,12 +12,14 @@
 // as an event about that member: nobody waits for a process that cannot
 // arrive.
 #include "common/runtime/log.h"
-#include "server/core/connections.h"
-#include "server/core/info_read.h"
+#include "server/events/delivery.h"
+#include "server/state/peer_io.h"
+#include "server/state/info_read.h"
 #include "server/host/host_module.h"
 #include "server/requests/group_ops.h"
 #include "server/requests/participants.h"
 #include "server/requests/requests.h"
+#include "server/requests/group_tracker.h"
 
 #include <algorithm>
 #include <cstring>
@@ -130,7 +132,7 @@ void announce(Server &server, const std::string &group, const pmix_proc_t &leade
 // succeeded records the group, a destruct that succeeded forgets it.
 void complete(Server &server, uint64_t id, pmix_status_t status, const wire::InfoArray &from_host = {})
 {
-    GroupCollective *collective = server.group_collectives.find(id);
+    GroupCollective *collective = server.part<GroupTracker>().find(id);
     if (collective == nullptr) return;  // timed out or failed already
     collective->timer.cancel();
     collective->answers_timer.cancel();
@@ -143,11 +145,11 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Inf
     const bool through_host = collective->needs_host;
     std::map<std::string, wire::InfoArray> member_info = std::move(collective->member_info);
     const std::optional<pmix_proc_t> announced_by = collective->announced_by;
-    server.group_collectives.erase(id);
+    server.part<GroupTracker>().erase(id);
     runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
                        std::string(api_name(destruct)) + " of " + group + " ends: " + PMIx_Error_string(status));
     if (destruct) {
-        if (formed) server.groups.erase(group);
+        if (formed) server.part<GroupRegistry>().erase(group);
         for (const Arrival &arrival : arrivals) reply_status(server, arrival.peer, arrival.tag, status);
         return;
     }
@@ -159,8 +161,8 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Inf
         if (rc != PMIX_SUCCESS) reply.status = rc;
         if (rc == PMIX_SUCCESS) {
             const std::optional<size_t> context_id = context_id_in(from_host);
-            server.groups[group] = Group{members, context_id, through_host};
-            if (context_id && !member_info.empty()) server.group_info[*context_id] = std::move(member_info);
+            server.part<GroupRegistry>()[group] = Group{members, context_id, through_host};
+            if (context_id && !member_info.empty()) server.part<GroupInfoByContext>()[*context_id] = std::move(member_info);
         }
     }
     for (const Arrival &arrival : arrivals) reply_to(server, arrival.peer, arrival.tag, reply);
@@ -281,7 +283,7 @@ void handle_gone_members(Server &server, uint64_t id, const std::vector<pmix_pro
         }
     }
     for (const pmix_proc_t &member : gone) {
-        GroupCollective *collective = server.group_collectives.find(id);
+        GroupCollective *collective = server.part<GroupTracker>().find(id);
         if (collective == nullptr) return;
         member_lost(server, *collective, member, false);
     }
@@ -310,7 +312,7 @@ void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, con
     }
     if (refused != PMIX_SUCCESS) return refuse(server, peer, tag, destruct, refused);
     bool created = false;
-    GroupCollective &collective = join(server.group_collectives, signature, peer, tag, &created);
+    GroupCollective &collective = join(server.part<GroupTracker>(), signature, peer, tag, &created);
     if (!destruct) {
         keep_group_info(collective, peer, info);
         note_failure_directives(collective, peer, info);
@@ -329,14 +331,14 @@ void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, con
                     [](Server &now, uint64_t expired) { complete(now, expired, PMIX_ERR_TIMEOUT); });
     }
     if (tolerant && any_gone) handle_gone_members(server, id, members);
-    if (GroupCollective *open = server.group_collectives.find(id)) proceed_if_complete(server, *open);
+    if (GroupCollective *open = server.part<GroupTracker>().find(id)) proceed_if_complete(server, *open);
 }
 
 }  // namespace
 
 void handle_group_construct(Server &server, Peer &peer, uint32_t tag, wire::GroupConstructRequest &request)
 {
-    if (server.groups.count(request.group) != 0) {
+    if (server.part<GroupRegistry>().count(request.group) != 0) {
         runtime::log_warning("server", describe(peer) + " constructs group " + request.group +
                                            ", which exists: refused with PMIX_ERR_EXISTS (destruct it first)");
         return refuse(server, peer, tag, false, PMIX_ERR_EXISTS);
@@ -349,8 +351,8 @@ void handle_group_construct(Server &server, Peer &peer, uint32_t tag, wire::Grou
 
 void handle_group_destruct(Server &server, Peer &peer, uint32_t tag, wire::GroupDestructRequest &request)
 {
-    auto found = server.groups.find(request.group);
-    if (found == server.groups.end()) return refuse(server, peer, tag, true, PMIX_ERR_NOT_FOUND);
+    auto found = server.part<GroupRegistry>().find(request.group);
+    if (found == server.part<GroupRegistry>().end()) return refuse(server, peer, tag, true, PMIX_ERR_NOT_FOUND);
     run_collective(server, peer, tag, true, request.group, found->second.members, request.info,
                    found->second.host_knows);
 }
@@ -360,15 +362,15 @@ void handle_group_destruct(Server &server, Peer &peer, uint32_t tag, wire::Group
 // 4.2 has no leave upcall); a later destruct goes to it with the rest.
 void handle_group_leave(Server &server, Peer &peer, uint32_t tag, wire::GroupLeaveRequest &request)
 {
-    auto found = server.groups.find(request.group);
-    if (found == server.groups.end()) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_FOUND);
+    auto found = server.part<GroupRegistry>().find(request.group);
+    if (found == server.part<GroupRegistry>().end()) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_FOUND);
     std::vector<pmix_proc_t> &members = found->second.members;
     const auto leaver = std::find_if(members.begin(), members.end(),
                                      [&peer](const pmix_proc_t &member) { return same_proc(member, peer.proc); });
     if (leaver == members.end()) return reply_status(server, peer.id, tag, PMIX_ERR_BAD_PARAM);
     members.erase(leaver);
     std::vector<pmix_proc_t> told = members;
-    if (members.empty()) server.groups.erase(found);
+    if (members.empty()) server.part<GroupRegistry>().erase(found);
     reply_status(server, peer.id, tag, PMIX_SUCCESS);
     if (!told.empty()) tell_members(server, PMIX_GROUP_LEFT, request.group, peer.proc, std::move(told));
 }
@@ -392,7 +394,7 @@ void form_announced_group(Server &server, const std::string &group, const pmix_p
     members = normalised(std::move(members));
     Participants participants = local_participants(server, members);
     GroupCollective &collective =
-        server.group_collectives.create("PMIx_Group_invite:" + group + ":" + signature_of(members));
+        server.part<GroupTracker>().create("PMIx_Group_invite:" + group + ":" + signature_of(members));
     collective.group = group;
     collective.announced_by = leader;
     collective.needs_host = needs_host || !participants.all_local;
@@ -422,8 +424,8 @@ bool answer_group_get(const Server &server, const wire::GetRequest &request, wir
     }
     // A namespace of that name wins, as for fences over a group.
     if (!named && server.namespaces.count(name) != 0) return false;
-    auto group = server.groups.find(name);
-    if (group == server.groups.end()) return false;
+    auto group = server.part<GroupRegistry>().find(name);
+    if (group == server.part<GroupRegistry>().end()) return false;
     pmix_info_t answer;
     if (membership) {
         pmix_data_array_t array{PMIX_PROC, group->second.members.size(),
@@ -451,8 +453,8 @@ bool answer_group_qualified_get(const Server &server, const wire::GetRequest &re
     }
     if (!context_id) return false;
     reply_p->status = PMIX_ERR_NOT_FOUND;
-    auto group = server.group_info.find(*context_id);
-    if (group == server.group_info.end() || request.key.empty()) return true;
+    auto group = server.part<GroupInfoByContext>().find(*context_id);
+    if (group == server.part<GroupInfoByContext>().end() || request.key.empty()) return true;
     auto member = group->second.find(proc_name(request.proc));
     if (member == group->second.end()) return true;
     for (const pmix_info_t &entry : member->second) {
@@ -468,10 +470,10 @@ std::vector<pmix_proc_t> with_groups_expanded(const Server &server, std::vector<
     std::vector<pmix_proc_t> expanded;
     for (const pmix_proc_t &proc : procs) {
         const std::string name(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
-        auto group = server.groups.find(name);
+        auto group = server.part<GroupRegistry>().find(name);
         // A namespace of that name wins: groups and namespaces share the
         // pmix_proc_t's nspace field, and a job is what callers meant first.
-        if (group == server.groups.end() || server.namespaces.count(name) != 0) {
+        if (group == server.part<GroupRegistry>().end() || server.namespaces.count(name) != 0) {
             expanded.push_back(proc);
             continue;
         }
@@ -489,7 +491,7 @@ std::vector<pmix_proc_t> with_groups_expanded(const Server &server, std::vector<
 
 void fail_all_groups(Server &server, pmix_status_t status)
 {
-    for (uint64_t id : server.group_collectives.ids()) complete(server, id, status);
+    for (uint64_t id : server.part<GroupTracker>().ids()) complete(server, id, status);
 }
 
 }  // namespace pmixpp::server

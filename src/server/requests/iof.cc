@@ -12,10 +12,11 @@
 #include <memory>
 #include <new>
 
-#include "server/core/connections.h"
-#include "server/core/info_read.h"
+#include "server/state/peer_io.h"
+#include "server/state/info_read.h"
 #include "server/iof/deliver.h"
 #include "server/requests/requests.h"
+#include "server/iof/iof_registry.h"
 
 namespace pmixpp::server {
 
@@ -42,10 +43,10 @@ std::size_t replay_limit(const wire::InfoArray &directives)
 
 void finish_pull(Server &server, const PendingPull &pending, pmix_status_t status)
 {
-    iof::Pull *pull = server.iof.find(pending.owner, pending.id);
+    iof::Pull *pull = server.part<iof::IofRegistry>().find(pending.owner, pending.id);
     if (pull == nullptr) return;  // its tool left meanwhile
     if (status != PMIX_SUCCESS) {
-        server.iof.remove(pending.owner, pending.id);
+        server.part<iof::IofRegistry>().remove(pending.owner, pending.id);
         return reply_to(server, pending.owner, pending.tag, wire::IofPullReply{status, 0});
     }
     pull->active = true;
@@ -95,12 +96,12 @@ pmix_status_t add_complete_flag(wire::InfoArray &directives)
 void handle_iof_pull(Server &server, Peer &peer, uint32_t tag, wire::IofPullRequest &request)
 {
     uint64_t id = 0;
-    pmix_status_t rc = server.iof.add(peer.id, request.procs, request.channels, &id);
+    pmix_status_t rc = server.part<iof::IofRegistry>().add(peer.id, request.procs, request.channels, &id);
     if (rc != PMIX_SUCCESS) return reply_to(server, peer.id, tag, wire::IofPullReply{rc, 0});
     std::unique_ptr<PendingPull> pending(
         new (std::nothrow) PendingPull{peer.id, tag, id, replay_limit(request.directives)});
     if (pending == nullptr) {
-        server.iof.remove(peer.id, id);
+        server.part<iof::IofRegistry>().remove(peer.id, id);
         return reply_to(server, peer.id, tag, wire::IofPullReply{PMIX_ERR_NOMEM, 0});
     }
     const auto upcall = server.host.slots().iof_pull;
@@ -116,7 +117,7 @@ void handle_iof_pull(Server &server, Peer &peer, uint32_t tag, wire::IofPullRequ
 
 void handle_iof_deregister(Server &server, Peer &peer, uint32_t tag, wire::IofDeregisterRequest &request)
 {
-    const pmix_status_t rc = server.iof.remove(peer.id, request.id);
+    const pmix_status_t rc = server.part<iof::IofRegistry>().remove(peer.id, request.id);
     if (rc == PMIX_SUCCESS && server.host.slots().iof_pull != nullptr) {
         wire::InfoArray &directives = request.directives;
         wire::InfoArray stop;

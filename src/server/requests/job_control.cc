@@ -6,7 +6,7 @@
 // (PMIX_ERR_NOT_SUPPORTED when the host has no job_control).
 #include "common/runtime/log.h"
 #include "server/cleanup/server_cleanup.h"
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/requests/peer_identity.h"
 #include "server/requests/requests.h"
 

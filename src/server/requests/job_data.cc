@@ -3,7 +3,7 @@
 // is not visible in its mount namespace). The copy is an export that carries
 // the data inline; only the caller's own namespace is served, the same data
 // its Welcome already named.
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/requests/requests.h"
 
 #include <cstdlib>

@@ -5,9 +5,10 @@
 // monitor itself (server/monitor/). Heartbeats always feed the server's own
 // heartbeat monitors: a host that runs its own has no way to hear them
 // (OpenPMIx 4.2 behaves the same).
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/monitor/watch.h"
 #include "server/requests/requests.h"
+#include "server/monitor/monitor_registry.h"
 
 #include <memory>
 #include <new>
@@ -99,7 +100,7 @@ void handle_monitor(Server &server, Peer &peer, uint32_t tag, wire::MonitorReque
 
 void handle_heartbeat(Server &server, Peer &peer, uint32_t tag, wire::HeartbeatRequest &)
 {
-    server.monitors.beat(peer.id);
+    server.part<monitor::MonitorRegistry>().beat(peer.id);
     // A heartbeat asks for no answer; one sent with a tag still gets one, so
     // that it does not count against the peer's pending requests forever.
     if (tag != wire::kNoTag) reply_status(server, peer.id, tag, PMIX_SUCCESS);

@@ -1,6 +1,6 @@
 #include "server/requests/participants.h"
 
-#include "server/core/info_read.h"
+#include "server/state/info_read.h"
 
 #include <algorithm>
 #include <chrono>

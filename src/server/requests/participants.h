@@ -5,7 +5,7 @@
 #ifndef PMIXPP_SERVER_REQUESTS_PARTICIPANTS_H
 #define PMIXPP_SERVER_REQUESTS_PARTICIPANTS_H
 
-#include "server/core/server.h"
+#include "server/state/server.h"
 #include "server/requests/collective_tracker.h"
 
 #include <functional>

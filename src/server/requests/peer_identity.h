@@ -4,7 +4,7 @@
 #define PMIXPP_SERVER_REQUESTS_PEER_IDENTITY_H
 
 #include "common/wire/messages.h"
-#include "server/core/server.h"
+#include "server/state/server.h"
 
 #include <sys/types.h>
 

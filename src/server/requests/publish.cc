@@ -2,7 +2,7 @@
 // (its publish / lookup / unpublish upcalls decide ranges, persistence and
 // waiting). The requester's PMIX_USERID / PMIX_GRPID come with the info. Without the upcall the client hears PMIX_ERR_NOT_SUPPORTED. What
 // the host is handed (the info, the keys) stays valid until it calls back.
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/host/host_module.h"
 #include "server/requests/peer_identity.h"
 #include "server/requests/requests.h"

@@ -8,8 +8,9 @@
 // when there was nobody to ask).
 #include "common/runtime/standard_abi.h"
 #include "common/values/value_ops.h"
-#include "server/core/connections.h"
+#include "server/state/peer_io.h"
 #include "server/requests/requests.h"
+#include "server/requests/group_tracker.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -75,7 +76,7 @@ std::string joined_psets(const Server &server)
 std::string joined_groups(const Server &server)
 {
     std::string names;
-    for (const auto &[name, group] : server.groups) names += (names.empty() ? "" : ",") + name;
+    for (const auto &[name, group] : server.part<GroupRegistry>()) names += (names.empty() ? "" : ",") + name;
     return names;
 }
 
@@ -87,8 +88,8 @@ const Group *queried_group(const Server &server, const pmix_query_t &query)
         const pmix_info_t &qualifier = query.qualifiers[i];
         if (!PMIX_CHECK_KEY(&qualifier, PMIX_GROUP_ID) || qualifier.value.type != PMIX_STRING) continue;
         if (qualifier.value.data.string == nullptr) return nullptr;
-        auto found = server.groups.find(qualifier.value.data.string);
-        return found == server.groups.end() ? nullptr : &found->second;
+        auto found = server.part<GroupRegistry>().find(qualifier.value.data.string);
+        return found == server.part<GroupRegistry>().end() ? nullptr : &found->second;
     }
     return nullptr;
 }
@@ -99,7 +100,7 @@ const Group *queried_group(const Server &server, const pmix_query_t &query)
 bool answer_about_groups(const Server &server, const pmix_query_t &query, const char *key, Results &results)
 {
     if (std::strcmp(key, PMIX_QUERY_NUM_GROUPS) == 0) {
-        const std::size_t count = server.groups.size();
+        const std::size_t count = server.part<GroupRegistry>().size();
         results.add(key, &count, PMIX_SIZE);
     } else if (std::strcmp(key, PMIX_QUERY_GROUP_NAMES) == 0) {
         const std::string names = joined_groups(server);

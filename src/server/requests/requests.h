@@ -7,7 +7,7 @@
 
 #include "common/store/resolver.h"
 #include "common/wire/messages.h"
-#include "server/core/server.h"
+#include "server/state/server.h"
 
 #include <cstdint>
 #include <functional>
@@ -144,17 +144,6 @@ bool answer_group_qualified_get(const Server &server, const wire::GetRequest &re
 // directive; true (and *reply_p set) for such a get.
 bool answer_group_get(const Server &server, const wire::GetRequest &request, wire::GetReply *reply_p);
 
-// events.cc: sends event to every connected local client whose range and
-// registrations match, except `exclude`, and to the host's own handlers.
-void deliver_local_event(Server &server, const wire::Event &event, PeerId exclude);
-// events.cc: only the clients, or only the host's own handlers.
-void deliver_to_clients(Server &server, const wire::Event &event, PeerId exclude);
-void deliver_to_host_handlers(Server &server, const wire::Event &event);
-// Only to the clients in range that registered for event.status by name;
-// only to the host when one of its own handlers names it.
-void deliver_to_clients_naming(Server &server, const wire::Event &event, PeerId exclude);
-void deliver_to_host_handlers_naming(Server &server, const wire::Event &event);
-
 // fence.cc: stores a modex blob from the host (fence, direct modex): the
 // records of procs on other nodes, as PMIX_REMOTE data. Records of local
 // procs are skipped: the store has their data with its real scopes.
@@ -166,19 +155,6 @@ pmix_status_t store_remote_blob(Server &server, const wire::Bytes &blob);
 // failed copy turns *status_p into PMIX_ERR_NOMEM.
 wire::Bytes take_host_blob(const char *data, size_t ndata, pmix_release_cbfunc_t release,
                            void *release_cbdata, pmix_status_t *status_p);
-
-// events.cc: a registration of a client was added or is going away; codes
-// the host must produce (system events) are passed up to its
-// register_events / deregister_events, once per code.
-void host_events_added(Server &server, const EventRegistration &registration);
-void host_events_removed(Server &server, const EventRegistration &registration);
-
-// node_resources.cc (PMIx_server_register_resources): a node-level value
-// the host registered, for a lookup that found nothing in the target's own
-// namespace and asks about a node (PMIX_NODE_INFO, PMIX_NODEID,
-// PMIX_HOSTNAME or a node-level key). PMIX_ERR_NOT_FOUND otherwise.
-pmix_status_t get_node_resource(Server &server, const store::GetRequest &request,
-                                store::ValuePtr *value_p);
 
 // fence_share.cc: when a collecting fence's replies to `recipients` local
 // participants would carry at least Config::share_modex_bytes in all, the

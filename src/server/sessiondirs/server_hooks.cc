@@ -1,8 +1,9 @@
 #include "server/sessiondirs/server_hooks.h"
 
 #include "common/runtime/log.h"
-#include "server/core/info_read.h"
-#include "server/core/server.h"
+#include "server/state/info_read.h"
+#include "server/state/server.h"
+#include "server/sessiondirs/session_dirs.h"
 
 #include <cstring>
 #include <new>
@@ -68,7 +69,7 @@ void register_client_dirs(Server &server, const std::string &nspace, pmix_rank_t
     if (rank > PMIX_RANK_VALID) return;             // wildcard, undef, ...: no such proc
     if (!stored_string(server, nspace, PMIXPP_GDS_LEVEL_PROC, rank, PMIX_PROCDIR).empty()) return;
     std::string procdir;
-    if (server.session_dirs.proc_dir(nspace, rank, &procdir) != PMIX_SUCCESS) {
+    if (server.part<sessiondirs::SessionDirs>().proc_dir(nspace, rank, &procdir) != PMIX_SUCCESS) {
         return warn_not_made(PMIX_PROCDIR, nspace + ":" + std::to_string(rank));
     }
     store_string(server, nspace, PMIXPP_GDS_LEVEL_PROC, rank, PMIX_PROCDIR, procdir);
@@ -77,7 +78,7 @@ void register_client_dirs(Server &server, const std::string &nspace, pmix_rank_t
 void register_nspace_dirs(Server &server, const std::string &nspace, const pmix_info_t info[],
                           std::size_t ninfo)
 {
-    SessionDirs &dirs = server.session_dirs;
+    SessionDirs &dirs = server.part<sessiondirs::SessionDirs>();
     dirs.release_nspace(nspace);  // a re-registration starts afresh
     std::string tmpdir = stored_string(server, nspace, PMIXPP_GDS_LEVEL_JOB, kJob, PMIX_TMPDIR);
     const std::string host_nsdir = stored_string(server, nspace, PMIXPP_GDS_LEVEL_JOB, kJob, PMIX_NSDIR);
@@ -110,7 +111,7 @@ void on_server_init(Server &server, const pmix_info_t info[], std::size_t ninfo)
     DirOwner owner;
     if (server.config.job_uid) owner.uid = *server.config.job_uid;
     if (server.config.job_gid) owner.gid = *server.config.job_gid;
-    server.session_dirs.configure(server.config.server_tmpdir, host_tmpdir, flag(info, ninfo, PMIX_TDIR_RMCLEAN),
+    server.part<sessiondirs::SessionDirs>().configure(server.config.server_tmpdir, host_tmpdir, flag(info, ninfo, PMIX_TDIR_RMCLEAN),
                                   owner);
 }
 
@@ -127,17 +128,17 @@ void on_register_client(Server &server, const std::string &nspace, pmix_rank_t r
 
 void on_deregister_client(Server &server, const std::string &nspace, pmix_rank_t rank)
 {
-    guarded("deregister_client", [&] { server.session_dirs.release_proc(nspace, rank); });
+    guarded("deregister_client", [&] { server.part<sessiondirs::SessionDirs>().release_proc(nspace, rank); });
 }
 
 void on_deregister_nspace(Server &server, const std::string &nspace)
 {
-    guarded("deregister_nspace", [&] { server.session_dirs.release_nspace(nspace); });
+    guarded("deregister_nspace", [&] { server.part<sessiondirs::SessionDirs>().release_nspace(nspace); });
 }
 
 void on_finalize(Server &server)
 {
-    guarded("finalize", [&] { server.session_dirs.release_all(); });
+    guarded("finalize", [&] { server.part<sessiondirs::SessionDirs>().release_all(); });
 }
 
 }  // namespace pmixpp::sessiondirs

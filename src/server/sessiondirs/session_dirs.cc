@@ -16,15 +16,6 @@ namespace pmixpp::sessiondirs {
 
 namespace {
 
-std::string first_set(std::initializer_list<const char *> variables)
-{
-    for (const char *variable : variables) {
-        const char *value = std::getenv(variable);
-        if (value != nullptr && *value != '\0') return value;
-    }
-    return "/tmp";
-}
-
 // A namespace as one path component: '/' cannot be part of a name, and
 // "." / ".." would point elsewhere.
 std::string component_for(const std::string &nspace)
@@ -47,16 +38,6 @@ void remove_if_ours(const Directory &dir)
 }
 
 }  // namespace
-
-std::string system_tmpdir_fallback()
-{
-    return first_set({"TMPDIR", "TEMP", "TMP"});
-}
-
-std::string server_tmpdir_fallback()
-{
-    return first_set({"PMIX_SERVER_TMPDIR", "TMPDIR", "TEMP", "TMP"});
-}
 
 pmix_status_t make_private_dir(const std::string &path, bool *created_p, DirOwner owner)
 {

@@ -21,12 +21,6 @@
 
 namespace pmixpp::sessiondirs {
 
-// PMIX_SYSTEM_TMPDIR when the host gave none: TMPDIR, TEMP, TMP, then /tmp.
-std::string system_tmpdir_fallback();
-// PMIX_SERVER_TMPDIR when the host gave none: the PMIX_SERVER_TMPDIR
-// environment variable, then TMPDIR, TEMP, TMP, then /tmp.
-std::string server_tmpdir_fallback();
-
 // Who the directories are made for; -1: this process's user (or group).
 struct DirOwner {
     uid_t uid = static_cast<uid_t>(-1);
