@@ -2,20 +2,13 @@
 
 #include "diagnostics.h"
 
-#include <algorithm>
-#include <cctype>
+#include <pmixpp/util.hpp>
+
 #include <cerrno>
 #include <cstdlib>
 
 namespace pmixpp::framework {
 namespace {
-
-std::string lowercase(std::string_view text) {
-    std::string lower(text);
-    std::ranges::transform(lower, lower.begin(),
-                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return lower;
-}
 
 bool value_fits_type(pmixpp_param_type_t type, std::string_view value) {
     long long number = 0;
@@ -41,17 +34,10 @@ bool parse_int(std::string_view text, long long *value_p) {
     return true;
 }
 
+// The SDK's words (pmixpp/util.hpp), so a param file says "on" to the core
+// as it does to a component reading its own settings.
 bool parse_bool(std::string_view text, bool *value_p) {
-    const std::string lower = lowercase(text);
-    if (lower == "1" || lower == "true" || lower == "yes" || lower == "on") {
-        *value_p = true;
-        return true;
-    }
-    if (lower == "0" || lower == "false" || lower == "no" || lower == "off") {
-        *value_p = false;
-        return true;
-    }
-    return false;
+    return util::parse_bool(text, value_p) == PMIX_SUCCESS;
 }
 
 void ParamStore::reset(SettingMap settings) {

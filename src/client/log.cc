@@ -8,11 +8,11 @@
 // with PMIX_LOG_ONCE), PMIX_ERR_PARTIAL_SUCCESS when some were,
 // PMIX_ERR_NOT_SUPPORTED when none could be.
 #include <pmix.h>
+#include <pmixpp/util.hpp>
 
 #include <syslog.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <ctime>
 #include <functional>
 #include <memory>
@@ -30,10 +30,7 @@ using namespace pmixpp;
 
 namespace {
 
-bool key_is(const pmix_info_t &info, const char *key)
-{
-    return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0;
-}
+using util::key_is;
 
 struct Directives {
     bool once = false;

@@ -3,6 +3,7 @@
 // and the other qualifiers) and asks the server for the rest. The ABI version
 // keys are the library's own: answered in any process, before init too.
 #include <pmix.h>
+#include <pmixpp/util.hpp>
 
 #include <cstring>
 #include <functional>
@@ -30,10 +31,7 @@ struct Answers {
     bool missing = false;
 };
 
-bool key_is(const pmix_info_t &info, const char *key)
-{
-    return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0;
-}
+using util::key_is;
 
 client::Lookup lookup_for(const client::Session &session, const pmix_query_t &q)
 {

@@ -162,6 +162,7 @@ Test(sdk_install, vendor_component_is_loaded_and_selected)
 {
     install_or_fail();
     cr_assert(std::filesystem::is_regular_file(prefix() + "/include/pmixpp/component.hpp"));
+    cr_assert(std::filesystem::is_regular_file(prefix() + "/include/pmixpp/util.hpp"));
     cr_assert_not(std::filesystem::exists(prefix() + "/include/pmixpp/inventory.h"), "framework/src leaked into the SDK");
 
     const std::string vendor_so = build_vendor_component();

@@ -2,6 +2,8 @@
 
 #include "value_codec.h"
 
+#include <pmixpp/util.hpp>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -26,21 +28,20 @@ bool table_fits(uint64_t off, uint64_t count, size_t record, uint64_t limit)
 pmix_status_t Segment::map_file(const std::string &path, const char *nspace,
                                 std::shared_ptr<const Segment> *segment_p, std::string *why_p)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
+    pmixpp::util::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd) {
         *why_p = std::string("cannot open ") + path + ": " + std::strerror(errno);
         return PMIX_ERR_NOT_AVAILABLE;
     }
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || st.st_size < static_cast<off_t>(sizeof(SegmentHeader))) {
+    if (::fstat(fd.get(), &st) != 0 || st.st_size < static_cast<off_t>(sizeof(SegmentHeader))) {
         *why_p = path + " is too short to be a segment";
-        ::close(fd);
         return PMIX_ERR_UNPACK_FAILURE;
     }
     const auto size = static_cast<size_t>(st.st_size);
-    void *base = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+    void *base = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd.get(), 0);
     const int saved_errno = errno;
-    ::close(fd);
+    fd.reset();  // the mapping keeps the file
     if (base == MAP_FAILED) {
         *why_p = std::string("cannot map ") + path + ": " + std::strerror(saved_errno);
         return PMIX_ERR_NOT_AVAILABLE;

@@ -2,6 +2,8 @@
 
 #include "value_codec.h"
 
+#include <pmixpp/util.hpp>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -187,24 +189,24 @@ pmix_status_t Publisher::publish(const char *nspace, const LocalData &data, std:
     }
     const std::string temporary = path_ + ".tmp";
     ::unlink(temporary.c_str()); // a leftover of a publication that failed half-way
-    const int fd = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
+    pmixpp::util::UniqueFd fd(::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+    if (!fd) {
         *why_p = "cannot create " + temporary + ": " + std::strerror(errno);
         return PMIX_ERR_NOT_AVAILABLE;
     }
-    rc = ::fchmod(fd, 0600) == 0 ? write_all(fd, image) : PMIX_ERR_NOT_AVAILABLE;
+    rc = ::fchmod(fd.get(), 0600) == 0 ? write_all(fd.get(), image) : PMIX_ERR_NOT_AVAILABLE;
     // Given before the rename: no reader can open it under the creator's
     // name first. Only root can give files away; others keep theirs.
-    if (rc == PMIX_SUCCESS && file_owner_.any() && ::fchown(fd, file_owner_.uid, file_owner_.gid) != 0 &&
+    if (rc == PMIX_SUCCESS && file_owner_.any() && ::fchown(fd.get(), file_owner_.uid, file_owner_.gid) != 0 &&
         ::geteuid() == 0) {
         *why_p = "cannot give " + temporary + " to uid " + std::to_string(file_owner_.uid) + ": " + std::strerror(errno);
         rc = PMIX_ERR_NOT_AVAILABLE;
     }
     void *header = rc == PMIX_SUCCESS ? ::mmap(nullptr, sizeof(SegmentHeader), PROT_READ | PROT_WRITE,
-                                               MAP_SHARED, fd, 0)
+                                               MAP_SHARED, fd.get(), 0)
                                       : MAP_FAILED;
     const int saved_errno = errno;
-    ::close(fd);
+    fd.reset();
     if (header == MAP_FAILED || ::rename(temporary.c_str(), path_.c_str()) != 0) {
         *why_p = "cannot write " + path_ + ": " + std::strerror(header == MAP_FAILED ? saved_errno : errno);
         if (header != MAP_FAILED) ::munmap(header, sizeof(SegmentHeader));

@@ -4,6 +4,7 @@
 #include "value_codec.h"
 
 #include <pmix.h>
+#include <pmixpp/util.hpp>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -74,13 +75,7 @@ struct Collected {
     {
         for (pmix_info_t &info : infos) PMIx_Value_destruct(&info.value);
     }
-    bool has(const char *key) const
-    {
-        for (const pmix_info_t &info : infos) {
-            if (std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0) return true;
-        }
-        return false;
-    }
+    bool has(const char *key) const { return pmixpp::util::find_info(infos, key) != nullptr; }
     pmix_status_t hand_out(pmix_info_t **info_p, size_t *ninfo_p)
     {
         if (infos.empty()) return PMIX_ERR_NOT_FOUND;

@@ -26,6 +26,7 @@
 
 #include <pmixpp/component.hpp>
 #include <pmixpp/pnet.h>
+#include <pmixpp/util.hpp>
 
 #include <pmix.h>
 
@@ -62,27 +63,10 @@ struct LocalJob {
 std::mutex jobs_mutex;
 std::map<std::string, LocalJob> jobs;
 
-bool is_key(const pmix_info_t &info, const char *key) { return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0; }
+using pmixpp::util::find_info;
+using pmixpp::util::key_is;
 
-const pmix_info_t *find(const pmix_info_t info[], size_t ninfo, const char *key)
-{
-    for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
-        if (is_key(info[i], key)) return &info[i];
-    }
-    return nullptr;
-}
-
-bool as_u32(const pmix_value_t &v, uint32_t *out)
-{
-    switch (v.type) {
-    case PMIX_UINT32: *out = v.data.uint32; return true;
-    case PMIX_PROC_RANK: *out = v.data.rank; return true;
-    case PMIX_UINT16: *out = v.data.uint16; return true;
-    case PMIX_INT: if (v.data.integer < 0) return false; *out = static_cast<uint32_t>(v.data.integer); return true;
-    case PMIX_UINT64: if (v.data.uint64 > UINT32_MAX) return false; *out = static_cast<uint32_t>(v.data.uint64); return true;
-    default: return false;
-    }
-}
+bool as_u32(const pmix_value_t &v, uint32_t *out_p) { return pmixpp::util::read_unsigned(v, out_p) == PMIX_SUCCESS; }
 
 std::string fabric_id(const char *nspace)
 {
@@ -115,7 +99,7 @@ pmix_status_t add_proc_address(void *ilist, uint32_t rank, const std::string &ad
 pmix_status_t setup_application(const char *nspace, const pmix_info_t info[], size_t ninfo, void *ilist,
                                 pmixpp_pnet_done_fn, void *)
 {
-    const pmix_info_t *size = find(info, ninfo, PMIX_JOB_SIZE);
+    const pmix_info_t *size = find_info(info, ninfo, PMIX_JOB_SIZE);
     uint32_t nprocs = 0;
     if (ilist == nullptr || size == nullptr || !as_u32(size->value, &nprocs)) {
         warn("setup_application of " + std::string(nspace) +
@@ -144,15 +128,13 @@ std::vector<ProcAddress> addresses_in(const pmix_info_t info[], size_t ninfo)
     std::vector<ProcAddress> found;
     for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
         const pmix_value_t &v = info[i].value;
-        if (!is_key(info[i], PMIX_PROC_DATA) || v.type != PMIX_DATA_ARRAY || v.data.darray == nullptr ||
+        if (!key_is(info[i], PMIX_PROC_DATA) || v.type != PMIX_DATA_ARRAY || v.data.darray == nullptr ||
             v.data.darray->type != PMIX_INFO) {
             continue;
         }
-        const auto *fields = static_cast<const pmix_info_t *>(v.data.darray->array);
-        const size_t n = v.data.darray->size;
-        const pmix_info_t *rank = find(fields, n, PMIX_RANK);
-        const pmix_info_t *address = find(fields, n, kAddrKey);
-        const pmix_info_t *app = find(fields, n, PMIX_APPNUM);
+        const pmix_info_t *rank = find_info(*v.data.darray, PMIX_RANK);
+        const pmix_info_t *address = find_info(*v.data.darray, kAddrKey);
+        const pmix_info_t *app = find_info(*v.data.darray, PMIX_APPNUM);
         ProcAddress entry;
         if (rank == nullptr || !as_u32(rank->value, &entry.rank) || address == nullptr ||
             address->value.type != PMIX_STRING || address->value.data.string == nullptr) {
@@ -168,7 +150,7 @@ std::vector<ProcAddress> addresses_in(const pmix_info_t info[], size_t ninfo)
 // PMIX_LOCAL_PEERS ("0,1,5") of info, if given.
 bool local_peers(const pmix_info_t info[], size_t ninfo, std::set<uint32_t> *peers_p)
 {
-    const pmix_info_t *peers = find(info, ninfo, PMIX_LOCAL_PEERS);
+    const pmix_info_t *peers = find_info(info, ninfo, PMIX_LOCAL_PEERS);
     if (peers == nullptr || peers->value.type != PMIX_STRING || peers->value.data.string == nullptr) return false;
     for (const char *p = peers->value.data.string; *p != '\0';) {
         char *end = nullptr;
@@ -183,7 +165,7 @@ bool local_peers(const pmix_info_t info[], size_t ninfo, std::set<uint32_t> *pee
 pmix_status_t setup_local_support(const char *nspace, const pmix_info_t info[], size_t ninfo, pmixpp_pnet_done_fn,
                                   void *)
 {
-    const pmix_info_t *nsdir = find(info, ninfo, PMIX_NSDIR);
+    const pmix_info_t *nsdir = find_info(info, ninfo, PMIX_NSDIR);
     if (nsdir == nullptr || nsdir->value.type != PMIX_STRING || nsdir->value.data.string == nullptr) {
         warn("setup_local_support of " + std::string(nspace) +
              ": no PMIX_NSDIR to hold the address table (register the namespace first, or pass PMIX_NSDIR)");

@@ -4,6 +4,8 @@
 // is not one of its own (forged or damaged).
 #include "munge_psec.h"
 
+#include <pmixpp/util.hpp>
+
 #include <munge.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -124,11 +126,10 @@ bool socket_listens(const std::string &path, std::string *problem_p)
     address.sun_family = AF_UNIX;
     if (path.empty() || path[0] != '/' || path.size() >= sizeof(address.sun_path)) return true;  // libmunge judges
     std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
-    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return true;
-    const bool listening = connect(fd, reinterpret_cast<const sockaddr *>(&address), sizeof(address)) == 0;
+    const util::UniqueFd fd(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd) return true;
+    const bool listening = connect(fd.get(), reinterpret_cast<const sockaddr *>(&address), sizeof(address)) == 0;
     const int error = errno;
-    close(fd);
     if (!listening) *problem_p = path + " (" + std::strerror(error) + ")";
     return listening;
 }

@@ -1,19 +1,19 @@
-// Helpers both ptl components (usock, tcp) compile in: strict readers for the
-// PMIx_server_init info and component params, the component's log line, and
-// a connect with a deadline. Header-only because each component is its own
+// Helpers both ptl components (usock, tcp) compile in: the SDK's strict
+// readers for the PMIx_server_init info and component params, the
+// component's log line, and a connect with a deadline. Header-only because each component is its own
 // shared object and may not link the core's internals.
 #ifndef PMIXPP_COMPONENTS_PTL_SHARED_HPP
 #define PMIXPP_COMPONENTS_PTL_SHARED_HPP
 
 #include <pmixpp/component.hpp>
 #include <pmixpp/ptl.h>
+#include <pmixpp/util.hpp>
 #include <pmix_common.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
-#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -76,108 +76,21 @@ inline sdk::Services current_services()
 
 // ---- reading attribute values: garbage gets a status, never a guess ----
 
-inline const pmix_info_t *find_info(const pmix_info_t info[], size_t ninfo, const char *key)
-{
-    if (info == nullptr) return nullptr;
-    for (size_t i = 0; i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) return &info[i];
-    }
-    return nullptr;
-}
+// The SDK's readers (pmixpp/util.hpp), so a setting means here what it
+// means to the server and the other components.
+using util::find_info;
+using util::read_bool;
+using util::read_string;
 
-inline pmix_status_t parse_bool_text(std::string_view text, bool *value_p)
-{
-    static constexpr std::string_view yes[] = {"1", "true", "yes", "on", "TRUE", "True", "YES", "Yes"};
-    static constexpr std::string_view no[] = {"0", "false", "no", "off", "FALSE", "False", "NO", "No"};
-    for (auto word : yes) {
-        if (text == word) {
-            *value_p = true;
-            return PMIX_SUCCESS;
-        }
-    }
-    for (auto word : no) {
-        if (text == word) {
-            *value_p = false;
-            return PMIX_SUCCESS;
-        }
-    }
-    return PMIX_ERR_BAD_PARAM;
-}
-
-// base 0: "0660" is octal and "0x1b6" hex, as strtoul reads them.
-inline pmix_status_t parse_unsigned_text(std::string_view text, uint64_t max, int base, uint64_t *value_p)
-{
-    if (text.empty()) return PMIX_ERR_BAD_PARAM;
-    if (base == 0) {
-        if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-            base = 16;
-            text.remove_prefix(2);
-        } else if (text.size() > 1 && text[0] == '0') {
-            base = 8;
-            text.remove_prefix(1);
-        } else {
-            base = 10;
-        }
-    }
-    uint64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-    if (ec != std::errc() || end != text.data() + text.size() || value > max) return PMIX_ERR_BAD_PARAM;
-    *value_p = value;
-    return PMIX_SUCCESS;
-}
-
-// Presence without a value (PMIX_UNDEF) means true, as PMIx flags do.
-inline pmix_status_t read_bool(const pmix_value_t &value, bool *value_p)
-{
-    switch (value.type) {
-    case PMIX_UNDEF: *value_p = true; return PMIX_SUCCESS;
-    case PMIX_BOOL: *value_p = value.data.flag; return PMIX_SUCCESS;
-    case PMIX_STRING:
-        if (value.data.string == nullptr) return PMIX_ERR_BAD_PARAM;
-        return parse_bool_text(value.data.string, value_p);
-    default: return PMIX_ERR_TYPE_MISMATCH;
-    }
-}
-
-// Any integer type; negative or above `max` is PMIX_ERR_BAD_PARAM. Strings
-// are read with `base` (see parse_unsigned_text).
+// Any integer type, as util::read_unsigned, and also text read with `base`
+// (see util::parse_unsigned): unlike the server's readers, a listener takes
+// numbers as strings too, because hosts pass the socket mode and ports on
+// from command lines and environment variables ("0660").
 inline pmix_status_t read_unsigned(const pmix_value_t &value, uint64_t max, int base, uint64_t *value_p)
 {
-    int64_t signed_value = 0;
-    uint64_t unsigned_value = 0;
-    bool is_signed = true;
-    switch (value.type) {
-    case PMIX_INT: signed_value = value.data.integer; break;
-    case PMIX_INT8: signed_value = value.data.int8; break;
-    case PMIX_INT16: signed_value = value.data.int16; break;
-    case PMIX_INT32: signed_value = value.data.int32; break;
-    case PMIX_INT64: signed_value = value.data.int64; break;
-    case PMIX_UINT: unsigned_value = value.data.uint; is_signed = false; break;
-    case PMIX_UINT8: unsigned_value = value.data.uint8; is_signed = false; break;
-    case PMIX_UINT16: unsigned_value = value.data.uint16; is_signed = false; break;
-    case PMIX_UINT32: unsigned_value = value.data.uint32; is_signed = false; break;
-    case PMIX_UINT64: unsigned_value = value.data.uint64; is_signed = false; break;
-    case PMIX_SIZE: unsigned_value = value.data.size; is_signed = false; break;
-    case PMIX_STRING:
-        if (value.data.string == nullptr) return PMIX_ERR_BAD_PARAM;
-        return parse_unsigned_text(value.data.string, max, base, value_p);
-    default: return PMIX_ERR_TYPE_MISMATCH;
-    }
-    if (is_signed) {
-        if (signed_value < 0) return PMIX_ERR_BAD_PARAM;
-        unsigned_value = static_cast<uint64_t>(signed_value);
-    }
-    if (unsigned_value > max) return PMIX_ERR_BAD_PARAM;
-    *value_p = unsigned_value;
-    return PMIX_SUCCESS;
-}
-
-inline pmix_status_t read_string(const pmix_value_t &value, std::string *value_p)
-{
-    if (value.type != PMIX_STRING) return PMIX_ERR_TYPE_MISMATCH;
+    if (value.type != PMIX_STRING) return util::read_unsigned(value, max, value_p);
     if (value.data.string == nullptr) return PMIX_ERR_BAD_PARAM;
-    *value_p = value.data.string;
-    return PMIX_SUCCESS;
+    return util::parse_unsigned(value.data.string, max, base, value_p);
 }
 
 // One line naming the attribute and what was wrong with its value.

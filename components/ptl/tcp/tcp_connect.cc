@@ -30,17 +30,16 @@ pmix_status_t connect(const char *uri, int timeout_ms, int *fd_p)
     try {
         Endpoint endpoint;
         if (!parse_uri(uri, &endpoint)) return PMIX_ERR_BAD_PARAM;
-        const int fd = socket(endpoint.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0) return status_from_errno(errno);
-        const pmix_status_t rc = connect_with_timeout(fd, endpoint.raw(), endpoint.length, timeout_ms);
+        util::UniqueFd fd(socket(endpoint.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+        if (!fd) return status_from_errno(errno);
+        const pmix_status_t rc = connect_with_timeout(fd.get(), endpoint.raw(), endpoint.length, timeout_ms);
         if (rc != PMIX_SUCCESS) {
             log(PMIXPP_LOG_TRACE, "cannot connect to %s: %s", uri, PMIx_Error_string(rc));
-            close(fd);
             return rc;
         }
         const int on = 1;
-        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
-        *fd_p = fd;
+        setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+        *fd_p = fd.release();
         return PMIX_SUCCESS;
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;

@@ -24,24 +24,23 @@ void close_all(pmixpp_ptl_listener_t listeners[], size_t count)
 pmix_status_t open_socket(Endpoint address, uint16_t port, int *fd_p, Endpoint *bound_p, int *error_p)
 {
     set_port(&address, port);
-    const int fd = socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
+    util::UniqueFd fd(socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!fd) {
         *error_p = errno;
         return status_from_errno(errno);
     }
     const int on = 1;
     // A fixed port must be reusable right after a previous server exited.
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
-    if (address.family() == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
+    setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+    if (address.family() == AF_INET6) setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
     Endpoint bound;
     bound.length = sizeof(bound.storage);
-    if (bind(fd, address.raw(), address.length) != 0 || ::listen(fd, SOMAXCONN) != 0 ||
-        getsockname(fd, bound.raw(), &bound.length) != 0) {
+    if (bind(fd.get(), address.raw(), address.length) != 0 || ::listen(fd.get(), SOMAXCONN) != 0 ||
+        getsockname(fd.get(), bound.raw(), &bound.length) != 0) {
         *error_p = errno;
-        close(fd);
         return status_from_errno(*error_p);
     }
-    *fd_p = fd;
+    *fd_p = fd.release();
     *bound_p = bound;
     return PMIX_SUCCESS;
 }

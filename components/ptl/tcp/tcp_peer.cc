@@ -101,16 +101,14 @@ bool read_diag_reply(int netlink, SocketOwner *owner_p)
 
 bool query_socket_owner(const Endpoint &peer, const Endpoint &local, SocketOwner *owner_p)
 {
-    const int netlink = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-    if (netlink < 0) {
+    const util::UniqueFd netlink(socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG));
+    if (!netlink) {
         log(PMIXPP_LOG_TRACE, "no NETLINK_SOCK_DIAG socket (%s)", std::strerror(errno));
         return false;
     }
     timeval patience{1, 0}; // the kernel answers at once; never hang an accept on it
-    setsockopt(netlink, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof(patience));
-    const bool found = send_diag_request(netlink, peer, local) && read_diag_reply(netlink, owner_p);
-    close(netlink);
-    return found;
+    setsockopt(netlink.get(), SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof(patience));
+    return send_diag_request(netlink.get(), peer, local) && read_diag_reply(netlink.get(), owner_p);
 }
 
 bool parse_pid(const char *name, pid_t *pid_p)

@@ -45,13 +45,13 @@ public:
     {
         const std::string text = value(param);
         if (text.empty()) return PMIX_ERR_NOT_FOUND;
-        return check(param, parse_bool_text(text, value_p));
+        return check(param, util::parse_bool(text, value_p));
     }
     pmix_status_t number(const char *param, const char *, uint64_t max, uint64_t *value_p) const override
     {
         const std::string text = value(param);
         if (text.empty()) return PMIX_ERR_NOT_FOUND;
-        return check(param, parse_unsigned_text(text, max, 10, value_p));
+        return check(param, util::parse_unsigned(text, max, 10, value_p));
     }
     pmix_status_t text(const char *param, const char *, std::string *value_p) const override
     {

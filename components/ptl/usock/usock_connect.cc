@@ -30,16 +30,15 @@ pmix_status_t connect(const char *uri, int timeout_ms, int *fd_p)
         sockaddr_un unix_address{};
         socklen_t length = 0;
         if (!parse_uri(uri, &address) || !to_sockaddr(address, &unix_address, &length)) return PMIX_ERR_BAD_PARAM;
-        const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0) return status_from_errno(errno);
+        util::UniqueFd fd(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+        if (!fd) return status_from_errno(errno);
         const pmix_status_t rc =
-            connect_with_timeout(fd, reinterpret_cast<const sockaddr *>(&unix_address), length, timeout_ms);
+            connect_with_timeout(fd.get(), reinterpret_cast<const sockaddr *>(&unix_address), length, timeout_ms);
         if (rc != PMIX_SUCCESS) {
             log(PMIXPP_LOG_TRACE, "cannot connect to %s: %s", uri, PMIx_Error_string(rc));
-            close(fd);
             return rc;
         }
-        *fd_p = fd;
+        *fd_p = fd.release();
         return PMIX_SUCCESS;
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;

@@ -145,11 +145,10 @@ pmix_status_t choose_free_address(const std::string &tmpdir, UnixAddress *addres
     return PMIX_ERR_FILE_OPEN_FAILURE;
 }
 
-pmix_status_t fail_listen(int fd, const UnixAddress &address, const char *step, int error)
+pmix_status_t fail_listen(const UnixAddress &address, const char *step, int error)
 {
     log(PMIXPP_LOG_ERROR, "cannot %s Unix socket %s: %s (check PMIX_SERVER_TMPDIR)", step,
         to_uri(address).c_str(), std::strerror(error));
-    if (fd >= 0) close(fd);
     return status_from_errno(error);
 }
 
@@ -160,29 +159,29 @@ pmix_status_t open_socket(const UnixAddress &address, const Settings &settings, 
     sockaddr_un unix_address{};
     socklen_t length = 0;
     if (!to_sockaddr(address, &unix_address, &length)) return PMIX_ERR_BAD_PARAM;
-    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) return fail_listen(-1, address, "create", errno);
-    if (bind(fd, reinterpret_cast<const sockaddr *>(&unix_address), length) != 0) {
-        return fail_listen(fd, address, "bind", errno);
+    util::UniqueFd fd(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!fd) return fail_listen(address, "create", errno);
+    if (bind(fd.get(), reinterpret_cast<const sockaddr *>(&unix_address), length) != 0) {
+        return fail_listen(address, "bind", errno);
     }
     if (!address.abstract && chmod(address.name.c_str(), settings.mode) != 0) {
         const int error = errno;
         unlink(address.name.c_str());
-        return fail_listen(fd, address, "set the mode of", error);
+        return fail_listen(address, "set the mode of", error);
     }
     const bool give_away = settings.owner_uid != static_cast<uid_t>(-1) || settings.owner_gid != static_cast<gid_t>(-1);
     if (!address.abstract && give_away && geteuid() == 0 &&
         chown(address.name.c_str(), settings.owner_uid, settings.owner_gid) != 0) {
         const int error = errno;
         unlink(address.name.c_str());
-        return fail_listen(fd, address, "hand to the job's user (PMIX_USERID) the", error);
+        return fail_listen(address, "hand to the job's user (PMIX_USERID) the", error);
     }
-    if (::listen(fd, SOMAXCONN) != 0) {
+    if (::listen(fd.get(), SOMAXCONN) != 0) {
         const int error = errno;
         if (!address.abstract) unlink(address.name.c_str());
-        return fail_listen(fd, address, "listen on", error);
+        return fail_listen(address, "listen on", error);
     }
-    *fd_p = fd;
+    *fd_p = fd.release();
     return PMIX_SUCCESS;
 }
 

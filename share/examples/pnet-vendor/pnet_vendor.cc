@@ -19,6 +19,7 @@
 // PMIX_MCA_pnet_vendor_vni_count (64): the pool of VNIs.
 #include <pmixpp/component.hpp>
 #include <pmixpp/pnet.h>
+#include <pmixpp/util.hpp>
 
 #include <pmix.h>
 
@@ -26,7 +27,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -49,14 +49,6 @@ struct Job {
 std::mutex jobs_mutex;
 std::map<std::string, Job> jobs;
 std::set<long long> vnis_in_use;
-
-const pmix_info_t *find(const pmix_info_t info[], size_t ninfo, const char *key)
-{
-    for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) return &info[i];
-    }
-    return nullptr;
-}
 
 pmix_status_t add_envar(void *ilist, const char *name, const std::string &value)
 {
@@ -99,18 +91,16 @@ pmix_status_t setup_application(const char *nspace, const pmix_info_t info[], si
 
 bool write_conf(const std::string &path, const std::string &text)
 {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) return false;
-    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ::close(fd);
-    return ok;
+    const pmixpp::util::UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600));
+    if (!fd) return false;
+    return ::write(fd.get(), text.data(), text.size()) == static_cast<ssize_t>(text.size());
 }
 
 pmix_status_t setup_local_support(const char *nspace, const pmix_info_t info[], size_t ninfo, pmixpp_pnet_done_fn,
                                   void *)
 {
-    const pmix_info_t *nsdir = find(info, ninfo, PMIX_NSDIR);
-    const pmix_info_t *vni = find(info, ninfo, kVniKey);
+    const pmix_info_t *nsdir = pmixpp::util::find_info(info, ninfo, PMIX_NSDIR);
+    const pmix_info_t *vni = pmixpp::util::find_info(info, ninfo, kVniKey);
     if (vni == nullptr) return PMIX_OPERATION_SUCCEEDED; // not a job we set up
     if (nsdir == nullptr || nsdir->value.type != PMIX_STRING || vni->value.type != PMIX_UINT32) {
         return PMIX_ERR_BAD_PARAM;

@@ -9,11 +9,11 @@
 //   pmixpp_ps --uri URI|@FILE
 #include <pmix.h>
 #include <pmix_tool.h>
+#include <pmixpp/util.hpp>
 
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -125,11 +125,7 @@ void print_table(const std::string &nspace)
 
 const pmix_info_t *field(const pmix_data_array_t *fields, const char *key)
 {
-    const auto *items = static_cast<const pmix_info_t *>(fields->array);
-    for (size_t i = 0; fields->type == PMIX_INFO && i < fields->size; ++i) {
-        if (std::strncmp(items[i].key, key, PMIX_MAX_KEYLEN) == 0) return &items[i];
-    }
-    return nullptr;
+    return fields == nullptr ? nullptr : pmixpp::util::find_info(*fields, key);
 }
 
 std::string text_of(const pmix_info_t *item)

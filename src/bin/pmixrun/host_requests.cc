@@ -5,6 +5,7 @@
 #include "runtime.h"
 
 #include <pmix.h>
+#include <pmixpp/util.hpp>
 
 #include <signal.h>
 
@@ -14,47 +15,28 @@
 namespace pmixrun {
 namespace {
 
-bool key_is(const pmix_info_t &info, const char *key) { return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0; }
+using pmixpp::util::find_info;
+using pmixpp::util::key_is;
 
-const pmix_info_t *find(const pmix_info_t info[], size_t ninfo, const char *key)
-{
-    for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
-        if (key_is(info[i], key)) return &info[i];
-    }
-    return nullptr;
-}
-
+// PMIX_INFO_TRUE, the standard's own reading, as any host on the public API
+// would use: pmixrun is written as an outside resource manager.
 bool flag(const pmix_info_t info[], size_t ninfo, const char *key)
 {
-    const pmix_info_t *item = find(info, ninfo, key);
+    const pmix_info_t *item = find_info(info, ninfo, key);
     return item != nullptr && PMIX_INFO_TRUE(item);
 }
 
 std::string text(const pmix_info_t info[], size_t ninfo, const char *key)
 {
-    const pmix_info_t *item = find(info, ninfo, key);
+    const pmix_info_t *item = find_info(info, ninfo, key);
     if (item == nullptr || item->value.type != PMIX_STRING || item->value.data.string == nullptr) return {};
     return item->value.data.string;
 }
 
-// An unsigned or non-negative integer value.
+// A non-negative integer of any integer type that fits 32 bits.
 bool number(const pmix_info_t *item, uint32_t *out_p)
 {
-    if (item == nullptr) return false;
-    const pmix_value_t &v = item->value;
-    long long n = -1;
-    switch (v.type) {
-    case PMIX_UINT32: n = v.data.uint32; break;
-    case PMIX_UINT16: n = v.data.uint16; break;
-    case PMIX_UINT64: n = static_cast<long long>(v.data.uint64 & 0xffffffffu); break;
-    case PMIX_INT: n = v.data.integer; break;
-    case PMIX_INT32: n = v.data.int32; break;
-    case PMIX_SIZE: n = static_cast<long long>(v.data.size & 0xffffffffu); break;
-    default: return false;
-    }
-    if (n < 0) return false;
-    *out_p = static_cast<uint32_t>(n);
-    return true;
+    return item != nullptr && pmixpp::util::read_unsigned(item->value, out_p) == PMIX_SUCCESS;
 }
 
 // The parsers name the command line's option; a spawn names its attribute.
@@ -91,7 +73,7 @@ PlacementOptions spawn_placement(const SpawnCall &call)
         }
     }
     uint32_t cpus = 0;
-    if (const pmix_info_t *item = find(call.job_info, call.ninfo, PMIX_CPUS_PER_PROC)) {
+    if (const pmix_info_t *item = find_info(call.job_info, call.ninfo, PMIX_CPUS_PER_PROC)) {
         if (number(item, &cpus) && cpus > 0 && cpus <= 65536) {
             if (options.cpus_per_rank == 0) options.cpus_per_rank = cpus;
         } else {
@@ -140,7 +122,7 @@ Session *session_for(Runtime &rt, const SpawnCall &call, std::string *why_p)
 {
     SessionTable &sessions = rt.sessions();
     uint32_t id = 0;
-    if (number(find(call.job_info, call.ninfo, PMIX_SESSION_ID), &id)) {
+    if (number(find_info(call.job_info, call.ninfo, PMIX_SESSION_ID), &id)) {
         if (Session *s = sessions.find(id)) return s;
         *why_p = "session " + std::to_string(id) + " (PMIX_SESSION_ID) is unknown";
         return nullptr;
@@ -353,7 +335,7 @@ void Runtime::allocate(InfoCall &call)
     if (call.number == PMIX_ALLOC_RELEASE) {
         uint32_t id = 0;
         Session *session = nullptr;
-        if (number(find(call.info, call.ninfo, PMIX_SESSION_ID), &id)) session = sessions_.find(id);
+        if (number(find_info(call.info, call.ninfo, PMIX_SESSION_ID), &id)) session = sessions_.find(id);
         if (session == nullptr) session = sessions_.find_by_alloc_id(text(call.info, call.ninfo, PMIX_ALLOC_ID));
         if (session == nullptr || session->id == sessions_.default_id()) {
             say_refusal("allocation release", "name a child session with PMIX_SESSION_ID or PMIX_ALLOC_ID");
@@ -415,7 +397,7 @@ void Runtime::session_control(InfoCall &call)
     const bool terminate = flag(call.info, call.ninfo, PMIX_SESSION_TERMINATE);
     const bool pause = flag(call.info, call.ninfo, PMIX_SESSION_PAUSE);
     const bool resume = flag(call.info, call.ninfo, PMIX_SESSION_RESUME);
-    const bool signal = number(find(call.info, call.ninfo, PMIX_SESSION_SIGNAL), &sig);
+    const bool signal = number(find_info(call.info, call.ninfo, PMIX_SESSION_SIGNAL), &sig);
     const bool separate = flag(call.info, call.ninfo, PMIX_SESSION_SEP);
     if (!terminate && !pause && !resume && !signal && !separate) {
         say_refusal("session control", "no directive pmixrun serves (terminate, pause, resume, signal, separate)");
@@ -458,7 +440,7 @@ void Runtime::job_control(InfoCall &call)
     const bool pause = flag(call.info, call.ninfo, PMIX_JOB_CTRL_PAUSE);
     const bool resume = flag(call.info, call.ninfo, PMIX_JOB_CTRL_RESUME);
     const bool separate = flag(call.info, call.ninfo, PMIX_JOB_CTRL_SEP);
-    const bool signal = number(find(call.info, call.ninfo, PMIX_JOB_CTRL_SIGNAL), &sig);
+    const bool signal = number(find_info(call.info, call.ninfo, PMIX_JOB_CTRL_SIGNAL), &sig);
     if (!kill && !terminate && !pause && !resume && !separate && !signal) {
         if (only_informational(call)) return call.answer(PMIX_SUCCESS);
         say_refusal("job control", "no directive pmixrun serves (kill, terminate, signal, pause, resume, separate)");

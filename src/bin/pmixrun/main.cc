@@ -13,6 +13,7 @@
 #include "supervisor.h"
 
 #include <pmix.h>
+#include <pmixpp/util.hpp>
 
 #include <signal.h>
 #include <sys/signalfd.h>
@@ -74,8 +75,8 @@ int main(int argc, char **argv)
         std::string path;
         if (!resolve_program(app.argv[0], app.cwd, &path, &why)) return fail(why, 127);
     }
-    const int signal_fd = block_signals();
-    if (signal_fd < 0) return fail("cannot set up signal handling", 1);
+    const pmixpp::util::UniqueFd signal_fd(block_signals());
+    if (!signal_fd) return fail("cannot set up signal handling", 1);
 
     HostEvents events;
     if (!events.ok()) return fail("cannot create the host's event pipe", 1);
@@ -90,13 +91,12 @@ int main(int argc, char **argv)
         SupervisorSetup setup;
         setup.runtime = &runtime;
         setup.events = &events;
-        setup.signal_fd = signal_fd;
+        setup.signal_fd = signal_fd.get();
         setup.stdin_feeds = std::move(stdin_feeds);
         setup.stdin_from_tool = options.stdin_from_tool;
         setup.timeout_seconds = options.timeout_seconds;
         code = supervise(setup);
     }
     stop_server();
-    ::close(signal_fd);
     return code;
 }

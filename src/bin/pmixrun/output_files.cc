@@ -1,5 +1,7 @@
 #include "output_files.h"
 
+#include <pmixpp/util.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,15 +45,13 @@ bool open_rank_files(const std::string &dir, const std::string &job_number, uint
     const std::string where = dir + "/" + job_number + "/rank." + std::to_string(rank);
     if (!make_directories(where, why_p)) return false;
     RankFiles files;
-    files.out = open_output(where + "/stdout", why_p);
-    if (files.out < 0) return false;
+    pmixpp::util::UniqueFd out(open_output(where + "/stdout", why_p));
+    if (!out) return false;
     if (with_stderr) {
         files.err = open_output(where + "/stderr", why_p);
-        if (files.err < 0) {
-            ::close(files.out);
-            return false;
-        }
+        if (files.err < 0) return false;
     }
+    files.out = out.release();
     *files_p = files;
     return true;
 }

@@ -6,6 +6,7 @@
 
 #include <pmix.h>
 #include <pmix_server.h>
+#include <pmixpp/util.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -141,15 +142,15 @@ namespace {
 bool write_file_replacing(const std::string &path, const std::string &text, std::string *why_p)
 {
     const std::string temporary = path + ".pmixrun-" + std::to_string(::getpid()) + ".tmp";
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) {
+    pmixpp::util::UniqueFd fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    if (!fd) {
         *why_p = "--report-uri: cannot create " + temporary + ": " + std::strerror(errno) +
                  " (choose a directory of your own)";
         return false;
     }
-    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const bool written = ::write(fd.get(), text.data(), text.size()) == static_cast<ssize_t>(text.size());
     const int write_error = errno;
-    ::close(fd);
+    fd.reset();
     if (!written || ::rename(temporary.c_str(), path.c_str()) != 0) {
         *why_p = "--report-uri: cannot write " + path + ": " + std::strerror(written ? errno : write_error);
         ::unlink(temporary.c_str());

@@ -10,6 +10,7 @@
 #include <pmixpp/gds.h>
 #include <pmixpp/psec.h>
 #include <pmixpp/ptl.h>
+#include <pmixpp/util.hpp>
 
 #include "common/runtime/log.h"
 #include "common/wire/connection.h"
@@ -252,12 +253,13 @@ pmix_status_t create_store(const std::string &name, std::unique_ptr<store::Store
 
 pmix_status_t connect_and_greet(const ServerContact &contact, Greeted *greeted_p)
 {
-    int fd = -1;
+    int connected = -1;
     std::string ptl;
-    pmix_status_t rc = connect_transport(contact, &fd, &ptl);
+    pmix_status_t rc = connect_transport(contact, &connected, &ptl);
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
+    util::UniqueFd fd(connected);  // closed unless the caller gets it
     Greeted greeted;
     wire::Bytes payload;
     wire::Hello hello;
@@ -267,22 +269,21 @@ pmix_status_t connect_and_greet(const ServerContact &contact, Greeted *greeted_p
     }
     std::string reason;
     if (rc == PMIX_SUCCESS) {
-        rc = wire::send_frame_blocking(fd, wire::FrameKind::handshake, wire::kNoTag, payload,
+        rc = wire::send_frame_blocking(fd.get(), wire::FrameKind::handshake, wire::kNoTag, payload,
                                        kHandshakeTimeoutMs, &reason);
     }
     if (rc == PMIX_SUCCESS) {
-        rc = read_answer(fd, &greeted.welcome);
+        rc = read_answer(fd.get(), &greeted.welcome);
     }
     if (rc == PMIX_SUCCESS) {
         rc = import_job_data(greeted.welcome, &greeted.store, &greeted.needs_private_copy);
     }
     if (rc != PMIX_SUCCESS) {
-        ::close(fd);
         return rc;
     }
-    greeted.fd = fd;
     greeted.ptl = ptl;
     greeted.psec = hello.psec_module;
+    greeted.fd = fd.release();
     *greeted_p = std::move(greeted);
     return PMIX_SUCCESS;
 }

@@ -1,7 +1,8 @@
 #include "client/core/tool_options.h"
 
-#include <cstring>
 #include <string_view>
+
+#include <pmixpp/util.hpp>
 
 #include "client/core/singleton.h"
 #include "common/runtime/tmpdirs.h"
@@ -14,55 +15,17 @@ namespace {
 constexpr unsigned kMaxRetries = 1000;
 constexpr unsigned kMaxRetryDelaySeconds = 60;
 
-bool is_key(const pmix_info_t &info, const char *key)
-{
-    return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0;
-}
+// The SDK's readers (pmixpp/util.hpp): a tool's flag or number means what it
+// means to the server. read_one wants yes or no, not a status.
+using util::key_is;
 
-// A key given without a value counts as true, as for the other flags.
-bool read_flag(const pmix_value_t &v, bool *flag_p)
-{
-    if (v.type == PMIX_UNDEF) {
-        *flag_p = true;
-        return true;
-    }
-    if (v.type != PMIX_BOOL) {
-        return false;
-    }
-    *flag_p = v.data.flag;
-    return true;
-}
+bool read_flag(const pmix_value_t &v, bool *flag_p) { return util::read_bool(v, flag_p) == PMIX_SUCCESS; }
 
-bool read_string(const pmix_value_t &v, std::string *text_p)
-{
-    if (v.type != PMIX_STRING || v.data.string == nullptr) {
-        return false;
-    }
-    *text_p = v.data.string;
-    return true;
-}
+bool read_string(const pmix_value_t &v, std::string *text_p) { return util::read_string(v, text_p) == PMIX_SUCCESS; }
 
 bool read_unsigned(const pmix_value_t &v, unsigned long long *number_p)
 {
-    long long value = -1;
-    switch (v.type) {
-    case PMIX_UINT32: value = v.data.uint32; break;
-    case PMIX_PROC_RANK: value = v.data.rank; break;
-    case PMIX_UINT: value = v.data.uint; break;
-    case PMIX_UINT16: value = v.data.uint16; break;
-    case PMIX_UINT64: value = static_cast<long long>(v.data.uint64 & 0x7fffffffffffffffULL); break;
-    case PMIX_SIZE: value = static_cast<long long>(v.data.size); break;
-    case PMIX_INT: value = v.data.integer; break;
-    case PMIX_INT32: value = v.data.int32; break;
-    case PMIX_INT64: value = v.data.int64; break;
-    case PMIX_PID: value = v.data.pid; break;
-    default: return false;
-    }
-    if (value < 0) {
-        return false;
-    }
-    *number_p = static_cast<unsigned long long>(value);
-    return true;
+    return util::read_unsigned(v, number_p) == PMIX_SUCCESS;
 }
 
 // One attribute into options; false when it has the wrong type.
@@ -70,36 +33,36 @@ bool read_one(const pmix_info_t &info, ToolOptions &o)
 {
     const pmix_value_t &v = info.value;
     unsigned long long number = 0;
-    if (is_key(info, PMIX_TOOL_NSPACE)) return read_string(v, &o.nspace) && o.nspace.size() <= PMIX_MAX_NSLEN;
-    if (is_key(info, PMIX_TOOL_RANK)) {
+    if (key_is(info, PMIX_TOOL_NSPACE)) return read_string(v, &o.nspace) && o.nspace.size() <= PMIX_MAX_NSLEN;
+    if (key_is(info, PMIX_TOOL_RANK)) {
         if (!read_unsigned(v, &number) || number > 0xffffffffULL) return false;
         o.rank = static_cast<pmix_rank_t>(number);
         return true;
     }
-    if (is_key(info, PMIX_LAUNCHER)) return read_flag(v, &o.launcher);
-    if (is_key(info, PMIX_SERVER_URI)) return read_string(v, &o.server_uri);
-    if (is_key(info, PMIX_TOOL_ATTACHMENT_FILE)) return read_string(v, &o.attachment_file);
-    if (is_key(info, PMIX_SERVER_PIDINFO)) {
+    if (key_is(info, PMIX_LAUNCHER)) return read_flag(v, &o.launcher);
+    if (key_is(info, PMIX_SERVER_URI)) return read_string(v, &o.server_uri);
+    if (key_is(info, PMIX_TOOL_ATTACHMENT_FILE)) return read_string(v, &o.attachment_file);
+    if (key_is(info, PMIX_SERVER_PIDINFO)) {
         if (!read_unsigned(v, &number) || number == 0 || number > 0x7fffffffULL) return false;
         o.server_pid = static_cast<pid_t>(number);
         return true;
     }
-    if (is_key(info, PMIX_SERVER_NSPACE)) return read_string(v, &o.server_nspace);
-    if (is_key(info, PMIX_CONNECT_TO_SYSTEM)) return read_flag(v, &o.to_system);
-    if (is_key(info, PMIX_CONNECT_TO_SCHEDULER)) return read_flag(v, &o.to_scheduler);
-    if (is_key(info, PMIX_CONNECT_TO_SYS_CONTROLLER)) return read_flag(v, &o.to_controller);
-    if (is_key(info, PMIX_CONNECT_SYSTEM_FIRST)) return read_flag(v, &o.system_first);
-    if (is_key(info, PMIX_SYSTEM_TMPDIR)) return read_string(v, &o.system_tmpdir);
-    if (is_key(info, PMIX_SERVER_TMPDIR)) return read_string(v, &o.server_tmpdir);
-    if (is_key(info, PMIX_HOSTNAME)) return read_string(v, &o.hostname);
-    if (is_key(info, PMIX_TOOL_DO_NOT_CONNECT)) return read_flag(v, &o.do_not_connect);
-    if (is_key(info, PMIX_TOOL_CONNECT_OPTIONAL)) return read_flag(v, &o.connect_optional);
-    if (is_key(info, PMIX_CONNECT_MAX_RETRIES)) {
+    if (key_is(info, PMIX_SERVER_NSPACE)) return read_string(v, &o.server_nspace);
+    if (key_is(info, PMIX_CONNECT_TO_SYSTEM)) return read_flag(v, &o.to_system);
+    if (key_is(info, PMIX_CONNECT_TO_SCHEDULER)) return read_flag(v, &o.to_scheduler);
+    if (key_is(info, PMIX_CONNECT_TO_SYS_CONTROLLER)) return read_flag(v, &o.to_controller);
+    if (key_is(info, PMIX_CONNECT_SYSTEM_FIRST)) return read_flag(v, &o.system_first);
+    if (key_is(info, PMIX_SYSTEM_TMPDIR)) return read_string(v, &o.system_tmpdir);
+    if (key_is(info, PMIX_SERVER_TMPDIR)) return read_string(v, &o.server_tmpdir);
+    if (key_is(info, PMIX_HOSTNAME)) return read_string(v, &o.hostname);
+    if (key_is(info, PMIX_TOOL_DO_NOT_CONNECT)) return read_flag(v, &o.do_not_connect);
+    if (key_is(info, PMIX_TOOL_CONNECT_OPTIONAL)) return read_flag(v, &o.connect_optional);
+    if (key_is(info, PMIX_CONNECT_MAX_RETRIES)) {
         if (!read_unsigned(v, &number)) return false;
         o.max_retries = static_cast<unsigned>(number > kMaxRetries ? kMaxRetries : number);
         return true;
     }
-    if (is_key(info, PMIX_CONNECT_RETRY_DELAY)) {
+    if (key_is(info, PMIX_CONNECT_RETRY_DELAY)) {
         if (!read_unsigned(v, &number)) return false;
         o.retry_delay = std::chrono::seconds{number > kMaxRetryDelaySeconds ? kMaxRetryDelaySeconds : number};
         return true;

@@ -1,6 +1,8 @@
 // The fence arena's barrier and slots (layout.h explains the protocol).
 #include "common/fence_arena/arena.h"
 
+#include <pmixpp/util.hpp>
+
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -39,14 +41,6 @@ uint64_t tagged(uint32_t generation, pmix_status_t status)
     return (static_cast<uint64_t>(generation & 0xffffu) << 32) | static_cast<uint32_t>(status);
 }
 
-struct FileCloser {
-    int fd;
-    ~FileCloser()
-    {
-        if (fd >= 0) ::close(fd);
-    }
-};
-
 }  // namespace
 
 Arena::Arena(std::string path, void *base, std::size_t size) : path_(std::move(path)), base_(base), size_(size) {}
@@ -63,19 +57,20 @@ pmix_status_t Arena::create(const std::string &path, const std::string &nspace, 
     if (nprocs == 0 || nprocs > kMaxProcs || nspace.size() > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
     const std::size_t stride = round_up(kSlotHeader + slot_capacity, 64);
     const std::size_t size = sizeof(Header) + stride * nprocs;
-    FileCloser file{::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600)};
-    if (file.fd < 0) {
+    // The mapping keeps the file; the descriptor is closed on every return.
+    const util::UniqueFd file(::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600));
+    if (!file) {
         *why_p = errno_text("cannot create", path);
         return PMIX_ERR_NOT_AVAILABLE;
     }
     // Sparse: tmpfs gives pages only to the slots that are written.
-    if (::ftruncate(file.fd, static_cast<off_t>(size)) != 0 ||
-        (owner && ::fchown(file.fd, owner->first, owner->second) != 0)) {
+    if (::ftruncate(file.get(), static_cast<off_t>(size)) != 0 ||
+        (owner && ::fchown(file.get(), owner->first, owner->second) != 0)) {
         *why_p = errno_text("cannot size or give away", path);
         ::unlink(path.c_str());
         return PMIX_ERR_NOT_AVAILABLE;
     }
-    void *base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, file.fd, 0);
+    void *base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, file.get(), 0);
     if (base == MAP_FAILED) {
         *why_p = errno_text("cannot map", path);
         ::unlink(path.c_str());
@@ -100,9 +95,9 @@ pmix_status_t Arena::create(const std::string &path, const std::string &nspace, 
 pmix_status_t Arena::open(const std::string &path, const std::string &nspace, std::unique_ptr<Arena> *arena_p,
                           std::string *why_p)
 {
-    FileCloser file{::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW)};
+    const util::UniqueFd file(::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW));
     struct stat st {};
-    if (file.fd < 0 || ::fstat(file.fd, &st) != 0) {
+    if (!file || ::fstat(file.get(), &st) != 0) {
         *why_p = errno_text("cannot open", path);
         return PMIX_ERR_NOT_AVAILABLE;
     }
@@ -111,7 +106,7 @@ pmix_status_t Arena::open(const std::string &path, const std::string &nspace, st
         *why_p = path + " is too small to be a fence arena";
         return PMIX_ERR_BAD_PARAM;
     }
-    void *base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, file.fd, 0);
+    void *base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, file.get(), 0);
     if (base == MAP_FAILED) {
         *why_p = errno_text("cannot map", path);
         return PMIX_ERR_NOT_AVAILABLE;

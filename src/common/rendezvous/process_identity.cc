@@ -3,6 +3,8 @@
 // process is gone.
 #include "common/rendezvous/rendezvous.h"
 
+#include <pmixpp/util.hpp>
+
 #include <cerrno>
 #include <cstdio>
 #include <sstream>
@@ -26,15 +28,15 @@ bool read_stat(pid_t pid, ProcessStat *stat_p)
 {
     if (pid <= 0) return false;
     const std::string path = "/proc/" + std::to_string(pid) + "/stat";
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
+    util::UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd) return false;
     char buffer[4096];
     std::string text;
     ssize_t got = 0;
-    while ((got = read(fd, buffer, sizeof(buffer))) > 0 && text.size() < 65536) {
+    while ((got = read(fd.get(), buffer, sizeof(buffer))) > 0 && text.size() < 65536) {
         text.append(buffer, static_cast<std::size_t>(got));
     }
-    close(fd);
+    fd.reset();
     const std::size_t paren = text.rfind(')');
     if (paren == std::string::npos) return false;
     std::istringstream fields(text.substr(paren + 1));

@@ -3,6 +3,8 @@
 // and listing. docs/rendezvous.md gives the rules.
 #include "common/rendezvous/rendezvous.h"
 
+#include <pmixpp/util.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -54,25 +56,18 @@ public:
     explicit DirectoryLock(const std::string &dir)
         : fd_(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
     {
-        if (fd_ < 0) return;
-        for (int waited = 0; flock(fd_, LOCK_EX | LOCK_NB) != 0; waited += 10) {
+        if (!fd_) return;
+        for (int waited = 0; flock(fd_.get(), LOCK_EX | LOCK_NB) != 0; waited += 10) {
             if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= kLockPatienceMs) {
-                close(fd_);  // not ours: go on without it
-                fd_ = -1;
+                fd_.reset();  // not ours: go on without it
                 return;
             }
             usleep(10000);
         }
     }
-    ~DirectoryLock()
-    {
-        if (fd_ >= 0) close(fd_);  // drops the lock
-    }
-    DirectoryLock(const DirectoryLock &) = delete;
-    DirectoryLock &operator=(const DirectoryLock &) = delete;
 
 private:
-    int fd_;
+    util::UniqueFd fd_;  // closing it drops the lock
 };
 
 // Why the opened file (fd) is not one we read: it is not what lstat saw,
@@ -100,21 +95,21 @@ pmix_status_t read_guarded(const std::string &path, std::string *text_p, std::st
     if (S_ISLNK(seen.st_mode)) return fail(PMIX_ERR_NO_PERMISSIONS, path + " is a symbolic link", why_p);
     if (!S_ISREG(seen.st_mode)) return fail(PMIX_ERR_NO_PERMISSIONS, path + " is not a regular file", why_p);
     // O_NONBLOCK: a FIFO swapped in after lstat must not block the open.
-    const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) {
+    util::UniqueFd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (!fd) {
         if (errno == ENOENT) return fail(PMIX_ERR_NOT_FOUND, path + " does not exist", why_p);
         return fail(PMIX_ERR_NO_PERMISSIONS, "cannot open " + path + ": " + errno_text(errno), why_p);
     }
-    std::string why = refusal_of_opened(fd, seen, path);
+    std::string why = refusal_of_opened(fd.get(), seen, path);
     char buffer[4096];
     ssize_t got = 0;
-    while (why.empty() && (got = read(fd, buffer, sizeof(buffer))) != 0) {
+    while (why.empty() && (got = read(fd.get(), buffer, sizeof(buffer))) != 0) {
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) why = "cannot read " + path + ": " + errno_text(errno);
         else text_p->append(buffer, static_cast<std::size_t>(got));
         if (text_p->size() > static_cast<std::size_t>(kMaxFileSize)) why = path + " is larger than 64 KiB";
     }
-    close(fd);
+    fd.reset();
     if (!why.empty()) return fail(PMIX_ERR_NO_PERMISSIONS, why, why_p);
     return PMIX_SUCCESS;
 }
@@ -131,21 +126,21 @@ pmix_status_t write_temp(const std::string &path, const Contact &contact, std::s
     }
     const std::string temp = parent_of(path) + "/.pmixpp-rdv." + std::to_string(getpid()) + "." +
                              std::to_string(g_temp_counter.fetch_add(1)) + ".tmp";
-    const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) {
+    util::UniqueFd fd(open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!fd) {
         return fail(PMIX_ERR_FILE_OPEN_FAILURE, "cannot create " + temp + ": " + errno_text(errno), error_p);
     }
-    bool written = fchmod(fd, 0600) == 0;  // the umask may have taken bits, never added
+    bool written = fchmod(fd.get(), 0600) == 0;  // the umask may have taken bits, never added
     std::size_t done = 0;
     while (written && done < text.size()) {
-        const ssize_t got = write(fd, text.data() + done, text.size() - done);
+        const ssize_t got = write(fd.get(), text.data() + done, text.size() - done);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) written = false;
         else done += static_cast<std::size_t>(got);
     }
     const int saved = errno;
-    written = written && fsync(fd) == 0;
-    if (close(fd) != 0) written = false;
+    written = written && fsync(fd.get()) == 0;
+    if (fd.close() != 0) written = false;
     if (!written) {
         unlink(temp.c_str());
         return fail(PMIX_ERR_FILE_WRITE_FAILURE, "cannot write " + temp + ": " + errno_text(saved), error_p);
@@ -156,10 +151,8 @@ pmix_status_t write_temp(const std::string &path, const Contact &contact, std::s
 
 void sync_directory(const std::string &dir)
 {
-    const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return;
-    (void) fsync(fd);
-    close(fd);
+    const util::UniqueFd fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (fd) (void) fsync(fd.get());
 }
 
 // Why the existing file at path may not be taken over; PMIX_SUCCESS when it
@@ -279,13 +272,11 @@ try {
 std::vector<std::string> list_files(const std::string &dir)
 try {
     std::vector<std::string> names;
-    const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return names;
-    DIR *stream = fdopendir(fd);
-    if (stream == nullptr) {
-        close(fd);
-        return names;
-    }
+    util::UniqueFd owner(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!owner) return names;
+    DIR *stream = fdopendir(owner.get());
+    if (stream == nullptr) return names;
+    const int fd = owner.release();  // the stream owns it now
     while (const struct dirent *entry = readdir(stream)) {
         const std::string_view name = entry->d_name;
         if (name.substr(0, 5) != "pmix.") continue;

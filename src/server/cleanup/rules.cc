@@ -3,17 +3,15 @@
 #include "server/cleanup/paths.h"
 #include "server/state/info_read.h"
 
+#include <pmixpp/util.hpp>
+
 #include <algorithm>
-#include <cstring>
 
 namespace pmixpp::cleanup {
 
 namespace {
 
-bool key_is(const pmix_info_t &info, const char *key)
-{
-    return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0;
-}
+using util::key_is;
 
 // Appends the normalized entries of one list value to *paths_p.
 pmix_status_t add_list(const pmix_info_t &info, std::vector<std::string> *paths_p, std::string *why_p)

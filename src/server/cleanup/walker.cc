@@ -4,6 +4,8 @@
 #include "server/cleanup/guard_rails.h"
 #include "server/cleanup/mount_identity.h"
 
+#include <pmixpp/util.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -54,37 +56,17 @@ Location locate(const std::string &path)
     return Location{slash == 0 ? "/" : path.substr(0, slash), path.substr(slash + 1)};
 }
 
-// An open directory fd, closed on every exit.
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-    ~Fd()
-    {
-        if (fd_ >= 0) close(fd_);
-    }
-    int get() const { return fd_; }
-    int release() { return std::exchange(fd_, -1); }
-    void reset(int fd)
-    {
-        if (fd_ >= 0) close(fd_);
-        fd_ = fd;
-    }
-
-private:
-    int fd_;
-};
+using util::UniqueFd;
 
 // The directory `path` (normalized, absolute), reached one component at a
 // time from "/" without following a link anywhere on the way (what openat2's
 // RESOLVE_NO_SYMLINKS does): a link above the target, planted by whoever can
-// write there, must not move the cleanup somewhere else. -1 with *why_p.
-int open_directory_without_links(const std::string &path, std::string *why_p)
+// write there, must not move the cleanup somewhere else. None with *why_p.
+UniqueFd open_directory_without_links(const std::string &path, std::string *why_p)
 {
-    Fd dir(open("/", kDirectoryFlags));
+    UniqueFd dir(open("/", kDirectoryFlags));
     std::size_t at = 1;
-    while (dir.get() >= 0 && at < path.size()) {
+    while (dir && at < path.size()) {
         const std::size_t slash = std::min(path.find('/', at), path.size());
         const std::string component = path.substr(at, slash - at);
         at = slash + 1;
@@ -93,24 +75,22 @@ int open_directory_without_links(const std::string &path, std::string *why_p)
             *why_p = errno == ELOOP || errno == ENOTDIR
                          ? path.substr(0, slash) + " is a symbolic link or not a directory: the path is not followed"
                          : error_text(errno);
-            return -1;
+            return UniqueFd();
         }
         dir.reset(next);
     }
-    if (dir.get() < 0) *why_p = error_text(errno);
-    return dir.release();
+    if (!dir) *why_p = error_text(errno);
+    return dir;
 }
 
 // The names in a directory, read before anything is removed from it.
 bool read_names(int fd, std::vector<std::string> *names_p)
 {
-    const int copy = dup(fd);  // fdopendir takes the fd; the caller keeps its own
-    if (copy < 0) return false;
-    DIR *dir = fdopendir(copy);
-    if (dir == nullptr) {
-        close(copy);
-        return false;
-    }
+    UniqueFd copy(dup(fd));  // fdopendir takes the fd; the caller keeps its own
+    if (!copy) return false;
+    DIR *dir = fdopendir(copy.get());
+    if (dir == nullptr) return false;
+    (void)copy.release();  // closedir closes it
     while (const struct dirent *entry = readdir(dir)) {
         if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
         names_p->emplace_back(entry->d_name);
@@ -171,8 +151,8 @@ private:
         if (!mount_identity_at(dir_fd, name.c_str(), &mount)) return skip(path, error_text(errno));
         if (!(mount == mount_)) return skip(path, "on another file system than " + top_.path + " (a mount point)");
         if (depth + 1 >= kMaxDepth) return skip(path, "deeper than " + std::to_string(kMaxDepth) + " levels");
-        Fd fd(openat(dir_fd, name.c_str(), kDirectoryFlags));
-        if (fd.get() < 0) return skip(path, error_text(errno));
+        const UniqueFd fd(openat(dir_fd, name.c_str(), kDirectoryFlags));
+        if (!fd) return skip(path, error_text(errno));
         struct stat opened {};
         if (fstat(fd.get(), &opened) != 0 || !same_inode(opened, info)) {
             return skip(path, "replaced while it was being cleaned");
@@ -214,7 +194,7 @@ private:
 
 // The top directory, looked at without following a link at its place.
 bool open_top(const DirectoryEntry &dir, int parent_fd, const std::string &name, struct stat *info_p,
-              SkipReport &report, int *fd_p)
+              SkipReport &report, UniqueFd *fd_p)
 {
     if (fstatat(parent_fd, name.c_str(), info_p, AT_SYMLINK_NOFOLLOW) != 0) {
         report.skipped(dir.path, error_text(errno));
@@ -232,14 +212,13 @@ bool open_top(const DirectoryEntry &dir, int parent_fd, const std::string &name,
         report.skipped(dir.path, other_owner(*info_p, dir.owner));
         return false;
     }
-    const int fd = openat(parent_fd, name.c_str(), kDirectoryFlags);
+    UniqueFd fd(openat(parent_fd, name.c_str(), kDirectoryFlags));
     struct stat opened {};
-    if (fd < 0 || fstat(fd, &opened) != 0 || !same_inode(opened, *info_p)) {
-        report.skipped(dir.path, fd < 0 ? error_text(errno) : "replaced while it was being cleaned");
-        if (fd >= 0) close(fd);
+    if (!fd || fstat(fd.get(), &opened) != 0 || !same_inode(opened, *info_p)) {
+        report.skipped(dir.path, !fd ? error_text(errno) : "replaced while it was being cleaned");
         return false;
     }
-    *fd_p = fd;
+    *fd_p = std::move(fd);
     return true;
 }
 
@@ -271,8 +250,8 @@ void remove_listed_file(const FileEntry &file, const std::set<std::string> &igno
     if (const std::string rule = forbidden_target(file.path); !rule.empty()) return report.skipped(file.path, rule);
     const Location where = locate(file.path);
     std::string why;
-    Fd parent(open_directory_without_links(where.parent, &why));
-    if (parent.get() < 0) return report.skipped(file.path, why);
+    const UniqueFd parent = open_directory_without_links(where.parent, &why);
+    if (!parent) return report.skipped(file.path, why);
     struct stat info {};
     if (fstatat(parent.get(), where.name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) {
         return report.skipped(file.path, error_text(errno));
@@ -292,12 +271,11 @@ void clean_directory(const DirectoryEntry &dir, const std::set<std::string> &ign
     if (const std::string rule = forbidden_target(dir.path); !rule.empty()) return report.skipped(dir.path, rule);
     const Location where = locate(dir.path);
     std::string why;
-    Fd parent(open_directory_without_links(where.parent, &why));
-    if (parent.get() < 0) return report.skipped(dir.path, why);
+    const UniqueFd parent = open_directory_without_links(where.parent, &why);
+    if (!parent) return report.skipped(dir.path, why);
     struct stat top {};
-    int top_fd = -1;
-    if (!open_top(dir, parent.get(), where.name, &top, report, &top_fd)) return;
-    Fd fd(top_fd);
+    UniqueFd fd;
+    if (!open_top(dir, parent.get(), where.name, &top, report, &fd)) return;
     MountIdentity mount;
     if (!mount_identity_at(fd.get(), "", &mount)) return report.skipped(dir.path, error_text(errno));
     TreeWalk walk(dir, mount, ignores, report);

@@ -6,6 +6,8 @@
 
 #include "common/regex/regex.h"
 
+#include <pmixpp/util.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -35,15 +37,6 @@ const pmix_data_array_t *info_array(const pmix_info_t &info)
     const pmix_data_array_t *array = info.value.data.darray;
     if (array->type != PMIX_INFO || (array->size > 0 && array->array == nullptr)) return nullptr;
     return array;
-}
-
-const pmix_info_t *find_key(const pmix_data_array_t &array, std::string_view key)
-{
-    const auto *infos = static_cast<const pmix_info_t *>(array.array);
-    for (std::size_t i = 0; i < array.size; ++i) {
-        if (key_of(infos[i]) == key) return &infos[i];
-    }
-    return nullptr;
 }
 
 std::string text_of(const pmix_value_t &value)
@@ -143,7 +136,7 @@ pmix_status_t Walker::enter(const pmix_info_t &info, int depth)
     if (key == PMIX_SESSION_INFO_ARRAY) return walk(infos, array->size, Context::session, 0, depth + 1);
     if (key == PMIX_JOB_INFO_ARRAY) {
         // A session array may describe other jobs of the session too.
-        const pmix_info_t *ns = find_key(*array, PMIX_NSPACE);
+        const pmix_info_t *ns = util::find_info(*array, PMIX_NSPACE);
         if (ns != nullptr && ns->value.type == PMIX_STRING && ns->value.data.string != nullptr &&
             std::strncmp(ns->value.data.string, nspace_, PMIX_MAX_NSLEN) != 0) {
             return PMIX_SUCCESS;
@@ -152,7 +145,7 @@ pmix_status_t Walker::enter(const pmix_info_t &info, int depth)
     }
     if (key == PMIX_APP_INFO_ARRAY) {
         uint32_t appnum = 0; // a single application need not number itself
-        const pmix_info_t *num = find_key(*array, PMIX_APPNUM);
+        const pmix_info_t *num = util::find_info(*array, PMIX_APPNUM);
         if (num != nullptr && !as_uint32(num->value, &appnum)) {
             return fail(PMIX_ERR_TYPE_MISMATCH, "PMIX_APPNUM (pmix.appnum) in PMIX_APP_INFO_ARRAY must be uint32");
         }
@@ -170,8 +163,8 @@ pmix_status_t Walker::enter(const pmix_info_t &info, int depth)
         return walk(infos, array->size, Context::node, index, depth + 1);
     }
     // PMIX_PROC_INFO_ARRAY
-    const pmix_info_t *rank_info = find_key(*array, PMIX_RANK);
-    const pmix_info_t *procid = rank_info == nullptr ? find_key(*array, PMIX_PROCID) : nullptr;
+    const pmix_info_t *rank_info = util::find_info(*array, PMIX_RANK);
+    const pmix_info_t *procid = rank_info == nullptr ? util::find_info(*array, PMIX_PROCID) : nullptr;
     pmix_rank_t rank = PMIX_RANK_UNDEF;
     if (rank_info != nullptr) {
         if (!as_uint32(rank_info->value, &rank)) {
@@ -190,8 +183,8 @@ pmix_status_t Walker::enter(const pmix_info_t &info, int depth)
 
 pmix_status_t Walker::node_index(const pmix_data_array_t &array, uint32_t *index_p)
 {
-    const pmix_info_t *id = find_key(array, PMIX_NODEID);
-    const pmix_info_t *name = find_key(array, PMIX_HOSTNAME);
+    const pmix_info_t *id = util::find_info(array, PMIX_NODEID);
+    const pmix_info_t *name = util::find_info(array, PMIX_HOSTNAME);
     if (id == nullptr && name == nullptr) {
         return fail(PMIX_ERR_BAD_PARAM, "PMIX_NODE_INFO_ARRAY needs PMIX_NODEID or PMIX_HOSTNAME");
     }
@@ -328,36 +321,7 @@ GivenProc &ProcTable::at(pmix_rank_t rank)
 
 bool as_uint32(const pmix_value_t &value, uint32_t *out_p)
 {
-    uint64_t number = 0;
-    switch (value.type) {
-    case PMIX_UINT32: number = value.data.uint32; break;
-    case PMIX_PROC_RANK: number = value.data.rank; break;
-    case PMIX_UINT16: number = value.data.uint16; break;
-    case PMIX_UINT8: number = value.data.uint8; break;
-    case PMIX_UINT64: number = value.data.uint64; break;
-    case PMIX_SIZE: number = value.data.size; break;
-    case PMIX_UINT: number = value.data.uint; break;
-    case PMIX_INT:
-        if (value.data.integer < 0) return false;
-        number = static_cast<uint64_t>(value.data.integer);
-        break;
-    case PMIX_INT32:
-        if (value.data.int32 < 0) return false;
-        number = static_cast<uint64_t>(value.data.int32);
-        break;
-    case PMIX_INT64:
-        if (value.data.int64 < 0) return false;
-        number = static_cast<uint64_t>(value.data.int64);
-        break;
-    case PMIX_INT16:
-        if (value.data.int16 < 0) return false;
-        number = static_cast<uint64_t>(value.data.int16);
-        break;
-    default: return false;
-    }
-    if (number > UINT32_MAX) return false;
-    *out_p = static_cast<uint32_t>(number);
-    return true;
+    return util::read_unsigned(value, out_p) == PMIX_SUCCESS;
 }
 
 pmix_status_t collect(const char *nspace, const pmix_info_t info[], std::size_t ninfo, Collected *out_p,

@@ -139,7 +139,8 @@ struct Collected {
 pmix_status_t collect(const char *nspace, const pmix_info_t info[], std::size_t ninfo,
                       Collected *out_p, std::string *error_p);
 
-// Reads an integer value of any integer type into a uint32_t (range-checked).
+// Reads an integer value of any integer type into a uint32_t (range-checked;
+// util::read_unsigned of pmixpp/util.hpp).
 bool as_uint32(const pmix_value_t &value, uint32_t *out_p);
 
 } // namespace pmixpp::jobdata

@@ -2,16 +2,15 @@
 
 #include "server/state/info_read.h"
 
+#include <pmixpp/util.hpp>
+
 #include <cstring>
 
 namespace pmixpp::server::monitor {
 
 namespace {
 
-bool key_is(const pmix_info_t &info, const char *key)
-{
-    return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0;
-}
+using util::key_is;
 
 std::string key_of(const pmix_info_t &info)
 {
@@ -19,7 +18,9 @@ std::string key_of(const pmix_info_t &info)
 }
 
 // PMIX_MONITOR_FILE_ACCESS / _MODIFY are declared char* in the headers
-// but read as bool by OpenPMIx: both spellings mean "watch it".
+// but read as bool by OpenPMIx: both spellings mean "watch it". So any
+// string is "watch it" here, not only the SDK's bool words: a host that
+// follows the header passes whatever text it likes.
 bool criterion_set(const pmix_value_t &value)
 {
     if (value.type == PMIX_STRING) return value.data.string != nullptr;

@@ -3,9 +3,10 @@
 #include "server/pnet/setup_calls.h"
 
 #include "common/runtime/log.h"
-#include "server/state/server.h"
-#include "server/fork/fork_state.h"
 #include "server/fork/envars.h"
+#include "server/fork/fork_state.h"
+#include "server/state/info_read.h"
+#include "server/state/server.h"
 #include "server/pnet/pnet_server.h"
 #include "server/pnet/job_state.h"
 
@@ -48,16 +49,6 @@ void *token_of(uint64_t id, std::size_t index)
 const char *what(const SetupCall &call)
 {
     return call.kind == SetupCall::Kind::application ? "setup_application" : "setup_local_support";
-}
-
-bool flag_in(const pmix_info_t info[], std::size_t ninfo, const char *key)
-{
-    for (std::size_t i = 0; info != nullptr && i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) {
-            return info[i].value.type != PMIX_BOOL || info[i].value.data.flag;
-        }
-    }
-    return false;
 }
 
 void release_result(pmix_status_t, void *cbdata)
@@ -173,9 +164,7 @@ void time_out(Server &server, uint64_t id)
 // (the host's info first: it may name its own).
 pmix_status_t with_nsdir(const Server &server, const std::string &nspace, wire::InfoArray &info)
 {
-    for (const pmix_info_t &item : info) {
-        if (std::strncmp(item.key, PMIX_NSDIR, PMIX_MAX_KEYLEN) == 0) return PMIX_SUCCESS;
-    }
+    if (find_info(info.data(), info.size(), PMIX_NSDIR) != nullptr) return PMIX_SUCCESS;
     store::ValuePtr dir;
     if (server.store->fetch(nspace.c_str(), PMIXPP_GDS_LEVEL_JOB, 0, PMIX_NSDIR, &dir) != PMIX_SUCCESS ||
         dir->type != PMIX_STRING) {
@@ -252,8 +241,8 @@ pmix_status_t start_application(Server &server, const std::string &nspace, const
     call->nspace = nspace;
     pmix_status_t rc = call->info.assign_copy(info, ninfo);
     if (rc != PMIX_SUCCESS) return rc;
-    call->envars_only = flag_in(info, ninfo, PMIX_SETUP_APP_ENVARS);
-    call->nonenvars_only = flag_in(info, ninfo, PMIX_SETUP_APP_NONENVARS);
+    call->envars_only = directive_flag(info, ninfo, PMIX_SETUP_APP_ENVARS);
+    call->nonenvars_only = directive_flag(info, ninfo, PMIX_SETUP_APP_NONENVARS);
     call->app_cbfunc = cbfunc;
     call->cbdata = cbdata;
     return start(server, std::move(call));

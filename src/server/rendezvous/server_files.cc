@@ -45,13 +45,6 @@ Published &published()
     return state;
 }
 
-bool flag(const pmix_info_t info[], std::size_t ninfo, const char *key)
-{
-    bool value = false;
-    const pmix_info_t *item = server::find_info(info, ninfo, key);
-    return item != nullptr && server::read_bool(item->value, &value) == PMIX_SUCCESS && value;
-}
-
 std::string launcher_file(const pmix_info_t info[], std::size_t ninfo)
 {
     std::string path;
@@ -91,7 +84,9 @@ std::vector<Planned> plan_files(const server::Config &config, const pmix_info_t 
         add(plan, session + nspace_file_name(host, config.nspace), false);
     }
     if (config.scheduler) add(plan, system + scheduler_file_name(host), true);
-    if (flag(info, ninfo, PMIX_SERVER_SYS_CONTROLLER)) add(plan, system + controller_file_name(host), true);
+    if (server::directive_flag(info, ninfo, PMIX_SERVER_SYS_CONTROLLER)) {
+        add(plan, system + controller_file_name(host), true);
+    }
     const std::string launcher = launcher_file(info, ninfo);
     if (!launcher.empty()) add(plan, launcher, false);
     return plan;

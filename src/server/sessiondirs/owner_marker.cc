@@ -2,6 +2,8 @@
 
 #include "common/rendezvous/rendezvous.h"
 
+#include <pmixpp/util.hpp>
+
 #include <cerrno>
 #include <charconv>
 
@@ -52,10 +54,10 @@ bool write_owner_marker(const std::string &dir)
     const std::string text =
         std::string(kPrefix) + std::to_string(getpid()) + std::string(kStartKey) + start + "\n";
     const std::string path = dir + "/" + kOwnerMarker;
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) return false;
-    const bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    close(fd);
+    util::UniqueFd fd(open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!fd) return false;
+    const bool written = write(fd.get(), text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    fd.reset();
     if (!written) unlink(path.c_str());
     return written;
 }
@@ -63,16 +65,15 @@ bool write_owner_marker(const std::string &dir)
 bool read_owner_marker(const std::string &dir, Owner *owner_p)
 {
     const std::string path = dir + "/" + kOwnerMarker;
-    const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return false;
+    const util::UniqueFd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (!fd) return false;
     struct stat info {};
     char buffer[128];
     ssize_t got = -1;
-    if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_uid == geteuid() &&
+    if (fstat(fd.get(), &info) == 0 && S_ISREG(info.st_mode) && info.st_uid == geteuid() &&
         info.st_size < static_cast<off_t>(sizeof(buffer))) {
-        got = read(fd, buffer, sizeof(buffer));
+        got = read(fd.get(), buffer, sizeof(buffer));
     }
-    close(fd);
     if (got <= 0) return false;
     return parse_marker(std::string_view(buffer, static_cast<std::size_t>(got)), owner_p);
 }

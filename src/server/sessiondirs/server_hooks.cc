@@ -37,13 +37,6 @@ void store_string(const Server &server, const std::string &nspace, store::Level 
     }
 }
 
-bool flag(const pmix_info_t info[], std::size_t ninfo, const char *key)
-{
-    bool value = false;
-    const pmix_info_t *item = server::find_info(info, ninfo, key);
-    return item != nullptr && server::read_bool(item->value, &value) == PMIX_SUCCESS && value;
-}
-
 // The hooks run inside the server's own calls, which must not see an
 // exception: without memory the directory is simply not made or removed.
 template <typename Fn>
@@ -87,8 +80,8 @@ void register_nspace_dirs(Server &server, const std::string &nspace, const pmix_
         return warn_not_made(PMIX_TMPDIR, nspace);
     }
     std::string nsdir;
-    if (dirs.nspace_dir(nspace, tmpdir, host_nsdir, flag(info, ninfo, PMIX_TDIR_RMCLEAN), &nsdir) !=
-        PMIX_SUCCESS) {
+    const bool rmclean = server::directive_flag(info, ninfo, PMIX_TDIR_RMCLEAN);
+    if (dirs.nspace_dir(nspace, tmpdir, host_nsdir, rmclean, &nsdir) != PMIX_SUCCESS) {
         return warn_not_made(PMIX_NSDIR, nspace);
     }
     if (!host_gave_tmpdir && !tmpdir.empty()) {
@@ -111,8 +104,8 @@ void on_server_init(Server &server, const pmix_info_t info[], std::size_t ninfo)
     DirOwner owner;
     if (server.config.job_uid) owner.uid = *server.config.job_uid;
     if (server.config.job_gid) owner.gid = *server.config.job_gid;
-    server.part<sessiondirs::SessionDirs>().configure(server.config.server_tmpdir, host_tmpdir, flag(info, ninfo, PMIX_TDIR_RMCLEAN),
-                                  owner);
+    server.part<sessiondirs::SessionDirs>().configure(server.config.server_tmpdir, host_tmpdir,
+                                  server::directive_flag(info, ninfo, PMIX_TDIR_RMCLEAN), owner);
 }
 
 void on_register_nspace(Server &server, const std::string &nspace, const pmix_info_t info[],

@@ -1,5 +1,7 @@
 #include "server/sessiondirs/tree_removal.h"
 
+#include <pmixpp/util.hpp>
+
 #include <cerrno>
 #include <string>
 
@@ -31,13 +33,11 @@ bool remove_entry(int dir_fd, const char *name, dev_t device, int depth)
 bool empty_directory_at(int parent_fd, const char *name, dev_t device, int depth)
 {
     if (depth > kMaxDepth) return false;
-    const int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return false;
-    DIR *dir = fdopendir(fd);
-    if (dir == nullptr) {
-        close(fd);
-        return false;
-    }
+    util::UniqueFd owner(openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!owner) return false;
+    DIR *dir = fdopendir(owner.get());
+    if (dir == nullptr) return false;
+    const int fd = owner.release();  // the stream owns it now
     bool all_removed = true;
     while (const struct dirent *entry = readdir(dir)) {
         const std::string entry_name = entry->d_name;
@@ -60,11 +60,9 @@ bool remove_tree(const std::string &path)
     const std::string parent = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
     if (name.empty() || name == "." || name == "..") return false;
-    const int parent_fd = open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (parent_fd < 0) return false;
-    const bool removed = remove_entry(parent_fd, name.c_str(), info.st_dev, 0);
-    close(parent_fd);
-    return removed;
+    const util::UniqueFd parent_fd(open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!parent_fd) return false;
+    return remove_entry(parent_fd.get(), name.c_str(), info.st_dev, 0);
 }
 
 }  // namespace pmixpp::sessiondirs
