@@ -49,7 +49,7 @@ void post_callback(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t status)
 pmix_status_t register_nspace(Server &server, const std::string &name, int nlocalprocs,
                               const pmix_info_t info[], size_t ninfo)
 {
-    // The job's environment directives (issue 6) are checked first: a bad
+    // The job's environment directives (pnet) are checked first: a bad
     // one refuses the registration before anything changed.
     std::vector<pmixpp::server::pnet::EnvarDirective> envars;
     std::string why;
@@ -82,9 +82,9 @@ pmix_status_t register_nspace(Server &server, const std::string &name, int nloca
     ns.registered = true;
     ns.nlocalprocs = nlocalprocs;
     ns.summary = std::move(summary);
-    pmixpp::sessiondirs::on_register_nspace(server, name, info, ninfo);  // issue 4
+    pmixpp::sessiondirs::on_register_nspace(server, name, info, ninfo);
     publish_fork_job(server, name);
-    open_fence_arena(server, name);  // issue 20
+    open_fence_arena(server, name);  // if all its ranks run on this node
     return PMIX_SUCCESS;
 }
 
@@ -94,9 +94,9 @@ void deregister_nspace(Server &server, const std::string &name)
     disconnect_clients(server, name);
     close_fence_arena(server, name);
     server.waiters.fail_nspace(name, PMIX_ERR_NOT_FOUND);
-    pmixpp::server::pnet::on_nspace_deregistered(server, name);  // issue 6: child, app, nspace cleanups
-    pmixpp::cleanup::on_nspace_deregistered(server, name);  // issue 4: before its dirs go
-    pmixpp::sessiondirs::on_deregister_nspace(server, name);  // issue 4
+    pmixpp::server::pnet::on_nspace_deregistered(server, name);  // pnet: child, app, nspace cleanups
+    pmixpp::cleanup::on_nspace_deregistered(server, name);  // before its dirs go
+    pmixpp::sessiondirs::on_deregister_nspace(server, name);
     server.namespaces.erase(name);
     fork_state::forget_job(name);
     // Job data and modex data alike.
@@ -152,7 +152,7 @@ pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, uid_t uid, gi
             client.uid = uid;
             client.gid = gid;
             client.server_object = server_object;
-            pmixpp::sessiondirs::on_register_client(server, name, proc->rank);  // issue 4
+            pmixpp::sessiondirs::on_register_client(server, name, proc->rank);
             return PMIX_SUCCESS;
         });
         return op_result(rc, cbfunc, cbdata);
@@ -171,9 +171,9 @@ void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbf
         Namespace *ns = server.find_namespace(target.nspace);
         if (ns == nullptr || ns->clients.erase(target.rank) == 0) return PMIX_ERR_NOT_FOUND;
         disconnect_client(server, target);
-        pmixpp::server::pnet::on_child_ended(server, target);  // issue 6: once, if its connection did not end first
-        pmixpp::cleanup::on_client_deregistered(server, target);  // issue 4: before its dir goes
-        pmixpp::sessiondirs::on_deregister_client(server, target.nspace, target.rank);  // issue 4
+        pmixpp::server::pnet::on_child_ended(server, target);  // pnet: once, if its connection did not end first
+        pmixpp::cleanup::on_client_deregistered(server, target);  // before its dir goes
+        pmixpp::sessiondirs::on_deregister_client(server, target.nspace, target.rank);
         return PMIX_SUCCESS;
     });
     post_callback(cbfunc, cbdata, rc);
@@ -193,7 +193,7 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
         pmix_status_t rc = pmixpp::server::pnet::setup_child_env(view, *proc, env);
         if (rc != PMIX_SUCCESS) return rc;
         if (!view.in_forked_child) {
-            // issue 4: a host that forks before register_client still gets
+            // A host that forks before register_client still gets
             // the dir. (In a forked child there is no server to ask; the
             // parent made it at register_client or register_nspace.)
             const pmix_proc_t target = *proc;

@@ -163,7 +163,7 @@ void shut_down(Server &server)
     fail_self_ops(server, PMIX_ERR_LOST_CONNECTION);
     server.monitors.stop_all();  // their timers, before the engine goes
     server.host_handlers = HostHandlers{};
-    rendezvous::withdraw_server_files();  // issue 4: before the listeners go
+    rendezvous::withdraw_server_files();  // before the listeners: no file names a closed socket
     close_listeners(server);
     // Peers go before any file does: a server out of descriptors (a flood of
     // silent connections) needs some back to walk and remove its trees.
@@ -172,11 +172,11 @@ void shut_down(Server &server)
         peer->connection->close(PMIX_ERR_LOST_CONNECTION, "server finalized");
     }
     server.peers.clear();
-    pnet::fail_pending_calls(server);  // issue 6: the host's setup callbacks
+    pnet::fail_pending_calls(server);  // the host's pnet setup calls still waiting
     end_all_fabrics(server);           // each component hears of each registration's end
-    pnet::on_finalize(server);         // issue 6: component cleanups of every job
-    cleanup::on_finalize(server);      // issue 4: registrations still pending
-    sessiondirs::on_finalize(server);  // issue 4: session directories
+    pnet::on_finalize(server);         // pnet components' cleanups of every job
+    cleanup::on_finalize(server);      // registered cleanups still pending
+    sessiondirs::on_finalize(server);  // the session directories it made, last
 }
 
 // Undoes what start_server took (the engine, the frameworks) unless the
@@ -262,8 +262,8 @@ pmix_status_t start_server(const pmix_server_module_t *module, const pmix_info_t
         guard.frameworks_acquired();
         auto server = std::make_unique<Server>(engine);
         server->config = std::move(config);
-        rendezvous::reap_before_start(server->config);       // issue 4: dead servers' leftovers
-        sessiondirs::on_server_init(*server, info, ninfo);  // issue 4: session directories
+        rendezvous::reap_before_start(server->config);       // dead servers' leftovers, before ours
+        sessiondirs::on_server_init(*server, info, ninfo);  // PMIX_TMPDIR unless the host gave one
         server->host.install(module);
         install_session_control(*server, info, ninfo);
         rc = launch(std::move(server), info, ninfo);

@@ -74,7 +74,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
     server.iof.remove_owner(peer.id);     // its pulls end with it
     drop_registrations(server, peer);
     fabric_peer_lost(server, peer);  // the fabrics it registered end with it
-    if (peer.tool) {  // issue 4: a tool is forgotten, no job hears of it
+    if (peer.tool) {  // a tool is forgotten, no job hears of it
         fence_peer_lost(server, peer);
         connect_peer_lost(server, peer);
         group_peer_lost(server, peer);
@@ -88,9 +88,9 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
         // the same proc: this old connection says nothing about it.)
         if (client != nullptr) client->peer = kNoPeer;
         mark_gone(server, peer.proc);
-        arena_peer_lost(server, peer);  // issue 20: whole-job fences now need the server
-        cleanup::on_client_gone(server, peer.proc);  // issue 4: its registered cleanup (RFC0027)
-        pnet::on_child_ended(server, peer.proc);     // issue 6: the pnet components' child cleanup
+        arena_peer_lost(server, peer);  // arena retired: whole-job fences need the server
+        cleanup::on_client_gone(server, peer.proc);  // its registered cleanup (RFC0027)
+        pnet::on_child_ended(server, peer.proc);     // the pnet components' child cleanup
     }
     fence_peer_lost(server, peer);
     connect_peer_lost(server, peer);

@@ -140,7 +140,7 @@ public:
     std::map<uint32_t, NodeResources> resources;
     // Clients lost without finalize, not yet told to the host (lost_report.h).
     LostReport lost_report;
-    // PMIX_TMPDIR / PMIX_NSDIR / PMIX_PROCDIR made for the host (issue 4).
+    // PMIX_TMPDIR / PMIX_NSDIR / PMIX_PROCDIR made for the host when it gave none.
     sessiondirs::SessionDirs session_dirs;
     // PMIx_Process_monitor requests the server runs itself (server/monitor/).
     monitor::MonitorRegistry monitors;
