@@ -26,7 +26,7 @@
 #include "common/runtime/log.h"
 #include "common/store/resolver.h"
 #include "common/values/value_ops.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 namespace pmixpp::client {
 

@@ -11,7 +11,7 @@
 #include "common/runtime/progress_engine.h"
 #include "common/runtime/warning_limiter.h"
 #include "common/store/store.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 #include "server/core/config.h"
 #include "server/core/event_cache.h"
 #include "server/core/identity_resolver.h"
