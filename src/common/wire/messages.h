@@ -36,7 +36,7 @@
 
 #include <pmix_common.h>
 
-#include "common/buffer/wire.h"
+#include "common/buffer/packer.h"
 #include "common/values/array_ops.h"
 #include "common/wire/frame.h"
 #include "common/wire/messages_array.h"
