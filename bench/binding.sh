@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bound against unbound ranks (issue 21): pmixrun -n 2 of compute_loop
+# Bound against unbound ranks: pmixrun -n 2 of compute_loop
 # (bench/src/compute_loop.c: each rank sweeps its own 1 MiB array, a fence
 # per round) on pmixpp's pmixrun, with --bind-to core (the default for 2
 # ranks) and with --bind-to none, alternating, ROUNDS (7) times each, in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A legitimate job on a crowded node (issue 18), pmixpp next to OpenPMIx
+# A legitimate job on a crowded node, pmixpp next to OpenPMIx
 # 4.2.2 under the same attacks, with the same programs (bench/src, built
 # against each library as run.sh does):
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load figures (issue 9): pmixrun serves 256 clients started at once, each
+# Load figures: pmixrun serves 256 clients started at once, each
 # doing init, put (256 bytes), commit, a data-collecting fence over all,
 # get of 16 peers, finalize (the itest_load client, --rounds R rounds per
 # init). Prints wall time per job and the server's (pmixrun's) peak RSS and

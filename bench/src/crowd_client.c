@@ -1,4 +1,4 @@
-/* A job's rank on a crowded node (issue 18), against the standard client
+/* A job's rank on a crowded node, against the standard client
  * API only, so the same source runs on pmixpp and on OpenPMIx.
  *
  * A job of N ranks (5 in bench/crowded_node.sh):

@@ -5,7 +5,7 @@
 #define PMIXPP_FRAMEWORK_REPOSITORY_H
 
 #include "framework_table.h"
-#include "selection.h"
+#include "selected_modules.h"
 
 #include <pmixpp/component.h>
 

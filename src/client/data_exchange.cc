@@ -87,7 +87,7 @@ pmix_status_t commit(const std::shared_ptr<client::Session> &session)
     // our progress thread for nothing, in the middle of the next fence; the
     // server logs a commit it could not store instead.
     request.reply_wanted = false;
-    client::arena_note_commit(*session, request);  // issue 20: the rank's arena slot
+    client::arena_note_commit(*session, request);  // the rank's fence arena slot, if any
     wire::Bytes payload;
     rc = wire::encode_to_bytes(request, &payload);
     return rc != PMIX_SUCCESS ? rc : client::send_oneway(session, payload);

@@ -158,7 +158,7 @@ pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_in
     try {
         pmix_status_t status = PMIX_SUCCESS;
         if (client::arena_fence(*session, procs, nprocs, info, ninfo, &status)) {
-            return status;  // met the other ranks in shared memory (issue 20)
+            return status;  // met the other ranks in the fence arena
         }
         auto latch = std::make_shared<runtime::Latch<>>();
         pmix_status_t rc = start_fence(session, procs, nprocs, info, ninfo,

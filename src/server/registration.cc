@@ -50,7 +50,7 @@ void post_callback(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t status)
 pmix_status_t register_nspace(Server &server, const std::string &name, int nlocalprocs,
                               const pmix_info_t info[], size_t ninfo)
 {
-    // The job's environment directives (issue 6) are checked first: a bad
+    // The job's environment directives (pnet) are checked first: a bad
     // one refuses the registration before anything changed.
     std::vector<pmixpp::server::pnet::EnvarDirective> envars;
     std::string why;

@@ -1,7 +1,7 @@
 // Every public entry point that is still a stub answers
 // PMIX_ERR_NOT_SUPPORTED (void ones do nothing, PMIx_Initialized says no);
-// since issue 19 there are none, and the doc must say so.
-// The table below and docs/api-coverage.md must agree: an issue that
+// none are left, and the doc must say so.
+// The table below and docs/api-coverage.md must agree: a change that
 // implements a function removes it from kStatusStubs (or kVoidStubs), marks
 // it "implemented" in the doc, and adds real tests of its own.
 #include <cstdio>
@@ -27,12 +27,12 @@ struct StubCall {
 
 #define STUB(fn, ...) StubCall{#fn, [] { return fn(__VA_ARGS__); }}
 
-// None left (issue 19 implemented the last, the group invitations). A
+// None left (the group invitations were the last). A
 // function that has to be a stub again is listed here and in the doc.
 const std::vector<StubCall> kStatusStubs = {};
 
 // Stubs without a status to return; checked one by one below (none left:
-// the server's void deregistrations are implemented, issue 3).
+// the server's void deregistrations are implemented).
 const std::vector<const char *> kVoidStubs = {};
 
 int g_callback_calls = 0;

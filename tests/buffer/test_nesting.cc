@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "buffer/test_helpers.h"
-#include "common/buffer/wire.h"
+#include "common/buffer/packer.h"
 #include "common/values/type_ops.h"
 
 using pmixpp::buffer::kMaxUnpackDepth;

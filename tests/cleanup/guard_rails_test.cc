@@ -1,5 +1,5 @@
-// The guard rails of registered cleanup (server/cleanup/guard_rails.h, issue
-// 18 item 6): targets no job can mean, a link above the target, and a bind
+// The guard rails of registered cleanup (server/cleanup/guard_rails.h):
+// targets no job can mean, a link above the target, and a bind
 // mount inside a tree. Only checks run on the shared directories of the
 // machine; everything that is cleaned is a tree of this test's own.
 #include "cleanup/temp_tree.h"

@@ -112,7 +112,7 @@ Test(cleanup_scopes, other_targets_are_refused_with_a_reason)
 
 // Another job's namespace is not the requester's to change, even one this
 // server knows: its removals and its ignore rules would reach that job's
-// cleanup (issue 18 item 6).
+// cleanup.
 Test(cleanup_scopes, another_known_namespace_is_refused)
 {
     Fixture f;

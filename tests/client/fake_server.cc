@@ -13,7 +13,7 @@
 
 #include "client/core/singleton.h"
 #include "common/store/store.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 #include "server/jobdata/registration.h"
 
 namespace client_test {

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "client/fake_server.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 using client_test::string_of;
 

@@ -3,7 +3,7 @@
 #ifndef PMIXPP_TESTS_FRAMEWORK_FAKE_COMPONENTS_H
 #define PMIXPP_TESTS_FRAMEWORK_FAKE_COMPONENTS_H
 
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 #include <pmixpp/component.h>
 

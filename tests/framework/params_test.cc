@@ -4,7 +4,7 @@
 #include "stderr_capture.h"
 
 #include "framework/src/inventory.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 #include <criterion/criterion.h>
 

@@ -1,5 +1,5 @@
 // libpmix.so.2 reached by a path that says nothing about where its
-// components are (issue 17: Slurm dlopens OpenPMIx's file, over which a site
+// components are (Slurm dlopens OpenPMIx's file, over which a site
 // bind-mounts ours; a copy behaves the same): the library still finds them,
 // through the directories fixed when it was built, and when it cannot, it
 // says in one line where it looked and what to do.

@@ -3,7 +3,7 @@
 #include "fake_components.h"
 #include "stderr_capture.h"
 
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 #include <criterion/criterion.h>
 

@@ -11,7 +11,7 @@
 #include <span>
 #include <string_view>
 
-#include "common/buffer/wire.h"
+#include "common/buffer/packer.h"
 #include "common/wire/messages.h"
 #include "common/wire/messages_fields.h"
 

@@ -1,6 +1,6 @@
 #include "gds_fixture.h"
 
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 #include <criterion/criterion.h>
 

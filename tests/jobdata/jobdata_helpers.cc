@@ -1,6 +1,6 @@
 #include "jobdata_helpers.h"
 
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 #include <criterion/criterion.h>
 

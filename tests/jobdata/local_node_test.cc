@@ -1,5 +1,5 @@
 // Which node of a job is this one: from what the host registered, with
-// gethostname() only as the last resort (issue 17: Slurm names nodes by its
+// gethostname() only as the last resort (Slurm names nodes by its
 // NodeName, passes no PMIX_HOSTNAME at init, and gives this node's id and
 // local peers in the job's flat info).
 #include "jobdata_helpers.h"

@@ -2,7 +2,7 @@
 // found (see tests/perf_smoke/CMakeLists.txt).
 #include "common/store/resolver.h"
 #include "common/store/store.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 #include <criterion/criterion.h>
 

@@ -1,4 +1,4 @@
-/* A rank of a pmixrun job exercising whole-job fences (issue 20's fence
+/* A rank of a pmixrun job exercising whole-job fences (through the fence
  * arena). Modes:
  *   arena_client collect ROUNDS [RANK]   every round each rank puts a
  *       value and a 2 KiB blob that change per round, commits and fences

@@ -1,4 +1,4 @@
-// Whole-job fences of a pmixrun job through the fence arena (issue 20):
+// Whole-job fences of a pmixrun job through the fence arena:
 // data collected in shared memory, a rank that fences through the server
 // beside ranks that use the arena, a rank dying mid-fence, a timeout, and
 // the arena's file: present while the job runs, gone after it, and reaped

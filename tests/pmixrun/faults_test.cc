@@ -1,5 +1,5 @@
 // pmixrun, the server of a job, killed with SIGKILL while its clients wait
-// in calls it would have answered (issue 9). Every pending call returns an
+// in calls it would have answered. Every pending call returns an
 // error and every client hears PMIX_ERR_LOST_CONNECTION; the clients write
 // what they saw to files, since their output went through pmixrun.
 #include "run_pmixrun.h"

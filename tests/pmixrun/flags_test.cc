@@ -1,4 +1,4 @@
-// mpirun's everyday flags on pmixrun (issue 21), each checked by its
+// mpirun's everyday flags on pmixrun, each checked by its
 // effect: -np, --wdir (job-wide and per application), --timestamp-output,
 // --merge-stderr-to-stdout (order kept), --output-filename (Open MPI's
 // layout, a bad directory named), whole lines from pieces and prompts

@@ -1,4 +1,4 @@
-// pmixrun as the host that programs written for PRRTE expect (issue 19):
+// pmixrun as the host that programs written for PRRTE expect:
 // the queries tools make answered with PRRTE's value types, informational
 // job-control directives accepted, a failing rank announced to the rest of
 // its job before they are terminated, and job names outside the reserved

@@ -1,4 +1,4 @@
-// A job that acts on what is not its own (issue 9): pmixrun refuses it with
+// A job that acts on what is not its own: pmixrun refuses it with
 // PMIX_ERR_NO_PERMISSIONS and a line naming the requester and the rule, and
 // the jobs it aimed at run on. A job that asks for more processes than
 // --max-procs is refused too. See intruder_client.c for the scenarios.

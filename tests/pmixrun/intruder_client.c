@@ -1,4 +1,4 @@
-/* A job that tries to act on what is not its own (issue 9, hostile peers).
+/* A job that tries to act on what is not its own (a hostile peer).
  *   intruder_client parent     allocates two child sessions S1 and S2,
  *                              spawns a victim job into S2 and an intruder
  *                              job into S1, waits for the intruder to end,

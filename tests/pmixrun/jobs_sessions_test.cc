@@ -113,8 +113,7 @@ Test(pmixrun_jobs, job_control_terminates_a_spawned_job)
               r.err.c_str());
 }
 
-// The "done when": the parent session's end (its job finished)
-// terminates the child session's jobs.
+// The parent session's end (its job finished) terminates the child session's jobs.
 Test(pmixrun_jobs, the_parent_sessions_end_terminates_an_unseparated_child_sessions_job)
 {
     const Result r = job({ALLOCATION_EXAMPLE, g_work});

@@ -1,4 +1,4 @@
-// Placement and binding (issue 21): --map-by, --bind-to, --cpus-per-rank,
+// Placement and binding: --map-by, --bind-to, --cpus-per-rank,
 // --report-bindings and prterun's defaults, checked from inside the ranks.
 // On this machine each rank's kernel affinity (sched_getaffinity), its
 // PMIX_CPUSET and PMIx_Get_cpuset must agree with the binding asked for,

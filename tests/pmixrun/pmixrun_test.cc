@@ -279,7 +279,7 @@ Test(pmixrun, report_uri_names_the_server)
     ::unlink(file.c_str());
 }
 
-// A link planted at the report path (issue 18 item 5): it is replaced by the
+// A link planted at the report path: it is replaced by the
 // report, and the file it pointed at is untouched.
 Test(pmixrun, report_uri_replaces_a_planted_link_and_follows_nothing)
 {
@@ -338,7 +338,7 @@ std::string short_hostname()
 
 } // namespace
 
-// Eight pmixruns of one user at once, in one tmpdir (issue 18 item 1): each
+// Eight pmixruns of one user at once, in one tmpdir: each
 // runs its job; none claims the node's system server file.
 Test(pmixrun, eight_pmixruns_run_side_by_side)
 {
@@ -418,7 +418,7 @@ pid_t fork_pmixrun(const std::vector<std::string> &args, uid_t uid, bool stopped
 
 } // namespace
 
-// A blocking lock any user can take on a shared directory (issue 18 item 5)
+// A blocking lock any user can take on a shared directory
 // must not hang pmixrun at start or at exit.
 Test(pmixrun, a_lock_held_on_the_tmpdir_does_not_hang_pmixrun)
 {
@@ -453,7 +453,7 @@ Test(pmixrun, a_squatted_session_directory_name_is_skipped)
 }
 
 // Eight pmixruns of two users at once in one shared, sticky tmpdir, as in
-// /tmp (issue 18 item 1): every job runs, and nothing is left behind.
+// /tmp: every job runs, and nothing is left behind.
 Test(pmixrun, eight_pmixruns_of_two_users_run_side_by_side)
 {
     if (geteuid() != 0) cr_skip_test("needs root to run a pmixrun as another user");

@@ -134,7 +134,7 @@ Test(munge, credential_of_another_user)
 }
 
 // No munged at the configured socket, munge not demanded: a quiet decline
-// (issue 17: every process printed a warning where OpenPMIx says nothing),
+// (under Slurm every process printed one where OpenPMIx says nothing),
 // and selection carries on with native.
 Test(munge, unreachable_munged_declines_quietly_to_native)
 {

@@ -2,7 +2,7 @@
 #ifndef PMIXPP_TESTS_PSEC_SUPPORT_H
 #define PMIXPP_TESTS_PSEC_SUPPORT_H
 
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 #include <pmixpp/psec.h>
 

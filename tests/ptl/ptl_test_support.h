@@ -4,7 +4,7 @@
 #ifndef PMIXPP_TESTS_PTL_SUPPORT_H
 #define PMIXPP_TESTS_PTL_SUPPORT_H
 
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 #include <pmixpp/ptl.h>
 

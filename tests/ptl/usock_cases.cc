@@ -203,8 +203,8 @@ ino_t inode_of(const std::string &path)
 
 } // namespace
 
-// Names someone else took first, in a directory others can write (issue 18
-// item 5): another user's socket and a plain file are left alone and the
+// Names someone else took first, in a directory others can write: another
+// user's socket and a plain file are left alone and the
 // listener takes the next name; only a leftover socket of our own is reused.
 Test(usock, names_taken_by_others_are_skipped_not_removed)
 {

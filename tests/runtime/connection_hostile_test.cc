@@ -175,8 +175,8 @@ Test(connection_hostile, peer_reset_is_a_lost_connection)
     cr_expect_eq(victim.ep.conn->send(wire::FrameKind::reply, 1, {}), PMIX_ERR_LOST_CONNECTION);
 }
 
-// A peer dropped while our replies to it wait to be written (issue 18 item
-// 7): its events are freed before its socket is closed, so libevent has no
+// A peer dropped while our replies to it wait to be written: its events are
+// freed before its socket is closed, so libevent has no
 // closed descriptor to complain about ("Epoll MOD(4) on fd N failed ... Bad
 // file descriptor" on the server's stderr before).
 Test(connection_hostile, a_dropped_peer_leaves_libevent_nothing_to_complain_about)

@@ -1,4 +1,4 @@
-// The server's side of the fence arena (issue 20), with raw wire clients
+// The server's side of the fence arena, with raw wire clients
 // that never map it: a job whose ranks all run here gets one, named in the
 // Welcome and removed with the job; a job with a rank elsewhere gets none;
 // clients fencing through the server meet in the arena, with their data

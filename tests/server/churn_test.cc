@@ -1,4 +1,4 @@
-// Connection churn (issue 9): 10,000 clients connect, finish the handshake
+// Connection churn: 10,000 clients connect, finish the handshake
 // and hang up, one after another. The server's file descriptors are the same
 // afterwards and its memory does not grow with the count: nothing per
 // connection is kept once the connection is gone.

@@ -1,4 +1,4 @@
-// A crowded node (issue 18 items 3 and 4): another local user floods the
+// A crowded node: another local user floods the
 // server's tcp listener, and a flood of silent connections takes every
 // descriptor the server has. Beside each attack a rank of a real job must
 // be served, and at finalize nothing may be left in the server's tmpdir.

@@ -206,7 +206,7 @@ void slurm_like_errhandler(size_t, pmix_status_t status, const pmix_proc_t *, pm
 
 }  // namespace
 
-// What srun showed (issue 17): each rank that ended without finalize was
+// What srun once showed on pmixpp: each rank that ended without finalize was
 // told to Slurm's catch-all handler twice (-200 and -61), and the handler
 // prints an error line and cancels the step for each. Now as OpenPMIx does:
 // the ranks lost within the caching window in one PMIX_ERR_LOST_CONNECTION

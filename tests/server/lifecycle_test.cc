@@ -3,7 +3,7 @@
 
 #include "common/store/store.h"
 #include "common/values/value_ops.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 #include <pmixpp/gds.h>
 

@@ -90,7 +90,7 @@ void job_with_a_remote_rank_and_host_fence()
 // As Slurm's collectives answer a fence: from a thread of the host's own,
 // holding the collective's lock while it calls back, with a release
 // function that takes that lock again. The library must release after its
-// callback returned (issue 17: an inline release deadlocked slurmstepd).
+// callback returned (an inline release deadlocked slurmstepd).
 std::mutex g_collective_lock;
 std::atomic<int> g_released{0};
 std::atomic<int> g_released_under_lock{0};

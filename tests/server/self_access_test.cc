@@ -6,7 +6,7 @@
 #include "common/runtime/latch.h"
 #include "common/store/store.h"
 #include "common/values/value_ops.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 #include "server/engine/self_access.h"
 
 #include <pmixpp/gds.h>

@@ -1,5 +1,5 @@
 // PMIx_server_setup_fork called in the child the host has just forked, as
-// Slurm's slurmstepd does (issue 17): the child has no progress thread, and
+// Slurm's slurmstepd does: the child has no progress thread, and
 // the call must answer there exactly as in the parent.
 #include "server/server_fixture.h"
 

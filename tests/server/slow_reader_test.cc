@@ -1,5 +1,5 @@
-// A client that sends requests and never reads its socket (issue 18 item
-// 2), beside a legitimate rank of the same job: the server stops reading
+// A client that sends requests and never reads its socket, beside a
+// legitimate rank of the same job: the server stops reading
 // the slow one once its replies pile up, keeps its own memory bounded, caps
 // the gets it parks, drops a peer that events pile up for, and serves the
 // other rank all along.
@@ -24,7 +24,7 @@ using namespace pmixpp;
 
 namespace {
 
-// The issue's bound on what one slow reader may cost the server.
+// The most one slow reader may cost the server (docs/reliability.md).
 [[maybe_unused]] constexpr long kMaxGrowthKb = 64 * 1024;
 
 // Resident growth since `before` is under the bound. Under ASan freed

@@ -6,7 +6,7 @@
 #include "server/server_fixture.h"
 
 #include "common/runtime/progress_engine.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 #include "server/state/server.h"
 #include "support/process_usage.h"
 

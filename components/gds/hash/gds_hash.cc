@@ -1,6 +1,8 @@
-// gds/hash: the default data store. Everything lives in hash tables in the
-// process's own memory; a namespace travels to a local client as a packed
-// byte object (export_nspace / import_nspace).
+// gds/hash: the data store that is always usable. Selection prefers
+// gds/shmem (priority 20 over 10); hash serves where shmem is not installed
+// or PMIX_MCA_gds leaves it out (PMIX_MCA_gds=hash). Everything lives in
+// hash tables in the process's own memory; a namespace travels to a local
+// client as a packed byte object (export_nspace / import_nspace).
 #include "hash_store.h"
 
 #include <pmixpp/component.hpp>

@@ -9,7 +9,7 @@
 // PMIX_MCA_pnet_token_bytes (random bytes, 16..1024, default 32; the value is
 // their hex form, twice as long).
 //
-// Why not OpenSSL's RAND_bytes (as before issue 20): loading libcrypto made
+// Why not OpenSSL's RAND_bytes (used here before): loading libcrypto made
 // up half of every PMIx_server_init (about 2 ms of 4, measured with
 // PMIX_MCA_pnet=^token), for 32 bytes per job that the kernel's generator,
 // which OpenSSL seeds itself from, gives as well.

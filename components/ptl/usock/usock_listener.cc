@@ -22,7 +22,7 @@ namespace {
 // Owner only unless the host says otherwise: a peer also needs write
 // permission to connect, so 0600 keeps every other user out.
 constexpr mode_t default_socket_mode = 0600;
-// Socket names tried when others are taken (issue 18: a squatted name).
+// Socket names tried when others are taken (squatted by another user).
 constexpr int kNameAttempts = 16;
 
 struct Settings {

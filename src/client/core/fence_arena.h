@@ -1,4 +1,4 @@
-// A client's use of its job's fence arena (common/fence_arena/, issue 20):
+// A client's use of its job's fence arena (common/fence_arena/):
 // a blocking PMIx_Fence over the whole job meets the other ranks in shared
 // memory, and a collecting one leaves each rank's data in its slot, read
 // here only when a PMIx_Get first asks for that rank. Whatever the arena

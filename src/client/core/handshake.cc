@@ -14,7 +14,7 @@
 
 #include "common/runtime/log.h"
 #include "common/wire/connection.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 namespace pmixpp::client {
 

@@ -26,7 +26,7 @@
 #include "common/runtime/log.h"
 #include "common/store/resolver.h"
 #include "common/values/value_ops.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 namespace pmixpp::client {
 
@@ -180,7 +180,7 @@ pmix_status_t start_connected(const std::shared_ptr<Session> &session, const Ser
         (void)register_tool_self(session->self.nspace, session->self.rank, session->hostname,
                                  *session->store);
     }
-    if (!session->arena) attach_arena(*session, w.info);  // issue 20
+    if (!session->arena) attach_arena(*session, w.info);  // the fence arena the Welcome names
     const bool needs_private_copy = greeted.needs_private_copy && !session->tool;
     rc = attach_connection(session, greeted.fd, server, link_p);
     if (rc == PMIX_SUCCESS) {

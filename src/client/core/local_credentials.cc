@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/runtime/log.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 namespace pmixpp::client {
 

@@ -131,7 +131,7 @@ void on_close(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink
     if (session->finalizing.load() || link->closing) {
         return;
     }
-    arena_server_lost(*session);  // issue 20: fences waiting in shared memory
+    arena_server_lost(*session);  // fences waiting in shared memory give up
     runtime::log_warning("client", std::string("lost the connection to the PMIx server ") +
                                        proc_text(link->server) + ": " + reason + " (" +
                                        PMIx_Error_string(status) + ")");

@@ -25,7 +25,7 @@
 #include "common/wire/connection.h"
 #include "common/wire/request_tracker.h"
 #include "client/core/event_home.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 
 namespace pmixpp::client {
 

@@ -8,7 +8,7 @@
 
 #include <pmix_common.h>
 
-#include "common/buffer/wire.h"
+#include "common/buffer/packer.h"
 
 namespace pmixpp::buffer {
 

@@ -3,7 +3,7 @@
 // On the wire a packed group (what one PMIx_Data_pack call appends) is
 //   u16 type tag | u32 element count | elements...
 // and an element is encoded field by field with fixed-width little-endian
-// integers (see wire.h); nothing is a memcpy of a host struct. Composite
+// integers (see packer.h); nothing is a memcpy of a host struct. Composite
 // elements nest the encodings of their members; values and data arrays carry
 // their own type tag so they can hold anything.
 #ifndef PMIXPP_COMMON_BUFFER_CODEC_H
@@ -13,7 +13,7 @@
 
 #include <pmix_common.h>
 
-#include "common/buffer/wire.h"
+#include "common/buffer/packer.h"
 
 namespace pmixpp::buffer {
 

@@ -1,4 +1,4 @@
-// Rendezvous files (seed session-directories.rst, issue 4): the small text
+// Rendezvous files (seed session-directories.rst): the small text
 // files a server leaves in a tmpdir so that a tool can find and connect to
 // it without being told its address. docs/rendezvous.md gives the format.
 //

@@ -36,7 +36,7 @@
 
 #include <pmix_common.h>
 
-#include "common/buffer/wire.h"
+#include "common/buffer/packer.h"
 #include "common/values/array_ops.h"
 #include "common/wire/frame.h"
 #include "common/wire/messages_array.h"
@@ -135,11 +135,11 @@ pmix_status_t negotiate_version(const Hello &hello, uint16_t *version_p);
 
 // ---------------------------------------------------------------- requests (REQUEST frames)
 
-// Everything a client or tool can ask its server. Codes are stable; the ones
-// marked "reserved" are allotted to later issues and a server answers them
-// with PMIX_ERR_NOT_SUPPORTED until they are implemented.
+// Everything a client or tool can ask its server. Codes are stable; a code
+// the server has no handler for (ToolAttach, ToolDetach) or does not know is
+// answered with PMIX_ERR_NOT_SUPPORTED.
 enum class Command : uint16_t {
-    // issue 3: data exchange, life cycle, events, queries
+    // data exchange, life cycle, events, queries
     Commit = 1,
     Fence = 2,
     Get = 3,
@@ -149,7 +149,7 @@ enum class Command : uint16_t {
     DeregisterEvents = 7,
     NotifyEvent = 8,
     Query = 9,
-    JobData = 10,  // issue 5: a private copy of the job data when a client cannot use the shared one
+    JobData = 10,  // a private copy of the job data when a client cannot use the shared one
     // reserved
     Publish = 20,
     Lookup = 21,
@@ -157,7 +157,7 @@ enum class Command : uint16_t {
     Spawn = 23,
     Connect = 24,
     Disconnect = 25,
-    JobControl = 26,  // issue 4: cleanup registrations (RFC0027) stay in the server, the rest goes to the host
+    JobControl = 26,  // cleanup registrations (RFC0027) stay in the server, the rest goes to the host
     Monitor = 27,
     Log = 28,
     Allocate = 29,

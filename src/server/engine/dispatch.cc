@@ -99,7 +99,7 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
     case Command::IofPush: return decode_and_run(server, peer, frame, command, handle_iof_push);
     case Command::IofDeregister: return decode_and_run(server, peer, frame, command, handle_iof_deregister);
     default:
-        // Reserved for later issues, or unknown: the client gets a clear answer.
+        // No handler (ToolAttach, ToolDetach), or unknown: a clear answer.
         reply_status(server, peer.id, frame.header.tag, PMIX_ERR_NOT_SUPPORTED);
         return;
     }

@@ -220,7 +220,7 @@ pmix_status_t build_welcome(Server &server, const wire::Hello &hello, uint16_t v
     std::free(blob.bytes);
     // A namespace registered with PMIX_REGISTER_NODATA has nothing to export.
     if (rc != PMIX_SUCCESS && rc != PMIX_ERR_NOT_FOUND) return rc;
-    add_arena_welcome(server, hello.nspace, welcome.info);  // issue 20
+    add_arena_welcome(server, hello.nspace, welcome.info);  // the job's fence arena, if any
     *welcome_p = std::move(welcome);
     return PMIX_SUCCESS;
 }

@@ -3,8 +3,8 @@
 // Checks, in order (each failure is a Refuse with the status in brackets, a
 // log line "pmixpp: server: refused <peer>: <reason>" and the close of that
 // connection only): a decodable Hello [UNPACK_FAILURE], a common protocol
-// version [NOT_SUPPORTED], a client peer type [NOT_SUPPORTED: tools come
-// with issue 4], a psec module of ours by the Hello's name [NOT_SUPPORTED],
+// version [NOT_SUPPORTED], a client, tool or launcher peer type
+// [NOT_SUPPORTED], a psec module of ours by the Hello's name [NOT_SUPPORTED],
 // the credential and the kernel's identity [INVALID_CRED], a registered
 // nspace and rank [NOT_FOUND], the uid/gid given to register_client
 // [INVALID_CRED], a rank not connected already [INVALID_CRED], a common gds

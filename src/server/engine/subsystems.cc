@@ -23,8 +23,8 @@ namespace {
 
 void subscribe_start(Hooks &hooks)
 {
-    // The session directories exist before any client can connect and ask
-    // for PMIX_TMPDIR.
+    // The session directories (PMIX_TMPDIR unless the host gave one) exist
+    // before any client can connect and ask for them.
     hooks.on_start("session directories", [](Server &server, const pmix_info_t info[], std::size_t ninfo) {
         sessiondirs::on_server_init(server, info, ninfo);
         return PMIX_SUCCESS;
@@ -83,6 +83,7 @@ void subscribe_namespaces(Hooks &hooks)
     // the job is published before the host can fork.
     hooks.on_namespace_registered("fork state", [](Server &server, const std::string &nspace, const pmix_info_t *,
                                                    std::size_t) { publish_fork_job(server, nspace); });
+    // An arena only for a job whose ranks all run on this node.
     hooks.on_namespace_registered("fence arena", [](Server &server, const std::string &nspace, const pmix_info_t *,
                                                     std::size_t) { open_fence_arena(server, nspace); });
 

@@ -1,7 +1,7 @@
 // The owner marker of a session directory: a small file `.pmixpp-owner`
 // inside pmix-session.<uid>.<pid> naming the server that made it (pid and
 // start time). With it, a later server tells a dead owner from a pid that
-// the kernel gave to another program since (stale reaping, issue 4 item 3).
+// the kernel gave to another program since (stale reaping, stale_reaper.h).
 #ifndef PMIXPP_SERVER_SESSIONDIRS_OWNER_MARKER_H
 #define PMIXPP_SERVER_SESSIONDIRS_OWNER_MARKER_H
 

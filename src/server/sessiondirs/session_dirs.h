@@ -1,4 +1,4 @@
-// Session directories of a server (issue 4 item 1, seed
+// Session directories of a server (seed
 // session-directories.rst): PMIX_TMPDIR for the session, PMIX_NSDIR per
 // namespace and PMIX_PROCDIR per local process, created for the host when it
 // gave none. Only levels that did not exist are created, every created level

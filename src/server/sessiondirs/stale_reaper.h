@@ -1,4 +1,4 @@
-// Stale reaping (issue 4 item 3): at PMIx_server_init, before the server
+// Stale reaping: at PMIx_server_init, before the server
 // creates anything, the session directories and rendezvous files that dead
 // servers of the same user left behind (kill -9, crash) are removed, so
 // /tmp does not fill up. Never touches what belongs to another uid or to a

@@ -156,7 +156,7 @@ void apply_defaults(Config &config)
         // Long host names must not push the default past the nspace limit.
         if (config.nspace.size() > PMIX_MAX_NSLEN) config.nspace.resize(PMIX_MAX_NSLEN);
     }
-    // issue 4: the seed's fallback orders (the server's also reads PMIX_SERVER_TMPDIR).
+    // The seed's fallback orders (the server's also reads PMIX_SERVER_TMPDIR).
     if (config.server_tmpdir.empty()) config.server_tmpdir = runtime::server_tmpdir_fallback();
     if (config.system_tmpdir.empty()) config.system_tmpdir = runtime::system_tmpdir_fallback();
 }

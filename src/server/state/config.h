@@ -29,7 +29,8 @@ struct Config {
     pmix_topology_t *topology = nullptr;      // PMIX_TOPOLOGY2 (the host's, not ours)
     bool share_topology = false;              // PMIX_SERVER_SHARE_TOPOLOGY
     bool single_listener = false;             // PMIX_SINGLE_LISTENER
-    // Recorded for issue 4 (tools, system/session servers, rendezvous files).
+    // Which rendezvous files the server writes (server/rendezvous/server_files.cc);
+    // gateway and monitoring are only recorded.
     bool tool_support = false;                // PMIX_SERVER_TOOL_SUPPORT
     bool system_support = false;              // PMIX_SERVER_SYSTEM_SUPPORT
     bool session_support = false;             // PMIX_SERVER_SESSION_SUPPORT

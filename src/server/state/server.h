@@ -11,7 +11,7 @@
 #include "common/runtime/progress_engine.h"
 #include "common/runtime/warning_limiter.h"
 #include "common/store/store.h"
-#include "framework/src/selection.h"
+#include "framework/src/selected_modules.h"
 #include "server/state/config.h"
 #include "server/state/event_cache.h"
 #include "server/state/hooks.h"

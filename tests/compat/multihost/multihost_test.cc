@@ -1,4 +1,4 @@
-// Open MPI 4.1 across hosts on our libpmix.so.2 (issue 8, item 4). Each test
+// Open MPI 4.1 across hosts on our libpmix.so.2. Each test
 // makes its own hosts out of network + UTS namespaces (setup.sh), runs mpirun
 // on the first with the rsh launcher pointed at netns_rsh.sh, so orted starts
 // on the others, and tears the hosts down in the fixture's fini. The output

@@ -1,5 +1,5 @@
 // Debian's python3-pmix (Cython bindings built against OpenPMIx 4.2.2) runs on
-// our libpmix.so.2 (issue 8): client.py under pmixrun -n 4 exchanges a value
+// our libpmix.so.2: client.py under pmixrun -n 4 exchanges a value
 // with every peer through put/commit/fence/get, and host.py hosts a PMIx
 // server of its own that forks client.py. Each script prints the
 // libpmix.so.2 it has mapped; every run must show ours, from this build.

@@ -163,8 +163,8 @@ std::string report_of(const Run &run)
     return all;
 }
 
-// Known signatures of the defects of issue 17 in a failed run on ours: one
-// line each naming the cause and where it is tracked. They explain, they do
+// Known signatures, in a failed run on ours, of the defects pmixpp had under
+// Slurm: one line each naming the cause. They explain, they do
 // not decide: the checks above do.
 std::vector<std::string> diagnose(const Run &run)
 {

@@ -1,4 +1,4 @@
-// Debian's Slurm 22.05 as the PMIx host (issue 17): every case runs
+// Debian's Slurm 22.05 as the PMIx host: every case runs
 // `srun --mpi=pmix_v4` on the nodes where OpenPMIx serves Slurm's plugin
 // (the baseline, which must pass) and then on the nodes where our
 // libpmix.so.2 is bind-mounted over OpenPMIx's file, with the same checks,

@@ -1,4 +1,4 @@
-// Faults around a running job (issue 9): a client killed with SIGKILL while
+// Faults around a running job: a client killed with SIGKILL while
 // its peers wait in a fence. The peers' fence fails at once (not at its
 // timeout) and each hears the termination event naming the killed rank; the
 // server goes on serving a new job.

@@ -76,8 +76,8 @@ Test(host_calls, shared_topology_reaches_the_client)
     expect_all_ok(host().wait(pids, kJobTimeoutMs), 2);
 }
 
-// Tools that read output arrive with issue 4; until then the call is
-// accepted (and its data dropped) without disturbing a running job.
+// Output delivered while a job runs and no tool pulls it: the call is
+// accepted (the output kept for later pulls) without disturbing the job.
 Test(host_calls, iof_deliver_while_a_job_runs)
 {
     start_host();

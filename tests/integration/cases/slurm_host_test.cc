@@ -1,4 +1,4 @@
-// A host that behaves as Slurm 22.05's slurmstepd (issue 17): it passes no
+// A host that behaves as Slurm 22.05's slurmstepd: it passes no
 // PMIX_HOSTNAME to PMIx_server_init, names this node in the job's maps by a
 // name of its own (a Slurm NodeName, not gethostname()), registers what
 // Slurm's mpi/pmix plugin registers, and calls PMIx_server_setup_fork in the
@@ -47,7 +47,7 @@ std::vector<ProcResult> run_job(const JobSpec &spec, std::vector<std::string> ex
 
 }  // namespace
 
-// put, commit, collecting fence and get of every peer: before issue 17 the
+// put, commit, collecting fence and get of every peer: at first the
 // children got PMIX_ERR_INIT from setup_fork and started as singletons, and
 // the fence failed with PMIX_ERR_BAD_PARAM (no local ranks found).
 Test(slurm_host, one_node_job_exchanges_data)

@@ -1,11 +1,11 @@
-#include "selection.h"
+#include "selected_modules.h"
 
 #include "diagnostics.h"
 #include "framework_table.h"
 #include "inventory.h"
 #include "param_store.h"
 #include "repository.h"
-#include "selector.h"
+#include "selection_algorithm.h"
 #include "services.h"
 #include "setting_names.h"
 

@@ -1,4 +1,4 @@
-#include "common/buffer/wire.h"
+#include "common/buffer/packer.h"
 
 #include <cstdlib>
 #include <limits>

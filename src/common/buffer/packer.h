@@ -7,8 +7,8 @@
 // touch the fields directly): base_ptr is libc-malloc'ed, bytes_allocated
 // bytes long; bytes_used of them hold data; pack_ptr == base_ptr + bytes_used;
 // base_ptr <= unpack_ptr <= pack_ptr.
-#ifndef PMIXPP_COMMON_BUFFER_WIRE_H
-#define PMIXPP_COMMON_BUFFER_WIRE_H
+#ifndef PMIXPP_COMMON_BUFFER_PACKER_H
+#define PMIXPP_COMMON_BUFFER_PACKER_H
 
 #include <cstddef>
 #include <cstdint>

@@ -1,8 +1,10 @@
 // The one generic selector for every framework: discover, filter by
 // include/exclude, load and check, register_params, open, query, order by
-// priority. Knows frameworks only through FrameworkInfo.
-#ifndef PMIXPP_FRAMEWORK_SELECTOR_H
-#define PMIXPP_FRAMEWORK_SELECTOR_H
+// priority. Knows frameworks only through FrameworkInfo. One run selects one
+// framework and keeps nothing after it; selected_modules.h keeps the
+// results and is what the rest of the library calls.
+#ifndef PMIXPP_FRAMEWORK_SELECTION_ALGORITHM_H
+#define PMIXPP_FRAMEWORK_SELECTION_ALGORITHM_H
 
 #include "framework_table.h"
 #include "inventory.h"

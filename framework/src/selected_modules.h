@@ -1,7 +1,10 @@
 // What the rest of the library calls to get its components: the modules of a
 // framework, selected once (lazily, thread-safe) and kept until close/finalize.
-#ifndef PMIXPP_FRAMEWORK_SELECTION_H
-#define PMIXPP_FRAMEWORK_SELECTION_H
+// The selection itself (discover, filter, open, query, order) is one run of
+// selection_algorithm.h; this file keeps each framework's result for the
+// process, counts its users and answers the inventory.
+#ifndef PMIXPP_FRAMEWORK_SELECTED_MODULES_H
+#define PMIXPP_FRAMEWORK_SELECTED_MODULES_H
 
 #include <pmix_common.h>
 #include <pmixpp/component.h>

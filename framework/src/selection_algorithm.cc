@@ -1,4 +1,4 @@
-#include "selector.h"
+#include "selection_algorithm.h"
 
 #include "descriptor_check.h"
 #include "diagnostics.h"
