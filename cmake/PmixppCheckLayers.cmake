@@ -13,6 +13,10 @@
 #    the component core's inventory): they are built as any host or tool on
 #    top of libpmix would be.
 # 4. The component core (framework/) knows nothing of the library's roles.
+# 5. src/common serves every role and includes none of them.
+# 6. src/client reaches into the server only where a process is both: the
+#    host calling the client API against its own server (self-access), and
+#    a singleton reading its own job data the way a server registers it.
 cmake_minimum_required(VERSION 3.20)
 
 if(NOT PMIXPP_SOURCE_DIR)
@@ -113,6 +117,10 @@ check_tree(components "^(common|server|client|tool|framework)/" "^$" "components
 # to list what is installed; it links the framework, never the library's roles.)
 check_tree(src/bin "^(common|server|client|tool|framework)/" "^framework/src/inventory[.]h$" "programs see only the public headers")
 check_tree(framework "^(common|server|client|tool)/" "^$" "the component core knows nothing of the library's roles")
+
+check_tree(src/common "^(server|client|tool)/" "^$" "src/common serves every role and includes none")
+check_tree(src/client "^server/" "^server/(engine/self_access|jobdata/registration)[.]h$"
+           "the client reaches the server only through self-access and job registration")
 
 if(violations)
   list(LENGTH violations count)

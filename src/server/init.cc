@@ -1,5 +1,5 @@
 // Server life cycle: PMIx_server_init / PMIx_server_finalize (the work is in
-// core/lifecycle.cc).
+// engine/lifecycle.cc).
 #include <pmix_server.h>
 
 #include "server/engine/lifecycle.h"

@@ -1,7 +1,7 @@
 // Registration of namespaces and local clients, and their fork environment.
 //
 // register_nspace and register_client do their work before returning and
-// answer the way OpenPMIx 4.2 does (op_result in core/server.h): without a
+// answer the way OpenPMIx 4.2 does (op_result in state/server.h): without a
 // callback PMIX_OPERATION_SUCCEEDED, with one PMIX_SUCCESS and the callback
 // later. The void deregistrations call their callback later too, never
 // before returning.
@@ -94,7 +94,6 @@ void deregister_nspace(Server &server, const std::string &name)
     server.waiters.fail_nspace(name, PMIX_ERR_NOT_FOUND);
     server.hooks.namespace_deregistered(server, name);  // engine/subsystems.cc
     server.namespaces.erase(name);
-    fork_state::forget_job(name);
     // Job data and modex data alike.
     server.store->remove_nspace(name.c_str());
 }
@@ -174,7 +173,7 @@ void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbf
 }
 
 // Computed on the caller's thread from what the progress thread published
-// (core/fork_state.h): hosts call this in the child they just forked too.
+// (fork/fork_state.h): hosts call this in the child they just forked too.
 pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
 {
     if (proc == nullptr || env == nullptr || !valid_nspace(proc->nspace)) return PMIX_ERR_BAD_PARAM;

@@ -1,7 +1,7 @@
 // PMIx_server_register_resources / PMIx_server_deregister_resources (4.2):
-// node-level information that belongs to no job (core/node_resources.h).
+// node-level information that belongs to no job (state/node_resources.h).
 // Both do their work before returning and answer as register_nspace does
-// (op_result in core/server.h): PMIX_OPERATION_SUCCEEDED without a
+// (op_result in state/server.h): PMIX_OPERATION_SUCCEEDED without a
 // callback, PMIX_SUCCESS and the callback later with one.
 #include <pmix_server.h>
 

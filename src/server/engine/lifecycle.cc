@@ -3,7 +3,6 @@
 #include "common/runtime/latch.h"
 #include "common/runtime/log.h"
 #include "common/values/value_ops.h"
-#include "server/fork/fork_state.h"
 #include "server/state/info_read.h"
 #include "server/engine/listeners.h"
 #include "server/engine/lost_report.h"
@@ -12,7 +11,6 @@
 #include "server/state/server.h"
 #include "server/state/topology.h"
 #include "server/pnet/pnet_server.h"
-#include "server/rendezvous/server_files.h"
 
 #include <pmixpp/gds.h>
 
@@ -150,7 +148,6 @@ bool run_finalize_step(runtime::ProgressEngine &engine, std::function<void()> st
 void shut_down(Server &server)
 {
     server.finalizing = true;
-    fork_state::clear();
     drop_lost_report(server);
     server.hooks.finalize_connected(server);  // engine/subsystems.cc
     server.waiters.fail_all(PMIX_ERR_LOST_CONNECTION);
@@ -208,7 +205,6 @@ pmix_status_t launch(std::unique_ptr<Server> server, const pmix_info_t info[], s
         listen_rc = open_listeners(*running, info, ninfo);
         if (listen_rc == PMIX_SUCCESS) store_own_uri(*running);
         if (listen_rc == PMIX_SUCCESS) listen_rc = running->hooks.listening(*running, info, ninfo);
-        if (listen_rc == PMIX_SUCCESS) publish_fork_server(*running);
     };
     std::function<void()> close = [running] { shut_down(*running); };
     set_current(running);
@@ -250,8 +246,6 @@ pmix_status_t start_server(const pmix_server_module_t *module, const pmix_info_t
         guard.frameworks_acquired();
         auto server = std::make_unique<Server>(engine);
         server->config = std::move(config);
-        // Dead servers' rendezvous files and directories, before ours are made.
-        rendezvous::reap_before_start(server->config);
         subscribe_subsystems(server->hooks);
         if ((rc = server->hooks.start(*server, info, ninfo)) != PMIX_SUCCESS) return rc;
         server->host.install(module);

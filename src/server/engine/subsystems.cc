@@ -7,6 +7,7 @@
 
 #include "server/cleanup/server_cleanup.h"
 #include "server/events/delivery.h"
+#include "server/fork/fork_state.h"
 #include "server/iof/iof_registry.h"
 #include "server/monitor/monitor_registry.h"
 #include "server/pnet/job_state.h"
@@ -23,6 +24,11 @@ namespace {
 
 void subscribe_start(Hooks &hooks)
 {
+    // Dead servers' rendezvous files and directories go before ours are made.
+    hooks.on_start("rendezvous reaping", [](Server &server, const pmix_info_t *, std::size_t) {
+        rendezvous::reap_before_start(server.config);
+        return PMIX_SUCCESS;
+    });
     // The session directories (PMIX_TMPDIR unless the host gave one) exist
     // before any client can connect and ask for them.
     hooks.on_start("session directories", [](Server &server, const pmix_info_t info[], std::size_t ninfo) {
@@ -33,6 +39,12 @@ void subscribe_start(Hooks &hooks)
     // listen; a tool that finds the file can connect at once.
     hooks.on_listening("rendezvous files", [](Server &server, const pmix_info_t info[], std::size_t ninfo) {
         return rendezvous::publish_server_files(server, info, ninfo);
+    });
+    // setup_fork may run from now on, also in a forked child: what it reads
+    // of the server (environment, hostname, pnet modules) is published.
+    hooks.on_listening("fork state", [](Server &server, const pmix_info_t *, std::size_t) {
+        publish_fork_server(server);
+        return PMIX_SUCCESS;
     });
 }
 
@@ -93,6 +105,9 @@ void subscribe_namespaces(Hooks &hooks)
     hooks.on_namespace_deregistered("pnet", pnet::on_nspace_deregistered);
     hooks.on_namespace_deregistered("cleanup", cleanup::on_nspace_deregistered);
     hooks.on_namespace_deregistered("session directories", sessiondirs::on_deregister_nspace);
+    // A forked child of the host no longer finds the job.
+    hooks.on_namespace_deregistered("fork state",
+                                    [](Server &, const std::string &nspace) { fork_state::forget_job(nspace); });
 }
 
 void subscribe_clients(Hooks &hooks)
@@ -113,6 +128,8 @@ void subscribe_clients(Hooks &hooks)
 
 void subscribe_finalize(Hooks &hooks)
 {
+    // setup_fork answers PMIX_ERR_INIT from now on, in any thread.
+    hooks.on_finalize_connected("fork state", [](Server &) { fork_state::clear(); });
     // While the peers are connected: every collective in progress fails
     // with an answer each participant still receives.
     hooks.on_finalize_connected("fences", [](Server &server) { fail_all_fences(server, PMIX_ERR_LOST_CONNECTION); });

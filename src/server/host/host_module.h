@@ -5,7 +5,7 @@
 // sizeof(pmix_server_module_t) and never read beyond. A NULL module means
 // "no upcalls" (local-only server). Each slot is tested before use.
 //
-// OpCall turns a host's pmix_op_cbfunc_t answer into a completion that runs on
+// start_op turns a host's pmix_op_cbfunc_t answer into a completion that runs on
 // the progress thread, whatever thread the host calls back from (even from
 // inside the upcall itself, as Slurm's client_finalized does).
 #ifndef PMIXPP_SERVER_HOST_HOST_MODULE_H
@@ -39,7 +39,7 @@ private:
 
 // Completion of one upcall that answers through a pmix_op_cbfunc_t.
 //
-//   OpCall::start([&](pmix_op_cbfunc_t cb, void *cbdata) { return host.abort(..., cb, cbdata); },
+//   start_op([&](pmix_op_cbfunc_t cb, void *cbdata) { return host.abort(..., cb, cbdata); },
 //                 [peer](pmix_status_t st) { reply(peer, st); });
 //
 // The upcall's return decides: PMIX_SUCCESS waits for the callback,

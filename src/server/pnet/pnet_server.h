@@ -1,7 +1,7 @@
 // Where the server meets its pnet components (the RFC "network support"):
 // every active component, best first, is called at each step of a job's
 // life on this node. Progress thread only, like everything in Server, but
-// for setup_fork (any thread, also a forked child: core/fork_state.h).
+// for setup_fork (any thread, also a forked child: fork/fork_state.h).
 //
 //   setup_application   PMIx_server_setup_application (setup_calls.cc)
 //   setup_local_support PMIx_server_setup_local_support (setup_calls.cc);

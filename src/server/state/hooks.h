@@ -7,7 +7,9 @@
 // The state layer thus never names a subsystem, and a subsystem never has
 // to be called by name from the engine.
 //
-// Hooks run in the order they were added. Progress thread only.
+// Hooks run in the order they were added, on the progress thread, except
+// the start hooks: they run in PMIx_server_init on the host's thread,
+// before the server is published and before anything else can touch it.
 #ifndef PMIXPP_SERVER_STATE_HOOKS_H
 #define PMIXPP_SERVER_STATE_HOOKS_H
 
