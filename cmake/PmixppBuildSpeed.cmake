@@ -58,8 +58,11 @@ endfunction()
 # a translation unit, so the headers they share are parsed once per batch
 # (pmixpp_roles + pmixpp_common: ~200 s to ~60 s on 2 cores). A source whose
 # file-local names (anonymous namespace) clash with a neighbour's is compiled
-# on its own: list it in the target's PMIXPP_UNITY_SKIP.
+# on its own (SKIP below), though a shared helper is the better cure: today
+# none is skipped. -DPMIXPP_UNITY_BATCH_SIZE=0 puts each target in one batch,
+# which shows every such clash at once (whatever the batches happen to be).
 option(PMIXPP_UNITY "Compile the library's sources in batches (unity build)" ON)
+set(PMIXPP_UNITY_BATCH_SIZE 8 CACHE STRING "Sources per unity batch (0: one batch per target)")
 
 # pmixpp_unity_build(<target> [SKIP <sources relative to this folder>...])
 function(pmixpp_unity_build target)
@@ -67,7 +70,7 @@ function(pmixpp_unity_build target)
   if(NOT PMIXPP_UNITY)
     return()
   endif()
-  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${PMIXPP_UNITY_BATCH_SIZE})
   if(U_SKIP)
     set_source_files_properties(${U_SKIP} TARGET_DIRECTORY ${target}
       PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "client/core/host_call.h"
+#include "client/core/requests.h"
 
 using namespace pmixpp;
 
@@ -15,7 +16,6 @@ namespace {
 
 using client::InfoDone;
 
-constexpr std::chrono::milliseconds kMargin{2000};
 
 template <typename Request>
 pmix_status_t start(Request &request, const pmix_info_t info[], size_t ninfo, InfoDone done)
@@ -23,7 +23,7 @@ pmix_status_t start(Request &request, const pmix_info_t info[], size_t ninfo, In
     std::shared_ptr<client::Session> session;
     pmix_status_t rc = client::connected_session(&session);
     if (rc != PMIX_SUCCESS) return rc;
-    return client::send_for_reply<wire::InfoReply>(session, request, client::timeout_of(info, ninfo, kMargin),
+    return client::send_for_reply<wire::InfoReply>(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin),
                                                    std::move(done));
 }
 

@@ -15,14 +15,13 @@
 #include "client/core/session.h"
 #include "common/values/value_ops.h"
 
+#include <pmixpp/util.hpp>
+
 using namespace pmixpp;
 
 namespace {
 
-bool valid_key(const char *key)
-{
-    return key != nullptr && key[0] != '\0' && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
-}
+using pmixpp::util::valid_key;
 
 // One info owning a copy of val.
 struct OwnedInfo {

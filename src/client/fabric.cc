@@ -12,6 +12,7 @@
 #include <new>
 
 #include "client/core/host_call.h"
+#include "client/core/requests.h"
 #include "client/core/host_mode.h"
 #include "server/engine/self_access.h"
 
@@ -23,8 +24,6 @@ using Reply = std::shared_ptr<wire::FabricReply>;
 using FabricDone = std::function<void(pmix_status_t, Reply)>;
 using StatusDone = std::function<void(pmix_status_t, std::shared_ptr<wire::StatusReply>)>;
 
-// Room for the server's own PMIX_TIMEOUT to answer first.
-constexpr std::chrono::milliseconds kMargin{2000};
 
 // Where a call goes: the server this process is a client of, or (no
 // session) the server this process runs. PMIX_ERR_INIT: neither.
@@ -107,7 +106,7 @@ pmix_status_t start_register(pmix_fabric_t *fabric, const pmix_info_t directives
     wire::FabricRegisterRequest request;
     rc = request.directives.assign_copy(directives, ndirs);
     if (rc != PMIX_SUCCESS) return rc;
-    return ask_server(session, request, client::timeout_of(directives, ndirs, kMargin), std::move(answer));
+    return ask_server(session, request, client::timeout_of(directives, ndirs, client::kServerTimeoutMargin), std::move(answer));
 }
 
 pmix_status_t start_update(pmix_fabric_t *fabric, std::function<void(pmix_status_t)> done)

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "client/core/host_call.h"
+#include "client/core/requests.h"
 #include "client/no_results.h"
 
 using namespace pmixpp;
@@ -24,8 +25,6 @@ namespace {
 
 using client::InfoDone;
 
-// A margin after PMIX_TIMEOUT so the server's own timeout answers first.
-constexpr std::chrono::milliseconds kMargin{2000};
 
 bool valid_name(const char grp[])
 {
@@ -48,7 +47,7 @@ pmix_status_t start_with_members(const char grp[], const pmix_proc_t procs[], si
     request.procs.assign(procs, procs + nprocs);
     rc = request.info.assign_copy(info, ninfo);
     if (rc != PMIX_SUCCESS) return rc;
-    return client::send_for_reply<wire::InfoReply>(session, request, client::timeout_of(info, ninfo, kMargin),
+    return client::send_for_reply<wire::InfoReply>(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin),
                                                    std::move(done));
 }
 
@@ -83,7 +82,7 @@ pmix_status_t start_join(const char grp[], const pmix_proc_t *leader, RawOption 
     request.answer = opt == PMIX_GROUP_ACCEPT ? wire::GroupAnswer::accept : wire::GroupAnswer::decline;
     rc = request.info.assign_copy(info, ninfo);
     if (rc != PMIX_SUCCESS) return rc;
-    return client::send_for_reply<wire::InfoReply>(session, request, client::timeout_of(info, ninfo, kMargin),
+    return client::send_for_reply<wire::InfoReply>(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin),
                                                    std::move(done));
 }
 
@@ -124,7 +123,7 @@ pmix_status_t start_named(const char grp[], const pmix_info_t info[], size_t nin
     request.group = grp;
     rc = request.info.assign_copy(info, ninfo);
     if (rc != PMIX_SUCCESS) return rc;
-    return client::send_status_request(session, request, client::timeout_of(info, ninfo, kMargin), std::move(done));
+    return client::send_status_request(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin), std::move(done));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <new>
 
 #include "client/core/host_call.h"
+#include "client/core/requests.h"
 #include "client/core/host_mode.h"
 #include "client/no_results.h"
 #include "server/engine/self_access.h"
@@ -25,8 +26,6 @@ namespace {
 
 using MonitorDone = std::function<void(pmix_status_t, std::shared_ptr<wire::InfoReply>)>;
 
-// Room for the server's (or its host's) own PMIX_TIMEOUT to answer first.
-constexpr std::chrono::milliseconds kMargin{2000};
 
 bool is_heartbeat(const pmix_info_t &monitor)
 {
@@ -81,7 +80,7 @@ pmix_status_t start_monitor(const pmix_info_t &monitor, pmix_status_t error, con
     if (rc == PMIX_SUCCESS) rc = request.directives.assign_copy(directives, ndirs);
     if (rc != PMIX_SUCCESS) return rc;
     return client::send_for_reply<wire::InfoReply>(session, request,
-                                                   client::timeout_of(directives, ndirs, kMargin), std::move(done));
+                                                   client::timeout_of(directives, ndirs, client::kServerTimeoutMargin), std::move(done));
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 #include "common/runtime/latch.h"
 #include "common/values/value_ops.h"
 
+#include <pmixpp/util.hpp>
+
 using namespace pmixpp;
 
 namespace {
@@ -22,8 +24,6 @@ namespace {
 using OpDone = client::StatusDone;
 using LookupDone = std::function<void(pmix_status_t, std::shared_ptr<wire::LookupReply>)>;
 
-// A margin after PMIX_TIMEOUT so the host's own timeout answers first.
-constexpr std::chrono::milliseconds kMargin{2000};
 
 pmix_status_t session_for(std::shared_ptr<client::Session> *session_p)
 {
@@ -32,7 +32,7 @@ pmix_status_t session_for(std::shared_ptr<client::Session> *session_p)
     return *session_p ? PMIX_SUCCESS : PMIX_ERR_INIT;
 }
 
-bool valid_key(const char *key) { return key != nullptr && key[0] != '\0' && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN; }
+using pmixpp::util::valid_key;
 
 pmix_status_t keys_from(char **keys, std::vector<std::string> *out_p)
 {
@@ -51,7 +51,7 @@ pmix_status_t start_publish(const pmix_info_t info[], size_t ninfo, OpDone done)
     if (info == nullptr || ninfo == 0) return PMIX_ERR_BAD_PARAM;
     wire::PublishRequest request;
     if ((rc = request.info.assign_copy(info, ninfo)) != PMIX_SUCCESS) return rc;
-    return client::send_status_request(session, request, client::timeout_of(info, ninfo, kMargin), std::move(done));
+    return client::send_status_request(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin), std::move(done));
 }
 
 pmix_status_t start_lookup(std::vector<std::string> keys, const pmix_info_t info[], size_t ninfo, LookupDone done)
@@ -63,7 +63,7 @@ pmix_status_t start_lookup(std::vector<std::string> keys, const pmix_info_t info
     wire::LookupRequest request;
     request.keys = std::move(keys);
     if ((rc = request.directives.assign_copy(info, ninfo)) != PMIX_SUCCESS) return rc;
-    return client::send_message(session, request, client::timeout_of(info, ninfo, kMargin),
+    return client::send_message(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin),
                                 [done](pmix_status_t st, const wire::Frame *frame) {
                                     auto reply = std::make_shared<wire::LookupReply>();
                                     const pmix_status_t status = client::read_reply(st, frame, reply.get());
@@ -80,7 +80,7 @@ pmix_status_t start_unpublish(char **keys, const pmix_info_t info[], size_t ninf
     wire::UnpublishRequest request;
     if ((rc = keys_from(keys, &request.keys)) != PMIX_SUCCESS) return rc;
     if ((rc = request.directives.assign_copy(info, ninfo)) != PMIX_SUCCESS) return rc;
-    return client::send_status_request(session, request, client::timeout_of(info, ninfo, kMargin), std::move(done));
+    return client::send_status_request(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin), std::move(done));
 }
 
 // Fills the caller's pdata entries with what was found, key by key.

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "client/core/host_call.h"
+#include "client/core/requests.h"
 
 using namespace pmixpp;
 
@@ -15,8 +16,6 @@ namespace {
 
 using SpawnDone = std::function<void(pmix_status_t, std::shared_ptr<wire::SpawnReply>)>;
 
-// A margin after PMIX_TIMEOUT so the host's own timeout answers first.
-constexpr std::chrono::milliseconds kMargin{2000};
 
 bool valid_apps(const pmix_app_t apps[], size_t napps)
 {
@@ -38,7 +37,7 @@ pmix_status_t start_spawn(const pmix_info_t job_info[], size_t ninfo, const pmix
     wire::SpawnRequest request;
     if ((rc = request.job_info.assign_copy(job_info, ninfo)) != PMIX_SUCCESS) return rc;
     if ((rc = request.apps.assign_copy(apps, napps)) != PMIX_SUCCESS) return rc;
-    return client::send_for_reply<wire::SpawnReply>(session, request, client::timeout_of(job_info, ninfo, kMargin),
+    return client::send_for_reply<wire::SpawnReply>(session, request, client::timeout_of(job_info, ninfo, client::kServerTimeoutMargin),
                                                     std::move(done));
 }
 

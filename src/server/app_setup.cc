@@ -6,6 +6,8 @@
 #include "server/state/server.h"
 #include "server/pnet/setup_calls.h"
 
+#include <pmixpp/util.hpp>
+
 #include <cstring>
 #include <new>
 #include <string>
@@ -14,10 +16,7 @@ using namespace pmixpp::server;
 
 namespace {
 
-bool valid_nspace(const char *nspace)
-{
-    return nspace != nullptr && nspace[0] != '\0' && strnlen(nspace, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
-}
+using pmixpp::util::valid_nspace;
 
 }  // namespace
 

@@ -21,6 +21,8 @@
 #include "server/requests/requests.h"
 #include "server/sessiondirs/server_hooks.h"
 
+#include <pmixpp/util.hpp>
+
 #include <cstring>
 #include <new>
 #include <string>
@@ -29,10 +31,7 @@ using namespace pmixpp::server;
 
 namespace {
 
-bool valid_nspace(const char *nspace)
-{
-    return nspace != nullptr && nspace[0] != '\0' && strnlen(nspace, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
-}
+using pmixpp::util::valid_nspace;
 
 std::string nspace_string(const char *nspace)
 {

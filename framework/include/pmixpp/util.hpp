@@ -47,6 +47,36 @@ namespace pmixpp::util {
 
 // Compares as PMIX_CHECK_KEY does: a key field holds at most PMIX_MAX_KEYLEN
 // characters and need not end in NUL when it is full.
+// A namespace as a std::string: a pmix_nspace_t may fill all its bytes
+// with no terminating NUL, so the length is bounded, never strlen's.
+inline std::string nspace_string(const char *nspace)
+{
+    return nspace == nullptr ? std::string() : std::string(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
+}
+
+inline std::string nspace_of(const pmix_proc_t &proc)
+{
+    return nspace_string(proc.nspace);
+}
+
+// The same proc: namespace and rank equal (no wildcard matching).
+inline bool same_proc(const pmix_proc_t &a, const pmix_proc_t &b) noexcept
+{
+    return a.rank == b.rank && std::strncmp(a.nspace, b.nspace, PMIX_MAX_NSLEN) == 0;
+}
+
+// A namespace or key a caller may pass: not NULL, not empty, and fits its
+// fixed-size field with the terminating NUL.
+inline bool valid_nspace(const char *nspace) noexcept
+{
+    return nspace != nullptr && nspace[0] != '\0' && strnlen(nspace, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
+}
+
+inline bool valid_key(const char *key) noexcept
+{
+    return key != nullptr && key[0] != '\0' && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
+}
+
 inline bool key_is(const pmix_info_t &info, const char *key) noexcept
 {
     return key != nullptr && std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0;

@@ -1,6 +1,8 @@
 // pmixrun's name service (see name_service.h).
 #include "name_service.h"
 
+#include <pmixpp/util.hpp>
+
 #include <pmix.h>
 
 #include <cstring>
@@ -28,7 +30,7 @@ struct Waiting {
 std::vector<Entry> entries;
 std::vector<Waiting> waiting;
 
-bool key_is(const pmix_info_t &info, const char *key) { return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0; }
+using pmixpp::util::key_is;
 
 bool is_directive(const pmix_info_t &info)
 {

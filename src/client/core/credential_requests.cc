@@ -1,4 +1,5 @@
 #include "client/core/credential_requests.h"
+#include "client/core/requests.h"
 
 #include <string>
 
@@ -11,9 +12,6 @@
 namespace pmixpp::client {
 
 namespace {
-
-// Room for the server's own PMIX_TIMEOUT to answer first.
-constexpr std::chrono::milliseconds kMargin{2000};
 
 // The host path could not answer: no upcall, or no server to ask.
 bool answer_locally(pmix_status_t status)
@@ -111,7 +109,7 @@ pmix_status_t start_get_credential(const pmix_info_t directives[], size_t ndirs,
                                                 share_reply<Reply>(or_locally<Reply>(done, local)));
     }
     if (session->singleton) return post_local<Reply>(done, local);
-    rc = ask_server<Reply>(session, *request, timeout_of(directives, ndirs, kMargin),
+    rc = ask_server<Reply>(session, *request, timeout_of(directives, ndirs, client::kServerTimeoutMargin),
                                or_locally<Reply>(done, local));
     // No server to send to (a tool that lost it): as if never connected.
     return answer_locally(rc) ? post_local<Reply>(done, local) : rc;
@@ -141,7 +139,7 @@ pmix_status_t start_validate_credential(const pmix_byte_object_t *credential, co
                                                      share_reply<Reply>(or_locally<Reply>(done, local)));
     }
     if (session->singleton) return post_local<Reply>(done, local);
-    rc = ask_server<Reply>(session, *request, timeout_of(directives, ndirs, kMargin),
+    rc = ask_server<Reply>(session, *request, timeout_of(directives, ndirs, client::kServerTimeoutMargin),
                                or_locally<Reply>(done, local));
     return answer_locally(rc) ? post_local<Reply>(done, local) : rc;
 }

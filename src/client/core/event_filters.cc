@@ -1,18 +1,17 @@
 // The filters of a handler's registration (PMIX_RANGE,
 // PMIX_EVENT_CUSTOM_RANGE, PMIX_EVENT_AFFECTED_PROC(S)) and the notifier's
 // own restrictions carried in the event (custom targets, non-default).
-#include <cstring>
-
 #include "client/core/events.h"
+
+#include <pmixpp/util.hpp>
+
+#include <cstring>
 
 namespace pmixpp::client {
 
 namespace {
 
-bool key_is(const pmix_info_t &info, const char *key)
-{
-    return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0;
-}
+using util::key_is;
 
 // A PMIX_PROC value or a PMIX_DATA_ARRAY of PMIX_PROC, appended to *procs_p.
 pmix_status_t read_procs(const pmix_value_t &value, std::vector<pmix_proc_t> *procs_p)

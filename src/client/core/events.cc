@@ -1,19 +1,18 @@
+// Registration and ordering of handlers; the filters are in event_filters.cc,
+// delivery in event_chain.cc.
 #include "client/core/events.h"
+
+#include <pmixpp/util.hpp>
 
 #include <algorithm>
 #include <cstring>
-// Registration and ordering of handlers; the filters are in event_filters.cc,
-// delivery in event_chain.cc.
 #include <tuple>
 
 namespace pmixpp::client {
 
 namespace {
 
-bool key_is(const pmix_info_t &info, const char *key)
-{
-    return std::strncmp(info.key, key, PMIX_MAX_KEYLEN) == 0;
-}
+using util::key_is;
 
 bool info_true(const pmix_info_t &info)
 {

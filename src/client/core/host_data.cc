@@ -10,6 +10,8 @@
 #include "common/runtime/latch.h"
 #include "server/engine/self_access.h"
 
+#include <pmixpp/util.hpp>
+
 namespace pmixpp::client {
 
 namespace {
@@ -31,9 +33,10 @@ pmix_status_t target_of(const pmix_proc_t *proc, pmix_proc_t *target_p)
     return PMIX_SUCCESS;
 }
 
-bool valid_key(const char *key)
+// NULL asks for every key.
+bool valid_key_or_all(const char *key)
 {
-    return key == nullptr || (key[0] != '\0' && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN);
+    return key == nullptr || util::valid_key(key);
 }
 
 // One job-level key of nspace on the server, optionally about one node.
@@ -63,7 +66,7 @@ pmix_status_t job_value(const char *nspace, const char *key, const char *nodenam
 pmix_status_t host_get_nb(const pmix_proc_t *proc, const char *key, const pmix_info_t info[], size_t ninfo,
                           HostValueDone done)
 {
-    if (!valid_key(key) || (info == nullptr && ninfo > 0)) {
+    if (!valid_key_or_all(key) || (info == nullptr && ninfo > 0)) {
         return PMIX_ERR_BAD_PARAM;
     }
     pmix_proc_t target;
@@ -88,7 +91,7 @@ pmix_status_t host_get(const pmix_proc_t *proc, const char *key, const pmix_info
     if (runtime::ProgressEngine::process().on_progress_thread()) {
         // Only what is there already: waiting here would stop the server.
         pmix_proc_t target;
-        pmix_status_t rc = valid_key(key) && key != nullptr ? target_of(proc, &target) : PMIX_ERR_WOULD_BLOCK;
+        pmix_status_t rc = valid_key_or_all(key) && key != nullptr ? target_of(proc, &target) : PMIX_ERR_WOULD_BLOCK;
         pmix_value_t *raw = nullptr;
         if (rc == PMIX_SUCCESS) {
             rc = server::server_get(&target, key, info, ninfo, &raw);

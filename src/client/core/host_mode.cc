@@ -1,5 +1,7 @@
 #include "client/core/host_mode.h"
 
+#include <pmixpp/util.hpp>
+
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -29,10 +31,7 @@ HostState &host_state()
     return *g_host.load();
 }
 
-bool same_proc(const pmix_proc_t &a, const pmix_proc_t &b)
-{
-    return a.rank == b.rank && std::strncmp(a.nspace, b.nspace, PMIX_MAX_NSLEN) == 0;
-}
+using util::same_proc;
 
 void connect_sink(const std::shared_ptr<EventHome> &home)
 {

@@ -1,5 +1,7 @@
 #include "client/core/iof_handlers.h"
 
+#include <pmixpp/util.hpp>
+
 #include <ctime>
 #include <map>
 #include <mutex>
@@ -37,10 +39,7 @@ const char *channel_name(uint16_t channel)
     }
 }
 
-std::string nspace_of(const pmix_proc_t &proc)
-{
-    return std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
-}
+using util::nspace_of;
 
 std::string line_prefix(const IofFormat &format, const pmix_proc_t &source, uint16_t channel)
 {

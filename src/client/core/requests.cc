@@ -1,5 +1,7 @@
 #include "client/core/requests.h"
 
+#include <pmixpp/util.hpp>
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -313,13 +315,7 @@ std::chrono::milliseconds timeout_of(const pmix_info_t info[], size_t ninfo,
 
 bool flag_of(const pmix_info_t info[], size_t ninfo, const char *key)
 {
-    for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) {
-            return info[i].value.type == PMIX_UNDEF ||
-                   (info[i].value.type == PMIX_BOOL && info[i].value.data.flag);
-        }
-    }
-    return false;
+    return util::flag_set(info, ninfo, key);
 }
 
 }  // namespace pmixpp::client

@@ -116,12 +116,18 @@ pmix_status_t post_callback(const Session &session, std::function<void()> fn);
 // can do: PMIX_ERR_WOULD_BLOCK instead of a deadlock, else PMIX_SUCCESS.
 pmix_status_t check_may_block(const Session &session);
 
+// What a request that the server (or its host) times out itself adds to
+// PMIX_TIMEOUT: the server's answer, PMIX_ERR_TIMEOUT with its reason,
+// arrives before the client gives up on its own.
+inline constexpr std::chrono::milliseconds kServerTimeoutMargin{2000};
+
 // PMIX_TIMEOUT (seconds) from an info array as a tracker timeout, plus
 // `margin` so that the server's own timeout answers first; 0 when absent.
 std::chrono::milliseconds timeout_of(const pmix_info_t info[], size_t ninfo,
                                      std::chrono::milliseconds margin = std::chrono::milliseconds{0});
 
-// True when info holds `key` as a true bool (a key without a value counts as true).
+// True when info holds `key` as a true flag, with the one meaning of
+// <pmixpp/util.hpp>'s flag_set (no value, or the words true/yes/on, count).
 bool flag_of(const pmix_info_t info[], size_t ninfo, const char *key);
 
 }  // namespace pmixpp::client

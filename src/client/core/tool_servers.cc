@@ -1,5 +1,7 @@
 #include "client/core/tool_servers.h"
 
+#include <pmixpp/util.hpp>
+
 #include <cstring>
 
 #include "client/core/requests.h"
@@ -9,10 +11,7 @@ namespace pmixpp::client {
 
 namespace {
 
-bool same_proc(const pmix_proc_t &a, const pmix_proc_t &b)
-{
-    return a.rank == b.rank && std::strncmp(a.nspace, b.nspace, PMIX_MAX_NSLEN) == 0;
-}
+using util::same_proc;
 
 // The initialized tool session, or the status that says why there is none.
 pmix_status_t tool_session(std::shared_ptr<Session> *session_p)

@@ -10,8 +10,7 @@ namespace pmixpp::buffer {
 
 namespace {
 
-// Every defined type number is below this; find_codec indexes a flat table.
-constexpr pmix_data_type_t kTypeLimit = 128;
+using values::kTypeLimit;
 
 struct CodecIndex {
     const Codec *by_type[kTypeLimit] = {};

@@ -12,7 +12,7 @@ namespace pmixpp::buffer {
 
 namespace {
 
-constexpr pmix_data_type_t kTypeLimit = 128;
+using values::kTypeLimit;
 
 struct FormatterIndex {
     FormatFn by_type[kTypeLimit] = {};

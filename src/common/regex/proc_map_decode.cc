@@ -18,7 +18,9 @@ constexpr std::string_view kProcFix =
 // Ranks at or above this are PMIx's special values (wildcard, undef, ...).
 constexpr std::int64_t kRankLimit = PMIX_RANK_VALID;
 
-struct RankRun {
+// A run as read back: first and last rank, not a count (the text gives both
+// ends, and a bound check reads the last one).
+struct ParsedRun {
     std::int64_t first;
     std::int64_t last;
     std::int64_t stride;
@@ -26,8 +28,8 @@ struct RankRun {
 
 // The runs of one node, repeated on `repeat` consecutive nodes, each shifted
 // by `delta` from the one before.
-struct NodePattern {
-    std::vector<RankRun> runs;
+struct ParsedPattern {
+    std::vector<ParsedRun> runs;
     std::int64_t repeat = 1;
     std::int64_t delta = 0;
     std::uint64_t ranks_per_node = 0;
@@ -43,10 +45,10 @@ bool read_bounded(Cursor *cursor, std::int64_t limit, std::int64_t *value_p)
     return true;
 }
 
-pmix_status_t parse_run(Cursor *cursor, RankRun *run_p)
+pmix_status_t parse_run(Cursor *cursor, ParsedRun *run_p)
 {
     const std::string_view map = cursor->input();
-    RankRun run{0, 0, 1};
+    ParsedRun run{0, 0, 1};
     if (!read_bounded(cursor, kRankLimit, &run.first)) {
         return refuse("expected a rank below PMIX_RANK_VALID in the proc map", map, cursor->pos(),
                       kProcFix);
@@ -75,7 +77,7 @@ pmix_status_t parse_run(Cursor *cursor, RankRun *run_p)
 }
 
 // "*COUNT" and an optional "+DELTA" / "-DELTA" after a node's runs.
-pmix_status_t parse_repeat(Cursor *cursor, NodePattern *pattern_p)
+pmix_status_t parse_repeat(Cursor *cursor, ParsedPattern *pattern_p)
 {
     const std::string_view map = cursor->input();
     if (!cursor->accept('*')) return PMIX_SUCCESS;
@@ -98,10 +100,10 @@ pmix_status_t parse_repeat(Cursor *cursor, NodePattern *pattern_p)
 
 // Every rank of every repetition must stay a valid rank; the extremes are
 // reached on the first or the last repetition.
-bool ranks_stay_valid(const NodePattern &pattern)
+bool ranks_stay_valid(const ParsedPattern &pattern)
 {
     const std::int64_t total_shift = (pattern.repeat - 1) * pattern.delta;
-    for (const RankRun &run : pattern.runs) {
+    for (const ParsedRun &run : pattern.runs) {
         if (run.first + std::min<std::int64_t>(0, total_shift) < 0) return false;
         if (run.last + std::max<std::int64_t>(0, total_shift) >= kRankLimit) return false;
     }
@@ -127,12 +129,12 @@ private:
     std::uint64_t ranks_ = 0;
 };
 
-pmix_status_t parse_pattern(Cursor *cursor, RankBudget *budget, NodePattern *pattern_p)
+pmix_status_t parse_pattern(Cursor *cursor, RankBudget *budget, ParsedPattern *pattern_p)
 {
     const std::string_view map = cursor->input();
-    NodePattern pattern;
+    ParsedPattern pattern;
     do {
-        RankRun run{};
+        ParsedRun run{};
         const pmix_status_t rc = parse_run(cursor, &run);
         if (rc != PMIX_SUCCESS) return rc;
         pattern.ranks_per_node += static_cast<std::uint64_t>((run.last - run.first) / run.stride + 1);
@@ -155,13 +157,13 @@ pmix_status_t parse_pattern(Cursor *cursor, RankBudget *budget, NodePattern *pat
     return PMIX_SUCCESS;
 }
 
-void expand(const NodePattern &pattern, std::vector<std::vector<pmix_rank_t>> *ranks_p)
+void expand(const ParsedPattern &pattern, std::vector<std::vector<pmix_rank_t>> *ranks_p)
 {
     for (std::int64_t node = 0; node < pattern.repeat; ++node) {
         const std::int64_t shift = node * pattern.delta;
         std::vector<pmix_rank_t> ranks;
         ranks.reserve(pattern.ranks_per_node);
-        for (const RankRun &run : pattern.runs) {
+        for (const ParsedRun &run : pattern.runs) {
             for (std::int64_t rank = run.first; rank <= run.last; rank += run.stride) {
                 ranks.push_back(static_cast<pmix_rank_t>(rank + shift));
             }
@@ -176,9 +178,9 @@ pmix_status_t parse_body(std::string_view map, std::size_t offset,
 {
     Cursor cursor(map, offset);
     RankBudget budget;
-    std::vector<NodePattern> patterns;
+    std::vector<ParsedPattern> patterns;
     do {
-        NodePattern pattern;
+        ParsedPattern pattern;
         const pmix_status_t rc = parse_pattern(&cursor, &budget, &pattern);
         if (rc != PMIX_SUCCESS) return rc;
         patterns.push_back(std::move(pattern));
@@ -186,7 +188,7 @@ pmix_status_t parse_body(std::string_view map, std::size_t offset,
     if (!cursor.at_end()) {
         return refuse("unexpected character in the proc map", map, cursor.pos(), kProcFix);
     }
-    for (const NodePattern &pattern : patterns) expand(pattern, ranks_p);
+    for (const ParsedPattern &pattern : patterns) expand(pattern, ranks_p);
     return PMIX_SUCCESS;
 }
 

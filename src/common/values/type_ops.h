@@ -14,6 +14,10 @@
 
 namespace pmixpp::values {
 
+// Every defined type number is below this: tables indexed by type (codecs,
+// formatters) are flat arrays of this size.
+inline constexpr pmix_data_type_t kTypeLimit = 128;
+
 // Bytes one element occupies in an array; 0 for an unknown type.
 size_t element_size(pmix_data_type_t type);
 

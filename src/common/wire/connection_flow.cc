@@ -12,12 +12,6 @@
 
 namespace pmixpp::wire {
 
-namespace {
-
-constexpr const char *kVerboseEnv = "PMIX_MCA_ptl_verbose";
-
-}  // namespace
-
 bool Connection::Impl::queue_locked(Queued frame, std::string *reason_p)
 {
     if (flow.hard_limit > 0 && queued_bytes >= flow.hard_limit) {
@@ -46,7 +40,7 @@ void Connection::Impl::pause_reading()
     if (read_event != nullptr) {
         event_del(read_event);
     }
-    runtime::log_trace(kVerboseEnv, "wire", "not reading " + description + " until it reads its replies");
+    runtime::log_trace(kPtlVerboseEnv, "wire", "not reading " + description + " until it reads its replies");
 }
 
 void Connection::Impl::resume_reading()
@@ -60,7 +54,7 @@ void Connection::Impl::resume_reading()
         pause_requested = false;
     }
     rearm_reading();
-    runtime::log_trace(kVerboseEnv, "wire", "reading " + description + " again");
+    runtime::log_trace(kPtlVerboseEnv, "wire", "reading " + description + " again");
 }
 
 void Connection::Impl::rearm_reading()

@@ -20,6 +20,9 @@ struct event;
 
 namespace pmixpp::wire {
 
+// Where a connection's traces go (both halves of a connection write them).
+inline constexpr const char *kPtlVerboseEnv = "PMIX_MCA_ptl_verbose";
+
 struct Connection::Impl {
     Impl(runtime::ProgressEngine &engine_in, int fd_in, FrameLimits limits_in)
         : engine(engine_in), fd(fd_in), limits(limits_in)

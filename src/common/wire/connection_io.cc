@@ -21,7 +21,6 @@ namespace pmixpp::wire {
 
 namespace {
 
-constexpr const char *kVerboseEnv = "PMIX_MCA_ptl_verbose";
 // Reads per wake-up, so one chatty peer cannot starve the others.
 constexpr int kMaxReadsPerWakeup = 256;
 // A claimed payload length is only allocated as its bytes arrive.
@@ -305,7 +304,7 @@ void Connection::Impl::finish_close(pmix_status_t status, const std::string &rea
     if (log_it) {
         runtime::log_warning("wire", line + " (the peer is broken or not a pmixpp peer)");
     } else {
-        runtime::log_trace(kVerboseEnv, "wire", line);
+        runtime::log_trace(kPtlVerboseEnv, "wire", line);
     }
     CloseHandler handler = std::move(on_close);
     on_close = nullptr;

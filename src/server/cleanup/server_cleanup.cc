@@ -1,5 +1,7 @@
 #include "server/cleanup/server_cleanup.h"
 
+#include <pmixpp/util.hpp>
+
 #include "common/runtime/log.h"
 #include "server/cleanup/guard_rails.h"
 #include "server/cleanup/walker.h"
@@ -32,10 +34,7 @@ Scopes &scopes_of(const server::Server &server)
     return all_scopes()[&server];
 }
 
-std::string nspace_of(const pmix_proc_t &proc)
-{
-    return std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
-}
+using util::nspace_of;
 
 std::string scope_name(const ScopeKey &key)
 {

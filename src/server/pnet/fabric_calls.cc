@@ -12,23 +12,12 @@
 namespace pmixpp::server::pnet {
 namespace {
 
-const pmixpp_pnet_module_t *module_of(const framework::SelectedModule &selected)
-{
-    return static_cast<const pmixpp_pnet_module_t *>(selected.module);
-}
-
 const framework::SelectedModule *find_component(const Server &server, const std::string &name)
 {
     for (const auto &selected : server.pnet_modules) {
         if (selected.component == name) return &selected;
     }
     return nullptr;
-}
-
-void named_failure(const std::string &component, const char *what, pmix_status_t rc)
-{
-    runtime::log_warning("server", "pnet/" + component + ": " + what + " failed (" + PMIx_Error_string(rc) +
-                                       "); asking the next one");
 }
 
 bool answered(pmix_status_t rc) { return rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED; }
@@ -103,7 +92,7 @@ pmix_status_t register_fabric(Server &server, const pmix_info_t directives[], st
         if (rc == PMIX_ERR_NOMEM) return rc;
         if (rc == PMIX_ERR_NOT_FOUND || rc == PMIX_ERR_NOT_SUPPORTED) continue;  // not one it knows
         if (rc != PMIX_SUCCESS) {
-            named_failure(selected.component, "register_fabric", rc);
+            warn_failed(selected.component, "register_fabric", rc, "asking the next one");
             continue;
         }
         description_p->component = selected.component;

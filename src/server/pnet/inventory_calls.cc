@@ -13,17 +13,6 @@
 namespace pmixpp::server::pnet {
 namespace {
 
-const pmixpp_pnet_module_t *module_of(const framework::SelectedModule &selected)
-{
-    return static_cast<const pmixpp_pnet_module_t *>(selected.module);
-}
-
-void named_failure(const std::string &component, const char *what, pmix_status_t rc)
-{
-    runtime::log_warning("server", "pnet/" + component + ": " + what + " failed (" + PMIx_Error_string(rc) +
-                                       "); the inventory goes on without it");
-}
-
 void release_array(void *cbdata)
 {
     auto *array = static_cast<pmix_data_array_t *>(cbdata);
@@ -43,7 +32,7 @@ pmix_status_t collect_inventory(Server &server, const pmix_info_t directives[], 
         void *mine = PMIx_Info_list_start();
         const pmix_status_t rc = mine == nullptr ? PMIX_ERR_NOMEM : module->collect_inventory(directives, ndirs, mine);
         if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
-            named_failure(selected.component, "collect_inventory", rc);
+            warn_failed(selected.component, "collect_inventory", rc, "the inventory goes on without it");
         } else {
             pmix_data_array_t part;
             PMIX_DATA_ARRAY_CONSTRUCT(&part, 0, PMIX_INFO);
@@ -81,7 +70,7 @@ pmix_status_t deliver_inventory(Server &server, const pmix_info_t info[], std::s
         const auto *module = module_of(selected);
         if (!PMIXPP_PNET_HAS(module, deliver_inventory)) continue;
         const pmix_status_t rc = module->deliver_inventory(info, ninfo, directives, ndirs);
-        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) named_failure(selected.component, "deliver_inventory", rc);
+        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) warn_failed(selected.component, "deliver_inventory", rc, "the inventory goes on without it");
     }
     if (cbfunc != nullptr) post_to_server([cbfunc, cbdata](Server &) { cbfunc(PMIX_SUCCESS, cbdata); });
     return PMIX_SUCCESS;

@@ -11,11 +11,6 @@
 namespace pmixpp::server::pnet {
 namespace {
 
-const pmixpp_pnet_module_t *module_of(const framework::SelectedModule &selected)
-{
-    return static_cast<const pmixpp_pnet_module_t *>(selected.module);
-}
-
 uint32_t appnum_of(const Server &server, const std::string &nspace, pmix_rank_t rank)
 {
     store::ValuePtr value;
@@ -122,6 +117,17 @@ void on_finalize(Server &server)
     std::vector<std::string> names;
     for (const auto &[name, ns] : server.namespaces) names.push_back(name);
     for (const auto &name : names) on_nspace_deregistered(server, name);
+}
+
+const pmixpp_pnet_module_t *module_of(const framework::SelectedModule &selected)
+{
+    return static_cast<const pmixpp_pnet_module_t *>(selected.module);
+}
+
+void warn_failed(const std::string &component, const char *what, pmix_status_t rc, const char *consequence)
+{
+    runtime::log_warning("server", "pnet/" + component + ": " + what + " failed (" + PMIx_Error_string(rc) + "); " +
+                                       consequence);
 }
 
 }  // namespace pmixpp::server::pnet

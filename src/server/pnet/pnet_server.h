@@ -19,6 +19,8 @@
 #include <pmix_common.h>
 #include <pmixpp/pnet.h>
 
+#include "framework/src/selected_modules.h"
+
 #include <cstddef>
 #include <string>
 
@@ -39,6 +41,11 @@ namespace pmixpp::server::pnet {
 
 // lifecycle.cc: every active pnet component, best first (none is fine).
 pmix_status_t select_components(Server &server);
+
+// The module table of one selected pnet component.
+const pmixpp_pnet_module_t *module_of(const framework::SelectedModule &selected);
+// One warning line: pnet/<component>: <what> failed (<status>); <consequence>.
+void warn_failed(const std::string &component, const char *what, pmix_status_t rc, const char *consequence);
 
 // PMIx_server_setup_fork, on the caller's thread: the job's directives,
 // then every component's setup_fork. PMIX_ERR_WOULD_BLOCK (and a line saying

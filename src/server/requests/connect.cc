@@ -30,12 +30,12 @@ namespace pmixpp::server {
 
 namespace {
 
-const char *api_name(bool disconnect)
+const char *connect_api_name(bool disconnect)
 {
     return disconnect ? "PMIx_Disconnect" : "PMIx_Connect";
 }
 
-void complete(Server &server, uint64_t id, pmix_status_t status)
+void finish_connect(Server &server, uint64_t id, pmix_status_t status)
 {
     ConnectCollective *collective = server.part<ConnectTracker>().find(id);
     if (collective == nullptr) return;  // timed out or failed already
@@ -50,7 +50,7 @@ void complete(Server &server, uint64_t id, pmix_status_t status)
 
 // What the host is handed, owned by the call: the host may read it until it
 // calls back, which may be after the collective timed out and is gone.
-struct HostCall {
+struct ConnectUpcall {
     std::vector<pmix_proc_t> procs;
     wire::InfoArray info;
 };
@@ -59,11 +59,11 @@ void call_host(Server &server, ConnectCollective &collective)
 {
     const auto &slots = server.host.slots();
     const auto upcall = collective.disconnect ? slots.disconnect : slots.connect;
-    std::shared_ptr<HostCall> held;
+    std::shared_ptr<ConnectUpcall> held;
     try {
-        held = std::make_shared<HostCall>(HostCall{std::move(collective.procs), std::move(collective.directives)});
+        held = std::make_shared<ConnectUpcall>(ConnectUpcall{std::move(collective.procs), std::move(collective.directives)});
     } catch (const std::bad_alloc &) {
-        return complete(server, collective.id, PMIX_ERR_NOMEM);
+        return finish_connect(server, collective.id, PMIX_ERR_NOMEM);
     }
     collective.host_called = true;
     const uint64_t id = collective.id;
@@ -75,7 +75,7 @@ void call_host(Server &server, ConnectCollective &collective)
                           cbdata);
         },
         [id, held](pmix_status_t status) {
-            if (Server *now = current()) complete(*now, id, status);
+            if (Server *now = current()) finish_connect(*now, id, status);
         });
 }
 
@@ -87,7 +87,7 @@ pmix_status_t check_caller(Server &server, const Peer &peer, bool disconnect, co
     const bool host_can = (disconnect ? slots.disconnect : slots.connect) != nullptr;
     if (!host_can && !participants.all_local) return PMIX_ERR_NOT_SUPPORTED;
     if (procs.empty() || participants.local.count(proc_name(peer.proc)) == 0) {
-        runtime::log_warning("server", describe(peer) + " called " + api_name(disconnect) +
+        runtime::log_warning("server", describe(peer) + " called " + connect_api_name(disconnect) +
                                            " with a proc set that does not include itself: refused with "
                                            "PMIX_ERR_BAD_PARAM (name the caller, or its namespace with "
                                            "PMIX_RANK_WILDCARD, among the procs)");
@@ -106,7 +106,7 @@ void handle_membership(Server &server, Peer &peer, uint32_t tag, bool disconnect
     Participants participants = local_participants(server, procs);
     const pmix_status_t refused = check_caller(server, peer, disconnect, procs, participants);
     if (refused != PMIX_SUCCESS) return reply_status(server, peer.id, tag, refused);
-    const std::string signature = std::string(api_name(disconnect)) + ":" + signature_of(procs);
+    const std::string signature = std::string(connect_api_name(disconnect)) + ":" + signature_of(procs);
     bool created = false;
     ConnectCollective &collective = join(server.part<ConnectTracker>(), signature, peer, tag, &created);
     if (created) {
@@ -115,10 +115,10 @@ void handle_membership(Server &server, Peer &peer, uint32_t tag, bool disconnect
         collective.procs = std::move(procs);
         collective.expected = std::move(participants.local);
         collective.directives = std::move(info);
-        arm_timeout(server, collective, [](Server &now, uint64_t id) { complete(now, id, PMIX_ERR_TIMEOUT); });
+        arm_timeout(server, collective, [](Server &now, uint64_t id) { finish_connect(now, id, PMIX_ERR_TIMEOUT); });
     }
     if (!collective.complete()) return;
-    if (collective.all_local) return complete(server, collective.id, PMIX_SUCCESS);
+    if (collective.all_local) return finish_connect(server, collective.id, PMIX_SUCCESS);
     call_host(server, collective);
 }
 
@@ -136,12 +136,12 @@ void handle_disconnect(Server &server, Peer &peer, uint32_t tag, wire::Disconnec
 
 void connect_peer_lost(Server &server, const Peer &peer)
 {
-    leave_all(server.part<ConnectTracker>(), peer, [&server](uint64_t id) { complete(server, id, PMIX_ERR_LOST_CONNECTION); });
+    leave_all(server.part<ConnectTracker>(), peer, [&server](uint64_t id) { finish_connect(server, id, PMIX_ERR_LOST_CONNECTION); });
 }
 
 void fail_all_connects(Server &server, pmix_status_t status)
 {
-    for (uint64_t id : server.part<ConnectTracker>().ids()) complete(server, id, status);
+    for (uint64_t id : server.part<ConnectTracker>().ids()) finish_connect(server, id, status);
 }
 
 }  // namespace pmixpp::server

@@ -127,7 +127,7 @@ pmix_status_t take_collected(Server &server, const Collective &collective, const
     return status;
 }
 
-void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Bytes &blob)
+void finish_fence(Server &server, uint64_t id, pmix_status_t status, const wire::Bytes &blob)
 {
     Collective *collective = server.part<FenceTracker>().find(id);
     if (collective == nullptr) return;  // timed out or failed already
@@ -209,7 +209,7 @@ void host_fence_done(pmix_status_t status, const char *data, size_t ndata, void 
         return;
     }
     post_to_server([id, status, blob = std::move(blob)](Server &server) {
-        complete(server, id, status, blob);
+        finish_fence(server, id, status, blob);
     });
 }
 
@@ -252,7 +252,7 @@ void call_host(Server &server, Collective &collective)
     }
     const std::size_t ndata = collective.contribution.size();
     char *data = rc == PMIX_SUCCESS ? host_owned_copy(collective.contribution, &rc) : nullptr;
-    if (rc != PMIX_SUCCESS) return complete(server, id, rc, {});
+    if (rc != PMIX_SUCCESS) return finish_fence(server, id, rc, {});
     collective.host_called = true;
     HostFenceCall *raw = call.release();
     InlineAnswer answer;
@@ -270,20 +270,20 @@ void call_host(Server &server, Collective &collective)
         // The host called back before returning: that is its answer, even if
         // it also returned an error status (it must not have; the callback
         // has freed raw already).
-        return complete(server, id, answer.status, answer.blob);
+        return finish_fence(server, id, answer.status, answer.blob);
     }
     if (rc == PMIX_SUCCESS) return;
     // Not accepted: the host will not call back (an error, or
     // OPERATION_SUCCEEDED: completed at once, with no data).
     delete raw;
-    complete(server, id, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc, {});
+    finish_fence(server, id, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc, {});
 }
 
 void launch(Server &server, Collective &collective)
 {
     if (!collective.all_local) {
         if (server.host.slots().fence_nb != nullptr) return call_host(server, collective);
-        return complete(server, collective.id, PMIX_ERR_NOT_SUPPORTED, {});
+        return finish_fence(server, collective.id, PMIX_ERR_NOT_SUPPORTED, {});
     }
     wire::Bytes blob;
     pmix_status_t rc = PMIX_SUCCESS;
@@ -292,7 +292,7 @@ void launch(Server &server, Collective &collective)
         collective.contribution = blob;
         collective.contribution_scope = PMIX_LOCAL;
     }
-    complete(server, collective.id, rc, blob);
+    finish_fence(server, collective.id, rc, blob);
 }
 
 std::vector<pmix_proc_t> participant_set(const Server &server, const Peer &peer, const wire::FenceRequest &request)
@@ -326,19 +326,19 @@ void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &
     }
     merge_directives(collective, request.directives);
     if (created) {
-        arm_timeout(server, collective, [](Server &now, uint64_t id) { complete(now, id, PMIX_ERR_TIMEOUT, {}); });
+        arm_timeout(server, collective, [](Server &now, uint64_t id) { finish_fence(now, id, PMIX_ERR_TIMEOUT, {}); });
     }
     if (collective.complete()) launch(server, collective);
 }
 
 void fence_peer_lost(Server &server, const Peer &peer)
 {
-    leave_all(server.part<FenceTracker>(), peer, [&server](uint64_t id) { complete(server, id, PMIX_ERR_LOST_CONNECTION, {}); });
+    leave_all(server.part<FenceTracker>(), peer, [&server](uint64_t id) { finish_fence(server, id, PMIX_ERR_LOST_CONNECTION, {}); });
 }
 
 void fail_all_fences(Server &server, pmix_status_t status)
 {
-    for (uint64_t id : server.part<FenceTracker>().ids()) complete(server, id, status, {});
+    for (uint64_t id : server.part<FenceTracker>().ids()) finish_fence(server, id, status, {});
 }
 
 }  // namespace pmixpp::server

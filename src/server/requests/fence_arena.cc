@@ -18,6 +18,8 @@
 #include "server/requests/requests.h"
 #include "server/requests/fence_arenas.h"
 
+#include <pmixpp/util.hpp>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -57,10 +59,7 @@ ServerArena *find_arena(Server &server, const std::string &nspace)
     return it == server.part<FenceArenas>().by_nspace.end() ? nullptr : it->second.get();
 }
 
-std::string nspace_of(const pmix_proc_t &proc)
-{
-    return std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
-}
+using util::nspace_of;
 
 // A fence over exactly the caller's whole job: no procs, or {own, WILDCARD}.
 bool whole_own_job(const Peer &peer, const wire::FenceRequest &request)

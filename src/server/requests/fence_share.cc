@@ -7,6 +7,8 @@
 // keeps its records in the reply, so nothing is ever lost.
 #include "server/requests/requests.h"
 
+#include <pmixpp/util.hpp>
+
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -17,10 +19,7 @@
 namespace pmixpp::server {
 namespace {
 
-std::string nspace_of(const pmix_proc_t &proc)
-{
-    return std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
-}
+using util::nspace_of;
 
 bool worth_sharing(const Server &server, std::size_t recipients, const wire::FenceReply &reply)
 {

@@ -48,7 +48,7 @@ void tell_members(Server &server, pmix_status_t code, const std::string &group, 
 
 namespace {
 
-const char *api_name(bool destruct)
+const char *group_api_name(bool destruct)
 {
     return destruct ? "PMIx_Group_destruct" : "PMIx_Group_construct";
 }
@@ -130,7 +130,7 @@ void announce(Server &server, const std::string &group, const pmix_proc_t &leade
 
 // Ends the collective `id` for every member that arrived: a construct that
 // succeeded records the group, a destruct that succeeded forgets it.
-void complete(Server &server, uint64_t id, pmix_status_t status, const wire::InfoArray &from_host = {})
+void finish_group(Server &server, uint64_t id, pmix_status_t status, const wire::InfoArray &from_host = {})
 {
     GroupCollective *collective = server.part<GroupTracker>().find(id);
     if (collective == nullptr) return;  // timed out or failed already
@@ -147,7 +147,7 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Inf
     const std::optional<pmix_proc_t> announced_by = collective->announced_by;
     server.part<GroupTracker>().erase(id);
     runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
-                       std::string(api_name(destruct)) + " of " + group + " ends: " + PMIx_Error_string(status));
+                       std::string(group_api_name(destruct)) + " of " + group + " ends: " + PMIx_Error_string(status));
     if (destruct) {
         if (formed) server.part<GroupRegistry>().erase(group);
         for (const Arrival &arrival : arrivals) reply_status(server, arrival.peer, arrival.tag, status);
@@ -174,7 +174,7 @@ void complete(Server &server, uint64_t id, pmix_status_t status, const wire::Inf
 
 // What the host is handed, owned by the call: the host may read it until it
 // calls back, which may be after the collective timed out and is gone.
-struct HostCall {
+struct GroupUpcall {
     uint64_t id = 0;
     char group[PMIX_MAX_NSLEN + 1] = {};
     std::vector<pmix_proc_t> procs;
@@ -184,20 +184,20 @@ struct HostCall {
 void host_done(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata, pmix_release_cbfunc_t release,
                void *release_cbdata)
 {
-    std::unique_ptr<HostCall> call(static_cast<HostCall *>(cbdata));
+    std::unique_ptr<GroupUpcall> call(static_cast<GroupUpcall *>(cbdata));
     auto answer = std::make_shared<wire::InfoArray>();
     if (status == PMIX_SUCCESS && ninfo > 0 && info != nullptr) status = answer->assign_copy(info, ninfo);
     if (release != nullptr) release(release_cbdata);
     if (call == nullptr) return;
     // Handled on the progress thread, after the upcall returned.
-    post_to_server([id = call->id, status, answer](Server &server) { complete(server, id, status, *answer); });
+    post_to_server([id = call->id, status, answer](Server &server) { finish_group(server, id, status, *answer); });
 }
 
 void call_host(Server &server, GroupCollective &collective)
 {
     const auto upcall = server.host.slots().group;
-    auto *call = new (std::nothrow) HostCall;
-    if (call == nullptr) return complete(server, collective.id, PMIX_ERR_NOMEM);
+    auto *call = new (std::nothrow) GroupUpcall;
+    if (call == nullptr) return finish_group(server, collective.id, PMIX_ERR_NOMEM);
     call->id = collective.id;
     std::strncpy(call->group, collective.group.c_str(), PMIX_MAX_NSLEN);
     call->procs = collective.procs;
@@ -216,7 +216,7 @@ void call_host(Server &server, GroupCollective &collective)
                                     call->directives.size(), host_done, call);
     if (rc == PMIX_SUCCESS) return;
     delete call;
-    complete(server, id, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
+    finish_group(server, id, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
 }
 
 // The caller's PMIX_GROUP_INFO (a data array of infos), kept for the
@@ -247,7 +247,7 @@ pmix_status_t check_caller(Server &server, const Peer &peer, bool destruct, cons
                            bool needs_host)
 {
     if (group.empty() || members.empty() || participants.local.count(proc_name(peer.proc)) == 0) {
-        runtime::log_warning("server", describe(peer) + " called " + api_name(destruct) +
+        runtime::log_warning("server", describe(peer) + " called " + group_api_name(destruct) +
                                            " without a group name or as no member of the group: refused with "
                                            "PMIX_ERR_BAD_PARAM (name the group, and the caller among its members)");
         return PMIX_ERR_BAD_PARAM;
@@ -295,7 +295,7 @@ void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, con
     Participants participants = local_participants(server, members);
     needs_host = needs_host || !participants.all_local;
     // The signature is of the list as given: every caller names the same.
-    const std::string signature = std::string(api_name(destruct)) + ":" + group + ":" + signature_of(members);
+    const std::string signature = std::string(group_api_name(destruct)) + ":" + group + ":" + signature_of(members);
     const bool optional = !destruct && directive_flag(info.data(), info.size(), PMIX_GROUP_OPTIONAL);
     // Gone members are then handled once, by member_lost (group_failures.cc).
     const bool tolerant = !destruct && (optional || directive_flag(info.data(), info.size(),
@@ -328,7 +328,7 @@ void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, con
         collective.expected = std::move(participants.local);
         collective.directives = std::move(info);
         arm_timeout(server, collective,
-                    [](Server &now, uint64_t expired) { complete(now, expired, PMIX_ERR_TIMEOUT); });
+                    [](Server &now, uint64_t expired) { finish_group(now, expired, PMIX_ERR_TIMEOUT); });
     }
     if (tolerant && any_gone) handle_gone_members(server, id, members);
     if (GroupCollective *open = server.part<GroupTracker>().find(id)) proceed_if_complete(server, *open);
@@ -377,13 +377,13 @@ void handle_group_leave(Server &server, Peer &peer, uint32_t tag, wire::GroupLea
 
 void complete_group(Server &server, uint64_t id, pmix_status_t status, const wire::InfoArray &from_host)
 {
-    complete(server, id, status, from_host);
+    finish_group(server, id, status, from_host);
 }
 
 void proceed_if_complete(Server &server, GroupCollective &collective)
 {
     if (!collective.complete() || !collective.awaiting.empty()) return;
-    if (!collective.needs_host) return complete(server, collective.id, PMIX_SUCCESS, {});
+    if (!collective.needs_host) return finish_group(server, collective.id, PMIX_SUCCESS, {});
     call_host(server, collective);
 }
 
@@ -403,9 +403,9 @@ void form_announced_group(Server &server, const std::string &group, const pmix_p
     collective.arrived = std::move(waiting);
     collective.directives = std::move(directives);
     if (collective.needs_host && server.host.slots().group == nullptr) {
-        return complete(server, collective.id, PMIX_ERR_NOT_SUPPORTED);
+        return finish_group(server, collective.id, PMIX_ERR_NOT_SUPPORTED);
     }
-    arm_timeout(server, collective, [](Server &now, uint64_t id) { complete(now, id, PMIX_ERR_TIMEOUT); });
+    arm_timeout(server, collective, [](Server &now, uint64_t id) { finish_group(now, id, PMIX_ERR_TIMEOUT); });
     proceed_if_complete(server, collective);
 }
 
@@ -491,7 +491,7 @@ std::vector<pmix_proc_t> with_groups_expanded(const Server &server, std::vector<
 
 void fail_all_groups(Server &server, pmix_status_t status)
 {
-    for (uint64_t id : server.part<GroupTracker>().ids()) complete(server, id, status);
+    for (uint64_t id : server.part<GroupTracker>().ids()) finish_group(server, id, status);
 }
 
 }  // namespace pmixpp::server

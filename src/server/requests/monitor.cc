@@ -34,7 +34,7 @@ void respond_status(const MonitorResponder &respond, pmix_status_t status)
 
 // The requester may have gone while the host thought about it: nothing to
 // watch then (its monitors were stopped when it left).
-bool owner_present(Server &server, PeerId owner)
+bool owner_connected(Server &server, PeerId owner)
 {
     if (owner == kNoPeer) return true;
     const Peer *peer = server.find_peer(owner);
@@ -43,7 +43,7 @@ bool owner_present(Server &server, PeerId owner)
 
 void answer_locally(Server &server, const HostMonitor &call)
 {
-    if (!owner_present(server, call.owner)) return respond_status(call.respond, PMIX_ERR_LOST_CONNECTION);
+    if (!owner_connected(server, call.owner)) return respond_status(call.respond, PMIX_ERR_LOST_CONNECTION);
     const wire::MonitorRequest &request = call.request;
     respond_status(call.respond, monitor::run_local(server, call.owner, call.requester, request.monitor[0],
                                                     request.directives.data(), request.directives.size()));

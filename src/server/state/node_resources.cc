@@ -1,5 +1,7 @@
 #include "server/state/node_resources.h"
 
+#include <pmixpp/util.hpp>
+
 #include "common/values/value_ops.h"
 #include "server/state/info_read.h"
 
@@ -19,14 +21,11 @@ struct NodeSpec {
     std::vector<const pmix_info_t *> items;
 };
 
-bool is_key(const pmix_info_t &item, const char *key)
-{
-    return std::strncmp(item.key, key, PMIX_MAX_KEYLEN) == 0;
-}
+using util::key_is;
 
 bool is_identity(const pmix_info_t &item)
 {
-    return is_key(item, PMIX_NODEID) || is_key(item, PMIX_HOSTNAME);
+    return key_is(item, PMIX_NODEID) || key_is(item, PMIX_HOSTNAME);
 }
 
 pmix_status_t parse_node_array(const pmix_value_t &value, NodeSpec *spec_p, std::string *error_p)
@@ -40,14 +39,14 @@ pmix_status_t parse_node_array(const pmix_value_t &value, NodeSpec *spec_p, std:
     const auto *items = static_cast<const pmix_info_t *>(array->array);
     for (std::size_t i = 0; i < array->size; ++i) {
         const pmix_info_t &item = items[i];
-        if (is_key(item, PMIX_NODEID)) {
+        if (key_is(item, PMIX_NODEID)) {
             uint32_t id = 0;
             if (read_u32(item.value, &id) != PMIX_SUCCESS) {
                 *error_p = std::string(PMIX_NODEID) + " must be a uint32";
                 return PMIX_ERR_BAD_PARAM;
             }
             spec.nodeid = id;
-        } else if (is_key(item, PMIX_HOSTNAME)) {
+        } else if (key_is(item, PMIX_HOSTNAME)) {
             if (read_string(item.value, &spec.hostname) != PMIX_SUCCESS || spec.hostname.empty()) {
                 *error_p = std::string(PMIX_HOSTNAME) + " must be a non-empty string";
                 return PMIX_ERR_BAD_PARAM;
@@ -67,7 +66,7 @@ pmix_status_t parse_specs(const Server &server, const pmix_info_t info[], std::s
     std::vector<NodeSpec> specs;
     NodeSpec local;
     for (std::size_t i = 0; i < ninfo; ++i) {
-        if (!is_key(info[i], PMIX_NODE_INFO_ARRAY)) {
+        if (!key_is(info[i], PMIX_NODE_INFO_ARRAY)) {
             if (!is_identity(info[i])) local.items.push_back(&info[i]);
             continue;
         }
@@ -132,7 +131,7 @@ void remove_key(NodeResources &node, const char *key)
 {
     auto &info = node.info;
     for (auto it = info.begin(); it != info.end(); ++it) {
-        if (!is_key(*it, key)) continue;
+        if (!key_is(*it, key)) continue;
         values::info_destruct(&*it);
         info.erase(it);
         return;
@@ -180,7 +179,7 @@ bool asks_about_a_node(const store::GetRequest &request)
 {
     for (std::size_t i = 0; i < request.nqualifiers; ++i) {
         const pmix_info_t &item = request.qualifiers[i];
-        if (is_key(item, PMIX_NODE_INFO) || is_identity(item)) return true;
+        if (key_is(item, PMIX_NODE_INFO) || is_identity(item)) return true;
     }
     const auto level = store::natural_level(request.key);
     return level && *level == PMIXPP_GDS_LEVEL_NODE;
