@@ -26,9 +26,10 @@ PMIXPP_COMPAT_PACKAGES=(
 )
 
 # The reliability stages of the test suite: clang and its libFuzzer and
-# sanitizer runtimes for the fuzz targets (tests/fuzz).
+# sanitizer runtimes for the fuzz targets (tests/fuzz); clang-format 14 for
+# the check that the sources match .clang-format (source_format).
 PMIXPP_RELIABILITY_PACKAGES=(
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev clang-format-14
 )
 
 pmixpp_log() { printf '[pmixpp] %s\n' "$*"; }
