@@ -27,7 +27,14 @@ if [ -z "$formatter" ]; then
   exit 77
 fi
 
-mapfile -t files < <(git ls-files -- '*.c' '*.cc' '*.h' '*.hpp' | grep -v '^include/')
+# The tracked sources; outside a git checkout (an unpacked tarball), every
+# source but the build trees'.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  mapfile -t files < <(git ls-files -- '*.c' '*.cc' '*.h' '*.hpp' | grep -v '^include/')
+else
+  mapfile -t files < <(find . -path './build*' -prune -o -path ./include -prune -o \
+    -type f \( -name '*.c' -o -name '*.cc' -o -name '*.h' -o -name '*.hpp' \) -print | sed 's|^\./||' | sort)
+fi
 if [ "$check" = 0 ]; then
   printf '%s\0' "${files[@]}" | xargs -0 -n 64 -P "$(nproc)" "$formatter" -i
   exit 0
