@@ -29,10 +29,13 @@ static atomic_bool worker_ended = false;
 static atomic_int worker_exit_code = -1;
 
 static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
-                       pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
-                       void *cbdata)
+                       pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
-    (void)id; (void)status; (void)source; (void)results; (void)nresults;
+    (void)id;
+    (void)status;
+    (void)source;
+    (void)results;
+    (void)nresults;
     for (size_t i = 0; i < ninfo; ++i) {
         if (strcmp(info[i].key, PMIX_EXIT_CODE) == 0 && info[i].value.type == PMIX_INT) {
             worker_exit_code = info[i].value.data.integer;

@@ -22,10 +22,13 @@ static atomic_bool child_job_ended = false;
 static atomic_int child_job_exit_code = -1;
 
 static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
-                       pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
-                       void *cbdata)
+                       pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
-    (void)id; (void)status; (void)source; (void)results; (void)nresults;
+    (void)id;
+    (void)status;
+    (void)source;
+    (void)results;
+    (void)nresults;
     for (size_t i = 0; i < ninfo; ++i) {
         if (strcmp(info[i].key, PMIX_EXIT_CODE) == 0 && info[i].value.type == PMIX_INT) {
             child_job_exit_code = info[i].value.data.integer;
@@ -51,11 +54,13 @@ static pmix_status_t meet_the_other_side(const pmix_proc_t *me, const pmix_proc_
         if (rc == PMIX_SUCCESS) printf("parent: connected to the child job of %u processes\n", value->data.uint32);
     } else if (rc == PMIX_SUCCESS) {
         rc = PMIx_Get(parent_rank0, "spawn.greeting", NULL, 0, &value);
-        if (rc == PMIX_SUCCESS) printf("child rank %u: connected; the parent says \"%s\"\n", me->rank, value->data.string);
+        if (rc == PMIX_SUCCESS)
+            printf("child rank %u: connected; the parent says \"%s\"\n", me->rank, value->data.string);
     }
     if (value != NULL) PMIX_VALUE_RELEASE(value);
     pmix_status_t gone = PMIx_Disconnect(procs, 2, NULL, 0);
-    if (i_am_parent) printf("parent: PMIx_Connect/Get/Disconnect: %s, %s\n", PMIx_Error_string(rc), PMIx_Error_string(gone));
+    if (i_am_parent)
+        printf("parent: PMIx_Connect/Get/Disconnect: %s, %s\n", PMIx_Error_string(rc), PMIx_Error_string(gone));
     fflush(stdout);
     return rc == PMIX_SUCCESS ? gone : rc;
 }

@@ -105,8 +105,7 @@ static pmix_status_t fence(bool collect)
 }
 
 /* Times `count` PMIx_Get calls of one key, one sample per call. */
-static int time_gets(const char *figure, const pmix_proc_t *proc, const char *key, long count,
-                     uint64_t *samples)
+static int time_gets(const char *figure, const pmix_proc_t *proc, const char *key, long count, uint64_t *samples)
 {
     for (long i = 0; i < count; ++i) {
         pmix_value_t *value = NULL;

@@ -48,11 +48,13 @@ static uint32_t procs_per_node = MAX_PER_NODE;
 
 /* ---- host callbacks: one node, so a fence is complete at once ---- */
 
-static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                              size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
-                              void *cbdata)
+static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
+                              char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
-    (void)procs; (void)nprocs; (void)info; (void)ninfo;
+    (void)procs;
+    (void)nprocs;
+    (void)info;
+    (void)ninfo;
     /* data is ours to free: it goes back as the result, freed once read. */
     cbfunc(PMIX_SUCCESS, data, ndata, cbdata, free, data);
     return PMIX_SUCCESS;
@@ -61,16 +63,23 @@ static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pm
 static pmix_status_t on_direct_modex(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
                                      pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
-    (void)proc; (void)info; (void)ninfo; (void)cbfunc; (void)cbdata;
+    (void)proc;
+    (void)info;
+    (void)ninfo;
+    (void)cbfunc;
+    (void)cbdata;
     return PMIX_ERR_NOT_FOUND;
 }
 
 static pmix_status_t on_abort(const pmix_proc_t *proc, void *server_object, int status, const char msg[],
                               pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-    (void)server_object; (void)procs; (void)nprocs; (void)cbfunc; (void)cbdata;
-    fprintf(stderr, "bench_host: %s.%u aborted (%d): %s\n", proc->nspace, proc->rank, status,
-            msg != NULL ? msg : "");
+    (void)server_object;
+    (void)procs;
+    (void)nprocs;
+    (void)cbfunc;
+    (void)cbdata;
+    fprintf(stderr, "bench_host: %s.%u aborted (%d): %s\n", proc->nspace, proc->rank, status, msg != NULL ? msg : "");
     return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -285,7 +294,10 @@ static int start_server_timed(uint64_t *init_ns_p)
     return 0;
 }
 
-static int start_server(void) { return start_server_timed(NULL); }
+static int start_server(void)
+{
+    return start_server_timed(NULL);
+}
 
 /* ---- listening sockets of this process ---- */
 

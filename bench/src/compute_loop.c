@@ -42,7 +42,8 @@ int main(int argc, char **argv)
     }
     const double seconds = (double)(bench_now_ns() - start) / 1e9;
     if (rc != PMIX_SUCCESS) fprintf(stderr, "compute_loop %u: %s\n", me.rank, PMIx_Error_string(rc));
-    if (me.rank == 0 && rc == PMIX_SUCCESS) printf("loop %.4f (checksum %llu)\n", seconds, (unsigned long long)(sum & 0xff));
+    if (me.rank == 0 && rc == PMIX_SUCCESS)
+        printf("loop %.4f (checksum %llu)\n", seconds, (unsigned long long)(sum & 0xff));
     free(data);
     PMIx_Finalize(NULL, 0);
     return rc == PMIX_SUCCESS ? 0 : 1;

@@ -47,11 +47,16 @@ static int fail(const char *what, pmix_status_t rc)
     return 1;
 }
 
-static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
-                     size_t ninfo, pmix_info_t results[], size_t nresults,
-                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
+                     pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
-    (void)id; (void)status; (void)source; (void)info; (void)ninfo; (void)results; (void)nresults;
+    (void)id;
+    (void)status;
+    (void)source;
+    (void)info;
+    (void)ninfo;
+    (void)results;
+    (void)nresults;
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
@@ -197,7 +202,7 @@ static int run_legit(uint32_t legit)
         if (uri_file != NULL) write_tcp_uri(uri_file);
         wait_for_file(getenv("CROWD_GO_FILE"));
     }
-    pmix_status_t rc = fence_legit(legit);  /* the start barrier */
+    pmix_status_t rc = fence_legit(legit); /* the start barrier */
     if (rc != PMIX_SUCCESS) return fail("start fence", rc);
     char *blob = malloc(BLOB_BYTES);
     size_t capacity = (size_t)minimum + 1024;

@@ -12,7 +12,8 @@ constexpr std::size_t abi_header_size = offsetof(pmixpp_component_t, abi_minor) 
 
 // Built by appending: GCC 12 at -O3 reports a false -Wrestrict for
 // `"\"" + std::string(text)`.
-std::string quoted(const char *text) {
+std::string quoted(const char *text)
+{
     if (text == nullptr) return "(null)";
     std::string result(1, '"');
     result += text;
@@ -20,10 +21,11 @@ std::string quoted(const char *text) {
     return result;
 }
 
-} // namespace
+}  // namespace
 
 std::string check_descriptor(const pmixpp_component_t *descriptor, const FrameworkInfo &framework,
-                             std::string_view expected_name) {
+                             std::string_view expected_name)
+{
     if (descriptor == nullptr) return "entry function returned NULL";
     if (descriptor->struct_size < abi_header_size) {
         return "descriptor struct_size " + std::to_string(descriptor->struct_size) +
@@ -34,30 +36,30 @@ std::string check_descriptor(const pmixpp_component_t *descriptor, const Framewo
                " != " + std::to_string(PMIXPP_COMPONENT_ABI_MAJOR) + " (rebuild it against this pmixpp)";
     }
     if (descriptor->struct_size < min_descriptor_size) {
-        return "descriptor struct_size " + std::to_string(descriptor->struct_size) +
-               " is smaller than the minimum " + std::to_string(min_descriptor_size);
+        return "descriptor struct_size " + std::to_string(descriptor->struct_size) + " is smaller than the minimum " +
+               std::to_string(min_descriptor_size);
     }
     if (descriptor->framework == nullptr || framework.name != descriptor->framework) {
-        return "framework " + quoted(descriptor->framework) + " in file named for \"" +
-               std::string(framework.name) + "\"";
+        return "framework " + quoted(descriptor->framework) + " in file named for \"" + std::string(framework.name) +
+               "\"";
     }
     if (descriptor->name == nullptr || expected_name != descriptor->name) {
-        return "component name " + quoted(descriptor->name) + " in file named for \"" +
-               std::string(expected_name) + "\"";
+        return "component name " + quoted(descriptor->name) + " in file named for \"" + std::string(expected_name) +
+               "\"";
     }
     if (descriptor->framework_major != framework.api_major) {
-        return std::string(framework.name) + " interface major " +
-               std::to_string(descriptor->framework_major) + " != " + std::to_string(framework.api_major);
+        return std::string(framework.name) + " interface major " + std::to_string(descriptor->framework_major) +
+               " != " + std::to_string(framework.api_major);
     }
     if (descriptor->framework_minor > framework.api_minor) {
-        return std::string(framework.name) + " interface minor " +
-               std::to_string(descriptor->framework_minor) + " is newer than this library's " +
-               std::to_string(framework.api_minor);
+        return std::string(framework.name) + " interface minor " + std::to_string(descriptor->framework_minor) +
+               " is newer than this library's " + std::to_string(framework.api_minor);
     }
     return {};
 }
 
-std::string check_module(const void *module, const FrameworkInfo &framework) {
+std::string check_module(const void *module, const FrameworkInfo &framework)
+{
     if (module == nullptr) return "query reported available but returned no module";
     const std::size_t size = *static_cast<const std::size_t *>(module);
     if (size < framework.min_module_size) {
@@ -67,4 +69,4 @@ std::string check_module(const void *module, const FrameworkInfo &framework) {
     return {};
 }
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework

@@ -19,6 +19,6 @@ std::string check_descriptor(const pmixpp_component_t *descriptor, const Framewo
 // Likewise for the module table a component's query returned.
 std::string check_module(const void *module, const FrameworkInfo &framework);
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

@@ -10,9 +10,10 @@ namespace {
 constexpr std::size_t max_recorded_lines = 1000;
 
 constinit std::mutex lines_mutex;
-std::vector<std::string> *lines = nullptr; // created on first use, never destroyed at exit
+std::vector<std::string> *lines = nullptr;  // created on first use, never destroyed at exit
 
-void print_and_record(std::string_view line) {
+void print_and_record(std::string_view line)
+{
     std::string text = "pmixpp: ";
     text += line;
     text += '\n';
@@ -27,23 +28,29 @@ void print_and_record(std::string_view line) {
     }
 }
 
-} // namespace
+}  // namespace
 
-void warn(std::string_view line) { print_and_record(line); }
+void warn(std::string_view line)
+{
+    print_and_record(line);
+}
 
-void trace(int verbosity, std::string_view line) {
+void trace(int verbosity, std::string_view line)
+{
     if (verbosity > 0) print_and_record(line);
 }
 
-void clear_recorded_lines() {
+void clear_recorded_lines()
+{
     std::lock_guard lock(lines_mutex);
     if (lines != nullptr) lines->clear();
 }
 
-std::vector<std::string> recorded_lines() {
+std::vector<std::string> recorded_lines()
+{
     std::lock_guard lock(lines_mutex);
     if (lines == nullptr) return {};
     return *lines;
 }
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework

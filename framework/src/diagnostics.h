@@ -20,6 +20,6 @@ void trace(int verbosity, std::string_view line);
 void clear_recorded_lines();
 std::vector<std::string> recorded_lines();
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

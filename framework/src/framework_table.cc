@@ -22,24 +22,29 @@ constexpr std::size_t kPnetV1Size = offsetof(pmixpp_pnet_module_t, deregister_ns
 constexpr std::array<FrameworkInfo, 4> frameworks{{
     {"gds", true, false, PMIXPP_GDS_API_MAJOR, PMIXPP_GDS_API_MINOR, kGdsV1Size, "generalized data store"},
     {"pnet", true, false, PMIXPP_PNET_API_MAJOR, PMIXPP_PNET_API_MINOR, kPnetV1Size, "network preconditioning"},
-    {"psec", true, false, PMIXPP_PSEC_API_MAJOR, PMIXPP_PSEC_API_MINOR,
-     sizeof(pmixpp_psec_module_t), "peer authentication"},
-    {"ptl", true, true, PMIXPP_PTL_API_MAJOR, PMIXPP_PTL_API_MINOR,
-     sizeof(pmixpp_ptl_module_t), "transport to the server"},
+    {"psec", true, false, PMIXPP_PSEC_API_MAJOR, PMIXPP_PSEC_API_MINOR, sizeof(pmixpp_psec_module_t),
+     "peer authentication"},
+    {"ptl", true, true, PMIXPP_PTL_API_MAJOR, PMIXPP_PTL_API_MINOR, sizeof(pmixpp_ptl_module_t),
+     "transport to the server"},
 }};
 
-} // namespace
+}  // namespace
 
-std::span<const FrameworkInfo> all_frameworks() { return frameworks; }
+std::span<const FrameworkInfo> all_frameworks()
+{
+    return frameworks;
+}
 
-const FrameworkInfo *find_framework(std::string_view name) {
+const FrameworkInfo *find_framework(std::string_view name)
+{
     for (const auto &framework : frameworks) {
         if (framework.name == name) return &framework;
     }
     return nullptr;
 }
 
-std::string framework_names() {
+std::string framework_names()
+{
     std::string names;
     for (const auto &framework : frameworks) {
         if (!names.empty()) names += ", ";
@@ -48,4 +53,4 @@ std::string framework_names() {
     return names;
 }
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework

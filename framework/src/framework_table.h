@@ -29,6 +29,6 @@ const FrameworkInfo *find_framework(std::string_view name);
 // "gds, pnet, psec, ptl" for messages.
 std::string framework_names();
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

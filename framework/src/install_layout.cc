@@ -31,20 +31,23 @@
 namespace pmixpp::framework {
 namespace {
 
-std::string parent_directory(const std::string &path) {
+std::string parent_directory(const std::string &path)
+{
     const auto slash = path.rfind('/');
     if (slash == std::string::npos) return ".";
     return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-bool is_directory(const std::string &path) {
-    struct stat info{};
+bool is_directory(const std::string &path)
+{
+    struct stat info {};
     return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 
 // <prefix>/<libdir> -> <prefix>; libdir may have several levels
 // (lib/x86_64-linux-gnu), so strip the configured name when it matches.
-std::string prefix_of_library_directory(const std::string &directory) {
+std::string prefix_of_library_directory(const std::string &directory)
+{
     const std::string libdir = "/" PMIXPP_LIBDIR_NAME;
     if (directory.size() > libdir.size() && directory.ends_with(libdir)) {
         return directory.substr(0, directory.size() - libdir.size());
@@ -52,15 +55,17 @@ std::string prefix_of_library_directory(const std::string &directory) {
     return parent_directory(directory);
 }
 
-} // namespace
+}  // namespace
 
-std::string canonical_or_same(const std::string &path) {
+std::string canonical_or_same(const std::string &path)
+{
     char resolved[PATH_MAX];
     if (path.empty() || ::realpath(path.c_str(), resolved) == nullptr) return path;
     return resolved;
 }
 
-CoreObject core_object() {
+CoreObject core_object()
+{
     Dl_info info{};
     link_map *map = nullptr;
     if (::dladdr1(reinterpret_cast<const void *>(&core_object), &info, reinterpret_cast<void **>(&map),
@@ -75,24 +80,27 @@ CoreObject core_object() {
     return CoreObject{canonical_or_same(map->l_name), map->l_name, false};
 }
 
-std::string installation_prefix() {
+std::string installation_prefix()
+{
     const CoreObject object = core_object();
     if (object.path.empty()) return {};
     const std::string directory = parent_directory(object.path);
     return object.is_program ? parent_directory(directory) : prefix_of_library_directory(directory);
 }
 
-std::string system_param_file() {
+std::string system_param_file()
+{
     const std::string file = "/" + std::string(param_file_name);
     const std::string sysconfdir = PMIXPP_SYSCONFDIR_NAME;
-    if (sysconfdir.starts_with('/')) return sysconfdir + file; // configured as an absolute path
+    if (sysconfdir.starts_with('/')) return sysconfdir + file;  // configured as an absolute path
     const std::string prefix = installation_prefix();
     if (prefix.empty()) return PMIXPP_DEFAULT_SYSCONFDIR + file;
     if (prefix == "/usr") return "/" + sysconfdir + file;
     return (prefix == "/" ? "" : prefix) + "/" + sysconfdir + file;
 }
 
-std::string default_component_directory() {
+std::string default_component_directory()
+{
     const CoreObject object = core_object();
     if (object.path.empty()) return PMIXPP_COMPONENT_SUBDIR;
     const std::string directory = parent_directory(object.path);
@@ -103,14 +111,16 @@ std::string default_component_directory() {
     return prefix + "/lib/" PMIXPP_COMPONENT_SUBDIR;
 }
 
-std::string component_directory_beside_load_path() {
+std::string component_directory_beside_load_path()
+{
     const CoreObject object = core_object();
     if (object.is_program || object.loaded_as.empty() || !object.loaded_as.starts_with('/')) return {};
     const std::string directory = parent_directory(object.loaded_as) + "/" PMIXPP_COMPONENT_SUBDIR;
     return canonical_or_same(directory) == default_component_directory() ? std::string() : directory;
 }
 
-std::vector<std::string> built_in_component_directories() {
+std::vector<std::string> built_in_component_directories()
+{
     std::vector<std::string> directories;
     for (const char *directory : {PMIXPP_BUILT_INSTALL_COMPONENT_DIR, PMIXPP_BUILT_BUILD_COMPONENT_DIR}) {
         if (directory[0] == '/') directories.emplace_back(directory);
@@ -118,4 +128,4 @@ std::vector<std::string> built_in_component_directories() {
     return directories;
 }
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework

@@ -12,9 +12,9 @@
 namespace pmixpp::framework {
 
 struct CoreObject {
-    std::string path;        // canonical path of the file; "" when unknown
-    std::string loaded_as;   // the path the loader was given (a symlink, say); "" for a program
-    bool is_program = false; // the main executable rather than a shared library
+    std::string path;         // canonical path of the file; "" when unknown
+    std::string loaded_as;    // the path the loader was given (a symlink, say); "" for a program
+    bool is_program = false;  // the main executable rather than a shared library
 };
 
 // The file the core's code was loaded from.
@@ -45,6 +45,6 @@ std::vector<std::string> built_in_component_directories();
 // realpath() of `path`, or `path` unchanged when it does not exist.
 std::string canonical_or_same(const std::string &path);
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

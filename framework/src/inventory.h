@@ -13,9 +13,9 @@
 namespace pmixpp::framework {
 
 struct ParamReport {
-    std::string name;   // full env name, e.g. PMIX_MCA_pnet_token_length
+    std::string name;  // full env name, e.g. PMIX_MCA_pnet_token_length
     std::string value;
-    std::string source; // "default", "environment", "user file <path>", "system file <path>"
+    std::string source;  // "default", "environment", "user file <path>", "system file <path>"
     std::string help;
 };
 
@@ -25,23 +25,23 @@ struct ComponentReport {
     int priority;
     std::string path;
     bool selected;
-    std::string reason; // why not selected, "" if selected
+    std::string reason;  // why not selected, "" if selected
 };
 
 struct FrameworkReport {
     std::string name;
     bool multi_select;
-    std::vector<std::string> selected; // in order
+    std::vector<std::string> selected;  // in order
     std::vector<ComponentReport> components;
     std::vector<ParamReport> params;
 };
 
 // Parameters of the core itself and where it looks for things.
 struct CoreReport {
-    std::vector<ParamReport> params;                // PMIX_MCA_mca_base_component_path
-    std::vector<std::string> component_directories; // searched in this order, canonical
-    std::string system_param_file;                  // as read (it may not exist)
-    std::string user_param_file;                    // "" without $HOME
+    std::vector<ParamReport> params;                 // PMIX_MCA_mca_base_component_path
+    std::vector<std::string> component_directories;  // searched in this order, canonical
+    std::string system_param_file;                   // as read (it may not exist)
+    std::string user_param_file;                     // "" without $HOME
 };
 
 // Report group of the core's own parameters (ParamReport lists).
@@ -57,6 +57,6 @@ pmix_status_t core_inventory(CoreReport *report_p);
 // Lines printed during the last inventory (warnings and rejections).
 std::vector<std::string> warnings();
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

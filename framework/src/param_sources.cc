@@ -12,26 +12,27 @@ extern "C" char **environ;
 namespace pmixpp::framework {
 namespace {
 
-std::string_view trim(std::string_view text) {
+std::string_view trim(std::string_view text)
+{
     const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
     while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
     while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
     return text;
 }
 
-std::string_view strip_quotes(std::string_view value) {
-    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
-        value.back() == value.front()) {
+std::string_view strip_quotes(std::string_view value)
+{
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front()) {
         return value.substr(1, value.size() - 2);
     }
     return value;
 }
 
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
+bool equals_ignoring_case(std::string_view a, std::string_view b)
+{
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i) {
-        if (std::toupper(static_cast<unsigned char>(a[i])) !=
-            std::toupper(static_cast<unsigned char>(b[i]))) {
+        if (std::toupper(static_cast<unsigned char>(a[i])) != std::toupper(static_cast<unsigned char>(b[i]))) {
             return false;
         }
     }
@@ -39,7 +40,8 @@ bool equals_ignoring_case(std::string_view a, std::string_view b) {
 }
 
 void read_file_if_present(const std::string &path, SourceKind kind, SettingMap *settings_p,
-                          const std::function<void(const std::string &)> &warn_line) {
+                          const std::function<void(const std::string &)> &warn_line)
+{
     if (path.empty()) return;
     std::ifstream file(path);
     if (!file) return;
@@ -48,8 +50,8 @@ void read_file_if_present(const std::string &path, SourceKind kind, SettingMap *
     parse_param_file(text.str(), path, kind, settings_p, warn_line);
 }
 
-void read_environment(SettingMap *settings_p,
-                      const std::function<void(const std::string &)> &warn_line) {
+void read_environment(SettingMap *settings_p, const std::function<void(const std::string &)> &warn_line)
+{
     for (char **entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
         const std::string_view text(*entry);
         const auto equals = text.find('=');
@@ -63,15 +65,16 @@ void read_environment(SettingMap *settings_p,
         } else if (equals_ignoring_case(prefix, env_prefix)) {
             // OpenPMIx silently ignores these; a user who typed them meant something.
             warn_line("environment variable " + std::string(name) +
-                      " is ignored: the prefix is spelled PMIX_MCA_ (did you mean " +
-                      std::string(env_prefix) + std::string(key) + "?)");
+                      " is ignored: the prefix is spelled PMIX_MCA_ (did you mean " + std::string(env_prefix) +
+                      std::string(key) + "?)");
         }
     }
 }
 
-} // namespace
+}  // namespace
 
-std::string describe_source(const Setting &setting) {
+std::string describe_source(const Setting &setting)
+{
     switch (setting.kind) {
     case SourceKind::environment: return "environment";
     case SourceKind::user_file: return "user file " + setting.path;
@@ -81,20 +84,21 @@ std::string describe_source(const Setting &setting) {
     return "default";
 }
 
-SourceLocations default_source_locations() {
+SourceLocations default_source_locations()
+{
     SourceLocations locations;
     // PMIXPP_SYSCONFDIR lets tests point away from the real installation.
     const char *sysconfdir = std::getenv("PMIXPP_SYSCONFDIR");
-    locations.system_file = sysconfdir != nullptr ? std::string(sysconfdir) + "/" + std::string(param_file_name)
-                                                  : system_param_file();
+    locations.system_file =
+        sysconfdir != nullptr ? std::string(sysconfdir) + "/" + std::string(param_file_name) : system_param_file();
     const char *home = std::getenv("HOME");
     if (home != nullptr && *home != '\0') locations.user_file = std::string(home) + "/.pmix/mca-params.conf";
     return locations;
 }
 
-void parse_param_file(std::string_view text, const std::string &path, SourceKind kind,
-                      SettingMap *settings_p,
-                      const std::function<void(const std::string &)> &warn_line) {
+void parse_param_file(std::string_view text, const std::string &path, SourceKind kind, SettingMap *settings_p,
+                      const std::function<void(const std::string &)> &warn_line)
+{
     int line_number = 0;
     while (!text.empty()) {
         ++line_number;
@@ -116,8 +120,8 @@ void parse_param_file(std::string_view text, const std::string &path, SourceKind
     }
 }
 
-SettingMap load_settings(const SourceLocations &locations,
-                         const std::function<void(const std::string &)> &warn_line) {
+SettingMap load_settings(const SourceLocations &locations, const std::function<void(const std::string &)> &warn_line)
+{
     SettingMap settings;
     // Lowest precedence first: each later source overwrites.
     read_file_if_present(locations.system_file, SourceKind::system_file, &settings, warn_line);
@@ -126,4 +130,4 @@ SettingMap load_settings(const SourceLocations &locations,
     return settings;
 }
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework

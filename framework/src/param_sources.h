@@ -21,7 +21,7 @@ enum class SourceKind { default_value, system_file, user_file, environment };
 struct Setting {
     std::string value;
     SourceKind kind = SourceKind::default_value;
-    std::string path; // file the value came from, empty otherwise
+    std::string path;  // file the value came from, empty otherwise
 };
 
 // "default", "environment", "user file <path>", "system file <path>"
@@ -31,8 +31,8 @@ std::string describe_source(const Setting &setting);
 using SettingMap = std::map<std::string, Setting, std::less<>>;
 
 struct SourceLocations {
-    std::string system_file; // empty: no system file
-    std::string user_file;   // empty: no user file
+    std::string system_file;  // empty: no system file
+    std::string user_file;    // empty: no user file
 };
 
 // System file: $PMIXPP_SYSCONFDIR/pmixpp-mca-params.conf (internal, for tests)
@@ -42,15 +42,13 @@ SourceLocations default_source_locations();
 
 // Parses one param file's text. Malformed lines are reported through `warn_line`
 // as "<path>:<line>: ..." and skipped.
-void parse_param_file(std::string_view text, const std::string &path, SourceKind kind,
-                      SettingMap *settings_p,
+void parse_param_file(std::string_view text, const std::string &path, SourceKind kind, SettingMap *settings_p,
                       const std::function<void(const std::string &)> &warn_line);
 
 // Reads the files (missing files are fine) then the environment. The
 // environment's mis-cased prefixes (PMIx_MCA_, pmix_mca_) are reported, not used.
-SettingMap load_settings(const SourceLocations &locations,
-                         const std::function<void(const std::string &)> &warn_line);
+SettingMap load_settings(const SourceLocations &locations, const std::function<void(const std::string &)> &warn_line);
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

@@ -10,7 +10,8 @@
 namespace pmixpp::framework {
 namespace {
 
-bool value_fits_type(pmixpp_param_type_t type, std::string_view value) {
+bool value_fits_type(pmixpp_param_type_t type, std::string_view value)
+{
     long long number = 0;
     bool flag = false;
     switch (type) {
@@ -21,9 +22,10 @@ bool value_fits_type(pmixpp_param_type_t type, std::string_view value) {
     return true;
 }
 
-} // namespace
+}  // namespace
 
-bool parse_int(std::string_view text, long long *value_p) {
+bool parse_int(std::string_view text, long long *value_p)
+{
     const std::string copy(text);
     if (copy.empty()) return false;
     char *end = nullptr;
@@ -36,30 +38,35 @@ bool parse_int(std::string_view text, long long *value_p) {
 
 // The SDK's words (pmixpp/util.hpp), so a param file says "on" to the core
 // as it does to a component reading its own settings.
-bool parse_bool(std::string_view text, bool *value_p) {
+bool parse_bool(std::string_view text, bool *value_p)
+{
     return util::parse_bool(text, value_p) == PMIX_SUCCESS;
 }
 
-void ParamStore::reset(SettingMap settings) {
+void ParamStore::reset(SettingMap settings)
+{
     std::lock_guard lock(mutex_);
     settings_ = std::move(settings);
     params_.clear();
     components_.clear();
 }
 
-std::optional<Setting> ParamStore::setting(std::string_view key) const {
+std::optional<Setting> ParamStore::setting(std::string_view key) const
+{
     std::lock_guard lock(mutex_);
     const auto found = settings_.find(key);
     if (found == settings_.end()) return std::nullopt;
     return found->second;
 }
 
-SettingMap ParamStore::settings() const {
+SettingMap ParamStore::settings() const
+{
     std::lock_guard lock(mutex_);
     return settings_;
 }
 
-pmix_status_t ParamStore::declare(const ParamDeclaration &declaration) {
+pmix_status_t ParamStore::declare(const ParamDeclaration &declaration)
+{
     if (declaration.key.empty()) return PMIX_ERR_BAD_PARAM;
     std::lock_guard lock(mutex_);
     Param param{declaration, declaration.default_value, Setting{}};
@@ -71,8 +78,8 @@ pmix_status_t ParamStore::declare(const ParamDeclaration &declaration) {
         } else {
             warn("PMIX_MCA_" + declaration.key + "=" + found->second.value + " (from " +
                  describe_source(found->second) + ") is not a valid " +
-                 (declaration.type == PMIXPP_PARAM_INT ? "integer" : "boolean") +
-                 "; using the default " + declaration.default_value);
+                 (declaration.type == PMIXPP_PARAM_INT ? "integer" : "boolean") + "; using the default " +
+                 declaration.default_value);
         }
     }
     // Assign in place when re-declared so earlier value() pointers stay valid.
@@ -81,13 +88,15 @@ pmix_status_t ParamStore::declare(const ParamDeclaration &declaration) {
     return PMIX_SUCCESS;
 }
 
-const char *ParamStore::value(std::string_view key) const {
+const char *ParamStore::value(std::string_view key) const
+{
     std::lock_guard lock(mutex_);
     const auto found = params_.find(key);
     return found == params_.end() ? nullptr : found->second.value.c_str();
 }
 
-int ParamStore::verbosity(std::string_view framework) const {
+int ParamStore::verbosity(std::string_view framework) const
+{
     std::string key(framework);
     key += "_verbose";
     std::lock_guard lock(mutex_);
@@ -97,30 +106,32 @@ int ParamStore::verbosity(std::string_view framework) const {
     return static_cast<int>(std::clamp(level, 0LL, 100LL));
 }
 
-std::vector<ParamReport> ParamStore::report(std::string_view framework) const {
+std::vector<ParamReport> ParamStore::report(std::string_view framework) const
+{
     std::lock_guard lock(mutex_);
     std::vector<ParamReport> reports;
     for (const auto &[key, param] : params_) {
         if (param.declaration.framework != framework) continue;
-        reports.push_back(ParamReport{std::string(env_prefix) + key, param.value,
-                                      describe_source(param.source), param.declaration.help});
+        reports.push_back(ParamReport{std::string(env_prefix) + key, param.value, describe_source(param.source),
+                                      param.declaration.help});
     }
     return reports;
 }
 
-void ParamStore::add_component(const pmixpp_component_t *descriptor, std::string framework,
-                               std::string name) {
+void ParamStore::add_component(const pmixpp_component_t *descriptor, std::string framework, std::string name)
+{
     std::lock_guard lock(mutex_);
     components_[descriptor] = {std::move(framework), std::move(name)};
 }
 
-void ParamStore::remove_component(const pmixpp_component_t *descriptor) {
+void ParamStore::remove_component(const pmixpp_component_t *descriptor)
+{
     std::lock_guard lock(mutex_);
     components_.erase(descriptor);
 }
 
-bool ParamStore::identify(const pmixpp_component_t *descriptor, std::string *framework_p,
-                          std::string *name_p) const {
+bool ParamStore::identify(const pmixpp_component_t *descriptor, std::string *framework_p, std::string *name_p) const
+{
     std::lock_guard lock(mutex_);
     const auto found = components_.find(descriptor);
     if (found == components_.end()) return false;
@@ -129,10 +140,11 @@ bool ParamStore::identify(const pmixpp_component_t *descriptor, std::string *fra
     return true;
 }
 
-ParamStore &param_store() {
+ParamStore &param_store()
+{
     // Function-local: built on first use (thread-safe), never at load time.
     static ParamStore *store = new ParamStore;
     return *store;
 }
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework

@@ -22,15 +22,15 @@
 namespace pmixpp::framework {
 
 struct ParamDeclaration {
-    std::string framework; // the report this parameter appears in
-    std::string key;       // without PMIX_MCA_, e.g. "pnet_token_length"
+    std::string framework;  // the report this parameter appears in
+    std::string key;        // without PMIX_MCA_, e.g. "pnet_token_length"
     pmixpp_param_type_t type = PMIXPP_PARAM_STRING;
     std::string default_value;
     std::string help;
 };
 
 class ParamStore {
-  public:
+public:
     // Replaces all settings and forgets declared parameters and components.
     // Only valid while no component is open (values handed out would dangle).
     void reset(SettingMap settings);
@@ -54,10 +54,9 @@ class ParamStore {
     void add_component(const pmixpp_component_t *descriptor, std::string framework, std::string name);
     void remove_component(const pmixpp_component_t *descriptor);
     // Framework and name of a descriptor the core accepted; false for anything else.
-    bool identify(const pmixpp_component_t *descriptor, std::string *framework_p,
-                  std::string *name_p) const;
+    bool identify(const pmixpp_component_t *descriptor, std::string *framework_p, std::string *name_p) const;
 
-  private:
+private:
     struct Param {
         ParamDeclaration declaration;
         std::string value;
@@ -78,6 +77,6 @@ ParamStore &param_store();
 bool parse_int(std::string_view text, long long *value_p);
 bool parse_bool(std::string_view text, bool *value_p);
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

@@ -18,14 +18,15 @@ namespace pmixpp::framework {
 namespace {
 
 constinit std::mutex linked_in_mutex;
-std::vector<const pmixpp_component_t *> *linked_in = nullptr; // test hook only
+std::vector<const pmixpp_component_t *> *linked_in = nullptr;  // test hook only
 
 struct CloseDir {
     void operator()(DIR *dir) const { ::closedir(dir); }
 };
 
 // Component names in file names of this framework, sorted for a stable order.
-std::vector<std::string> component_names_in(const std::string &directory, const FrameworkInfo &framework) {
+std::vector<std::string> component_names_in(const std::string &directory, const FrameworkInfo &framework)
+{
     const std::string prefix = "pmixpp_" + std::string(framework.name) + "_";
     const std::string suffix = ".so";
     std::vector<std::string> names;
@@ -42,19 +43,22 @@ std::vector<std::string> component_names_in(const std::string &directory, const 
     return names;
 }
 
-bool already_found(const std::vector<Candidate> &candidates, const std::string &name) {
+bool already_found(const std::vector<Candidate> &candidates, const std::string &name)
+{
     return std::ranges::any_of(candidates, [&](const Candidate &c) { return c.name == name; });
 }
 
 // libltdl keeps one message per thread-less global; read it right away.
-std::string last_ltdl_error() {
+std::string last_ltdl_error()
+{
     const char *text = lt_dlerror();
     return text != nullptr ? text : "unknown libltdl error";
 }
 
 // The system loader's message without the leading "<path>: ", which the
 // rejection line names already.
-std::string loader_error_without_path(const std::string &path) {
+std::string loader_error_without_path(const std::string &path)
+{
     const char *text = ::dlerror();
     if (text == nullptr) return "unknown dlopen error";
     std::string_view reason(text);
@@ -69,13 +73,15 @@ std::string loader_error_without_path(const std::string &path) {
 // wrong ELF class, not an ELF file) that libltdl would hide behind "file not
 // found". The caller closes this handle once libltdl holds the object, which
 // then stays fully relocated.
-void *preflight_open(const std::string &path, std::string *error_p) {
+void *preflight_open(const std::string &path, std::string *error_p)
+{
     void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) *error_p = loader_error_without_path(path);
     return handle;
 }
 
-lt_dlhandle open_local(const std::string &path, std::string *error_p) {
+lt_dlhandle open_local(const std::string &path, std::string *error_p)
+{
     lt_dladvise advise = nullptr;
     if (lt_dladvise_init(&advise) != 0) {
         *error_p = last_ltdl_error();
@@ -91,7 +97,8 @@ lt_dlhandle open_local(const std::string &path, std::string *error_p) {
 }
 
 // Opens `path` fully resolved, in local scope; NULL with the reason otherwise.
-lt_dlhandle open_resolved(const std::string &path, std::string *error_p) {
+lt_dlhandle open_resolved(const std::string &path, std::string *error_p)
+{
     void *preflight = preflight_open(path, error_p);
     if (preflight == nullptr) return nullptr;
     lt_dlhandle handle = open_local(path, error_p);
@@ -101,14 +108,16 @@ lt_dlhandle open_resolved(const std::string &path, std::string *error_p) {
 
 // Each directory once, canonical, so reports show real paths (not
 // bin/../lib/pmixpp) and a directory listed twice is not searched twice.
-void add_directory(std::vector<std::string> *directories, std::string_view entry) {
+void add_directory(std::vector<std::string> *directories, std::string_view entry)
+{
     std::string directory = canonical_or_same(std::string(entry));
     if (std::ranges::find(*directories, directory) != directories->end()) return;
     directories->push_back(std::move(directory));
 }
 
 // Every entry of a ':'-separated list.
-void add_directories(std::vector<std::string> *directories, std::string_view list) {
+void add_directories(std::vector<std::string> *directories, std::string_view list)
+{
     while (!list.empty()) {
         const auto colon = list.find(':');
         const std::string_view entry = list.substr(0, colon);
@@ -118,7 +127,8 @@ void add_directories(std::vector<std::string> *directories, std::string_view lis
 }
 
 // A file named pmixpp_<something>.so in `directory`.
-bool holds_component_files(const std::string &directory) {
+bool holds_component_files(const std::string &directory)
+{
     const std::unique_ptr<DIR, CloseDir> dir(::opendir(directory.c_str()));
     if (dir == nullptr) return false;
     while (const dirent *entry = ::readdir(dir.get())) {
@@ -128,15 +138,17 @@ bool holds_component_files(const std::string &directory) {
     return false;
 }
 
-bool fallback_enabled() {
+bool fallback_enabled()
+{
     const auto setting = param_store().setting("mca_base_component_fallback");
     bool enabled = true;
     return !setting || !parse_bool(setting->value, &enabled) || enabled;
 }
 
-} // namespace
+}  // namespace
 
-std::vector<std::string> component_directories() {
+std::vector<std::string> component_directories()
+{
     std::vector<std::string> directories;
     if (const auto path = param_store().setting("mca_base_component_path")) {
         add_directories(&directories, path->value);
@@ -155,7 +167,8 @@ std::vector<std::string> component_directories() {
     return directories;
 }
 
-std::vector<std::string> directories_holding_components() {
+std::vector<std::string> directories_holding_components()
+{
     std::vector<std::string> holding;
     for (const std::string &directory : component_directories()) {
         if (holds_component_files(directory)) holding.push_back(directory);
@@ -163,15 +176,15 @@ std::vector<std::string> directories_holding_components() {
     return holding;
 }
 
-std::vector<Candidate> discover(const FrameworkInfo &framework,
-                                const std::vector<std::string> &directories) {
+std::vector<Candidate> discover(const FrameworkInfo &framework, const std::vector<std::string> &directories)
+{
     std::vector<Candidate> candidates;
     {
         std::lock_guard lock(linked_in_mutex);
         for (const auto *descriptor : linked_in != nullptr ? *linked_in : std::vector<const pmixpp_component_t *>{}) {
             if (descriptor->framework == nullptr || framework.name != descriptor->framework) continue;
-            candidates.push_back(Candidate{descriptor->name != nullptr ? descriptor->name : "",
-                                           static_component_path, descriptor, nullptr, {}});
+            candidates.push_back(Candidate{
+                descriptor->name != nullptr ? descriptor->name : "", static_component_path, descriptor, nullptr, {}});
         }
     }
     const int verbosity = param_store().verbosity(framework.name);
@@ -179,8 +192,8 @@ std::vector<Candidate> discover(const FrameworkInfo &framework,
         for (auto &name : component_names_in(directory, framework)) {
             std::string path = directory + "/pmixpp_" + std::string(framework.name) + "_" + name + ".so";
             if (already_found(candidates, name)) {
-                trace(verbosity, std::string(framework.name) + ": ignoring " + path +
-                                     ": a component named " + name + " was found earlier");
+                trace(verbosity, std::string(framework.name) + ": ignoring " + path + ": a component named " + name +
+                                     " was found earlier");
                 continue;
             }
             candidates.push_back(Candidate{std::move(name), std::move(path), nullptr, nullptr, {}});
@@ -189,7 +202,8 @@ std::vector<Candidate> discover(const FrameworkInfo &framework,
     return candidates;
 }
 
-void load(const FrameworkInfo &framework, Candidate *candidate) {
+void load(const FrameworkInfo &framework, Candidate *candidate)
+{
     if (candidate->path == static_component_path) {
         candidate->rejection = check_descriptor(candidate->descriptor, framework, candidate->name);
         if (!candidate->rejection.empty()) candidate->descriptor = nullptr;
@@ -226,7 +240,8 @@ void load(const FrameworkInfo &framework, Candidate *candidate) {
     candidate->handle = handle;
 }
 
-void unload(Candidate *candidate) {
+void unload(Candidate *candidate)
+{
     candidate->descriptor = candidate->path == static_component_path ? candidate->descriptor : nullptr;
     if (candidate->handle == nullptr) return;
     lt_dlclose(static_cast<lt_dlhandle>(candidate->handle));
@@ -234,21 +249,24 @@ void unload(Candidate *candidate) {
     candidate->handle = nullptr;
 }
 
-bool any_linked_in_components() {
+bool any_linked_in_components()
+{
     std::lock_guard lock(linked_in_mutex);
     return linked_in != nullptr && !linked_in->empty();
 }
 
-void register_linked_in_component(const pmixpp_component_t *descriptor) {
+void register_linked_in_component(const pmixpp_component_t *descriptor)
+{
     if (descriptor == nullptr) return;
     std::lock_guard lock(linked_in_mutex);
     if (linked_in == nullptr) linked_in = new std::vector<const pmixpp_component_t *>;
     linked_in->push_back(descriptor);
 }
 
-void forget_linked_in_components() {
+void forget_linked_in_components()
+{
     std::lock_guard lock(linked_in_mutex);
     if (linked_in != nullptr) linked_in->clear();
 }
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework

@@ -17,11 +17,11 @@ namespace pmixpp::framework {
 inline constexpr const char *static_component_path = "(linked in)";
 
 struct Candidate {
-    std::string name;  // from the file name (or the descriptor, when linked in)
-    std::string path;  // file path, or static_component_path
-    const pmixpp_component_t *descriptor = nullptr; // set once loaded and accepted
-    void *handle = nullptr;                         // lt_dlhandle, NULL when linked in
-    std::string rejection;                          // why it could not be loaded, "" if loaded
+    std::string name;                                // from the file name (or the descriptor, when linked in)
+    std::string path;                                // file path, or static_component_path
+    const pmixpp_component_t *descriptor = nullptr;  // set once loaded and accepted
+    void *handle = nullptr;                          // lt_dlhandle, NULL when linked in
+    std::string rejection;                           // why it could not be loaded, "" if loaded
 };
 
 // PMIX_MCA_mca_base_component_path entries first, then the default directory
@@ -36,8 +36,7 @@ std::vector<std::string> directories_holding_components();
 
 // Linked-in components of `framework` (test hook) then files in `directories`;
 // a name found again later is shadowed by the first one.
-std::vector<Candidate> discover(const FrameworkInfo &framework,
-                                const std::vector<std::string> &directories);
+std::vector<Candidate> discover(const FrameworkInfo &framework, const std::vector<std::string> &directories);
 
 // Opens the file, finds the entry, checks the descriptor. On failure sets
 // `rejection` and leaves nothing open.
@@ -51,6 +50,6 @@ void register_linked_in_component(const pmixpp_component_t *descriptor);
 void forget_linked_in_components();
 bool any_linked_in_components();
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

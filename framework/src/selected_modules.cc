@@ -17,9 +17,9 @@ namespace {
 
 struct CoreState {
     bool settings_loaded = false;
-    SourceLocations param_files;                                 // as read by the last load
-    std::map<std::string, FrameworkSelection, std::less<>> live; // successful selections
-    std::map<std::string, int, std::less<>> users;               // acquire() - release()
+    SourceLocations param_files;                                  // as read by the last load
+    std::map<std::string, FrameworkSelection, std::less<>> live;  // successful selections
+    std::map<std::string, int, std::less<>> users;                // acquire() - release()
 };
 
 // Everything below is created on first use under this mutex: nothing runs at
@@ -34,26 +34,29 @@ CoreState *core = nullptr;
 constinit thread_local bool this_thread_holds_core = false;
 
 class CoreLock {
-  public:
+public:
     CoreLock() : lock_(core_mutex) { this_thread_holds_core = true; }
     ~CoreLock() { this_thread_holds_core = false; }
     CoreLock(const CoreLock &) = delete;
     CoreLock &operator=(const CoreLock &) = delete;
 
-  private:
+private:
     std::lock_guard<std::mutex> lock_;
 };
 
 // True (after one line saying so) when `call` comes from a component hook.
-bool called_from_component_hook(std::string_view call) {
+bool called_from_component_hook(std::string_view call)
+{
     if (!this_thread_holds_core) return false;
-    warn(std::string(call) + " was called from a component hook while the component core is selecting or "
+    warn(std::string(call) +
+         " was called from a component hook while the component core is selecting or "
          "closing components; refused (PMIX_ERR_NOT_SUPPORTED): component hooks must not call back into the "
          "component core");
     return true;
 }
 
-void declare_core_params() {
+void declare_core_params()
+{
     param_store().declare({std::string(core_param_group), "mca_base_component_path", PMIXPP_PARAM_STRING, "",
                            "Directories searched for components before the default one (':'-separated)"});
     param_store().declare({std::string(core_param_group), "mca_base_component_fallback", PMIXPP_PARAM_BOOL, "true",
@@ -61,14 +64,16 @@ void declare_core_params() {
                            "(PMIXPP_SERVER_COMPONENT_PATH) and the directories fixed when it was built"});
 }
 
-CoreState &core_state() {
+CoreState &core_state()
+{
     if (core == nullptr) core = new CoreState;
     return *core;
 }
 
 // Settings are read once per initialization; values handed to components
 // must stay valid while any of them is open.
-void load_settings_once(CoreState &state) {
+void load_settings_once(CoreState &state)
+{
     if (state.settings_loaded) return;
     state.param_files = default_source_locations();
     SettingMap settings = load_settings(state.param_files, [](const std::string &line) { warn(line); });
@@ -78,7 +83,8 @@ void load_settings_once(CoreState &state) {
     state.settings_loaded = true;
 }
 
-pmix_status_t live_selection(std::string_view framework, FrameworkSelection **selection_p) {
+pmix_status_t live_selection(std::string_view framework, FrameworkSelection **selection_p)
+{
     const FrameworkInfo *info = find_framework(framework);
     if (info == nullptr) return PMIX_ERR_BAD_PARAM;
     CoreState &state = core_state();
@@ -95,21 +101,24 @@ pmix_status_t live_selection(std::string_view framework, FrameworkSelection **se
     return PMIX_SUCCESS;
 }
 
-SelectedModule module_of(const ComponentState &state) {
+SelectedModule module_of(const ComponentState &state)
+{
     return SelectedModule{state.candidate.name, state.priority, state.module, state.candidate.descriptor};
 }
 
-FrameworkReport report_and_close_temporary(const FrameworkInfo &framework) {
+FrameworkReport report_and_close_temporary(const FrameworkInfo &framework)
+{
     FrameworkSelection selection;
-    run_selection(framework, &selection); // failures are in the report and the warnings
+    run_selection(framework, &selection);  // failures are in the report and the warnings
     FrameworkReport report = make_report(selection);
     close_selection(&selection);
     return report;
 }
 
-} // namespace
+}  // namespace
 
-pmix_status_t select(std::string_view framework, std::vector<SelectedModule> *modules_p) {
+pmix_status_t select(std::string_view framework, std::vector<SelectedModule> *modules_p)
+{
     if (modules_p == nullptr) return PMIX_ERR_BAD_PARAM;
     try {
         if (called_from_component_hook("select(\"" + std::string(framework) + "\")")) return PMIX_ERR_NOT_SUPPORTED;
@@ -126,7 +135,8 @@ pmix_status_t select(std::string_view framework, std::vector<SelectedModule> *mo
     }
 }
 
-pmix_status_t select_best(std::string_view framework, SelectedModule *module_p) {
+pmix_status_t select_best(std::string_view framework, SelectedModule *module_p)
+{
     if (module_p == nullptr) return PMIX_ERR_BAD_PARAM;
     try {
         if (called_from_component_hook("select_best(\"" + std::string(framework) + "\")")) {
@@ -151,23 +161,26 @@ pmix_status_t select_best(std::string_view framework, SelectedModule *module_p) 
 namespace {
 
 // Caller holds the core lock.
-void close_live(std::string_view framework) {
+void close_live(std::string_view framework)
+{
     const auto found = core->live.find(framework);
     if (found == core->live.end()) return;
     close_selection(&found->second);
     core->live.erase(found);
 }
 
-} // namespace
+}  // namespace
 
-void close(std::string_view framework) {
+void close(std::string_view framework)
+{
     if (called_from_component_hook("close")) return;
     CoreLock lock;
     if (core == nullptr) return;
     close_live(framework);
 }
 
-void acquire(std::string_view framework) {
+void acquire(std::string_view framework)
+{
     if (called_from_component_hook("acquire")) return;
     try {
         CoreLock lock;
@@ -184,7 +197,8 @@ void acquire(std::string_view framework) {
     }
 }
 
-void release(std::string_view framework) {
+void release(std::string_view framework)
+{
     if (called_from_component_hook("release")) return;
     CoreLock lock;
     if (core == nullptr) return;
@@ -195,7 +209,8 @@ void release(std::string_view framework) {
     close_live(framework);
 }
 
-pmix_status_t retain_only(std::string_view framework, const std::vector<std::string> &names) {
+pmix_status_t retain_only(std::string_view framework, const std::vector<std::string> &names)
+{
     try {
         if (called_from_component_hook("retain_only(\"" + std::string(framework) + "\")")) {
             return PMIX_ERR_NOT_SUPPORTED;
@@ -213,14 +228,16 @@ pmix_status_t retain_only(std::string_view framework, const std::vector<std::str
     }
 }
 
-int users(std::string_view framework) {
+int users(std::string_view framework)
+{
     CoreLock lock;
     if (core == nullptr) return 0;
     const auto found = core->users.find(framework);
     return found == core->users.end() ? 0 : found->second;
 }
 
-void finalize() {
+void finalize()
+{
     if (called_from_component_hook("finalize")) return;
     CoreLock lock;
     if (core == nullptr) return;
@@ -231,9 +248,13 @@ void finalize() {
     param_store().reset({});
 }
 
-void set_event_base(void *event_base) { set_services_event_base(event_base); }
+void set_event_base(void *event_base)
+{
+    set_services_event_base(event_base);
+}
 
-std::string selected_component_path() {
+std::string selected_component_path()
+{
     try {
         if (called_from_component_hook("selected_component_path")) return {};
         CoreLock lock;
@@ -244,7 +265,8 @@ std::string selected_component_path() {
                 const auto slash = file.rfind('/');
                 if (file == static_component_path || slash == std::string::npos) continue;
                 const std::string directory = file.substr(0, slash);
-                if ((":" + path + ":").find(":" + directory + ":") == std::string::npos) path += (path.empty() ? "" : ":") + directory;
+                if ((":" + path + ":").find(":" + directory + ":") == std::string::npos)
+                    path += (path.empty() ? "" : ":") + directory;
             }
         }
         return path;
@@ -253,7 +275,8 @@ std::string selected_component_path() {
     }
 }
 
-pmix_status_t inventory(std::vector<FrameworkReport> *reports_p) {
+pmix_status_t inventory(std::vector<FrameworkReport> *reports_p)
+{
     if (reports_p == nullptr) return PMIX_ERR_BAD_PARAM;
     try {
         if (called_from_component_hook("inventory")) return PMIX_ERR_NOT_SUPPORTED;
@@ -276,7 +299,8 @@ pmix_status_t inventory(std::vector<FrameworkReport> *reports_p) {
     }
 }
 
-pmix_status_t core_inventory(CoreReport *report_p) {
+pmix_status_t core_inventory(CoreReport *report_p)
+{
     if (report_p == nullptr) return PMIX_ERR_BAD_PARAM;
     try {
         if (called_from_component_hook("core_inventory")) return PMIX_ERR_NOT_SUPPORTED;
@@ -295,6 +319,9 @@ pmix_status_t core_inventory(CoreReport *report_p) {
     }
 }
 
-std::vector<std::string> warnings() { return recorded_lines(); }
+std::vector<std::string> warnings()
+{
+    return recorded_lines();
+}
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework

@@ -16,9 +16,9 @@
 namespace pmixpp::framework {
 
 struct SelectedModule {
-    std::string component;                   // e.g. "hash"
-    int priority;                            // effective priority
-    const void *module;                      // the framework's module table (size-prefixed)
+    std::string component;  // e.g. "hash"
+    int priority;           // effective priority
+    const void *module;     // the framework's module table (size-prefixed)
     const pmixpp_component_t *descriptor;
 };
 
@@ -73,6 +73,6 @@ inline constexpr const char *server_component_path_variable = "PMIXPP_SERVER_COM
 // services->event_base(). NULL until the progress engine runs.
 void set_event_base(void *event_base);
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

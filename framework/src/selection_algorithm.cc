@@ -17,40 +17,45 @@ enum class Outcome { selected, skipped, fatal };
 
 struct Run {
     const FrameworkInfo &framework;
-    std::string name; // framework name as std::string, for messages and keys
+    std::string name;  // framework name as std::string, for messages and keys
     int verbosity;
     ComponentFilter filter;
-    std::string filter_text; // "PMIX_MCA_gds=^hash" for messages
+    std::string filter_text;  // "PMIX_MCA_gds=^hash" for messages
 };
 
-void declare_core_params(const std::string &framework) {
+void declare_core_params(const std::string &framework)
+{
     param_store().declare({framework, framework, PMIXPP_PARAM_STRING, "",
                            "Components to use (a,b) or to exclude (^a,b); empty: all usable"});
     param_store().declare({framework, framework + "_verbose", PMIXPP_PARAM_INT, "0",
                            "Verbosity of selection and component traces (0: quiet)"});
 }
 
-std::string priority_key(std::string_view framework, const std::string &component) {
+std::string priority_key(std::string_view framework, const std::string &component)
+{
     return std::string(framework) + "_" + component + "_priority";
 }
 
 // The user's override (PMIX_MCA_<fw>_<name>_priority) wins over whatever the
 // component computed.
-int overridden_priority(std::string_view framework, const std::string &component, int computed) {
+int overridden_priority(std::string_view framework, const std::string &component, int computed)
+{
     const auto setting = param_store().setting(priority_key(framework, component));
     long long override_value = 0;
     if (setting && parse_int(setting->value, &override_value)) return static_cast<int>(override_value);
     return computed;
 }
 
-int effective_priority(const Run &run, const ComponentState &state, int queried) {
+int effective_priority(const Run &run, const ComponentState &state, int queried)
+{
     return overridden_priority(run.name, state.candidate.name, queried);
 }
 
 // A component left out by PMIX_MCA_<fw> is never opened, but reports still
 // show its version and priority: load it, read the descriptor, unload. Quiet
 // on failure, since a broken component is a good reason to exclude it.
-void describe_filtered(const FrameworkInfo &framework, const ComponentState &state, ComponentReport *report) {
+void describe_filtered(const FrameworkInfo &framework, const ComponentState &state, ComponentReport *report)
+{
     Candidate candidate = state.candidate;
     load(framework, &candidate);
     if (candidate.rejection.empty() && candidate.descriptor != nullptr) {
@@ -60,7 +65,8 @@ void describe_filtered(const FrameworkInfo &framework, const ComponentState &sta
     unload(&candidate);
 }
 
-bool load_candidate(const Run &run, ComponentState *state) {
+bool load_candidate(const Run &run, ComponentState *state)
+{
     Candidate &candidate = state->candidate;
     load(run.framework, &candidate);
     if (!candidate.rejection.empty()) {
@@ -77,13 +83,15 @@ bool load_candidate(const Run &run, ComponentState *state) {
     return true;
 }
 
-Outcome skip(const Run &run, ComponentState *state, std::string reason) {
+Outcome skip(const Run &run, ComponentState *state, std::string reason)
+{
     warn(run.name + ": skipping component " + state->candidate.path + ": " + reason);
     state->reason = std::move(reason);
     return Outcome::skipped;
 }
 
-Outcome open_and_query(const Run &run, ComponentState *state) {
+Outcome open_and_query(const Run &run, ComponentState *state)
+{
     const pmixpp_component_t *descriptor = state->candidate.descriptor;
     const pmixpp_services_t *services = services_table();
     if (descriptor->register_params != nullptr) {
@@ -106,8 +114,8 @@ Outcome open_and_query(const Run &run, ComponentState *state) {
         return Outcome::skipped;
     case PMIXPP_QUERY_FATAL:
         state->reason = "query reported a fatal error";
-        warn(run.name + ": component " + state->candidate.path +
-             " cannot work as configured (fatal error in query); " + run.name + " selection stopped");
+        warn(run.name + ": component " + state->candidate.path + " cannot work as configured (fatal error in query); " +
+             run.name + " selection stopped");
         return Outcome::fatal;
     case PMIXPP_QUERY_AVAILABLE: break;
     default: return skip(run, state, "query returned unknown result " + std::to_string(result));
@@ -122,7 +130,8 @@ Outcome open_and_query(const Run &run, ComponentState *state) {
 }
 
 // Close hook, then unload; the recorded reason and priority stay for reports.
-void release(ComponentState *state) {
+void release(ComponentState *state)
+{
     const pmixpp_component_t *descriptor = state->candidate.descriptor;
     if (state->opened && descriptor != nullptr && descriptor->close != nullptr) descriptor->close();
     state->opened = false;
@@ -132,7 +141,8 @@ void release(ComponentState *state) {
     unload(&state->candidate);
 }
 
-std::vector<std::string> available_names(const FrameworkSelection &selection) {
+std::vector<std::string> available_names(const FrameworkSelection &selection)
+{
     std::vector<std::string> names;
     for (const auto &state : selection.components) {
         if (state.candidate.rejection.empty()) names.push_back(state.candidate.name);
@@ -140,11 +150,12 @@ std::vector<std::string> available_names(const FrameworkSelection &selection) {
     return names;
 }
 
-void warn_unknown_filter_names(const Run &run, const FrameworkSelection &selection) {
+void warn_unknown_filter_names(const Run &run, const FrameworkSelection &selection)
+{
     if (run.filter.mode != ComponentFilter::Mode::exclude) return;
     for (const auto &name : run.filter.names) {
-        const bool found = std::ranges::any_of(selection.components,
-                                               [&](const auto &state) { return state.candidate.name == name; });
+        const bool found =
+            std::ranges::any_of(selection.components, [&](const auto &state) { return state.candidate.name == name; });
         if (!found) {
             warn(run.filter_text + ": no " + run.name + " component named " + name +
                  "; available: " + join(available_names(selection)));
@@ -153,15 +164,15 @@ void warn_unknown_filter_names(const Run &run, const FrameworkSelection &selecti
 }
 
 // Every explicitly included component must have been selected.
-pmix_status_t check_included(const Run &run, const FrameworkSelection &selection) {
+pmix_status_t check_included(const Run &run, const FrameworkSelection &selection)
+{
     if (run.filter.mode != ComponentFilter::Mode::include) return PMIX_SUCCESS;
     for (const auto &name : run.filter.names) {
-        const auto state = std::ranges::find_if(selection.components,
-                                                [&](const auto &s) { return s.candidate.name == name; });
+        const auto state =
+            std::ranges::find_if(selection.components, [&](const auto &s) { return s.candidate.name == name; });
         if (state != selection.components.end() && state->selected) continue;
-        const std::string problem = state == selection.components.end()
-                                        ? "was not found"
-                                        : "cannot be used (" + state->reason + ")";
+        const std::string problem =
+            state == selection.components.end() ? "was not found" : "cannot be used (" + state->reason + ")";
         warn(run.filter_text + ": " + run.name + " component " + name + " " + problem +
              "; available: " + join(available_names(selection)));
         return PMIX_ERR_NOT_FOUND;
@@ -169,7 +180,8 @@ pmix_status_t check_included(const Run &run, const FrameworkSelection &selection
     return PMIX_SUCCESS;
 }
 
-void order_selected(const Run &run, FrameworkSelection *selection) {
+void order_selected(const Run &run, FrameworkSelection *selection)
+{
     auto &components = selection->components;
     selection->order.clear();
     for (std::size_t i = 0; i < components.size(); ++i) {
@@ -188,7 +200,8 @@ void order_selected(const Run &run, FrameworkSelection *selection) {
     trace(run.verbosity, run.name + ": selected" + (chosen.empty() ? std::string(" nothing") : chosen));
 }
 
-pmix_status_t prepare_run(Run *run) {
+pmix_status_t prepare_run(Run *run)
+{
     declare_core_params(run->name);
     const auto setting = param_store().setting(run->name);
     if (!setting) return PMIX_SUCCESS;
@@ -206,29 +219,31 @@ pmix_status_t prepare_run(Run *run) {
 // test linked one in): then
 // every framework comes up empty and the caller fails with nothing to say
 // (Slurm prints only "task 0 launch failed").
-void warn_no_component_files(const std::vector<std::string> &directories) {
+void warn_no_component_files(const std::vector<std::string> &directories)
+{
     static std::atomic<bool> said{false};
-    if (said.load() || any_linked_in_components() || !directories_holding_components().empty() ||
-        said.exchange(true)) {
+    if (said.load() || any_linked_in_components() || !directories_holding_components().empty() || said.exchange(true)) {
         return;
     }
     std::string searched;
     for (const std::string &directory : directories) searched += (searched.empty() ? "" : ", ") + directory;
     const auto installed = built_in_component_directories();
-    warn("no components found (searched " + searched + "): set PMIX_MCA_mca_base_component_path to the directory "
+    warn("no components found (searched " + searched +
+         "): set PMIX_MCA_mca_base_component_path to the directory "
          "that holds pmixpp's pmixpp_*.so files" +
-         (installed.empty() ? std::string() : " (installed: " + installed.front() + ")") +
-         ", or reinstall pmixpp");
+         (installed.empty() ? std::string() : " (installed: " + installed.front() + ")") + ", or reinstall pmixpp");
 }
 
-std::string filtered_reason(const Run &run) {
+std::string filtered_reason(const Run &run)
+{
     return run.filter.mode == ComponentFilter::Mode::exclude ? "excluded by " + run.filter_text
                                                              : "not included by " + run.filter_text;
 }
 
-} // namespace
+}  // namespace
 
-pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *selection_p) {
+pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *selection_p)
+{
     Run run{framework, std::string(framework.name), param_store().verbosity(framework.name), {}, {}};
     FrameworkSelection &selection = *selection_p;
     selection = FrameworkSelection{&framework, {}, {}};
@@ -270,7 +285,8 @@ pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *
     return PMIX_SUCCESS;
 }
 
-void keep_only_best(FrameworkSelection *selection) {
+void keep_only_best(FrameworkSelection *selection)
+{
     if (selection->order.size() <= 1) return;
     const std::string &best = selection->components[selection->order.front()].candidate.name;
     for (std::size_t i = 1; i < selection->order.size(); ++i) {
@@ -281,7 +297,8 @@ void keep_only_best(FrameworkSelection *selection) {
     selection->order.resize(1);
 }
 
-void keep_only_named(FrameworkSelection *selection, const std::vector<std::string> &names) {
+void keep_only_named(FrameworkSelection *selection, const std::vector<std::string> &names)
+{
     std::vector<std::size_t> kept;
     for (const std::size_t index : selection->order) {
         ComponentState &state = selection->components[index];
@@ -295,7 +312,8 @@ void keep_only_named(FrameworkSelection *selection, const std::vector<std::strin
     selection->order = std::move(kept);
 }
 
-void close_selection(FrameworkSelection *selection) {
+void close_selection(FrameworkSelection *selection)
+{
     // Reverse of the opening order, like nested resources.
     for (auto state = selection->components.rbegin(); state != selection->components.rend(); ++state) {
         release(&*state);
@@ -303,15 +321,16 @@ void close_selection(FrameworkSelection *selection) {
     selection->order.clear();
 }
 
-FrameworkReport make_report(const FrameworkSelection &selection) {
+FrameworkReport make_report(const FrameworkSelection &selection)
+{
     FrameworkReport report;
     report.name = std::string(selection.framework->name);
     report.multi_select = selection.framework->multi_select;
     for (const auto index : selection.order) report.selected.push_back(selection.components[index].candidate.name);
     for (const auto &state : selection.components) {
         const bool selected = std::ranges::find(report.selected, state.candidate.name) != report.selected.end();
-        ComponentReport component{state.candidate.name, state.version, state.priority, state.candidate.path,
-                                  selected, selected ? std::string() : state.reason};
+        ComponentReport component{state.candidate.name, state.version, state.priority,
+                                  state.candidate.path, selected,      selected ? std::string() : state.reason};
         if (state.filtered) describe_filtered(*selection.framework, state, &component);
         report.components.push_back(std::move(component));
     }
@@ -319,4 +338,4 @@ FrameworkReport make_report(const FrameworkSelection &selection) {
     return report;
 }
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework

@@ -19,19 +19,19 @@ namespace pmixpp::framework {
 
 struct ComponentState {
     Candidate candidate;
-    std::string version;   // kept after unloading, for reports
+    std::string version;  // kept after unloading, for reports
     int priority = 0;
     const void *module = nullptr;
-    bool opened = false;   // open succeeded: close() is owed
+    bool opened = false;  // open succeeded: close() is owed
     bool selected = false;
-    bool filtered = false; // left out by PMIX_MCA_<fw>: never loaded for use
-    std::string reason;    // why not selected, "" if selected
+    bool filtered = false;  // left out by PMIX_MCA_<fw>: never loaded for use
+    std::string reason;     // why not selected, "" if selected
 };
 
 struct FrameworkSelection {
     const FrameworkInfo *framework = nullptr;
-    std::vector<ComponentState> components; // every candidate, in discovery order
-    std::vector<std::size_t> order;         // indices of the selected, best first
+    std::vector<ComponentState> components;  // every candidate, in discovery order
+    std::vector<std::size_t> order;          // indices of the selected, best first
 };
 
 // Runs the selection of `framework` under the current settings. On error,
@@ -53,6 +53,6 @@ void close_selection(FrameworkSelection *selection);
 // descriptor's version and priority (no hook is called).
 FrameworkReport make_report(const FrameworkSelection &selection);
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

@@ -14,7 +14,8 @@ namespace {
 constinit std::atomic<void *> current_event_base{nullptr};
 
 // "<fw>_<component>_<name>", or false when `self` is not a component the core accepted.
-bool component_param_key(const pmixpp_component_t *self, const char *name, std::string *key_p) {
+bool component_param_key(const pmixpp_component_t *self, const char *name, std::string *key_p)
+{
     if (name == nullptr || *name == '\0') return false;
     std::string framework;
     std::string component;
@@ -23,7 +24,8 @@ bool component_param_key(const pmixpp_component_t *self, const char *name, std::
     return true;
 }
 
-const char *level_name(pmixpp_log_level_t level) {
+const char *level_name(pmixpp_log_level_t level)
+{
     switch (level) {
     case PMIXPP_LOG_ERROR: return "error";
     case PMIXPP_LOG_WARN: return "warning";
@@ -35,9 +37,9 @@ const char *level_name(pmixpp_log_level_t level) {
 
 // Plain C++ functions: GCC gives them the same calling convention as the C
 // function pointer types of the table.
-__attribute__((format(printf, 3, 4))) void service_log(const pmixpp_component_t *self,
-                                                       pmixpp_log_level_t level,
-                                                       const char *fmt, ...) {
+__attribute__((format(printf, 3, 4))) void service_log(const pmixpp_component_t *self, pmixpp_log_level_t level,
+                                                       const char *fmt, ...)
+{
     if (fmt == nullptr) return;
     std::string framework = "?";
     std::string component = "?";
@@ -61,13 +63,13 @@ __attribute__((format(printf, 3, 4))) void service_log(const pmixpp_component_t 
     }
 }
 
-int service_register_param(const pmixpp_component_t *self, const pmixpp_param_desc_t *desc) {
+int service_register_param(const pmixpp_component_t *self, const pmixpp_param_desc_t *desc)
+{
     if (desc == nullptr || desc->struct_size < sizeof(pmixpp_param_desc_t)) return PMIX_ERR_BAD_PARAM;
     try {
         std::string key;
         if (!component_param_key(self, desc->name, &key)) return PMIX_ERR_BAD_PARAM;
-        if (desc->type != PMIXPP_PARAM_STRING && desc->type != PMIXPP_PARAM_INT &&
-            desc->type != PMIXPP_PARAM_BOOL) {
+        if (desc->type != PMIXPP_PARAM_STRING && desc->type != PMIXPP_PARAM_INT && desc->type != PMIXPP_PARAM_BOOL) {
             return PMIX_ERR_BAD_PARAM;
         }
         ParamDeclaration declaration;
@@ -82,7 +84,8 @@ int service_register_param(const pmixpp_component_t *self, const pmixpp_param_de
     }
 }
 
-const char *service_param_string(const pmixpp_component_t *self, const char *name) {
+const char *service_param_string(const pmixpp_component_t *self, const char *name)
+{
     try {
         std::string key;
         if (!component_param_key(self, name, &key)) return nullptr;
@@ -92,39 +95,45 @@ const char *service_param_string(const pmixpp_component_t *self, const char *nam
     }
 }
 
-long long service_param_int(const pmixpp_component_t *self, const char *name, long long fallback) {
+long long service_param_int(const pmixpp_component_t *self, const char *name, long long fallback)
+{
     const char *text = service_param_string(self, name);
     long long value = 0;
     if (text == nullptr || !parse_int(text, &value)) return fallback;
     return value;
 }
 
-int service_param_bool(const pmixpp_component_t *self, const char *name, int fallback) {
+int service_param_bool(const pmixpp_component_t *self, const char *name, int fallback)
+{
     const char *text = service_param_string(self, name);
     bool value = false;
     if (text == nullptr || !parse_bool(text, &value)) return fallback;
     return value ? 1 : 0;
 }
 
-void *service_event_base(void) { return current_event_base.load(); }
+void *service_event_base(void)
+{
+    return current_event_base.load();
+}
 
 constexpr pmixpp_services_t services{
-    sizeof(pmixpp_services_t),
-    PMIXPP_COMPONENT_ABI_MAJOR,
-    PMIXPP_COMPONENT_ABI_MINOR,
-    service_log,
-    service_register_param,
-    service_param_string,
-    service_param_int,
-    service_param_bool,
-    service_event_base,
-    {},
+    sizeof(pmixpp_services_t),  PMIXPP_COMPONENT_ABI_MAJOR,
+    PMIXPP_COMPONENT_ABI_MINOR, service_log,
+    service_register_param,     service_param_string,
+    service_param_int,          service_param_bool,
+    service_event_base,         {},
 };
 
-} // namespace
+}  // namespace
 
-const pmixpp_services_t *services_table() { return &services; }
+const pmixpp_services_t *services_table()
+{
+    return &services;
+}
 
-void set_services_event_base(void *event_base) { current_event_base.store(event_base); }
+void set_services_event_base(void *event_base)
+{
+    current_event_base.store(event_base);
+}
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework

@@ -10,6 +10,6 @@ const pmixpp_services_t *services_table();
 
 void set_services_event_base(void *event_base);
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

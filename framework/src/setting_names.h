@@ -33,11 +33,10 @@ struct ComponentFilter {
 
 // Parses "a,b" or "^a,b". Mixing (e.g. "a,^b") is PMIX_ERR_BAD_PARAM with a
 // message in *error_p.
-pmix_status_t parse_component_filter(std::string_view value, ComponentFilter *filter_p,
-                                     std::string *error_p);
+pmix_status_t parse_component_filter(std::string_view value, ComponentFilter *filter_p, std::string *error_p);
 
 std::string join(const std::vector<std::string> &names);
 
-} // namespace pmixpp::framework
+}  // namespace pmixpp::framework
 
 #endif

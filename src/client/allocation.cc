@@ -16,19 +16,16 @@ namespace {
 
 using client::InfoDone;
 
-
-template <typename Request>
-pmix_status_t start(Request &request, const pmix_info_t info[], size_t ninfo, InfoDone done)
+template <typename Request> pmix_status_t start(Request &request, const pmix_info_t info[], size_t ninfo, InfoDone done)
 {
     std::shared_ptr<client::Session> session;
     pmix_status_t rc = client::connected_session(&session);
     if (rc != PMIX_SUCCESS) return rc;
-    return client::send_for_reply<wire::InfoReply>(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin),
-                                                   std::move(done));
+    return client::send_for_reply<wire::InfoReply>(
+        session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin), std::move(done));
 }
 
-pmix_status_t start_allocation(pmix_alloc_directive_t directive, const pmix_info_t info[], size_t ninfo,
-                               InfoDone done)
+pmix_status_t start_allocation(pmix_alloc_directive_t directive, const pmix_info_t info[], size_t ninfo, InfoDone done)
 {
     if ((info == nullptr && ninfo > 0) || directive == 0 || directive > PMIX_ALLOC_RELEASE + 1) {
         return PMIX_ERR_BAD_PARAM;

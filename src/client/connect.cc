@@ -30,7 +30,8 @@ pmix_status_t start(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t 
     request.procs.assign(procs, procs + nprocs);
     const pmix_status_t rc = request.info.assign_copy(info, ninfo);
     if (rc != PMIX_SUCCESS) return rc;
-    return client::send_status_request(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin), std::move(done));
+    return client::send_status_request(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin),
+                                       std::move(done));
 }
 
 template <typename Request>

@@ -44,8 +44,8 @@ pmix_status_t collect_puts(const client::Session &session, const std::map<std::s
     std::map<pmix_scope_t, std::vector<std::pair<std::string, store::ValuePtr>>> by_scope;
     for (const auto &[key, scope] : keys) {
         store::ValuePtr value;
-        if (session.store->fetch_modex(session.self.nspace, session.self.rank, PMIX_GLOBAL, key.c_str(),
-                                       &value) == PMIX_SUCCESS) {
+        if (session.store->fetch_modex(session.self.nspace, session.self.rank, PMIX_GLOBAL, key.c_str(), &value) ==
+            PMIX_SUCCESS) {
             by_scope[scope].emplace_back(key, std::move(value));
         }
     }

@@ -39,7 +39,10 @@ constexpr DeviceKind kKinds[] = {
 };
 constexpr pmix_device_type_t kEveryKind = PMIX_DEVTYPE_NETWORK | PMIX_DEVTYPE_OPENFABRICS | PMIX_DEVTYPE_GPU;
 
-void refuse(const std::string &why) { pmixpp::runtime::log_warning("topology", why); }
+void refuse(const std::string &why)
+{
+    pmixpp::runtime::log_warning("topology", why);
+}
 
 // What the caller asked for: device kinds and, optionally, device names.
 struct Filter {
@@ -94,8 +97,8 @@ Span span(hwloc_topology_t topology, hwloc_const_bitmap_t cpus, hwloc_obj_t devi
     hwloc_obj_t pu = nullptr;
     while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(topology, cpus, HWLOC_OBJ_PU, pu)) != nullptr) {
         hwloc_obj_t common = hwloc_get_common_ancestor_obj(topology, pu, place);
-        const unsigned hops = common == nullptr ? static_cast<unsigned>(pu->depth) + 1
-                                                : static_cast<unsigned>(pu->depth - common->depth);
+        const unsigned hops =
+            common == nullptr ? static_cast<unsigned>(pu->depth) + 1 : static_cast<unsigned>(pu->depth - common->depth);
         result.min = std::min(result.min, hops);
         result.max = std::max(result.max, hops);
     }
@@ -193,7 +196,10 @@ pmix_status_t compute(pmix_topology_t *topo, pmix_cpuset_t *cpuset, const pmix_i
     return found_p->empty() ? PMIX_ERR_NOT_FOUND : PMIX_SUCCESS;
 }
 
-uint16_t clamp16(unsigned hops) { return static_cast<uint16_t>(std::min(hops, 65534u)); }
+uint16_t clamp16(unsigned hops)
+{
+    return static_cast<uint16_t>(std::min(hops, 65534u));
+}
 
 pmix_device_distance_t *to_array(const std::vector<Distance> &found)
 {
@@ -216,8 +222,8 @@ pmix_device_distance_t *to_array(const std::vector<Distance> &found)
 
 }  // namespace
 
-pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo, pmix_cpuset_t *cpuset, pmix_info_t info[],
-                                     size_t ninfo, pmix_device_distance_t *distances[], size_t *ndist)
+pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo, pmix_cpuset_t *cpuset, pmix_info_t info[], size_t ninfo,
+                                     pmix_device_distance_t *distances[], size_t *ndist)
 {
     pmixpp::client::no_results(distances, ndist);
     if (distances == nullptr || ndist == nullptr) return PMIX_ERR_BAD_PARAM;
@@ -236,8 +242,8 @@ pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo, pmix_cpuset_t *cpuse
 
 // Computed now; the answer reaches cbfunc on the progress thread, after this
 // returns, and release_fn frees the array.
-pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo, pmix_cpuset_t *cpuset, pmix_info_t info[],
-                                        size_t ninfo, pmix_device_dist_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo, pmix_cpuset_t *cpuset, pmix_info_t info[], size_t ninfo,
+                                        pmix_device_dist_cbfunc_t cbfunc, void *cbdata)
 {
     if (cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
     auto &engine = pmixpp::runtime::ProgressEngine::process();
@@ -254,11 +260,14 @@ pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo, pmix_cpuset_t *cp
         };
         auto *held = new Held{array, count};
         const pmix_status_t posted = engine.post([status, held, cbfunc, cbdata] {
-            cbfunc(status, held->array, held->count, cbdata, [](void *p) {
-                auto *h = static_cast<Held *>(p);
-                if (h->array != nullptr) PMIX_DEVICE_DIST_FREE(h->array, h->count);
-                delete h;
-            }, held);
+            cbfunc(
+                status, held->array, held->count, cbdata,
+                [](void *p) {
+                    auto *h = static_cast<Held *>(p);
+                    if (h->array != nullptr) PMIX_DEVICE_DIST_FREE(h->array, h->count);
+                    delete h;
+                },
+                held);
         });
         if (posted != PMIX_SUCCESS) {
             if (array != nullptr) PMIX_DEVICE_DIST_FREE(array, count);

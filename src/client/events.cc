@@ -33,16 +33,16 @@ void register_with_server(const std::shared_ptr<client::Session> &session, const
         done(PMIX_SUCCESS, reference);
         return;
     }
-    pmix_status_t rc = client::send_message(
-        session, request, std::chrono::milliseconds{0},
-        [session, reference, done](pmix_status_t st, const wire::Frame *frame) {
-            wire::RegisterEventsReply reply;
-            if (client::read_reply(st, frame, &reply) == PMIX_SUCCESS && session->events) {
-                session->events->set_server_reference(reference, reply.reference);
-            }
-            // Local delivery works whatever the server said.
-            done(PMIX_SUCCESS, reference);
-        });
+    pmix_status_t rc =
+        client::send_message(session, request, std::chrono::milliseconds{0},
+                             [session, reference, done](pmix_status_t st, const wire::Frame *frame) {
+                                 wire::RegisterEventsReply reply;
+                                 if (client::read_reply(st, frame, &reply) == PMIX_SUCCESS && session->events) {
+                                     session->events->set_server_reference(reference, reply.reference);
+                                 }
+                                 // Local delivery works whatever the server said.
+                                 done(PMIX_SUCCESS, reference);
+                             });
     if (rc != PMIX_SUCCESS) {
         done(PMIX_SUCCESS, reference);
     }
@@ -95,10 +95,9 @@ pmix_status_t host_register(const pmix_status_t codes[], size_t ncodes, const pm
 {
     try {
         if (cbfunc != nullptr) {
-            return client::host_register_handler(codes, ncodes, info, ninfo, evhdlr,
-                                                 [cbfunc, cbdata](pmix_status_t st, size_t ref) {
-                                                     cbfunc(st, ref, cbdata);
-                                                 });
+            return client::host_register_handler(
+                codes, ncodes, info, ninfo, evhdlr,
+                [cbfunc, cbdata](pmix_status_t st, size_t ref) { cbfunc(st, ref, cbdata); });
         }
         if (runtime::ProgressEngine::process().on_progress_thread()) {
             return PMIX_ERR_WOULD_BLOCK;
@@ -120,13 +119,11 @@ pmix_status_t host_register(const pmix_status_t codes[], size_t ncodes, const pm
 // With cbfunc NULL the call blocks and returns the handler's reference (>= 0)
 // or a negative error, as the standard says.
 pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes, pmix_info_t info[], size_t ninfo,
-                                          pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc,
-                                          void *cbdata)
+                                          pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc, void *cbdata)
 {
     auto session = client::current_session();
     if (!session) {
-        return client::host_mode() ? host_register(codes, ncodes, info, ninfo, evhdlr, cbfunc, cbdata)
-                                   : PMIX_ERR_INIT;
+        return client::host_mode() ? host_register(codes, ncodes, info, ninfo, evhdlr, cbfunc, cbdata) : PMIX_ERR_INIT;
     }
     try {
         client::EventHandler handler;

@@ -24,7 +24,6 @@ using Reply = std::shared_ptr<wire::FabricReply>;
 using FabricDone = std::function<void(pmix_status_t, Reply)>;
 using StatusDone = std::function<void(pmix_status_t, std::shared_ptr<wire::StatusReply>)>;
 
-
 // Where a call goes: the server this process is a client of, or (no
 // session) the server this process runs. PMIX_ERR_INIT: neither.
 pmix_status_t session_or_host(std::shared_ptr<client::Session> *session_p)
@@ -52,8 +51,7 @@ pmix_status_t ask_server(const std::shared_ptr<client::Session> &session, const 
 }
 
 // Self-access hands a reply by reference; the rest wants it shared.
-template <typename ReplyType, typename Done>
-std::function<void(ReplyType &)> share_reply(Done done)
+template <typename ReplyType, typename Done> std::function<void(ReplyType &)> share_reply(Done done)
 {
     return [done = std::move(done)](ReplyType &reply) {
         auto shared = std::make_shared<ReplyType>(std::move(reply));
@@ -106,7 +104,8 @@ pmix_status_t start_register(pmix_fabric_t *fabric, const pmix_info_t directives
     wire::FabricRegisterRequest request;
     rc = request.directives.assign_copy(directives, ndirs);
     if (rc != PMIX_SUCCESS) return rc;
-    return ask_server(session, request, client::timeout_of(directives, ndirs, client::kServerTimeoutMargin), std::move(answer));
+    return ask_server(session, request, client::timeout_of(directives, ndirs, client::kServerTimeoutMargin),
+                      std::move(answer));
 }
 
 pmix_status_t start_update(pmix_fabric_t *fabric, std::function<void(pmix_status_t)> done)
@@ -162,8 +161,7 @@ std::function<void(pmix_status_t)> to_callback(pmix_op_cbfunc_t cbfunc, void *cb
     };
 }
 
-template <typename Start>
-pmix_status_t guarded(Start start)
+template <typename Start> pmix_status_t guarded(Start start)
 {
     try {
         return start();
@@ -176,7 +174,8 @@ pmix_status_t guarded(Start start)
 
 pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric, const pmix_info_t directives[], size_t ndirs)
 {
-    return guarded([&] { return wait_for([&](auto done) { return start_register(fabric, directives, ndirs, done); }); });
+    return guarded(
+        [&] { return wait_for([&](auto done) { return start_register(fabric, directives, ndirs, done); }); });
 }
 
 pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t *fabric, const pmix_info_t directives[], size_t ndirs,

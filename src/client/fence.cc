@@ -36,8 +36,8 @@ void store_modex(const client::Session &session, const wire::Bytes &blob)
         if (client::is_self(session, pd.proc) || pd.info.empty()) {
             continue;
         }
-        if (session.store->put_modex(pd.proc.nspace, pd.proc.rank, PMIX_GLOBAL, pd.info.data(),
-                                     pd.info.size()) == PMIX_SUCCESS) {
+        if (session.store->put_modex(pd.proc.nspace, pd.proc.rank, PMIX_GLOBAL, pd.info.data(), pd.info.size()) ==
+            PMIX_SUCCESS) {
             client::mark_collected(session, pd.proc);
         }
     }
@@ -50,7 +50,8 @@ std::set<std::string> import_shared(const client::Session &session, const std::v
 {
     std::set<std::string> unreachable;
     for (const wire::SharedModex &entry : shared) {
-        const bool ours = entry.nspace == std::string(session.self.nspace, strnlen(session.self.nspace, PMIX_MAX_NSLEN));
+        const bool ours =
+            entry.nspace == std::string(session.self.nspace, strnlen(session.self.nspace, PMIX_MAX_NSLEN));
         pmix_byte_object_t blob{};
         blob.bytes = reinterpret_cast<char *>(const_cast<uint8_t *>(entry.blob.data()));
         blob.size = entry.blob.size();
@@ -83,8 +84,8 @@ std::vector<std::string> whole_nspaces(const client::Session &session, const pmi
     return names;
 }
 
-pmix_status_t start_fence(const std::shared_ptr<client::Session> &session, const pmix_proc_t procs[],
-                          size_t nprocs, const pmix_info_t info[], size_t ninfo, FenceDone done)
+pmix_status_t start_fence(const std::shared_ptr<client::Session> &session, const pmix_proc_t procs[], size_t nprocs,
+                          const pmix_info_t info[], size_t ninfo, FenceDone done)
 {
     if ((procs == nullptr && nprocs > 0) || (info == nullptr && ninfo > 0)) {
         return PMIX_ERR_BAD_PARAM;
@@ -130,8 +131,8 @@ pmix_status_t host_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_in
     }
     try {
         auto latch = std::make_shared<runtime::Latch<>>();
-        pmix_status_t rc = client::host_fence_nb(procs, nprocs, info, ninfo,
-                                                 [latch](pmix_status_t st) { latch->complete(st); });
+        pmix_status_t rc =
+            client::host_fence_nb(procs, nprocs, info, ninfo, [latch](pmix_status_t st) { latch->complete(st); });
         return rc != PMIX_SUCCESS ? rc : latch->wait();
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
@@ -161,8 +162,8 @@ pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_in
             return status;  // met the other ranks in the fence arena
         }
         auto latch = std::make_shared<runtime::Latch<>>();
-        pmix_status_t rc = start_fence(session, procs, nprocs, info, ninfo,
-                                       [latch](pmix_status_t st) { latch->complete(st); });
+        pmix_status_t rc =
+            start_fence(session, procs, nprocs, info, ninfo, [latch](pmix_status_t st) { latch->complete(st); });
         return rc != PMIX_SUCCESS ? rc : latch->wait();
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;

@@ -55,8 +55,8 @@ bool group_qualified(const client::Lookup &lookup)
 
 // Checks the arguments and fills a Lookup that borrows the caller's key and
 // info: enough for the local answer, which needs no copy of anything.
-pmix_status_t parse(const client::Session &session, const pmix_proc_t *proc, const char *key,
-                    const pmix_info_t info[], size_t ninfo, client::Lookup *lookup_p)
+pmix_status_t parse(const client::Session &session, const pmix_proc_t *proc, const char *key, const pmix_info_t info[],
+                    size_t ninfo, client::Lookup *lookup_p)
 {
     if ((info == nullptr && ninfo > 0) ||
         (key != nullptr && (key[0] == '\0' || strnlen(key, PMIX_MAX_KEYLEN + 1) > PMIX_MAX_KEYLEN))) {
@@ -171,9 +171,9 @@ pmix_status_t answer_locally(const client::Session &session, const client::Looku
 // the server was asked and the latch made by make_done's result runs.
 // Anything else: the final status.
 template <typename MakeDone>
-pmix_status_t start_get(const std::shared_ptr<client::Session> &session, const pmix_proc_t *proc,
-                        const char *key, const pmix_info_t info[], size_t ninfo, store::ValuePtr *value_p,
-                        bool may_wait, MakeDone make_done)
+pmix_status_t start_get(const std::shared_ptr<client::Session> &session, const pmix_proc_t *proc, const char *key,
+                        const pmix_info_t info[], size_t ninfo, store::ValuePtr *value_p, bool may_wait,
+                        MakeDone make_done)
 {
     client::Lookup lookup;
     pmix_status_t rc = parse(*session, proc, key, info, ninfo, &lookup);

@@ -25,7 +25,6 @@ namespace {
 
 using client::InfoDone;
 
-
 bool valid_name(const char grp[])
 {
     return grp != nullptr && grp[0] != '\0' && strnlen(grp, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
@@ -33,8 +32,8 @@ bool valid_name(const char grp[])
 
 // Construct and invite: a group's name, its members and directives.
 template <typename Request>
-pmix_status_t start_with_members(const char grp[], const pmix_proc_t procs[], size_t nprocs,
-                                 const pmix_info_t info[], size_t ninfo, InfoDone done)
+pmix_status_t start_with_members(const char grp[], const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                                 size_t ninfo, InfoDone done)
 {
     std::shared_ptr<client::Session> session;
     pmix_status_t rc = client::connected_session(&session);
@@ -47,8 +46,8 @@ pmix_status_t start_with_members(const char grp[], const pmix_proc_t procs[], si
     request.procs.assign(procs, procs + nprocs);
     rc = request.info.assign_copy(info, ninfo);
     if (rc != PMIX_SUCCESS) return rc;
-    return client::send_for_reply<wire::InfoReply>(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin),
-                                                   std::move(done));
+    return client::send_for_reply<wire::InfoReply>(
+        session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin), std::move(done));
 }
 
 // The caller's pmix_group_opt_t as the number it holds: a value outside the
@@ -68,8 +67,7 @@ pmix_status_t start_join(const char grp[], const pmix_proc_t *leader, RawOption 
     std::shared_ptr<client::Session> session;
     pmix_status_t rc = client::connected_session(&session);
     if (rc != PMIX_SUCCESS) return rc;
-    if (!valid_name(grp) || (opt != PMIX_GROUP_ACCEPT && opt != PMIX_GROUP_DECLINE) ||
-        (info == nullptr && ninfo > 0)) {
+    if (!valid_name(grp) || (opt != PMIX_GROUP_ACCEPT && opt != PMIX_GROUP_DECLINE) || (info == nullptr && ninfo > 0)) {
         return PMIX_ERR_BAD_PARAM;
     }
     wire::GroupJoinRequest request;
@@ -82,8 +80,8 @@ pmix_status_t start_join(const char grp[], const pmix_proc_t *leader, RawOption 
     request.answer = opt == PMIX_GROUP_ACCEPT ? wire::GroupAnswer::accept : wire::GroupAnswer::decline;
     rc = request.info.assign_copy(info, ninfo);
     if (rc != PMIX_SUCCESS) return rc;
-    return client::send_for_reply<wire::InfoReply>(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin),
-                                                   std::move(done));
+    return client::send_for_reply<wire::InfoReply>(
+        session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin), std::move(done));
 }
 
 // The blocking form of an InfoReply call: its info becomes *results.
@@ -123,7 +121,8 @@ pmix_status_t start_named(const char grp[], const pmix_info_t info[], size_t nin
     request.group = grp;
     rc = request.info.assign_copy(info, ninfo);
     if (rc != PMIX_SUCCESS) return rc;
-    return client::send_status_request(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin), std::move(done));
+    return client::send_status_request(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin),
+                                       std::move(done));
 }
 
 }  // namespace
@@ -141,19 +140,16 @@ pmix_status_t PMIx_Group_construct(const char grp[], const pmix_proc_t procs[], 
 }
 
 pmix_status_t PMIx_Group_construct_nb(const char grp[], const pmix_proc_t procs[], size_t nprocs,
-                                      const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc,
-                                      void *cbdata)
+                                      const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     return with_callback(
         [&](InfoDone done) {
-            return start_with_members<wire::GroupConstructRequest>(grp, procs, nprocs, info, ninfo,
-                                                                   std::move(done));
+            return start_with_members<wire::GroupConstructRequest>(grp, procs, nprocs, info, ninfo, std::move(done));
         },
         cbfunc, cbdata);
 }
 
-template <typename Request>
-pmix_status_t blocking_named(const char grp[], const pmix_info_t info[], size_t ninfo)
+template <typename Request> pmix_status_t blocking_named(const char grp[], const pmix_info_t info[], size_t ninfo)
 {
     try {
         return client::wait_for_status(
@@ -181,8 +177,8 @@ pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], si
     return blocking_named<wire::GroupDestructRequest>(grp, info, ninfo);
 }
 
-pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
-                                     pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                     void *cbdata)
 {
     return nonblocking_named<wire::GroupDestructRequest>(grp, info, ninfo, cbfunc, cbdata);
 }
@@ -198,8 +194,8 @@ pmix_status_t PMIx_Group_leave_nb(const char grp[], const pmix_info_t info[], si
     return nonblocking_named<wire::GroupLeaveRequest>(grp, info, ninfo, cbfunc, cbdata);
 }
 
-pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t procs[], size_t nprocs,
-                                const pmix_info_t info[], size_t ninfo, pmix_info_t **results, size_t *nresults)
+pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                                size_t ninfo, pmix_info_t **results, size_t *nresults)
 {
     return wait_with_results(
         [&](InfoDone done) {
@@ -208,8 +204,8 @@ pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t procs[], siz
         results, nresults);
 }
 
-pmix_status_t PMIx_Group_invite_nb(const char grp[], const pmix_proc_t procs[], size_t nprocs,
-                                   const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Group_invite_nb(const char grp[], const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                                   size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     return with_callback(
         [&](InfoDone done) {
@@ -222,16 +218,14 @@ pmix_status_t PMIx_Group_join(const char grp[], const pmix_proc_t *leader, pmix_
                               const pmix_info_t info[], size_t ninfo, pmix_info_t **results, size_t *nresults)
 {
     const RawOption raw = raw_option(&opt);
-    return wait_with_results(
-        [&](InfoDone done) { return start_join(grp, leader, raw, info, ninfo, std::move(done)); }, results,
-        nresults);
+    return wait_with_results([&](InfoDone done) { return start_join(grp, leader, raw, info, ninfo, std::move(done)); },
+                             results, nresults);
 }
 
 pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt,
                                  const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     const RawOption raw = raw_option(&opt);
-    return with_callback(
-        [&](InfoDone done) { return start_join(grp, leader, raw, info, ninfo, std::move(done)); }, cbfunc,
-        cbdata);
+    return with_callback([&](InfoDone done) { return start_join(grp, leader, raw, info, ninfo, std::move(done)); },
+                         cbfunc, cbdata);
 }

@@ -22,8 +22,7 @@ namespace {
 
 using JobControlDone = std::function<void(pmix_status_t status)>;
 
-pmix_status_t check_args(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
-                         size_t ndirs)
+pmix_status_t check_args(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[], size_t ndirs)
 {
     if (targets == nullptr && ntargets > 0) return PMIX_ERR_BAD_PARAM;
     if (directives == nullptr || ndirs == 0) return PMIX_ERR_BAD_PARAM;  // nothing to do
@@ -40,24 +39,22 @@ pmix_status_t without_session()
 }
 
 pmix_status_t start_job_control(const std::shared_ptr<client::Session> &session, const pmix_proc_t targets[],
-                                size_t ntargets, const pmix_info_t directives[], size_t ndirs,
-                                JobControlDone done)
+                                size_t ntargets, const pmix_info_t directives[], size_t ndirs, JobControlDone done)
 {
     if (session->singleton) return PMIX_ERR_UNREACH;  // no server to act on it
     wire::JobControlRequest request;
     if (targets != nullptr) request.targets.assign(targets, targets + ntargets);
     const pmix_status_t rc = request.directives.assign_copy(directives, ndirs);
     if (rc != PMIX_SUCCESS) return rc;
-    return client::send_message(session, request, std::chrono::milliseconds{0},
-                                [done](pmix_status_t st, const wire::Frame *frame) {
-                                    wire::JobControlReply reply;
-                                    const pmix_status_t status = client::read_reply(st, frame, &reply);
-                                    if (status != PMIX_SUCCESS && !reply.reason.empty()) {
-                                        runtime::log_warning("job_control", "PMIx_Job_control refused: " +
-                                                                                reply.reason);
-                                    }
-                                    done(status);
-                                });
+    return client::send_message(
+        session, request, std::chrono::milliseconds{0}, [done](pmix_status_t st, const wire::Frame *frame) {
+            wire::JobControlReply reply;
+            const pmix_status_t status = client::read_reply(st, frame, &reply);
+            if (status != PMIX_SUCCESS && !reply.reason.empty()) {
+                runtime::log_warning("job_control", "PMIx_Job_control refused: " + reply.reason);
+            }
+            done(status);
+        });
 }
 
 }  // namespace
@@ -90,10 +87,9 @@ pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets, 
     const pmix_status_t rc = check_args(targets, ntargets, directives, ndirs);
     if (rc != PMIX_SUCCESS) return rc;
     try {
-        return start_job_control(session, targets, ntargets, directives, ndirs,
-                                 [cbfunc, cbdata](pmix_status_t st) {
-                                     if (cbfunc != nullptr) cbfunc(st, nullptr, 0, cbdata, nullptr, nullptr);
-                                 });
+        return start_job_control(session, targets, ntargets, directives, ndirs, [cbfunc, cbdata](pmix_status_t st) {
+            if (cbfunc != nullptr) cbfunc(st, nullptr, 0, cbdata, nullptr, nullptr);
+        });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

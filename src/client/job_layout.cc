@@ -31,8 +31,8 @@ const char *nspace_or_own(const client::Session &session, const char *nspace)
 pmix_status_t own_nodeid(const client::Session &session, const char *nspace, uint32_t *nodeid_p)
 {
     store::ValuePtr value;
-    pmix_status_t rc = session.store->fetch(session.self.nspace, PMIXPP_GDS_LEVEL_PROC, session.self.rank,
-                                            PMIX_NODEID, &value);
+    pmix_status_t rc =
+        session.store->fetch(session.self.nspace, PMIXPP_GDS_LEVEL_PROC, session.self.rank, PMIX_NODEID, &value);
     if (rc == PMIX_SUCCESS && value->type == PMIX_UINT32) {
         *nodeid_p = value->data.uint32;
         return PMIX_SUCCESS;
@@ -40,8 +40,7 @@ pmix_status_t own_nodeid(const client::Session &session, const char *nspace, uin
     return session.store->lookup_node(nspace, session.hostname.c_str(), nodeid_p);
 }
 
-pmix_status_t node_of(const client::Session &session, const char *nspace, const char *nodename,
-                      uint32_t *nodeid_p)
+pmix_status_t node_of(const client::Session &session, const char *nspace, const char *nodename, uint32_t *nodeid_p)
 {
     if (nodename == nullptr || nodename[0] == '\0') {
         return own_nodeid(session, nspace, nodeid_p);
@@ -116,8 +115,7 @@ pmix_status_t local_peers(const std::shared_ptr<client::Session> &session, const
 
 }  // namespace
 
-pmix_status_t PMIx_Resolve_peers(const char *nodename, const pmix_nspace_t nspace, pmix_proc_t **procs,
-                                 size_t *nprocs)
+pmix_status_t PMIx_Resolve_peers(const char *nodename, const pmix_nspace_t nspace, pmix_proc_t **procs, size_t *nprocs)
 {
     auto session = client::current_session();
     if (!session && !client::host_mode()) {
@@ -161,8 +159,7 @@ pmix_status_t PMIx_Resolve_nodes(const pmix_nspace_t nspace, char **nodelist)
         }
         const char *ns = nspace_or_own(*session, nspace);
         store::ValuePtr list;
-        pmix_status_t rc = session->store->fetch(ns, PMIXPP_GDS_LEVEL_JOB, PMIX_RANK_WILDCARD, PMIX_NODE_LIST,
-                                                 &list);
+        pmix_status_t rc = session->store->fetch(ns, PMIXPP_GDS_LEVEL_JOB, PMIX_RANK_WILDCARD, PMIX_NODE_LIST, &list);
         if (rc != PMIX_SUCCESS) {
             rc = ask_server(session, ns, PMIX_NODE_LIST, nullptr, &list);
         }

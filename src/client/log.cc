@@ -191,7 +191,9 @@ pmix_status_t PMIx_Log_nb(const pmix_info_t data[], size_t ndata, const pmix_inf
         if (rc != PMIX_SUCCESS || cbfunc == nullptr) {
             return rc;
         }
-        auto finish = [cbfunc, cbdata, local](pmix_status_t host_status) { cbfunc(combined(*local, host_status), cbdata); };
+        auto finish = [cbfunc, cbdata, local](pmix_status_t host_status) {
+            cbfunc(combined(*local, host_status), cbdata);
+        };
         if (!local->done && ask_host(*local, directives, ndirs, finish) == PMIX_SUCCESS) return PMIX_SUCCESS;
         return runtime::ProgressEngine::process().post([finish] { finish(PMIX_ERR_NOT_SUPPORTED); });
     } catch (const std::bad_alloc &) {

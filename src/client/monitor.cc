@@ -26,7 +26,6 @@ namespace {
 
 using MonitorDone = std::function<void(pmix_status_t, std::shared_ptr<wire::InfoReply>)>;
 
-
 bool is_heartbeat(const pmix_info_t &monitor)
 {
     return std::strncmp(monitor.key, PMIX_SEND_HEARTBEAT, PMIX_MAX_KEYLEN) == 0;
@@ -79,8 +78,8 @@ pmix_status_t start_monitor(const pmix_info_t &monitor, pmix_status_t error, con
     pmix_status_t rc = request.monitor.assign_copy(&monitor, 1);
     if (rc == PMIX_SUCCESS) rc = request.directives.assign_copy(directives, ndirs);
     if (rc != PMIX_SUCCESS) return rc;
-    return client::send_for_reply<wire::InfoReply>(session, request,
-                                                   client::timeout_of(directives, ndirs, client::kServerTimeoutMargin), std::move(done));
+    return client::send_for_reply<wire::InfoReply>(
+        session, request, client::timeout_of(directives, ndirs, client::kServerTimeoutMargin), std::move(done));
 }
 
 }  // namespace
@@ -104,9 +103,8 @@ pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor, pmix_status_t err
     }
 }
 
-pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t error,
-                                      const pmix_info_t directives[], size_t ndirs, pmix_info_cbfunc_t cbfunc,
-                                      void *cbdata)
+pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t error, const pmix_info_t directives[],
+                                      size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     try {
         const pmix_status_t rc = check_args(monitor, directives, ndirs);

@@ -8,8 +8,7 @@
 
 namespace pmixpp::client {
 
-template <typename T>
-void no_results(T **array_p, std::size_t *count_p)
+template <typename T> void no_results(T **array_p, std::size_t *count_p)
 {
     if (array_p != nullptr) *array_p = nullptr;
     if (count_p != nullptr) *count_p = 0;

@@ -24,7 +24,6 @@ namespace {
 using OpDone = client::StatusDone;
 using LookupDone = std::function<void(pmix_status_t, std::shared_ptr<wire::LookupReply>)>;
 
-
 pmix_status_t session_for(std::shared_ptr<client::Session> *session_p)
 {
     *session_p = client::current_session();
@@ -51,7 +50,8 @@ pmix_status_t start_publish(const pmix_info_t info[], size_t ninfo, OpDone done)
     if (info == nullptr || ninfo == 0) return PMIX_ERR_BAD_PARAM;
     wire::PublishRequest request;
     if ((rc = request.info.assign_copy(info, ninfo)) != PMIX_SUCCESS) return rc;
-    return client::send_status_request(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin), std::move(done));
+    return client::send_status_request(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin),
+                                       std::move(done));
 }
 
 pmix_status_t start_lookup(std::vector<std::string> keys, const pmix_info_t info[], size_t ninfo, LookupDone done)
@@ -80,7 +80,8 @@ pmix_status_t start_unpublish(char **keys, const pmix_info_t info[], size_t ninf
     wire::UnpublishRequest request;
     if ((rc = keys_from(keys, &request.keys)) != PMIX_SUCCESS) return rc;
     if ((rc = request.directives.assign_copy(info, ninfo)) != PMIX_SUCCESS) return rc;
-    return client::send_status_request(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin), std::move(done));
+    return client::send_status_request(session, request, client::timeout_of(info, ninfo, client::kServerTimeoutMargin),
+                                       std::move(done));
 }
 
 // Fills the caller's pdata entries with what was found, key by key.
@@ -170,7 +171,8 @@ pmix_status_t PMIx_Lookup_nb(char **keys, const pmix_info_t info[], size_t ninfo
 pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t info[], size_t ninfo)
 {
     try {
-        return client::wait_for_status([&](OpDone done) { return start_unpublish(keys, info, ninfo, std::move(done)); });
+        return client::wait_for_status(
+            [&](OpDone done) { return start_unpublish(keys, info, ninfo, std::move(done)); });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

@@ -145,8 +145,8 @@ pmix_status_t outcome(size_t nresults, bool all_answered)
     return all_answered ? PMIX_SUCCESS : PMIX_QUERY_PARTIAL_SUCCESS;
 }
 
-pmix_status_t start_query(const std::shared_ptr<client::Session> &session, pmix_query_t queries[],
-                          size_t nqueries, QueryDone done)
+pmix_status_t start_query(const std::shared_ptr<client::Session> &session, pmix_query_t queries[], size_t nqueries,
+                          QueryDone done)
 {
     if (queries == nullptr || nqueries == 0) {
         return PMIX_ERR_BAD_PARAM;
@@ -167,29 +167,26 @@ pmix_status_t start_query(const std::shared_ptr<client::Session> &session, pmix_
     }
     wire::QueryRequest request;
     request.queries = std::move(answers->for_server);
-    return client::send_message(session, request, std::chrono::milliseconds{0},
-                                [answers, done](pmix_status_t st, const wire::Frame *frame) {
-                                    wire::QueryReply reply;
-                                    pmix_status_t status = client::read_reply(st, frame, &reply);
-                                    auto results = std::make_shared<wire::InfoArray>();
-                                    // Some keys answered: their answers count.
-                                    const bool partial = status == PMIX_QUERY_PARTIAL_SUCCESS ||
-                                                         status == PMIX_ERR_PARTIAL_SUCCESS;
-                                    bool remote_ok = status == PMIX_SUCCESS || partial;
-                                    pmix_status_t merged = merge(*answers, remote_ok ? &reply.results : nullptr,
-                                                                 results.get());
-                                    if (merged != PMIX_SUCCESS) {
-                                        done(merged, results);
-                                        return;
-                                    }
-                                    done(outcome(results->size(), status == PMIX_SUCCESS), results);
-                                });
+    return client::send_message(
+        session, request, std::chrono::milliseconds{0}, [answers, done](pmix_status_t st, const wire::Frame *frame) {
+            wire::QueryReply reply;
+            pmix_status_t status = client::read_reply(st, frame, &reply);
+            auto results = std::make_shared<wire::InfoArray>();
+            // Some keys answered: their answers count.
+            const bool partial = status == PMIX_QUERY_PARTIAL_SUCCESS || status == PMIX_ERR_PARTIAL_SUCCESS;
+            bool remote_ok = status == PMIX_SUCCESS || partial;
+            pmix_status_t merged = merge(*answers, remote_ok ? &reply.results : nullptr, results.get());
+            if (merged != PMIX_SUCCESS) {
+                done(merged, results);
+                return;
+            }
+            done(outcome(results->size(), status == PMIX_SUCCESS), results);
+        });
 }
 
 // Before PMIx_Init only the library's own keys have answers, and only the
 // blocking call gives them (as OpenPMIx): all of them, or PMIX_ERR_INIT.
-pmix_status_t answer_before_init(pmix_query_t queries[], size_t nqueries, pmix_info_t **results,
-                                 size_t *nresults)
+pmix_status_t answer_before_init(pmix_query_t queries[], size_t nqueries, pmix_info_t **results, size_t *nresults)
 {
     if (queries == nullptr || nqueries == 0) {
         return PMIX_ERR_INIT;

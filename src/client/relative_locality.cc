@@ -56,11 +56,11 @@ const Level *level_of(std::string_view token)
 
 void refuse(std::string_view locality, std::string_view token)
 {
-    pmixpp::runtime::log_warning(
-        "topology", "locality string \"" + std::string(locality.substr(0, 80)) + "\": \"" +
-                        std::string(token.substr(0, 40)) +
-                        "\" is not <NM|SK|L3|L2|L1|CR|HT><object list>; pass PMIX_LOCALITY_STRING values "
-                        "as the server gave them (e.g. SK0:L30:L20:L10:CR0:HT0-1)");
+    pmixpp::runtime::log_warning("topology",
+                                 "locality string \"" + std::string(locality.substr(0, 80)) + "\": \"" +
+                                     std::string(token.substr(0, 40)) +
+                                     "\" is not <NM|SK|L3|L2|L1|CR|HT><object list>; pass PMIX_LOCALITY_STRING values "
+                                     "as the server gave them (e.g. SK0:L30:L20:L10:CR0:HT0-1)");
 }
 
 // Empty optional when the text is not in the notation (logged).
@@ -105,8 +105,7 @@ pmix_locality_t shared_levels(const std::vector<Token> &first, const std::vector
 
 }  // namespace
 
-pmix_status_t PMIx_Get_relative_locality(const char *locality1, const char *locality2,
-                                         pmix_locality_t *locality)
+pmix_status_t PMIx_Get_relative_locality(const char *locality1, const char *locality2, pmix_locality_t *locality)
 {
     if (locality1 == nullptr || locality2 == nullptr || locality == nullptr) return PMIX_ERR_BAD_PARAM;
     try {

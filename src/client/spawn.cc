@@ -16,7 +16,6 @@ namespace {
 
 using SpawnDone = std::function<void(pmix_status_t, std::shared_ptr<wire::SpawnReply>)>;
 
-
 bool valid_apps(const pmix_app_t apps[], size_t napps)
 {
     if (apps == nullptr || napps == 0) return false;
@@ -37,8 +36,8 @@ pmix_status_t start_spawn(const pmix_info_t job_info[], size_t ninfo, const pmix
     wire::SpawnRequest request;
     if ((rc = request.job_info.assign_copy(job_info, ninfo)) != PMIX_SUCCESS) return rc;
     if ((rc = request.apps.assign_copy(apps, napps)) != PMIX_SUCCESS) return rc;
-    return client::send_for_reply<wire::SpawnReply>(session, request, client::timeout_of(job_info, ninfo, client::kServerTimeoutMargin),
-                                                    std::move(done));
+    return client::send_for_reply<wire::SpawnReply>(
+        session, request, client::timeout_of(job_info, ninfo, client::kServerTimeoutMargin), std::move(done));
 }
 
 }  // namespace

@@ -54,8 +54,7 @@ hwloc_topology_t topology_from_server()
     PMIX_INFO_DESTRUCT(&qualifiers[1]);
     if (rc != PMIX_SUCCESS || value == nullptr) return nullptr;
     hwloc_topology_t topology = nullptr;
-    if (value->type == PMIX_STRING && value->data.string != nullptr &&
-        hwloc_topology_init(&topology) == 0) {
+    if (value->type == PMIX_STRING && value->data.string != nullptr && hwloc_topology_init(&topology) == 0) {
         const char *xml = value->data.string;
         // The server of this node exported it: binding calls on it may act
         // on this system (hwloc disables them for XML topologies otherwise).
@@ -135,8 +134,7 @@ pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string, pmix_cpuset_t 
     try {
         Bitmap bitmap(hwloc_bitmap_alloc());
         if (!bitmap) return PMIX_ERR_NOMEM;
-        if (!pmixpp::values::is_bounded_cpu_list(colon + 1) ||
-            hwloc_bitmap_list_sscanf(bitmap.get(), colon + 1) != 0) {
+        if (!pmixpp::values::is_bounded_cpu_list(colon + 1) || hwloc_bitmap_list_sscanf(bitmap.get(), colon + 1) != 0) {
             log_refusal("\"" + std::string(cpuset_string).substr(0, 80) +
                         "\" is not a cpu list; write it as hwloc:<cpu list> with cpus 0 to " +
                         std::to_string(pmixpp::values::kMaxCpuIndex) + " (e.g. hwloc:0-3,8)");

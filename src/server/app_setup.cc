@@ -27,9 +27,8 @@ pmix_status_t PMIx_server_setup_application(const pmix_nspace_t nspace, pmix_inf
     if (!valid_nspace(nspace) || cbfunc == nullptr || (info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
     try {
         const std::string name(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
-        return with_server([&](Server &server) {
-            return pnet::start_application(server, name, info, ninfo, cbfunc, cbdata);
-        });
+        return with_server(
+            [&](Server &server) { return pnet::start_application(server, name, info, ninfo, cbfunc, cbdata); });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
@@ -41,9 +40,8 @@ pmix_status_t PMIx_server_setup_local_support(const pmix_nspace_t nspace, pmix_i
     if (!valid_nspace(nspace) || (info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
     try {
         const std::string name(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
-        return with_server([&](Server &server) {
-            return pnet::start_local_support(server, name, info, ninfo, cbfunc, cbdata);
-        });
+        return with_server(
+            [&](Server &server) { return pnet::start_local_support(server, name, info, ninfo, cbfunc, cbdata); });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

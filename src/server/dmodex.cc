@@ -34,8 +34,8 @@ void respond(Server &server, const pmix_proc_t &proc, pmix_dmodex_response_fn_t 
 
 // Answers on the progress thread after PMIx_server_dmodex_request returned.
 // The host is owed its callback even if the server finalizes first.
-pmix_status_t respond_later(const pmix_proc_t &proc, pmix_status_t status,
-                            pmix_dmodex_response_fn_t cbfunc, void *cbdata)
+pmix_status_t respond_later(const pmix_proc_t &proc, pmix_status_t status, pmix_dmodex_response_fn_t cbfunc,
+                            void *cbdata)
 {
     return post_later([proc, status, cbfunc, cbdata] {
         Server *now = current();
@@ -46,8 +46,7 @@ pmix_status_t respond_later(const pmix_proc_t &proc, pmix_status_t status,
     });
 }
 
-pmix_status_t start(Server &server, const pmix_proc_t &proc, pmix_dmodex_response_fn_t cbfunc,
-                    void *cbdata)
+pmix_status_t start(Server &server, const pmix_proc_t &proc, pmix_dmodex_response_fn_t cbfunc, void *cbdata)
 {
     Namespace *ns = server.find_namespace(proc.nspace);
     if (ns == nullptr || !ns->registered) return PMIX_ERR_NOT_FOUND;
@@ -55,23 +54,21 @@ pmix_status_t start(Server &server, const pmix_proc_t &proc, pmix_dmodex_respons
     if (ns->committed.count(proc.rank) != 0) return respond_later(proc, PMIX_SUCCESS, cbfunc, cbdata);
     // Gone without committing: its data will never come.
     if (ns->gone.count(proc.rank) != 0) return respond_later(proc, PMIX_ERR_NOT_FOUND, cbfunc, cbdata);
-    server.waiters.add(ns->name, proc.rank, std::chrono::milliseconds{0},
-                       [proc, cbfunc, cbdata](pmix_status_t status) {
-                           Server *now = current();
-                           if (status == PMIX_SUCCESS && now == nullptr) status = PMIX_ERR_LOST_CONNECTION;
-                           if (status != PMIX_SUCCESS) return cbfunc(status, nullptr, 0, cbdata);
-                           respond(*now, proc, cbfunc, cbdata);
-                       });
+    server.waiters.add(ns->name, proc.rank, std::chrono::milliseconds{0}, [proc, cbfunc, cbdata](pmix_status_t status) {
+        Server *now = current();
+        if (status == PMIX_SUCCESS && now == nullptr) status = PMIX_ERR_LOST_CONNECTION;
+        if (status != PMIX_SUCCESS) return cbfunc(status, nullptr, 0, cbdata);
+        respond(*now, proc, cbfunc, cbdata);
+    });
     return PMIX_SUCCESS;
 }
 
 }  // namespace
 
-pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc, pmix_dmodex_response_fn_t cbfunc,
-                                         void *cbdata)
+pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc, pmix_dmodex_response_fn_t cbfunc, void *cbdata)
 {
-    if (proc == nullptr || cbfunc == nullptr || proc->rank == PMIX_RANK_WILDCARD ||
-        proc->rank == PMIX_RANK_UNDEF || strnlen(proc->nspace, PMIX_MAX_NSLEN + 1) > PMIX_MAX_NSLEN) {
+    if (proc == nullptr || cbfunc == nullptr || proc->rank == PMIX_RANK_WILDCARD || proc->rank == PMIX_RANK_UNDEF ||
+        strnlen(proc->nspace, PMIX_MAX_NSLEN + 1) > PMIX_MAX_NSLEN) {
         return PMIX_ERR_BAD_PARAM;
     }
     const pmix_proc_t target = *proc;

@@ -17,9 +17,8 @@ pmix_status_t PMIx_server_collect_inventory(pmix_info_t directives[], size_t ndi
     // Without a callback the inventory could never reach the host.
     if (cbfunc == nullptr || (directives == nullptr && ndirs > 0)) return PMIX_ERR_BAD_PARAM;
     try {
-        return with_server([&](Server &server) {
-            return pnet::collect_inventory(server, directives, ndirs, cbfunc, cbdata);
-        });
+        return with_server(
+            [&](Server &server) { return pnet::collect_inventory(server, directives, ndirs, cbfunc, cbdata); });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

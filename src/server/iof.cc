@@ -43,8 +43,8 @@ void tell_dropped(pmixpp::server::Server &server)
 }  // namespace
 
 pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channel_t channel,
-                                      const pmix_byte_object_t *bo, const pmix_info_t info[],
-                                      size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+                                      const pmix_byte_object_t *bo, const pmix_info_t info[], size_t ninfo,
+                                      pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     if (source == nullptr || bo == nullptr || (info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
     if (bo->bytes == nullptr && bo->size > 0) return PMIX_ERR_BAD_PARAM;

@@ -22,8 +22,7 @@ pmix_status_t cpuset_list(const pmix_cpuset_t *cpuset, std::string *list_p)
     if (cpuset == nullptr || cpuset->bitmap == nullptr) return PMIX_ERR_BAD_PARAM;
     if (!pmixpp::values::is_hwloc_source(cpuset->source)) return PMIX_ERR_NOT_SUPPORTED;
     char *text = nullptr;
-    if (hwloc_bitmap_list_asprintf(&text, static_cast<hwloc_const_bitmap_t>(cpuset->bitmap)) < 0 ||
-        text == nullptr) {
+    if (hwloc_bitmap_list_asprintf(&text, static_cast<hwloc_const_bitmap_t>(cpuset->bitmap)) < 0 || text == nullptr) {
         return PMIX_ERR_NOMEM;
     }
     *list_p = text;

@@ -14,8 +14,7 @@
 
 using namespace pmixpp::server;
 
-pmix_status_t PMIx_server_define_process_set(const pmix_proc_t *members, size_t nmembers,
-                                             const char *pset_name)
+pmix_status_t PMIx_server_define_process_set(const pmix_proc_t *members, size_t nmembers, const char *pset_name)
 {
     if (pset_name == nullptr || pset_name[0] == '\0' || (members == nullptr && nmembers > 0)) {
         return PMIX_ERR_BAD_PARAM;

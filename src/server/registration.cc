@@ -46,8 +46,8 @@ void post_callback(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t status)
     if (post_later([=] { cbfunc(status, cbdata); }) != PMIX_SUCCESS) cbfunc(status, cbdata);
 }
 
-pmix_status_t register_nspace(Server &server, const std::string &name, int nlocalprocs,
-                              const pmix_info_t info[], size_t ninfo)
+pmix_status_t register_nspace(Server &server, const std::string &name, int nlocalprocs, const pmix_info_t info[],
+                              size_t ninfo)
 {
     // The job's environment directives (pnet) are checked first: a bad
     // one refuses the registration before anything changed.
@@ -69,11 +69,11 @@ pmix_status_t register_nspace(Server &server, const std::string &name, int nloca
     options.topology = [&server] { return node_topology(server); };
     pmixpp::jobdata::JobSummary summary;
     std::string error;
-    const pmix_status_t rc = pmixpp::jobdata::register_nspace(
-        name.c_str(), nlocalprocs, info, ninfo, options, *server.store, &summary, &error);
+    const pmix_status_t rc = pmixpp::jobdata::register_nspace(name.c_str(), nlocalprocs, info, ninfo, options,
+                                                              *server.store, &summary, &error);
     if (rc != PMIX_OPERATION_SUCCEEDED && rc != PMIX_SUCCESS) {
-        pmixpp::runtime::log_warning("server", "cannot register nspace " + name + ": " + error +
-                                                   " (" + PMIx_Error_string(rc) + ")");
+        pmixpp::runtime::log_warning("server", "cannot register nspace " + name + ": " + error + " (" +
+                                                   PMIx_Error_string(rc) + ")");
         return rc;
     }
     Namespace &ns = server.namespace_entry(name);
@@ -99,8 +99,7 @@ void deregister_nspace(Server &server, const std::string &name)
 
 }  // namespace
 
-pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocalprocs,
-                                          pmix_info_t info[], size_t ninfo,
+pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocalprocs, pmix_info_t info[], size_t ninfo,
                                           pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     if (!valid_nspace(nspace) || (info == nullptr && ninfo > 0) || nlocalprocs < 0) {
@@ -108,9 +107,8 @@ pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocal
     }
     try {
         const std::string name = nspace_string(nspace);
-        const pmix_status_t rc = with_server([&](Server &server) {
-            return register_nspace(server, name, nlocalprocs, info, ninfo);
-        });
+        const pmix_status_t rc =
+            with_server([&](Server &server) { return register_nspace(server, name, nlocalprocs, info, ninfo); });
         return op_result(rc, cbfunc, cbdata);
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
@@ -132,8 +130,8 @@ void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t 
     post_callback(cbfunc, cbdata, rc);
 }
 
-pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, uid_t uid, gid_t gid,
-                                          void *server_object, pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, uid_t uid, gid_t gid, void *server_object,
+                                          pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     if (proc == nullptr || !valid_nspace(proc->nspace) || proc->rank == PMIX_RANK_WILDCARD ||
         proc->rank == PMIX_RANK_UNDEF || proc->rank == PMIX_RANK_INVALID) {

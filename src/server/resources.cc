@@ -40,14 +40,12 @@ pmix_status_t run(const char *name, Operation operation, const pmix_info_t info[
 
 }  // namespace
 
-pmix_status_t PMIx_server_register_resources(pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
-                                             void *cbdata)
+pmix_status_t PMIx_server_register_resources(pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     return run("PMIx_server_register_resources", register_node_resources, info, ninfo, cbfunc, cbdata);
 }
 
-pmix_status_t PMIx_server_deregister_resources(pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
-                                               void *cbdata)
+pmix_status_t PMIx_server_deregister_resources(pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     return run("PMIx_server_deregister_resources", deregister_node_resources, info, ninfo, cbfunc, cbdata);
 }

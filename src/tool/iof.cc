@@ -75,9 +75,9 @@ pmix_status_t start_pull(const pmix_proc_t procs[], size_t nprocs, const pmix_in
 
 // Stdin in chunks; done runs once, when the last chunk is answered, with
 // the first failure if any.
-pmix_status_t start_push(const std::shared_ptr<client::Session> &session, const pmix_proc_t targets[],
-                         size_t ntargets, const pmix_byte_object_t *bo, const pmix_info_t directives[],
-                         size_t ndirs, bool eof, client::StatusDone done)
+pmix_status_t start_push(const std::shared_ptr<client::Session> &session, const pmix_proc_t targets[], size_t ntargets,
+                         const pmix_byte_object_t *bo, const pmix_info_t directives[], size_t ndirs, bool eof,
+                         client::StatusDone done)
 {
     const std::size_t size = bo != nullptr ? bo->size : 0;
     const std::size_t chunks = std::max<std::size_t>(1, (size + wire::kMaxIofChunk - 1) / wire::kMaxIofChunk);
@@ -124,9 +124,8 @@ void forward_own_stdin(std::vector<pmix_proc_t> targets)
         bool yes = true;
         PMIX_INFO_LOAD(&done, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
         const bool end = n <= 0;
-        const pmix_status_t rc =
-            PMIx_IOF_push(targets.data(), targets.size(), end ? nullptr : &bo, end ? &done : nullptr, end ? 1 : 0,
-                          nullptr, nullptr);
+        const pmix_status_t rc = PMIx_IOF_push(targets.data(), targets.size(), end ? nullptr : &bo,
+                                               end ? &done : nullptr, end ? 1 : 0, nullptr, nullptr);
         if (end || rc != PMIX_SUCCESS) return;
     }
 }
@@ -153,8 +152,7 @@ pmix_status_t PMIx_IOF_pull(const pmix_proc_t procs[], size_t nprocs, const pmix
         }
         std::shared_ptr<std::size_t> local;
         const pmix_status_t rc = client::wait_for_reply<std::size_t>(
-            [&](PullDone done) { return start_pull(procs, nprocs, directives, ndirs, channel, cbfunc, done); },
-            &local);
+            [&](PullDone done) { return start_pull(procs, nprocs, directives, ndirs, channel, cbfunc, done); }, &local);
         if (rc != PMIX_SUCCESS) return rc;
         // The blocking form returns the handler's id itself (>= 0).
         return local ? static_cast<pmix_status_t>(*local) : PMIX_ERROR;
@@ -163,8 +161,8 @@ pmix_status_t PMIx_IOF_pull(const pmix_proc_t procs[], size_t nprocs, const pmix
     }
 }
 
-pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[], size_t ndirs,
-                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
+                                  void *cbdata)
 {
     if (directives == nullptr && ndirs > 0) return PMIX_ERR_BAD_PARAM;
     std::shared_ptr<client::Session> session;

@@ -8,8 +8,7 @@
 
 #include "client/core/tool_servers.h"
 
-pmix_status_t PMIx_tool_attach_to_server(pmix_proc_t *myproc, pmix_proc_t *server, pmix_info_t info[],
-                                         size_t ninfo)
+pmix_status_t PMIx_tool_attach_to_server(pmix_proc_t *myproc, pmix_proc_t *server, pmix_info_t info[], size_t ninfo)
 {
     if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
     try {

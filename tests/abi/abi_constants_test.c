@@ -50,8 +50,7 @@ static int check_value(const struct expected_constant *c)
         if (0 == strcmp(c->expected_string, c->actual_string)) {
             return 1;
         }
-        fprintf(stderr, "%s: \"%s\", reference \"%s\"\n", c->name, c->actual_string,
-                c->expected_string);
+        fprintf(stderr, "%s: \"%s\", reference \"%s\"\n", c->name, c->actual_string, c->expected_string);
         return 0;
     }
     if (c->expected_number == c->actual_number) {
@@ -68,8 +67,7 @@ Test(abi_constants, every_constant_has_the_reference_value)
     for (size_t i = 0; i < expected_constants_count; ++i) {
         bad += !check_value(&expected_constants[i]);
     }
-    cr_expect_eq(bad, 0, "%zu of %zu constants are missing or differ", bad,
-                 expected_constants_count);
+    cr_expect_eq(bad, 0, "%zu of %zu constants are missing or differ", bad, expected_constants_count);
 }
 
 Test(abi_constants, every_constant_lives_in_the_reference_header)
@@ -97,6 +95,5 @@ Test(abi_constants, every_constant_lives_in_the_reference_header)
     for (int h = 0; h < 3; ++h) {
         free(texts[h]);
     }
-    cr_expect_eq(misplaced, 0, "%zu constants are not in the header the reference names",
-                 misplaced);
+    cr_expect_eq(misplaced, 0, "%zu constants are not in the header the reference names", misplaced);
 }

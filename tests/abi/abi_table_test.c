@@ -69,8 +69,7 @@ static void compare_with_reference(const char *printer)
 
     cr_assert_gt(want.count, 1000, "reference table looks truncated");
     size_t differences = report_differences(&want, &got);
-    cr_expect_eq(differences, 0, "%zu lines of the ABI table differ (printed by %s)",
-                 differences, printer);
+    cr_expect_eq(differences, 0, "%zu lines of the ABI table differ (printed by %s)", differences, printer);
     lines_free(&want);
     lines_free(&got);
 }

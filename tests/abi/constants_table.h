@@ -11,7 +11,7 @@ struct expected_constant {
     long long expected_number;
     long long actual_number;
     const char *actual_string;
-    int defined;                 /* 0: the headers do not define the name */
+    int defined; /* 0: the headers do not define the name */
 };
 
 extern const struct expected_constant expected_constants[];

@@ -6,11 +6,11 @@
 
 #include <cstring>
 
-#define CHECK(condition)          \
-    do {                          \
-        if (!(condition)) {       \
-            return #condition;    \
-        }                         \
+#define CHECK(condition)                                                                                               \
+    do {                                                                                                               \
+        if (!(condition)) {                                                                                            \
+            return #condition;                                                                                         \
+        }                                                                                                              \
     } while (0)
 
 const char *cxx_info_arrays(void)

@@ -22,12 +22,14 @@ namespace pmixpp::api_test {
 inline std::string required_env(const char *name)
 {
     const char *value = std::getenv(name);
-    cr_assert(value != nullptr && *value != '\0',
-              "%s is not set; run this test through ctest", name);
+    cr_assert(value != nullptr && *value != '\0', "%s is not set; run this test through ctest", name);
     return value;
 }
 
-inline std::string build_lib_dir() { return required_env("PMIXPP_BUILD_DIR") + "/lib"; }
+inline std::string build_lib_dir()
+{
+    return required_env("PMIXPP_BUILD_DIR") + "/lib";
+}
 
 inline std::string source_path(const std::string &relative)
 {
@@ -75,8 +77,7 @@ inline std::set<std::string> lines_of(const std::string &path)
 }
 
 // Names in a but not in b.
-inline std::set<std::string> difference(const std::set<std::string> &a,
-                                        const std::set<std::string> &b)
+inline std::set<std::string> difference(const std::set<std::string> &a, const std::set<std::string> &b)
 {
     std::set<std::string> out;
     for (const auto &name : a) {
@@ -96,6 +97,6 @@ inline std::string joined(const std::set<std::string> &names)
     return text.empty() ? " (none)" : text;
 }
 
-} // namespace pmixpp::api_test
+}  // namespace pmixpp::api_test
 
 #endif

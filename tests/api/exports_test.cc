@@ -37,7 +37,7 @@ std::set<std::string> defined_dynamic_symbols(const std::string &library)
     return names;
 }
 
-} // namespace
+}  // namespace
 
 Test(api_exports, defined_dynamic_symbols_are_exactly_the_openpmix_4_2_2_set)
 {
@@ -51,10 +51,8 @@ Test(api_exports, defined_dynamic_symbols_are_exactly_the_openpmix_4_2_2_set)
 
     auto missing = difference(expected, actual);
     auto extra = difference(actual, expected);
-    cr_expect(missing.empty(), "%zu PMIx functions not exported:%s", missing.size(),
-              joined(missing).c_str());
-    cr_expect(extra.empty(), "%zu unexpected exports (pmix_*, C++ or other):%s",
-              extra.size(), joined(extra).c_str());
+    cr_expect(missing.empty(), "%zu PMIx functions not exported:%s", missing.size(), joined(missing).c_str());
+    cr_expect(extra.empty(), "%zu unexpected exports (pmix_*, C++ or other):%s", extra.size(), joined(extra).c_str());
 }
 
 Test(api_exports, soname_is_libpmix_so_2)

@@ -38,7 +38,7 @@ std::set<std::string> mapped_libpmix_paths()
     return paths;
 }
 
-} // namespace
+}  // namespace
 
 Test(api_loaded_library, only_the_build_tree_libpmix_is_mapped)
 {
@@ -46,8 +46,7 @@ Test(api_loaded_library, only_the_build_tree_libpmix_is_mapped)
     auto paths = mapped_libpmix_paths();
     cr_assert(!paths.empty(), "no libpmix.so* mapped in this process");
     for (const auto &path : paths) {
-        cr_expect(starts_with(real_path(path), our_dir), "mapped %s is not under %s",
-                  path.c_str(), our_dir.c_str());
+        cr_expect(starts_with(real_path(path), our_dir), "mapped %s is not under %s", path.c_str(), our_dir.c_str());
     }
 }
 
@@ -56,8 +55,7 @@ Test(api_loaded_library, pmix_symbols_resolve_into_the_build_tree)
     Dl_info info{};
     // Reached through a data pointer so the call cannot be inlined away.
     auto *entry = reinterpret_cast<void *>(&PMIx_Init);
-    cr_assert(dladdr(entry, &info) != 0 && info.dli_fname != nullptr,
-              "dladdr found no object for PMIx_Init");
+    cr_assert(dladdr(entry, &info) != 0 && info.dli_fname != nullptr, "dladdr found no object for PMIx_Init");
     std::string our_lib = real_path(build_lib_dir() + "/libpmix.so.2");
     std::string loaded = real_path(info.dli_fname);
     cr_expect_str_eq(loaded.c_str(), our_lib.c_str());

@@ -25,7 +25,11 @@ struct StubCall {
     pmix_status_t (*call)();
 };
 
-#define STUB(fn, ...) StubCall{#fn, [] { return fn(__VA_ARGS__); }}
+#define STUB(fn, ...)                                                                                                  \
+    StubCall                                                                                                           \
+    {                                                                                                                  \
+#fn, [] { return fn(__VA_ARGS__); }                                                                            \
+    }
 
 // None left (the group invitations were the last). A
 // function that has to be a stub again is listed here and in the doc.
@@ -71,14 +75,13 @@ std::map<std::string, std::string> coverage_rows()
     return rows;
 }
 
-} // namespace
+}  // namespace
 
 Test(api_stubs, status_stubs_return_not_supported)
 {
     for (const auto &stub : kStatusStubs) {
         pmix_status_t rc = stub.call();
-        cr_expect_eq(rc, PMIX_ERR_NOT_SUPPORTED, "%s returned %d, expected %d", stub.name, rc,
-                     PMIX_ERR_NOT_SUPPORTED);
+        cr_expect_eq(rc, PMIX_ERR_NOT_SUPPORTED, "%s returned %d, expected %d", stub.name, rc, PMIX_ERR_NOT_SUPPORTED);
     }
 }
 
@@ -136,15 +139,12 @@ Test(api_stubs, coverage_doc_marks_exactly_these_stubs_not_supported)
         if (status.rfind("PMIX_ERR_NOT_SUPPORTED", 0) == 0) {
             documented.insert(name);
         } else {
-            cr_expect(status.rfind("implemented", 0) == 0, "%s has status '%s'", name.c_str(),
-                      status.c_str());
+            cr_expect(status.rfind("implemented", 0) == 0, "%s has status '%s'", name.c_str(), status.c_str());
         }
     }
-    cr_expect(difference(stubs, documented).empty(),
-              "tested as stubs but not PMIX_ERR_NOT_SUPPORTED in the doc:%s",
+    cr_expect(difference(stubs, documented).empty(), "tested as stubs but not PMIX_ERR_NOT_SUPPORTED in the doc:%s",
               joined(difference(stubs, documented)).c_str());
-    cr_expect(difference(documented, stubs).empty(),
-              "PMIX_ERR_NOT_SUPPORTED in the doc but not tested as stubs:%s",
+    cr_expect(difference(documented, stubs).empty(), "PMIX_ERR_NOT_SUPPORTED in the doc but not tested as stubs:%s",
               joined(difference(documented, stubs)).c_str());
 }
 

@@ -122,12 +122,11 @@ const std::vector<pmix_data_type_t> &packable_types()
 const std::vector<pmix_data_type_t> &composite_types()
 {
     static const std::vector<pmix_data_type_t> types = {
-        PMIX_STRING,     PMIX_BYTE_OBJECT, PMIX_PROC,        PMIX_VALUE,     PMIX_INFO,
-        PMIX_PDATA,      PMIX_APP,         PMIX_QUERY,       PMIX_ENVAR,     PMIX_COORD,
-        PMIX_REGATTR,    PMIX_PROC_INFO,   PMIX_DATA_ARRAY,  PMIX_GEOMETRY,  PMIX_DEVICE_DIST,
-        PMIX_ENDPOINT,   PMIX_TOPO,        PMIX_PROC_CPUSET, PMIX_PROC_STATS, PMIX_DISK_STATS,
-        PMIX_NET_STATS,  PMIX_NODE_STATS,  PMIX_DATA_BUFFER, PMIX_PROC_NSPACE, PMIX_REGEX,
-        PMIX_TIMEVAL,
+        PMIX_STRING,     PMIX_BYTE_OBJECT, PMIX_PROC,        PMIX_VALUE,      PMIX_INFO,        PMIX_PDATA,
+        PMIX_APP,        PMIX_QUERY,       PMIX_ENVAR,       PMIX_COORD,      PMIX_REGATTR,     PMIX_PROC_INFO,
+        PMIX_DATA_ARRAY, PMIX_GEOMETRY,    PMIX_DEVICE_DIST, PMIX_ENDPOINT,   PMIX_TOPO,        PMIX_PROC_CPUSET,
+        PMIX_PROC_STATS, PMIX_DISK_STATS,  PMIX_NET_STATS,   PMIX_NODE_STATS, PMIX_DATA_BUFFER, PMIX_PROC_NSPACE,
+        PMIX_REGEX,      PMIX_TIMEVAL,
     };
     return types;
 }
@@ -137,21 +136,13 @@ void *make(pmix_data_type_t type)
     void *e = pmixpp::values::alloc_elements(type, 1);
     size_t size = pmixpp::values::element_size(type);
     switch (type) {
-    case PMIX_BOOL:
-        *static_cast<bool *>(e) = true;
-        break;
-    case PMIX_STRING:
-        *static_cast<char **>(e) = strdup("hello, world");
-        break;
-    case PMIX_PROC_NSPACE:
-        strcpy(static_cast<char *>(e), "sample-nspace");
-        break;
+    case PMIX_BOOL: *static_cast<bool *>(e) = true; break;
+    case PMIX_STRING: *static_cast<char **>(e) = strdup("hello, world"); break;
+    case PMIX_PROC_NSPACE: strcpy(static_cast<char *>(e), "sample-nspace"); break;
     case PMIX_BYTE_OBJECT:
     case PMIX_COMPRESSED_STRING:
     case PMIX_COMPRESSED_BYTE_OBJECT:
-    case PMIX_REGEX:
-        fill_bytes(static_cast<pmix_byte_object_t *>(e), "node[1-4]");
-        break;
+    case PMIX_REGEX: fill_bytes(static_cast<pmix_byte_object_t *>(e), "node[1-4]"); break;
     default:
         if (!is_composite(type) || type == PMIX_TIMEVAL) {
             memset(e, 0x5A, size);  // scalars: a non-trivial bit pattern
@@ -168,9 +159,7 @@ namespace {
 void fill_composite(void *e, pmix_data_type_t type)
 {
     switch (type) {
-    case PMIX_PROC:
-        fill_proc(static_cast<pmix_proc_t *>(e), "job-1", 3);
-        break;
+    case PMIX_PROC: fill_proc(static_cast<pmix_proc_t *>(e), "job-1", 3); break;
     case PMIX_VALUE: {
         auto *v = static_cast<pmix_value_t *>(e);
         v->type = PMIX_PROC;
@@ -217,9 +206,7 @@ void fill_composite(void *e, pmix_data_type_t type)
         ev->separator = ':';
         break;
     }
-    case PMIX_COORD:
-        fill_coord(static_cast<pmix_coord_t *>(e), 10);
-        break;
+    case PMIX_COORD: fill_coord(static_cast<pmix_coord_t *>(e), 10); break;
     case PMIX_REGATTR: {
         auto *r = static_cast<pmix_regattr_t *>(e);
         r->name = strdup("PMIX_SAMPLE");
@@ -314,12 +301,8 @@ void fill_composite(void *e, pmix_data_type_t type)
         s->sample_time.tv_sec = 1700000000;
         break;
     }
-    case PMIX_DISK_STATS:
-        fill_disk(static_cast<pmix_disk_stats_t *>(e));
-        break;
-    case PMIX_NET_STATS:
-        fill_net(static_cast<pmix_net_stats_t *>(e));
-        break;
+    case PMIX_DISK_STATS: fill_disk(static_cast<pmix_disk_stats_t *>(e)); break;
+    case PMIX_NET_STATS: fill_net(static_cast<pmix_net_stats_t *>(e)); break;
     case PMIX_NODE_STATS: {
         auto *s = static_cast<pmix_node_stats_t *>(e);
         s->node = strdup("node03");
@@ -343,8 +326,7 @@ void fill_composite(void *e, pmix_data_type_t type)
         p.put_string("inner");
         break;
     }
-    default:
-        break;
+    default: break;
     }
 }
 

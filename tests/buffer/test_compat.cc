@@ -36,8 +36,8 @@ constexpr TypePair kAliases[] = {
     {PMIX_DEVTYPE, PMIX_UINT64, 8},     {PMIX_STOR_MEDIUM, PMIX_UINT64, 8},
 };
 
-pmix_status_t pack_then_unpack(pmix_data_type_t packed, const void *in, pmix_data_type_t wanted,
-                               void *out, int32_t *n_inout)
+pmix_status_t pack_then_unpack(pmix_data_type_t packed, const void *in, pmix_data_type_t wanted, void *out,
+                               int32_t *n_inout)
 {
     ScopedBuffer b;
     pmix_status_t rc = PMIx_Data_pack(nullptr, b.get(), const_cast<void *>(in), 1, packed);
@@ -51,13 +51,13 @@ void expect_alias(pmix_data_type_t packed, pmix_data_type_t wanted, size_t width
     unsigned char out[16];
     memset(out, 0xEE, sizeof out);
     int32_t n = 1;
-    cr_expect_eq(pack_then_unpack(packed, in, wanted, out, &n), PMIX_SUCCESS, "%s as %s",
-                 PMIx_Data_type_string(packed), PMIx_Data_type_string(wanted));
+    cr_expect_eq(pack_then_unpack(packed, in, wanted, out, &n), PMIX_SUCCESS, "%s as %s", PMIx_Data_type_string(packed),
+                 PMIx_Data_type_string(wanted));
     cr_expect_eq(n, 1);
     cr_expect_eq(memcmp(out, in, width), 0, "%s as %s: value", PMIx_Data_type_string(packed),
                  PMIx_Data_type_string(wanted));
-    cr_expect_eq(out[width], 0xEE, "%s as %s wrote past its element",
-                 PMIx_Data_type_string(packed), PMIx_Data_type_string(wanted));
+    cr_expect_eq(out[width], 0xEE, "%s as %s wrote past its element", PMIx_Data_type_string(packed),
+                 PMIx_Data_type_string(wanted));
 }
 
 void expect_mismatch(pmix_data_type_t packed, pmix_data_type_t wanted)
@@ -65,8 +65,8 @@ void expect_mismatch(pmix_data_type_t packed, pmix_data_type_t wanted)
     void *in = samples::make(packed);
     unsigned char out[64] = {};
     int32_t n = 1;
-    cr_expect_eq(pack_then_unpack(packed, in, wanted, out, &n), PMIX_ERR_PACK_MISMATCH,
-                 "%s as %s", PMIx_Data_type_string(packed), PMIx_Data_type_string(wanted));
+    cr_expect_eq(pack_then_unpack(packed, in, wanted, out, &n), PMIX_ERR_PACK_MISMATCH, "%s as %s",
+                 PMIx_Data_type_string(packed), PMIx_Data_type_string(wanted));
     cr_expect_eq(n, 0);
     samples::release(in, packed);
 }
@@ -99,7 +99,7 @@ Test(buffer_compat, other_type_differences_stay_mismatches)
 {
     expect_mismatch(PMIX_STRING, PMIX_INT32);
     expect_mismatch(PMIX_INT32, PMIX_STRING);
-    expect_mismatch(PMIX_INT32, PMIX_INT64);   // widths differ
+    expect_mismatch(PMIX_INT32, PMIX_INT64);  // widths differ
     expect_mismatch(PMIX_UINT8, PMIX_UINT16);
     expect_mismatch(PMIX_UINT32, PMIX_FLOAT);  // same width, not an integer
     expect_mismatch(PMIX_UINT64, PMIX_DOUBLE);
@@ -112,8 +112,7 @@ Test(buffer_compat, uint8_that_is_not_a_bool_does_not_unpack_as_bool)
     uint8_t seven = 7;
     bool out = false;
     int32_t n = 1;
-    cr_expect_eq(pack_then_unpack(PMIX_UINT8, &seven, PMIX_BOOL, &out, &n),
-                 PMIX_ERR_UNPACK_FAILURE);
+    cr_expect_eq(pack_then_unpack(PMIX_UINT8, &seven, PMIX_BOOL, &out, &n), PMIX_ERR_UNPACK_FAILURE);
     cr_expect_eq(n, 0);
 }
 
@@ -156,8 +155,8 @@ Test(buffer_compat, unpacked_infos_are_never_persistent)
     const pmix_data_array_t *got = out[1].value.data.darray;
     cr_assert_eq(got->size, 2u);
     for (size_t i = 0; i < got->size; ++i) {
-        cr_expect_eq(static_cast<const pmix_info_t *>(got->array)[i].flags & PMIX_INFO_PERSISTENT,
-                     0u, "nested info %zu", i);
+        cr_expect_eq(static_cast<const pmix_info_t *>(got->array)[i].flags & PMIX_INFO_PERSISTENT, 0u,
+                     "nested info %zu", i);
     }
     // Frees everything (valgrind: no leak); with the flag kept it freed nothing.
     pmixpp::values::destruct_element(&out[0], PMIX_INFO);
@@ -231,8 +230,8 @@ Test(buffer_compat, failed_unpack_reports_zero_values)
     ScopedBuffer b;
     int32_t v[4] = {};
     int32_t n = 4;
-    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), v, &n, PMIX_INT32),
-                 PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER, "empty buffer");
+    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), v, &n, PMIX_INT32), PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER,
+                 "empty buffer");
     cr_expect_eq(n, 0);
 
     n = -3;
@@ -242,8 +241,7 @@ Test(buffer_compat, failed_unpack_reports_zero_values)
     int32_t three[3] = {1, 2, 3};
     cr_assert_eq(PMIx_Data_pack(nullptr, b.get(), three, 3, PMIX_INT32), PMIX_SUCCESS);
     n = 2;
-    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), v, &n, PMIX_INT32),
-                 PMIX_ERR_UNPACK_INADEQUATE_SPACE);
+    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), v, &n, PMIX_INT32), PMIX_ERR_UNPACK_INADEQUATE_SPACE);
     cr_expect_eq(n, 0);
     cr_expect_eq(b.buf.unpack_ptr, b.buf.base_ptr, "too little room consumes nothing");
     cr_expect_eq(v[0], 0, "and writes nothing");

@@ -28,8 +28,7 @@ Test(buffer_api, copy_of_every_type_packs_like_the_original)
         }
         void *src = samples::make(t);
         void *copy = nullptr;
-        cr_assert_eq(PMIx_Data_copy(&copy, src, t), PMIX_SUCCESS, "copy %s",
-                     PMIx_Data_type_string(t));
+        cr_assert_eq(PMIx_Data_copy(&copy, src, t), PMIX_SUCCESS, "copy %s", PMIx_Data_type_string(t));
         ScopedBuffer a, b;
         cr_assert_eq(PMIx_Data_pack(nullptr, a.get(), src, 1, t), PMIX_SUCCESS);
         cr_assert_eq(PMIx_Data_pack(nullptr, b.get(), copy, 1, t), PMIX_SUCCESS);
@@ -142,8 +141,7 @@ Test(buffer_api, print_shows_content)
     samples::release(app, PMIX_APP);
 
     char *s = nullptr;
-    cr_assert_eq(PMIx_Data_print(&s, nullptr, const_cast<char *>("abc"), PMIX_STRING),
-                 PMIX_SUCCESS);
+    cr_assert_eq(PMIx_Data_print(&s, nullptr, const_cast<char *>("abc"), PMIX_STRING), PMIX_SUCCESS);
     cr_expect(strstr(s, "abc") != nullptr);
     free(s);
 }

@@ -33,7 +33,10 @@ struct ScopedBuffer {
     }
 };
 
-inline std::string le16(uint16_t v) { return std::string{char(v & 0xff), char(v >> 8)}; }
+inline std::string le16(uint16_t v)
+{
+    return std::string{char(v & 0xff), char(v >> 8)};
+}
 inline std::string le32(uint32_t v)
 {
     return le16(static_cast<uint16_t>(v)) + le16(static_cast<uint16_t>(v >> 16));

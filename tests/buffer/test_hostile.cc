@@ -15,8 +15,7 @@ Test(buffer_hostile, type_mismatch_is_reported_and_not_consumed)
     cr_assert_eq(PMIx_Data_pack(nullptr, b.get(), &v, 1, PMIX_INT32), PMIX_SUCCESS);
     int64_t wrong;
     int32_t n = 1;
-    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), &wrong, &n, PMIX_INT64),
-                 PMIX_ERR_PACK_MISMATCH);
+    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), &wrong, &n, PMIX_INT64), PMIX_ERR_PACK_MISMATCH);
     cr_expect_eq(n, 0, "a failed unpack reports zero values");
     char *s = nullptr;
     n = 1;
@@ -35,8 +34,7 @@ Test(buffer_hostile, group_larger_than_destination)
     cr_assert_eq(PMIx_Data_pack(nullptr, b.get(), v, 3, PMIX_UINT8), PMIX_SUCCESS);
     uint8_t out[3] = {};
     int32_t n = 2;
-    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), out, &n, PMIX_UINT8),
-                 PMIX_ERR_UNPACK_INADEQUATE_SPACE);
+    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), out, &n, PMIX_UINT8), PMIX_ERR_UNPACK_INADEQUATE_SPACE);
     cr_expect_eq(out[0], 0);
     n = 3;
     cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), out, &n, PMIX_UINT8), PMIX_SUCCESS);
@@ -51,13 +49,11 @@ Test(buffer_hostile, bad_parameters)
     cr_expect_eq(PMIx_Data_pack(nullptr, nullptr, &v, 1, PMIX_INT32), PMIX_ERR_BAD_PARAM);
     cr_expect_eq(PMIx_Data_pack(nullptr, b.get(), &v, -1, PMIX_INT32), PMIX_ERR_BAD_PARAM);
     cr_expect_eq(PMIx_Data_pack(nullptr, b.get(), nullptr, 1, PMIX_INT32), PMIX_ERR_BAD_PARAM);
-    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), &v, nullptr, PMIX_INT32),
-                 PMIX_ERR_BAD_PARAM);
+    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), &v, nullptr, PMIX_INT32), PMIX_ERR_BAD_PARAM);
     n = 0;
     cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), &v, &n, PMIX_INT32), PMIX_ERR_BAD_PARAM);
     n = 1;
-    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), &v, &n, PMIX_INT32),
-                 PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
+    cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), &v, &n, PMIX_INT32), PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
     void *p = &v;
     cr_expect_eq(PMIx_Data_pack(nullptr, b.get(), &p, 1, PMIX_POINTER), PMIX_ERR_NOT_SUPPORTED);
     cr_expect_eq(PMIx_Data_pack(nullptr, b.get(), &v, 1, 400), PMIX_ERR_UNKNOWN_DATA_TYPE);
@@ -90,8 +86,7 @@ static void check_all_truncations(pmix_data_type_t t)
         void *dest = pmixpp::values::alloc_elements(t, 1);
         int32_t n = 1;
         pmix_status_t rc = PMIx_Data_unpack(nullptr, cut.get(), dest, &n, t);
-        cr_expect_neq(rc, PMIX_SUCCESS, "%s cut at %zu of %zu unpacked", PMIx_Data_type_string(t),
-                      len, bytes.size());
+        cr_expect_neq(rc, PMIX_SUCCESS, "%s cut at %zu of %zu unpacked", PMIx_Data_type_string(t), len, bytes.size());
         cr_expect_eq(cut.buf.unpack_ptr, cut.buf.base_ptr);
         pmixpp::values::free_elements(dest, 1, t);
     }
@@ -122,17 +117,15 @@ Test(buffer_hostile, huge_length_fields_fail_fast)
     cr_expect_eq(unpack_raw(le16(PMIX_STRING) + le32(1) + le32(0xFFFFFFFF) + tail, PMIX_STRING),
                  PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
     // a 2^62-byte byte object
-    cr_expect_eq(unpack_raw(le16(PMIX_BYTE_OBJECT) + le32(1) + le64(1ULL << 62) + tail,
-                            PMIX_BYTE_OBJECT),
+    cr_expect_eq(unpack_raw(le16(PMIX_BYTE_OBJECT) + le32(1) + le64(1ULL << 62) + tail, PMIX_BYTE_OBJECT),
                  PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
     // 4 billion infos in the group header
     cr_expect_eq(unpack_raw(le16(PMIX_INFO) + le32(0xFFFFFFFF) + tail, PMIX_INFO),
                  PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
     // a data array announcing 4 billion values
-    cr_expect_eq(unpack_raw(le16(PMIX_DATA_ARRAY) + le32(1) + le16(PMIX_VALUE) +
-                                le32(0xFFFFFFFF) + tail,
-                            PMIX_DATA_ARRAY),
-                 PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
+    cr_expect_eq(
+        unpack_raw(le16(PMIX_DATA_ARRAY) + le32(1) + le16(PMIX_VALUE) + le32(0xFFFFFFFF) + tail, PMIX_DATA_ARRAY),
+        PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
     // an argv announcing 4 billion strings
     cr_expect_eq(unpack_raw(le16(PMIX_QUERY) + le32(1) + le32(0xFFFFFFFF) + tail, PMIX_QUERY),
                  PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
@@ -141,24 +134,17 @@ Test(buffer_hostile, huge_length_fields_fail_fast)
 Test(buffer_hostile, malformed_fields_are_rejected)
 {
     // bool that is neither 0 nor 1
-    cr_expect_eq(unpack_raw(le16(PMIX_BOOL) + le32(1) + std::string(1, '\x07'), PMIX_BOOL),
-                 PMIX_ERR_UNPACK_FAILURE);
+    cr_expect_eq(unpack_raw(le16(PMIX_BOOL) + le32(1) + std::string(1, '\x07'), PMIX_BOOL), PMIX_ERR_UNPACK_FAILURE);
     // string with an embedded NUL
-    cr_expect_eq(unpack_raw(le16(PMIX_STRING) + le32(1) + le32(4) + std::string("a\0b", 3),
-                            PMIX_STRING),
+    cr_expect_eq(unpack_raw(le16(PMIX_STRING) + le32(1) + le32(4) + std::string("a\0b", 3), PMIX_STRING),
                  PMIX_ERR_UNPACK_FAILURE);
     // nspace longer than PMIX_MAX_NSLEN
-    cr_expect_eq(unpack_raw(le16(PMIX_PROC) + le32(1) + le32(301) + std::string(300, 'n') +
-                                le32(0),
-                            PMIX_PROC),
+    cr_expect_eq(unpack_raw(le16(PMIX_PROC) + le32(1) + le32(301) + std::string(300, 'n') + le32(0), PMIX_PROC),
                  PMIX_ERR_UNPACK_FAILURE);
     // a value of an unknown type
-    cr_expect_eq(unpack_raw(le16(PMIX_VALUE) + le32(1) + le16(499) + le32(0), PMIX_VALUE),
-                 PMIX_ERR_UNKNOWN_DATA_TYPE);
+    cr_expect_eq(unpack_raw(le16(PMIX_VALUE) + le32(1) + le16(499) + le32(0), PMIX_VALUE), PMIX_ERR_UNKNOWN_DATA_TYPE);
     // a value of a type that no value can hold (PMIX_KVAL is OpenPMIx-internal)
-    cr_expect_neq(unpack_raw(le16(PMIX_VALUE) + le32(1) + le16(PMIX_KVAL) + le64(0),
-                             PMIX_VALUE),
-                  PMIX_SUCCESS);
+    cr_expect_neq(unpack_raw(le16(PMIX_VALUE) + le32(1) + le16(PMIX_KVAL) + le64(0), PMIX_VALUE), PMIX_SUCCESS);
 }
 
 Test(buffer_hostile, nesting_bomb_is_bounded)
@@ -210,7 +196,6 @@ Test(buffer_hostile, unbounded_cpuset_lists_are_refused)
 {
     cr_expect_eq(unpack_raw(packed_cpuset_with_list("0-7"), PMIX_PROC_CPUSET), PMIX_SUCCESS, "the splice works");
     for (const char *list : {"0-4000000000", "4-", "0+-3", "65536"}) {
-        cr_expect_eq(unpack_raw(packed_cpuset_with_list(list), PMIX_PROC_CPUSET), PMIX_ERR_UNPACK_FAILURE, "%s",
-                     list);
+        cr_expect_eq(unpack_raw(packed_cpuset_with_list(list), PMIX_PROC_CPUSET), PMIX_ERR_UNPACK_FAILURE, "%s", list);
     }
 }

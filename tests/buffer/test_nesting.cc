@@ -110,8 +110,7 @@ std::string app_chain(unsigned levels)
     const std::string empty_app = le32(0) + le32(0) + le32(0) + le32(0) + le32(1);
     std::string raw = le16(PMIX_APP) + le32(1);
     for (unsigned i = 1; i + 2 < levels; i += 3) {
-        raw += empty_app + le32(1) + key("k") + le32(0) + le16(PMIX_DATA_ARRAY) + kPresent +
-               le16(PMIX_APP) + le32(1);
+        raw += empty_app + le32(1) + key("k") + le32(0) + le16(PMIX_DATA_ARRAY) + kPresent + le16(PMIX_APP) + le32(1);
     }
     return raw + empty_app + le32(0);
 }
@@ -205,8 +204,8 @@ Test(buffer_nesting, one_level_past_the_bound_is_refused)
         b.assign(shape.raw);
         void *element = pmixpp::values::alloc_elements(shape.type, 1);
         int32_t n = 1;
-        cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), element, &n, shape.type),
-                     PMIX_ERR_UNPACK_FAILURE, "%s chain", PMIx_Data_type_string(shape.type));
+        cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), element, &n, shape.type), PMIX_ERR_UNPACK_FAILURE, "%s chain",
+                     PMIx_Data_type_string(shape.type));
         cr_expect_eq(b.buf.unpack_ptr, b.buf.base_ptr);
         pmixpp::values::free_elements(element, 1, shape.type);
     }

@@ -14,8 +14,8 @@
 Test(buffer_roundtrip, codec_element_sizes_match_the_values_table)
 {
     for (pmix_data_type_t t : samples::packable_types()) {
-        cr_expect_eq(pmixpp::buffer::find_codec(t)->element_size,
-                     pmixpp::values::element_size(t), "type %s", PMIx_Data_type_string(t));
+        cr_expect_eq(pmixpp::buffer::find_codec(t)->element_size, pmixpp::values::element_size(t), "type %s",
+                     PMIx_Data_type_string(t));
     }
     cr_expect_geq(samples::packable_types().size(), 60u);
 }
@@ -30,13 +30,12 @@ static void check_roundtrip(pmix_data_type_t t, int32_t n)
         free(one);
     }
     ScopedBuffer first;
-    cr_assert_eq(PMIx_Data_pack(nullptr, first.get(), src, n, t), PMIX_SUCCESS, "pack %s",
-                 PMIx_Data_type_string(t));
+    cr_assert_eq(PMIx_Data_pack(nullptr, first.get(), src, n, t), PMIX_SUCCESS, "pack %s", PMIx_Data_type_string(t));
 
     void *dest = pmixpp::values::alloc_elements(t, static_cast<size_t>(n) + 1);
     int32_t count = n + 1;
-    cr_assert_eq(PMIx_Data_unpack(nullptr, first.get(), dest, &count, t), PMIX_SUCCESS,
-                 "unpack %s", PMIx_Data_type_string(t));
+    cr_assert_eq(PMIx_Data_unpack(nullptr, first.get(), dest, &count, t), PMIX_SUCCESS, "unpack %s",
+                 PMIx_Data_type_string(t));
     cr_assert_eq(count, n);
     cr_expect_eq(first.buf.unpack_ptr, first.buf.base_ptr + first.buf.bytes_used);
 
@@ -44,15 +43,12 @@ static void check_roundtrip(pmix_data_type_t t, int32_t n)
         auto *a = static_cast<pmix_topology_t *>(src);
         auto *b = static_cast<pmix_topology_t *>(dest);
         cr_expect_str_eq(b->source, "hwloc");
-        cr_expect_eq(hwloc_get_nbobjs_by_type(static_cast<hwloc_topology_t>(b->topology),
-                                              HWLOC_OBJ_PU),
-                     hwloc_get_nbobjs_by_type(static_cast<hwloc_topology_t>(a->topology),
-                                              HWLOC_OBJ_PU));
+        cr_expect_eq(hwloc_get_nbobjs_by_type(static_cast<hwloc_topology_t>(b->topology), HWLOC_OBJ_PU),
+                     hwloc_get_nbobjs_by_type(static_cast<hwloc_topology_t>(a->topology), HWLOC_OBJ_PU));
     } else {
         ScopedBuffer second;
         cr_assert_eq(PMIx_Data_pack(nullptr, second.get(), dest, n, t), PMIX_SUCCESS);
-        cr_expect(first.bytes() == second.bytes(), "bytes differ for %s",
-                  PMIx_Data_type_string(t));
+        cr_expect(first.bytes() == second.bytes(), "bytes differ for %s", PMIx_Data_type_string(t));
     }
     pmixpp::values::free_elements(src, static_cast<size_t>(n), t);
     pmixpp::values::free_elements(dest, static_cast<size_t>(n) + 1, t);
@@ -103,8 +99,7 @@ Test(buffer_roundtrip, scalar_edge_values)
         free(s);
     }
     n = 2;
-    cr_assert_eq(PMIx_Data_unpack(nullptr, b.get(), ranks_out, &n, PMIX_PROC_RANK),
-                 PMIX_SUCCESS);
+    cr_assert_eq(PMIx_Data_unpack(nullptr, b.get(), ranks_out, &n, PMIX_PROC_RANK), PMIX_SUCCESS);
     cr_expect_eq(ranks_out[0], PMIX_RANK_WILDCARD);
     n = 1;
     cr_expect_eq(PMIx_Data_unpack(nullptr, b.get(), ranks_out, &n, PMIX_PROC_RANK),

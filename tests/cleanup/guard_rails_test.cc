@@ -22,7 +22,10 @@ using namespace pmixpp::cleanup_test;
 
 namespace {
 
-Owner me() { return Owner{getuid(), getgid()}; }
+Owner me()
+{
+    return Owner{getuid(), getgid()};
+}
 
 DirectoryEntry recursive(const std::string &path)
 {

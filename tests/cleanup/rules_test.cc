@@ -134,9 +134,9 @@ Test(cleanup_rules, values_of_the_wrong_type_are_refused)
 {
     std::string why;
     cr_expect_eq(parse_status(Directives().number(PMIX_REGISTER_CLEANUP, 3), &why), PMIX_ERR_BAD_PARAM);
-    cr_expect_eq(parse_status(Directives().text(PMIX_REGISTER_CLEANUP_DIR, "/d").number(PMIX_CLEANUP_RECURSIVE, 1),
-                              &why),
-                 PMIX_ERR_BAD_PARAM);
+    cr_expect_eq(
+        parse_status(Directives().text(PMIX_REGISTER_CLEANUP_DIR, "/d").number(PMIX_CLEANUP_RECURSIVE, 1), &why),
+        PMIX_ERR_BAD_PARAM);
 }
 
 Test(cleanup_rules, removing_and_ignoring_one_path_in_a_request_conflicts)

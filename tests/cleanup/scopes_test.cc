@@ -38,14 +38,14 @@ struct Fixture {
     }
     ~Fixture() { cleanup::on_finalize(server); }
 
-    pmix_status_t register_file(const pmix_proc_t &requester, std::vector<pmix_proc_t> targets,
-                                const std::string &path, std::string *why_p = nullptr)
+    pmix_status_t register_file(const pmix_proc_t &requester, std::vector<pmix_proc_t> targets, const std::string &path,
+                                std::string *why_p = nullptr)
     {
         pmix_info_t info;
         PMIX_INFO_LOAD(&info, PMIX_REGISTER_CLEANUP, path.c_str(), PMIX_STRING);
         std::string why;
-        const pmix_status_t rc = cleanup::register_request(server, requester, cleanup::Owner{getuid(), getgid()},
-                                                           targets, &info, 1, &why);
+        const pmix_status_t rc =
+            cleanup::register_request(server, requester, cleanup::Owner{getuid(), getgid()}, targets, &info, 1, &why);
         PMIX_INFO_DESTRUCT(&info);
         if (why_p != nullptr) *why_p = why;
         return rc;
@@ -137,8 +137,8 @@ Test(cleanup_scopes, shared_directories_are_refused_at_registration)
         pmix_info_t info;
         PMIX_INFO_LOAD(&info, PMIX_REGISTER_CLEANUP_DIR, path, PMIX_STRING);
         std::string why;
-        const pmix_status_t rc = cleanup::register_request(f.server, proc(kJob, 0), cleanup::Owner{getuid(), getgid()},
-                                                           {}, &info, 1, &why);
+        const pmix_status_t rc =
+            cleanup::register_request(f.server, proc(kJob, 0), cleanup::Owner{getuid(), getgid()}, {}, &info, 1, &why);
         PMIX_INFO_DESTRUCT(&info);
         cr_expect_eq(rc, PMIX_ERR_NO_PERMISSIONS, "%s: %d", path, rc);
         cr_expect(why.find("every user shares") != std::string::npos, "%s: %s", path, why.c_str());

@@ -43,8 +43,8 @@ struct Signal {
 Signal g_event;
 pmix_status_t g_event_code = PMIX_SUCCESS;
 
-void record_event(size_t, pmix_status_t status, const pmix_proc_t *, pmix_info_t[], size_t, pmix_info_t *,
-                  size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+void record_event(size_t, pmix_status_t status, const pmix_proc_t *, pmix_info_t[], size_t, pmix_info_t *, size_t,
+                  pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
     g_event_code = status;
     if (cbfunc != nullptr) {
@@ -113,9 +113,7 @@ void serve(FakeServer &server, int fd)
             server.notify(fd, event);
             break;
         }
-        case wire::Command::Finalize:
-            server.reply(fd, tag, wire::StatusReply{});
-            return;
+        case wire::Command::Finalize: server.reply(fd, tag, wire::StatusReply{}); return;
         default: {
             wire::StatusReply unsupported;
             unsupported.status = PMIX_ERR_NOT_SUPPORTED;

@@ -161,10 +161,10 @@ Test(client_distances, refuses_what_it_cannot_use)
     cr_expect_eq(PMIx_Compute_distances(&other, &pu0.set, nullptr, 0, &d, &n), PMIX_ERR_NOT_SUPPORTED);
     cr_expect_eq(PMIx_Compute_distances(&g_topo, &pu0.set, nullptr, 0, nullptr, &n), PMIX_ERR_BAD_PARAM);
     cr_expect(d == nullptr && n == 0, "nothing handed out on a refusal");
-    cr_expect_eq(PMIx_Compute_distances_nb(&g_topo, &pu0.set, nullptr, 0,
-                                           [](pmix_status_t, pmix_device_distance_t *, size_t, void *,
-                                              pmix_release_cbfunc_t, void *) {},
-                                           nullptr),
+    cr_expect_eq(PMIx_Compute_distances_nb(
+                     &g_topo, &pu0.set, nullptr, 0,
+                     [](pmix_status_t, pmix_device_distance_t *, size_t, void *, pmix_release_cbfunc_t, void *) {},
+                     nullptr),
                  PMIX_ERR_INIT, "the _nb form answers on the progress thread: PMIx must be initialized");
 }
 

@@ -72,8 +72,7 @@ int raise_and_count(const pmix_proc_t &source, const pmix_info_t *info, size_t n
         before_filtered = g_filtered_calls;
         before_sentinel = g_sentinel_calls;
     }
-    cr_assert_eq(PMIx_Notify_event(kCode, &source, PMIX_RANGE_PROC_LOCAL, info, ninfo, nullptr, nullptr),
-                 PMIX_SUCCESS);
+    cr_assert_eq(PMIx_Notify_event(kCode, &source, PMIX_RANGE_PROC_LOCAL, info, ninfo, nullptr, nullptr), PMIX_SUCCESS);
     std::unique_lock lock(g_mutex);
     cr_assert(g_cond.wait_for(lock, std::chrono::seconds(30), [&] { return g_sentinel_calls > before_sentinel; }),
               "the event never reached the last handler");

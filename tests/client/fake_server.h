@@ -44,8 +44,7 @@ public:
     bool send_refuse(int fd, pmix_status_t status, const char *reason);
     // Next REQUEST frame; false on EOF/error.
     bool read_request(int fd, pmixpp::wire::Frame *frame_p, pmixpp::wire::Command *cmd_p);
-    template <typename Reply>
-    bool reply(int fd, uint32_t tag, const Reply &msg)
+    template <typename Reply> bool reply(int fd, uint32_t tag, const Reply &msg)
     {
         return send(fd, pmixpp::wire::FrameKind::reply, tag, msg);
     }
@@ -63,8 +62,7 @@ public:
     std::vector<std::string> committed_keys;
 
 private:
-    template <typename Message>
-    bool send(int fd, pmixpp::wire::FrameKind kind, uint32_t tag, const Message &msg)
+    template <typename Message> bool send(int fd, pmixpp::wire::FrameKind kind, uint32_t tag, const Message &msg)
     {
         pmixpp::wire::Bytes payload;
         if (pmixpp::wire::encode_to_bytes(msg, &payload) != PMIX_SUCCESS) {

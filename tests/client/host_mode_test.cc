@@ -166,8 +166,7 @@ Test(client_host_mode, host_events_reach_host_handlers)
     pmix_status_t code = PMIX_EXTERNAL_ERR_BASE - 21;
     pmix_status_t ref = PMIx_Register_event_handler(&code, 1, nullptr, 0, on_event, nullptr, nullptr);
     cr_assert_geq(ref, 0);
-    cr_assert_eq(PMIx_Notify_event(code, nullptr, PMIX_RANGE_PROC_LOCAL, nullptr, 0, nullptr, nullptr),
-                 PMIX_SUCCESS);
+    cr_assert_eq(PMIx_Notify_event(code, nullptr, PMIX_RANGE_PROC_LOCAL, nullptr, 0, nullptr, nullptr), PMIX_SUCCESS);
     {
         std::unique_lock lock(g_mutex);
         cr_assert(g_cond.wait_for(lock, std::chrono::seconds(30), [] { return g_events == 1; }));
@@ -184,8 +183,7 @@ namespace {
 std::string g_keys_asked_of_host;
 
 // Answers every key it is given with the string "from-host".
-pmix_status_t host_query(pmix_proc_t *, pmix_query_t *queries, size_t nqueries, pmix_info_cbfunc_t cbfunc,
-                         void *cbdata)
+pmix_status_t host_query(pmix_proc_t *, pmix_query_t *queries, size_t nqueries, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     size_t nkeys = 0;
     for (size_t q = 0; q < nqueries; ++q) {
@@ -265,8 +263,8 @@ Test(client_host_mode, host_is_asked_only_what_the_library_cannot_answer)
     cr_assert_eq(PMIx_Query_info(queries, 2, &results, &nresults), PMIX_SUCCESS);
     cr_expect_str_eq(g_keys_asked_of_host.c_str(), "site.key");
     cr_expect_eq(nresults, 4u);
-    for (const char *key : {PMIX_QUERY_STABLE_ABI_VERSION, PMIX_QUERY_PROVISIONAL_ABI_VERSION,
-                            PMIX_QUERY_NAMESPACES, "site.key"}) {
+    for (const char *key :
+         {PMIX_QUERY_STABLE_ABI_VERSION, PMIX_QUERY_PROVISIONAL_ABI_VERSION, PMIX_QUERY_NAMESPACES, "site.key"}) {
         cr_expect_eq(count_key(results, nresults, key), 1u, "%s answered %zu times", key,
                      count_key(results, nresults, key));
     }
@@ -285,8 +283,7 @@ Test(client_host_mode, process_monitor_asks_the_own_server)
     PMIX_INFO_LOAD(&monitor, PMIX_MONITOR_HEARTBEAT, &yes, PMIX_BOOL);
     PMIX_INFO_LOAD(&period, PMIX_MONITOR_HEARTBEAT_TIME, &seconds, PMIX_UINT32);
     MonitorAnswer answer;
-    cr_assert_eq(PMIx_Process_monitor_nb(&monitor, PMIX_SUCCESS, &period, 1, on_monitor_answer, &answer),
-                 PMIX_SUCCESS);
+    cr_assert_eq(PMIx_Process_monitor_nb(&monitor, PMIX_SUCCESS, &period, 1, on_monitor_answer, &answer), PMIX_SUCCESS);
     {
         std::unique_lock lock(answer.lock);
         cr_assert(answer.changed.wait_for(lock, std::chrono::seconds(30), [&] { return answer.called; }));

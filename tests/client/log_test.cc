@@ -24,8 +24,7 @@ void init_singleton()
 }
 
 // Runs fn with stderr going to a temp file; returns what was written.
-template <typename Fn>
-std::string capture_stderr(Fn fn)
+template <typename Fn> std::string capture_stderr(Fn fn)
 {
     char path[] = "/tmp/pmixpp-log-XXXXXX";
     int fd = mkstemp(path);

@@ -156,8 +156,7 @@ Test(client_singleton, bad_arguments_are_refused)
     cr_assert_eq(PMIx_Store_internal(nullptr, "k", &v), PMIX_ERR_BAD_PARAM);
     cr_assert_eq(PMIx_Resolve_peers(nullptr, nullptr, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
     cr_assert_eq(PMIx_Resolve_nodes(nullptr, nullptr), PMIX_ERR_BAD_PARAM);
-    cr_assert_eq(PMIx_Register_event_handler(nullptr, 0, nullptr, 0, nullptr, nullptr, nullptr),
-                 PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(PMIx_Register_event_handler(nullptr, 0, nullptr, 0, nullptr, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
     cr_assert_eq(PMIx_Query_info(nullptr, 0, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
     cr_assert_eq(PMIx_Deregister_event_handler(12345, nullptr, nullptr), PMIX_ERR_NOT_FOUND);
     // A singleton has nobody to abort it: it decides itself.
@@ -245,8 +244,8 @@ void handler_default(size_t, pmix_status_t, const pmix_proc_t *, pmix_info_t[], 
     g_cond.notify_all();
 }
 
-void handler_after_complete(size_t, pmix_status_t, const pmix_proc_t *, pmix_info_t[], size_t, pmix_info_t *,
-                            size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+void handler_after_complete(size_t, pmix_status_t, const pmix_proc_t *, pmix_info_t[], size_t, pmix_info_t *, size_t,
+                            pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
     ++g_calls[2];
     cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
@@ -275,8 +274,7 @@ Test(client_singleton, local_events_run_the_handler_chain)
     cr_assert_geq(ref, 0);
 
     int sent = 0;
-    cr_assert_eq(PMIx_Notify_event(code, nullptr, PMIX_RANGE_PROC_LOCAL, nullptr, 0, notified, &sent),
-                 PMIX_SUCCESS);
+    cr_assert_eq(PMIx_Notify_event(code, nullptr, PMIX_RANGE_PROC_LOCAL, nullptr, 0, notified, &sent), PMIX_SUCCESS);
     {
         std::unique_lock lock(g_mutex);
         cr_assert(g_cond.wait_for(lock, std::chrono::seconds(30), [] { return g_calls[1] > 0; }),

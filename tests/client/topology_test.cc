@@ -95,8 +95,8 @@ Test(client_cpuset, refuses_strings_it_cannot_read)
     cr_expect_eq(PMIx_Parse_cpuset_string("0-3", &cpuset), PMIX_ERR_BAD_PARAM, "no source");
     cr_expect_eq(PMIx_Parse_cpuset_string("hwloc:zero", &cpuset), PMIX_ERR_BAD_PARAM, "not a list");
     // hwloc would read these: an endless set, a sign, half a gigabyte of bits.
-    for (const char *unbounded : {"hwloc:4-", "hwloc:0+-3,6", "hwloc:0-4000000000", "hwloc:65536", "hwloc:3-1",
-                                  "hwloc:1,,2", "hwloc: 1"}) {
+    for (const char *unbounded :
+         {"hwloc:4-", "hwloc:0+-3,6", "hwloc:0-4000000000", "hwloc:65536", "hwloc:3-1", "hwloc:1,,2", "hwloc: 1"}) {
         cr_expect_eq(PMIx_Parse_cpuset_string(unbounded, &cpuset), PMIX_ERR_BAD_PARAM, "%s", unbounded);
     }
     cr_expect_eq(PMIx_Parse_cpuset_string("hwloc:65535", &cpuset), PMIX_SUCCESS, "the largest cpu index");
@@ -187,8 +187,7 @@ Test(client_locality, shares_the_levels_whose_objects_overlap)
     cr_expect_eq(locality, PMIX_LOCALITY_SHARE_NODE | PMIX_LOCALITY_SHARE_PACKAGE | PMIX_LOCALITY_SHARE_L3CACHE);
 
     // Lists overlap when any object is in both; OpenPMIx's "hwloc:" prefix is read too.
-    cr_assert_eq(PMIx_Get_relative_locality("hwloc:NM0:SK0:CR0-1:HT0-3", "NM0:SK0:CR1:HT3", &locality),
-                 PMIX_SUCCESS);
+    cr_assert_eq(PMIx_Get_relative_locality("hwloc:NM0:SK0:CR0-1:HT0-3", "NM0:SK0:CR1:HT3", &locality), PMIX_SUCCESS);
     cr_expect_eq(locality, PMIX_LOCALITY_SHARE_NODE | PMIX_LOCALITY_SHARE_NUMA | PMIX_LOCALITY_SHARE_PACKAGE |
                                PMIX_LOCALITY_SHARE_CORE | PMIX_LOCALITY_SHARE_HWTHREAD);
 

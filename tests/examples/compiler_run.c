@@ -24,7 +24,7 @@ static char *read_whole_file(int fd)
     }
     lseek(fd, 0, SEEK_SET);
     while (0 < (got = read(fd, text + size, capacity - size - 1))) {
-        size += (size_t) got;
+        size += (size_t)got;
         if (capacity - size - 1 == 0) {
             char *grown = realloc(text, capacity * 2);
             if (NULL == grown) {
@@ -123,7 +123,7 @@ char *compiler_lines_with(const char *output, const char *needle, int max_lines)
     }
     while ('\0' != *line && found < max_lines) {
         const char *end = strchr(line, '\n');
-        size_t line_length = (NULL == end) ? strlen(line) : (size_t) (end - line);
+        size_t line_length = (NULL == end) ? strlen(line) : (size_t)(end - line);
         char *copy = strndup(line, line_length);
         if (NULL != copy && NULL != strstr(copy, needle)) {
             strcat(picked, copy);
@@ -142,7 +142,7 @@ char *compiler_warning_under(const char *output, const char *path_prefix)
     size_t prefix_length = strlen(path_prefix);
     while ('\0' != *line) {
         const char *end = strchr(line, '\n');
-        size_t line_length = (NULL == end) ? strlen(line) : (size_t) (end - line);
+        size_t line_length = (NULL == end) ? strlen(line) : (size_t)(end - line);
         if (0 == strncmp(line, path_prefix, prefix_length)) {
             char *copy = strndup(line, line_length);
             if (NULL != copy && NULL != strstr(copy, " warning: ")) {

@@ -7,8 +7,8 @@
 
 /* What one compiler invocation produced. */
 typedef struct {
-    int exit_status;  /* the compiler's exit code; -1 when it could not be run */
-    char *output;     /* its stdout and stderr together, malloc'ed, never NULL */
+    int exit_status; /* the compiler's exit code; -1 when it could not be run */
+    char *output;    /* its stdout and stderr together, malloc'ed, never NULL */
 } compiler_run_t;
 
 /* Runs argv (argv[0] is looked up in PATH when it has no slash) and waits for

@@ -69,6 +69,6 @@ const ExampleCase *find_case(const std::string &name);
 // The known failure of name in mode with ranks processes, or nullptr.
 const KnownFailure *known_failure(const std::string &name, Mode mode, int ranks);
 
-} // namespace examples_test
+}  // namespace examples_test
 
 #endif

@@ -24,7 +24,10 @@ std::string env(const char *name)
     return value == nullptr ? "" : value;
 }
 
-std::string pmixrun_path() { return env("PMIXPP_BUILD_DIR") + "/bin/pmixrun"; }
+std::string pmixrun_path()
+{
+    return env("PMIXPP_BUILD_DIR") + "/bin/pmixrun";
+}
 
 std::string host_name()
 {
@@ -76,8 +79,8 @@ std::string wait_for_line(const std::string &path)
 
 Outcome run_client(const ExampleCase &example, int ranks, const std::string &tmpdir, int seconds)
 {
-    std::vector<std::string> args = {"--tmpdir", tmpdir, "--timeout", std::to_string(seconds),
-                                     "-n", std::to_string(ranks), "./" + example.program};
+    std::vector<std::string> args = {
+        "--tmpdir", tmpdir, "--timeout", std::to_string(seconds), "-n", std::to_string(ranks), "./" + example.program};
     Outcome outcome;
     for (const std::string &arg : example.args) args.push_back(with_placeholders(arg, outcome, false));
     const Result result = test_support::run_quietly(pmixrun_path().c_str(), args, "", seconds + 10);
@@ -114,8 +117,8 @@ Outcome run_tool(const ExampleCase &example, int ranks, const std::string &tmpdi
     const std::string host_log = scratch + "/pmixrun" + tag + ".log";
     const pid_t host = test_support::start(
         pmixrun_path().c_str(),
-        {"--system-server", "--tmpdir", tmpdir, "--report-uri", uri_file, "--timeout",
-         std::to_string(3 * kCaseSeconds), "-n", std::to_string(ranks), "/bin/sh", "-c",
+        {"--system-server", "--tmpdir", tmpdir, "--report-uri", uri_file, "--timeout", std::to_string(3 * kCaseSeconds),
+         "-n", std::to_string(ranks), "/bin/sh", "-c",
          "echo \"$PMIX_NAMESPACE\" > " + nspace_file + "; exec sleep " + std::to_string(3 * kCaseSeconds)},
         host_log);
     Outcome outcome;
@@ -175,9 +178,12 @@ std::string verdict(bool passed, const KnownFailure *known)
     return known->reason;
 }
 
-} // namespace
+}  // namespace
 
-const char *mode_name(Mode mode) { return mode == Mode::kOurs ? "ours" : "openpmix"; }
+const char *mode_name(Mode mode)
+{
+    return mode == Mode::kOurs ? "ours" : "openpmix";
+}
 
 std::string enter_mode(Mode mode)
 {
@@ -261,8 +267,10 @@ void run_and_judge(const char *name, Mode mode)
                      verdict(problems.empty(), known).c_str());
         if (known != nullptr && problems.empty()) {
             // A warning, not a failure (and not cr_log_warn: Criterion fails the run on it).
-            std::fprintf(stderr, "WARNING: %s (%s, -n %d) now passes, remove it from known_failures() in "
-                                 "example_cases.cc\n", name, mode_name(mode), ranks);
+            std::fprintf(stderr,
+                         "WARNING: %s (%s, -n %d) now passes, remove it from known_failures() in "
+                         "example_cases.cc\n",
+                         name, mode_name(mode), ranks);
         } else if (known == nullptr) {
             cr_expect(problems.empty(), "%s (%s, -n %d):\n%s--- its output:\n%s%s%s", name, mode_name(mode), ranks,
                       listed.c_str(), outcome.output.c_str(), outcome.host_output.empty() ? "" : "--- pmixrun's:\n",
@@ -274,4 +282,4 @@ void run_and_judge(const char *name, Mode mode)
     test_support::remove_tree(scratch);
 }
 
-} // namespace examples_test
+}  // namespace examples_test

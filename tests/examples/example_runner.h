@@ -27,11 +27,11 @@ const char *mode_name(Mode mode);
 struct Outcome {
     int code = -1;
     bool timed_out = false;
-    std::string output;       // the example's stdout and stderr (clients: pmixrun's, which carries them)
-    std::string host_output;  // tools: the output of the pmixrun they talk to
-    std::string nspace;       // tools: the waiting job's namespace
-    std::string uri;          // tools: the server's URI
-    bool host_stopped = true; // tools: their pmixrun ended on SIGTERM
+    std::string output;        // the example's stdout and stderr (clients: pmixrun's, which carries them)
+    std::string host_output;   // tools: the output of the pmixrun they talk to
+    std::string nspace;        // tools: the waiting job's namespace
+    std::string uri;           // tools: the server's URI
+    bool host_stopped = true;  // tools: their pmixrun ended on SIGTERM
 };
 
 // Runs in a fresh tmpdir under `scratch` (TMPDIR and pmixrun --tmpdir),
@@ -47,6 +47,6 @@ std::vector<std::string> judge(const ExampleCase &example, int ranks, const Outc
 // that passes gets a warning to remove it from the table; neither fails.
 void run_and_judge(const char *name, Mode mode);
 
-} // namespace examples_test
+}  // namespace examples_test
 
 #endif

@@ -36,8 +36,9 @@ static const struct {
 /* The same extra diagnostics for every compiler: these are hard errors in
  * current GCC and clang releases, and would hide a function or a conversion
  * that our headers lack. */
-#define STRICT_FLAGS "-Werror=implicit-function-declaration", "-Werror=int-conversion", \
-                     "-Werror=incompatible-pointer-types", "-Werror=implicit-int"
+#define STRICT_FLAGS                                                                                                   \
+    "-Werror=implicit-function-declaration", "-Werror=int-conversion", "-Werror=incompatible-pointer-types",           \
+        "-Werror=implicit-int"
 
 static const char *skip_reason(const char *file)
 {
@@ -67,7 +68,7 @@ static struct criterion_test_params list_examples(void)
 {
     struct dirent **entries = NULL;
     int count = scandir(env_or_empty("PMIXPP_EXAMPLES_DIR"), &entries, is_c_source, alphasort);
-    size_t n = (0 < count) ? (size_t) count : 1;
+    size_t n = (0 < count) ? (size_t)count : 1;
     example_t *examples = cr_calloc(n, sizeof(example_t));
     int i;
     for (i = 0; i < count; ++i) {
@@ -81,8 +82,7 @@ static struct criterion_test_params list_examples(void)
 static char *output_directory(const char *compiler_tag)
 {
     char *directory = NULL;
-    cr_assert_neq(asprintf(&directory, "%s/tests/examples/%s", env_or_empty("PMIXPP_BUILD_DIR"),
-                           compiler_tag), -1);
+    cr_assert_neq(asprintf(&directory, "%s/tests/examples/%s", env_or_empty("PMIXPP_BUILD_DIR"), compiler_tag), -1);
     cr_assert(make_directories(directory), "cannot create %s", directory);
     return directory;
 }
@@ -92,7 +92,8 @@ static void skip_unless_buildable(const example_t *example)
     const char *reason;
     if ('\0' == example->file[0]) {
         cr_skip_test("OpenPMIx's example programs are not installed in '%s' (Debian package "
-                     "libpmix-dev)", env_or_empty("PMIXPP_EXAMPLES_DIR"));
+                     "libpmix-dev)",
+                     env_or_empty("PMIXPP_EXAMPLES_DIR"));
     }
     reason = skip_reason(example->file);
     if (NULL != reason) {
@@ -121,19 +122,18 @@ static void build_example(const char *compiler, const char *compiler_tag, const 
     compiler_run_t run;
 
     cr_assert_neq(asprintf(&source, "%s/%s", env_or_empty("PMIXPP_EXAMPLES_DIR"), example->file), -1);
-    cr_assert_neq(asprintf(&program, "%s/%.*s", out_dir, (int) strlen(example->file) - 2,
-                           example->file), -1);
+    cr_assert_neq(asprintf(&program, "%s/%.*s", out_dir, (int)strlen(example->file) - 2, example->file), -1);
     cr_assert_neq(asprintf(&include, "-I%s/include", source_dir), -1);
     cr_assert_neq(asprintf(&shim, "-I%s", shim_dir), -1);
     cr_assert_neq(asprintf(&libdir, "-L%s/lib", env_or_empty("PMIXPP_BUILD_DIR")), -1);
     {
-        char *const argv[] = {(char *) compiler, "-Wall", STRICT_FLAGS, shim, include, source,
-                              "-o", program, libdir, "-lpmix", "-lpthread", NULL};
+        char *const argv[] = {(char *)compiler, "-Wall", STRICT_FLAGS, shim,        include, source, "-o",
+                              program,          libdir,  "-lpmix",     "-lpthread", NULL};
         compiler_run(argv, out_dir, &run);
     }
     errors = compiler_lines_with(run.output, "error", 8);
-    cr_expect_eq(run.exit_status, 0, "%s: %s could not build it (exit %d):\n%s", example->file,
-                 compiler, run.exit_status, ('\0' != errors[0]) ? errors : run.output);
+    cr_expect_eq(run.exit_status, 0, "%s: %s could not build it (exit %d):\n%s", example->file, compiler,
+                 run.exit_status, ('\0' != errors[0]) ? errors : run.output);
     assert_no_warning_from(run.output, shim_dir, "the examples.h shim");
     {
         char *our_include = NULL;

@@ -20,18 +20,27 @@ using namespace examples_test;
 
 namespace {
 
+// (An X-macro list, laid out by hand.)
+// clang-format off
 // The cases of example_cases.cc, each with a test per mode.
 #define EXAMPLE_CASES(X)                                                                                \
     X(hello) X(hello_refresh) X(client) X(client2) X(dmodex) X(dynamic) X(bad_exit) X(pub) X(pubi)      \
     X(log) X(jctrl) X(alloc) X(nodeinfo) X(fault) X(group) X(group_below_4) X(group_dmodex)           \
     X(group_lcl_cid) X(asyncgroup) X(asyncgroup_below_4) X(abi_no_init) X(abi_with_init) X(tool)      \
     X(tool_nspace) X(tool_uri) X(tool_spawn) X(debugger) X(debugger_attach) X(launcher)
+// clang-format on
 
 // Each case gets a test per mode; a whole case (both -n) takes at most
 // 2 x (kCaseSeconds + 10) s.
-#define EXAMPLE_TESTS(name)                                                               \
-    Test(examples_ours, name, .timeout = 120) { run_and_judge(#name, Mode::kOurs); }     \
-    Test(examples_openpmix, name, .timeout = 120) { run_and_judge(#name, Mode::kOpenPmix); }
+#define EXAMPLE_TESTS(name)                                                                                            \
+    Test(examples_ours, name, .timeout = 120)                                                                          \
+    {                                                                                                                  \
+        run_and_judge(#name, Mode::kOurs);                                                                             \
+    }                                                                                                                  \
+    Test(examples_openpmix, name, .timeout = 120)                                                                      \
+    {                                                                                                                  \
+        run_and_judge(#name, Mode::kOpenPmix);                                                                         \
+    }
 
 // Which libpmix.so.2 `program` would load, as the dynamic loader resolves it
 // with the current environment.
@@ -53,19 +62,25 @@ void expect_libraries(Mode mode, const char *version_word)
     const std::string pmixrun = std::string(std::getenv("PMIXPP_BUILD_DIR")) + "/bin/pmixrun";
     for (const std::string &program : {pmixrun, std::string("./hello"), std::string("./tool")}) {
         const std::string loaded = libpmix_of(program);
-        cr_expect_eq(loaded.rfind(dir + "/", 0), 0u, "%s loads %s, not the one in %s", program.c_str(),
-                     loaded.c_str(), dir.c_str());
+        cr_expect_eq(loaded.rfind(dir + "/", 0), 0u, "%s loads %s, not the one in %s", program.c_str(), loaded.c_str(),
+                     dir.c_str());
     }
     const test_support::Result version = test_support::run(pmixrun.c_str(), {"--version"}, "", 20);
     cr_expect(version.out.find(version_word) != std::string::npos, "pmixrun --version: %s", version.out.c_str());
     test_support::remove_tree(scratch);
 }
 
-} // namespace
+}  // namespace
 
 // The two modes are what they say.
-Test(examples_ours, pmixrun_and_examples_load_our_libpmix) { expect_libraries(Mode::kOurs, "pmixpp"); }
-Test(examples_openpmix, pmixrun_and_examples_load_openpmix) { expect_libraries(Mode::kOpenPmix, "OpenPMIx"); }
+Test(examples_ours, pmixrun_and_examples_load_our_libpmix)
+{
+    expect_libraries(Mode::kOurs, "pmixpp");
+}
+Test(examples_openpmix, pmixrun_and_examples_load_openpmix)
+{
+    expect_libraries(Mode::kOpenPmix, "OpenPMIx");
+}
 
 // Every example Debian ships has a row, or a reason it is not run.
 Test(examples_table, covers_every_installed_example)
@@ -79,8 +94,8 @@ Test(examples_table, covers_every_installed_example)
     while (const dirent *entry = ::readdir(dir)) {
         const std::string file = entry->d_name;
         if (file.size() < 3 || file.compare(file.size() - 2, 2, ".c") != 0) continue;
-        cr_expect(covered.count(file) == 1, "%s/%s has no row in example_cases.cc and no reason to skip it",
-                  dir_name, file.c_str());
+        cr_expect(covered.count(file) == 1, "%s/%s has no row in example_cases.cc and no reason to skip it", dir_name,
+                  file.c_str());
     }
     ::closedir(dir);
 }

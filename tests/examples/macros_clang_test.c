@@ -32,15 +32,23 @@ static void run_or_fail(char *const argv[], const clang_build_t *b, const char *
     compiler_run_release(&run);
 }
 
-static void compile_unit(const clang_build_t *b, const char *compiler, const char *standard,
-                         const char *source_name, const char *object_name)
+static void compile_unit(const clang_build_t *b, const char *compiler, const char *standard, const char *source_name,
+                         const char *object_name)
 {
     char *source = NULL, *object = NULL;
     cr_assert_neq(asprintf(&source, "%s/%s", b->abi_tests, source_name), -1);
     cr_assert_neq(asprintf(&object, "%s/%s", b->out_dir, object_name), -1);
     {
-        char *const argv[] = {(char *) compiler, (char *) standard, OUR_WARNINGS, b->include,
-                              b->local_include, b->criterion_include, "-c", source, "-o", object,
+        char *const argv[] = {(char *)compiler,
+                              (char *)standard,
+                              OUR_WARNINGS,
+                              b->include,
+                              b->local_include,
+                              b->criterion_include,
+                              "-c",
+                              source,
+                              "-o",
+                              object,
                               NULL};
         run_or_fail(argv, b, source_name);
     }
@@ -56,8 +64,8 @@ static void prepare(clang_build_t *b)
     b->abi_tests = NULL;
     cr_assert_neq(asprintf(&b->include, "-I%s/include", source_dir), -1);
     cr_assert_neq(asprintf(&b->local_include, "-I%s/tests/abi", source_dir), -1);
-    cr_assert_neq(asprintf(&b->criterion_include, "-I%s",
-                           ('\0' != criterion_include[0]) ? criterion_include : "."), -1);
+    cr_assert_neq(asprintf(&b->criterion_include, "-I%s", ('\0' != criterion_include[0]) ? criterion_include : "."),
+                  -1);
     cr_assert_neq(asprintf(&b->out_dir, "%s/tests/examples/clang-abi-macros", b->build_dir), -1);
     cr_assert(make_directories(b->out_dir), "cannot create %s", b->out_dir);
 }
@@ -87,8 +95,16 @@ Test(clang, builds_and_runs_the_abi_macro_test)
     cr_assert_neq(asprintf(&cxx_obj, "%s/macros_cxx_sample.o", b.out_dir), -1);
     cr_assert_neq(asprintf(&libdir, "-L%s/lib", b.build_dir), -1);
     {
-        char *const link[] = {(char *) clangxx, c_obj, cxx_c_obj, cxx_obj, "-o", program, libdir,
-                              "-lpmix", (char *) env_or_empty("PMIXPP_CRITERION_LIBRARY"), NULL};
+        char *const link[] = {(char *)clangxx,
+                              c_obj,
+                              cxx_c_obj,
+                              cxx_obj,
+                              "-o",
+                              program,
+                              libdir,
+                              "-lpmix",
+                              (char *)env_or_empty("PMIXPP_CRITERION_LIBRARY"),
+                              NULL};
         run_or_fail(link, &b, "linking the clang-built macro test");
     }
     /* LD_LIBRARY_PATH from CTest points at our lib/, so this runs on our library. */

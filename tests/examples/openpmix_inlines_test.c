@@ -35,14 +35,12 @@ Test(openpmix_inlines, have_the_openpmix_signatures)
     void (*node_stats_fn)(pmix_node_stats_t *, size_t) = pmix_node_stats_free;
     void (*app_free_fn)(pmix_app_t *, size_t) = pmix_app_free;
     void (*pdata_free_fn)(pmix_pdata_t *, size_t) = pmix_pdata_free;
-    const void *all[] = {
-        (void *) malloc_fn, (void *) free_fn, (void *) calloc_fn, (void *) strncpy_fn,
-        (void *) keylen_fn, (void *) nslen_fn, (void *) count_fn, (void *) append_fn,
-        (void *) prepend_fn, (void *) unique_fn, (void *) argv_free_fn, (void *) split_inter_fn,
-        (void *) split_empty_fn, (void *) split_fn, (void *) join_fn, (void *) copy_fn,
-        (void *) setenv_fn, (void *) check_true_fn, (void *) proc_stats_fn,
-        (void *) disk_stats_fn, (void *) net_stats_fn, (void *) node_stats_fn,
-        (void *) app_free_fn, (void *) pdata_free_fn};
+    const void *all[] = {(void *)malloc_fn,      (void *)free_fn,       (void *)calloc_fn,     (void *)strncpy_fn,
+                         (void *)keylen_fn,      (void *)nslen_fn,      (void *)count_fn,      (void *)append_fn,
+                         (void *)prepend_fn,     (void *)unique_fn,     (void *)argv_free_fn,  (void *)split_inter_fn,
+                         (void *)split_empty_fn, (void *)split_fn,      (void *)join_fn,       (void *)copy_fn,
+                         (void *)setenv_fn,      (void *)check_true_fn, (void *)proc_stats_fn, (void *)disk_stats_fn,
+                         (void *)net_stats_fn,   (void *)node_stats_fn, (void *)app_free_fn,   (void *)pdata_free_fn};
     size_t i;
     for (i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
         cr_assert_not_null(all[i], "helper %zu", i);

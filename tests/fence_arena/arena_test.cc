@@ -21,8 +21,14 @@ namespace {
 
 std::string g_dir;
 
-void setup() { g_dir = test_support::scratch_dir("fence-arena"); }
-void teardown() { test_support::remove_tree(g_dir); }
+void setup()
+{
+    g_dir = test_support::scratch_dir("fence-arena");
+}
+void teardown()
+{
+    test_support::remove_tree(g_dir);
+}
 
 std::unique_ptr<arena::Arena> make(uint32_t nprocs, uint32_t capacity = 256, const char *name = "a")
 {
@@ -39,7 +45,6 @@ bool exists(const std::string &path)
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0;
 }
-
 
 void touch(const std::string &path)
 {

@@ -27,21 +27,21 @@ union AnyModule {
 };
 std::array<AnyModule, max_fakes> modules;
 
-template <int N> int fake_register_params(const pmixpp_services_t *services) {
+template <int N> int fake_register_params(const pmixpp_services_t *services)
+{
     ++records[N].registers;
     if (!configs[N].registers_params) return 0;
-    const pmixpp_param_desc_t color{sizeof(pmixpp_param_desc_t), "color", PMIXPP_PARAM_STRING, "red",
-                                    "a string"};
+    const pmixpp_param_desc_t color{sizeof(pmixpp_param_desc_t), "color", PMIXPP_PARAM_STRING, "red", "a string"};
     const pmixpp_param_desc_t depth{sizeof(pmixpp_param_desc_t), "depth", PMIXPP_PARAM_INT, "3", "an int"};
-    const pmixpp_param_desc_t fast{sizeof(pmixpp_param_desc_t), "fast", PMIXPP_PARAM_BOOL, "false",
-                                   "a bool"};
+    const pmixpp_param_desc_t fast{sizeof(pmixpp_param_desc_t), "fast", PMIXPP_PARAM_BOOL, "false", "a bool"};
     int rc = services->register_param(&descriptors[N], &color);
     if (rc == 0) rc = services->register_param(&descriptors[N], &depth);
     if (rc == 0) rc = services->register_param(&descriptors[N], &fast);
     return rc;
 }
 
-template <int N> int fake_open(const pmixpp_services_t *services) {
+template <int N> int fake_open(const pmixpp_services_t *services)
+{
     ++records[N].opens;
     if (configs[N].logs_trace) {
         services->log(&descriptors[N], PMIXPP_LOG_TRACE, "trace from %s", configs[N].name);
@@ -55,7 +55,8 @@ template <int N> int fake_open(const pmixpp_services_t *services) {
 }
 
 template <int N>
-pmixpp_query_result_t fake_query(const pmixpp_services_t *services, int *priority_p, const void **module_p) {
+pmixpp_query_result_t fake_query(const pmixpp_services_t *services, int *priority_p, const void **module_p)
+{
     FakeRecord &record = records[N];
     ++record.queries;
     if (configs[N].registers_params) {
@@ -69,22 +70,28 @@ pmixpp_query_result_t fake_query(const pmixpp_services_t *services, int *priorit
     return configs[N].result;
 }
 
-template <int N> void fake_close() { ++records[N].closes; }
+template <int N> void fake_close()
+{
+    ++records[N].closes;
+}
 
-template <int N> void fill_hooks(pmixpp_component_t *descriptor) {
+template <int N> void fill_hooks(pmixpp_component_t *descriptor)
+{
     descriptor->register_params = fake_register_params<N>;
     descriptor->open = fake_open<N>;
     descriptor->query = fake_query<N>;
     descriptor->close = fake_close<N>;
 }
 
-template <std::size_t... N> void fill_hooks_for(std::size_t index, std::index_sequence<N...>) {
+template <std::size_t... N> void fill_hooks_for(std::size_t index, std::index_sequence<N...>)
+{
     ((index == N ? fill_hooks<static_cast<int>(N)>(&descriptors[N]) : void()), ...);
 }
 
-} // namespace
+}  // namespace
 
-const pmixpp_component_t *add_fake(int index, const FakeConfig &config) {
+const pmixpp_component_t *add_fake(int index, const FakeConfig &config)
+{
     configs[index] = config;
     records[index] = FakeRecord{};
     modules[index] = AnyModule{};
@@ -105,18 +112,23 @@ const pmixpp_component_t *add_fake(int index, const FakeConfig &config) {
     return &descriptor;
 }
 
-const FakeRecord &fake_record(int index) { return records[index]; }
+const FakeRecord &fake_record(int index)
+{
+    return records[index];
+}
 
-std::vector<std::string> names_of(const std::vector<framework::SelectedModule> &modules_list) {
+std::vector<std::string> names_of(const std::vector<framework::SelectedModule> &modules_list)
+{
     std::vector<std::string> names;
     for (const auto &module : modules_list) names.push_back(module.component);
     return names;
 }
 
-std::string joined(const std::vector<std::string> &names) {
+std::string joined(const std::vector<std::string> &names)
+{
     std::string text;
     for (const auto &name : names) text += (text.empty() ? "" : ",") + name;
     return text;
 }
 
-} // namespace pmixpp::tests
+}  // namespace pmixpp::tests

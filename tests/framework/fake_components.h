@@ -18,10 +18,10 @@ struct FakeConfig {
     int priority = 10;
     pmixpp_query_result_t result = PMIXPP_QUERY_AVAILABLE;
     int open_rc = 0;
-    int query_priority = -1;     // >= 0: query reports this priority
-    bool registers_params = false; // color (string "red"), depth (int 3), fast (bool false)
-    bool logs_trace = false;       // open logs one trace and one info line
-    bool reenters_select = false;  // open calls framework::select() of its own framework
+    int query_priority = -1;        // >= 0: query reports this priority
+    bool registers_params = false;  // color (string "red"), depth (int 3), fast (bool false)
+    bool logs_trace = false;        // open logs one trace and one info line
+    bool reenters_select = false;   // open calls framework::select() of its own framework
 };
 
 struct FakeRecord {
@@ -29,10 +29,10 @@ struct FakeRecord {
     int opens = 0;
     int queries = 0;
     int closes = 0;
-    std::string color; // values seen by query through the services table
+    std::string color;  // values seen by query through the services table
     long long depth = -1;
     int fast = -1;
-    pmix_status_t reentry_rc = PMIX_SUCCESS; // what the nested select() returned
+    pmix_status_t reentry_rc = PMIX_SUCCESS;  // what the nested select() returned
 };
 
 inline constexpr int max_fakes = 8;
@@ -44,6 +44,6 @@ const FakeRecord &fake_record(int index);
 std::vector<std::string> names_of(const std::vector<framework::SelectedModule> &modules);
 std::string joined(const std::vector<std::string> &names);
 
-} // namespace pmixpp::tests
+}  // namespace pmixpp::tests
 
 #endif

@@ -6,8 +6,8 @@
 #include <string>
 
 namespace {
-std::string answer; // one caller at a time (the test)
-} // namespace
+std::string answer;  // one caller at a time (the test)
+}  // namespace
 
 extern "C" __attribute__((visibility("default"))) const char *layout_probe_system_param_file()
 {

@@ -31,7 +31,7 @@ std::string real_path(const std::string &path)
     return resolved;
 }
 
-} // namespace
+}  // namespace
 
 Test(layout, library_finds_its_prefix)
 {

@@ -21,7 +21,8 @@ using pmixpp::tests::FakeConfig;
 
 namespace {
 
-std::string make_temp_dir() {
+std::string make_temp_dir()
+{
     char path[] = "/tmp/pmixpp-params-XXXXXX";
     cr_assert_not_null(mkdtemp(path));
     return path;
@@ -34,14 +35,16 @@ struct ParamFiles {
     std::string system_file = system_dir + "/pmixpp-mca-params.conf";
     std::string user_file = home + "/.pmix/mca-params.conf";
 
-    ParamFiles(const std::string &system_text, const std::string &user_text) {
+    ParamFiles(const std::string &system_text, const std::string &user_text)
+    {
         std::ofstream(system_file) << system_text;
         mkdir((home + "/.pmix").c_str(), 0700);
         std::ofstream(user_file) << user_text;
         setenv("PMIXPP_SYSCONFDIR", system_dir.c_str(), 1);
         setenv("HOME", home.c_str(), 1);
     }
-    ~ParamFiles() {
+    ~ParamFiles()
+    {
         std::error_code ignored;
         std::filesystem::remove_all(system_dir, ignored);
         std::filesystem::remove_all(home, ignored);
@@ -50,7 +53,8 @@ struct ParamFiles {
     ParamFiles &operator=(const ParamFiles &) = delete;
 };
 
-const framework::ParamReport *find_param(const framework::FrameworkReport &report, const std::string &name) {
+const framework::ParamReport *find_param(const framework::FrameworkReport &report, const std::string &name)
+{
     for (const auto &param : report.params) {
         if (param.name == name) return &param;
     }
@@ -58,21 +62,24 @@ const framework::ParamReport *find_param(const framework::FrameworkReport &repor
 }
 
 const framework::FrameworkReport *find_framework(const std::vector<framework::FrameworkReport> &reports,
-                                                 const std::string &name) {
+                                                 const std::string &name)
+{
     for (const auto &report : reports) {
         if (report.name == name) return &report;
     }
     return nullptr;
 }
 
-void select_gds() {
+void select_gds()
+{
     std::vector<framework::SelectedModule> modules;
     cr_assert_eq(framework::select("gds", &modules), PMIX_SUCCESS);
 }
 
-} // namespace
+}  // namespace
 
-Test(params, environment_over_user_over_system_over_default) {
+Test(params, environment_over_user_over_system_over_default)
+{
     ParamFiles files("# site defaults\n"
                      "gds_a_color = green\n"
                      "gds_a_depth = 7\n"
@@ -108,7 +115,8 @@ Test(params, environment_over_user_over_system_over_default) {
     cr_assert_str_eq(color->help.c_str(), "a string");
 }
 
-Test(params, defaults_and_typed_accessors) {
+Test(params, defaults_and_typed_accessors)
+{
     tests::add_fake(0, FakeConfig{"gds", "a", 10, PMIXPP_QUERY_AVAILABLE, 0, -1, true});
     select_gds();
     const auto &record = tests::fake_record(0);
@@ -117,19 +125,20 @@ Test(params, defaults_and_typed_accessors) {
     cr_assert_eq(record.fast, 0);
 }
 
-Test(params, invalid_int_falls_back_to_default_with_warning) {
+Test(params, invalid_int_falls_back_to_default_with_warning)
+{
     setenv("PMIX_MCA_gds_a_depth", "deep", 1);
     tests::add_fake(0, FakeConfig{"gds", "a", 10, PMIXPP_QUERY_AVAILABLE, 0, -1, true});
     tests::StderrCapture capture;
     select_gds();
     const std::string text = capture.stop();
     cr_assert_eq(tests::fake_record(0).depth, 3);
-    cr_assert(text.find("PMIX_MCA_gds_a_depth=deep (from environment) is not a valid integer") !=
-                  std::string::npos,
+    cr_assert(text.find("PMIX_MCA_gds_a_depth=deep (from environment) is not a valid integer") != std::string::npos,
               "got: %s", text.c_str());
 }
 
-Test(params, file_include_list_and_malformed_line) {
+Test(params, file_include_list_and_malformed_line)
+{
     ParamFiles files("gds = ^b\nthis line has no equals sign\n", "");
     tests::add_fake(0, FakeConfig{"gds", "a", 10});
     tests::add_fake(1, FakeConfig{"gds", "b", 20});
@@ -142,7 +151,8 @@ Test(params, file_include_list_and_malformed_line) {
     cr_assert(text.find(files.system_file + ":2: ignored line") != std::string::npos, "got: %s", text.c_str());
 }
 
-Test(params, inventory_reports_and_closes_everything) {
+Test(params, inventory_reports_and_closes_everything)
+{
     setenv("PMIX_MCA_gds", "^b", 1);
     setenv("PMIX_MCA_gsd", "x", 1);
     tests::add_fake(0, FakeConfig{"gds", "a", 10});
@@ -189,7 +199,8 @@ Test(params, inventory_reports_and_closes_everything) {
     cr_assert(lines[0].find("PMIX_MCA_gsd=x") != std::string::npos, "got: %s", lines[0].c_str());
 }
 
-Test(params, core_report_shows_component_path_and_files) {
+Test(params, core_report_shows_component_path_and_files)
+{
     ParamFiles files("mca_base_component_path = /from/system/file\n", "");
     const std::string extra = make_temp_dir();
     setenv("PMIX_MCA_mca_base_component_path", (extra + ":/no/such/dir").c_str(), 1);
@@ -216,7 +227,8 @@ Test(params, core_report_shows_component_path_and_files) {
 
 // No component in the given directories nor beside the program: then where
 // a server's children are told to look, then the directories fixed at build.
-Test(params, without_components_the_fallbacks_are_searched_last) {
+Test(params, without_components_the_fallbacks_are_searched_last)
+{
     const std::string extra = make_temp_dir();
     setenv("PMIX_MCA_mca_base_component_path", extra.c_str(), 1);
     setenv("PMIX_MCA_mca_base_component_fallback", "1", 1);
@@ -238,7 +250,8 @@ Test(params, without_components_the_fallbacks_are_searched_last) {
 
 // Without the test override, the system file belongs to the installation the
 // core was loaded from: this program is <dir>/bin/<test>, so <dir>/etc.
-Test(params, system_file_is_found_from_the_core_location) {
+Test(params, system_file_is_found_from_the_core_location)
+{
     unsetenv("PMIXPP_SYSCONFDIR");
     char exe[PATH_MAX];
     cr_assert_not_null(realpath("/proc/self/exe", exe));

@@ -15,7 +15,10 @@ namespace {
 
 std::string g_scratch;
 
-void make_scratch() { g_scratch = test_support::scratch_dir("pmixpp-relocated"); }
+void make_scratch()
+{
+    g_scratch = test_support::scratch_dir("pmixpp-relocated");
+}
 void drop_scratch()
 {
     if (!g_scratch.empty()) test_support::remove_tree(g_scratch);

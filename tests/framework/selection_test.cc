@@ -15,29 +15,33 @@ using pmixpp::tests::FakeConfig;
 namespace {
 
 // gds fakes a(10), b(20), c(30).
-void add_three_gds() {
+void add_three_gds()
+{
     tests::add_fake(0, FakeConfig{"gds", "a", 10});
     tests::add_fake(1, FakeConfig{"gds", "b", 20});
     tests::add_fake(2, FakeConfig{"gds", "c", 30});
 }
 
-std::string selected_gds(pmix_status_t expected = PMIX_SUCCESS) {
+std::string selected_gds(pmix_status_t expected = PMIX_SUCCESS)
+{
     std::vector<framework::SelectedModule> modules;
     const pmix_status_t rc = framework::select("gds", &modules);
     cr_assert_eq(rc, expected, "select returned %d, expected %d", rc, expected);
     return tests::joined(tests::names_of(modules));
 }
 
-} // namespace
+}  // namespace
 
-Test(selection, all_usable_in_priority_order) {
+Test(selection, all_usable_in_priority_order)
+{
     add_three_gds();
     const std::string selected = selected_gds();
     cr_assert_str_eq(selected.c_str(), "c,b,a");
     for (int i = 0; i < 3; ++i) cr_assert_eq(tests::fake_record(i).opens, 1);
 }
 
-Test(selection, include_list_keeps_only_named) {
+Test(selection, include_list_keeps_only_named)
+{
     setenv("PMIX_MCA_gds", "a,c", 1);
     add_three_gds();
     const std::string selected = selected_gds();
@@ -45,7 +49,8 @@ Test(selection, include_list_keeps_only_named) {
     cr_assert_eq(tests::fake_record(1).opens, 0, "an excluded component must not even be opened");
 }
 
-Test(selection, exclude_list_drops_named) {
+Test(selection, exclude_list_drops_named)
+{
     setenv("PMIX_MCA_gds", "^b", 1);
     add_three_gds();
     const std::string selected = selected_gds();
@@ -53,7 +58,8 @@ Test(selection, exclude_list_drops_named) {
     cr_assert_eq(tests::fake_record(1).registers, 0);
 }
 
-Test(selection, mixed_include_exclude_is_an_error) {
+Test(selection, mixed_include_exclude_is_an_error)
+{
     setenv("PMIX_MCA_gds", "a,^b", 1);
     add_three_gds();
     tests::StderrCapture capture;
@@ -63,14 +69,16 @@ Test(selection, mixed_include_exclude_is_an_error) {
     cr_assert(text.find("mixes included and excluded") != std::string::npos, "got: %s", text.c_str());
 }
 
-Test(selection, priority_override_wins) {
+Test(selection, priority_override_wins)
+{
     setenv("PMIX_MCA_gds_a_priority", "100", 1);
     add_three_gds();
     const std::string selected = selected_gds();
     cr_assert_str_eq(selected.c_str(), "a,c,b");
 }
 
-Test(selection, query_may_adjust_priority_but_override_wins) {
+Test(selection, query_may_adjust_priority_but_override_wins)
+{
     tests::add_fake(0, FakeConfig{"gds", "a", 10, PMIXPP_QUERY_AVAILABLE, 0, 50});
     tests::add_fake(1, FakeConfig{"gds", "b", 20, PMIXPP_QUERY_AVAILABLE, 0, 40});
     const std::string selected = selected_gds();
@@ -81,7 +89,8 @@ Test(selection, query_may_adjust_priority_but_override_wins) {
     cr_assert_str_eq(selected_again.c_str(), "b,a");
 }
 
-Test(selection, decline_is_silent_and_closed) {
+Test(selection, decline_is_silent_and_closed)
+{
     tests::add_fake(0, FakeConfig{"gds", "a", 10});
     tests::add_fake(1, FakeConfig{"gds", "b", 20, PMIXPP_QUERY_DECLINE});
     tests::StderrCapture capture;
@@ -94,7 +103,8 @@ Test(selection, decline_is_silent_and_closed) {
     cr_assert_eq(tests::fake_record(0).closes, 0);
 }
 
-Test(selection, decline_is_traced_when_verbose) {
+Test(selection, decline_is_traced_when_verbose)
+{
     setenv("PMIX_MCA_gds_verbose", "1", 1);
     tests::add_fake(1, FakeConfig{"gds", "b", 20, PMIXPP_QUERY_DECLINE});
     tests::StderrCapture capture;
@@ -103,7 +113,8 @@ Test(selection, decline_is_traced_when_verbose) {
     cr_assert(text.find("pmixpp: gds: component b declined") != std::string::npos, "got: %s", text.c_str());
 }
 
-Test(selection, fatal_query_stops_selection) {
+Test(selection, fatal_query_stops_selection)
+{
     tests::add_fake(0, FakeConfig{"gds", "a", 10});
     tests::add_fake(1, FakeConfig{"gds", "b", 20, PMIXPP_QUERY_FATAL});
     tests::add_fake(2, FakeConfig{"gds", "c", 30});
@@ -117,7 +128,8 @@ Test(selection, fatal_query_stops_selection) {
     }
 }
 
-Test(selection, open_failure_skips_with_reason) {
+Test(selection, open_failure_skips_with_reason)
+{
     tests::add_fake(0, FakeConfig{"gds", "a", 10});
     tests::add_fake(1, FakeConfig{"gds", "b", 20, PMIXPP_QUERY_AVAILABLE, -5});
     tests::StderrCapture capture;
@@ -129,7 +141,8 @@ Test(selection, open_failure_skips_with_reason) {
     cr_assert_eq(tests::fake_record(1).closes, 0, "close pairs with a successful open only");
 }
 
-Test(selection, stable_order_by_name_on_equal_priority) {
+Test(selection, stable_order_by_name_on_equal_priority)
+{
     tests::add_fake(0, FakeConfig{"gds", "zeta", 10});
     tests::add_fake(1, FakeConfig{"gds", "beta", 10});
     tests::add_fake(2, FakeConfig{"gds", "alpha", 10});
@@ -137,7 +150,8 @@ Test(selection, stable_order_by_name_on_equal_priority) {
     cr_assert_str_eq(selected.c_str(), "alpha,beta,zeta");
 }
 
-Test(selection, multi_select_keeps_all_ptl) {
+Test(selection, multi_select_keeps_all_ptl)
+{
     tests::add_fake(0, FakeConfig{"ptl", "x", 5});
     tests::add_fake(1, FakeConfig{"ptl", "y", 50});
     std::vector<framework::SelectedModule> modules;
@@ -146,7 +160,8 @@ Test(selection, multi_select_keeps_all_ptl) {
     cr_assert_str_eq(names.c_str(), "y,x");
 }
 
-Test(selection, single_select_keeps_best_and_closes_rest) {
+Test(selection, single_select_keeps_best_and_closes_rest)
+{
     tests::add_fake(0, FakeConfig{"ptl", "x", 5});
     tests::add_fake(1, FakeConfig{"ptl", "y", 50});
     framework::SelectedModule best{};
@@ -160,41 +175,45 @@ Test(selection, single_select_keeps_best_and_closes_rest) {
     cr_assert_str_eq(names.c_str(), "y");
 }
 
-Test(selection, select_best_without_components_is_not_found) {
+Test(selection, select_best_without_components_is_not_found)
+{
     framework::SelectedModule best{};
     tests::StderrCapture capture;
     cr_assert_eq(framework::select_best("psec", &best), PMIX_ERR_NOT_FOUND);
 }
 
-Test(selection, unknown_framework_is_bad_param) {
+Test(selection, unknown_framework_is_bad_param)
+{
     std::vector<framework::SelectedModule> modules;
     cr_assert_eq(framework::select("nosuch", &modules), PMIX_ERR_BAD_PARAM);
     cr_assert_eq(framework::select("gds", nullptr), PMIX_ERR_BAD_PARAM);
 }
 
-Test(selection, unknown_component_in_include_list_names_available) {
+Test(selection, unknown_component_in_include_list_names_available)
+{
     setenv("PMIX_MCA_gds", "a,nosuch", 1);
     add_three_gds();
     tests::StderrCapture capture;
     selected_gds(PMIX_ERR_NOT_FOUND);
     const std::string text = capture.stop();
-    cr_assert(text.find("nosuch was not found; available: a, b, c") != std::string::npos, "got: %s",
-              text.c_str());
+    cr_assert(text.find("nosuch was not found; available: a, b, c") != std::string::npos, "got: %s", text.c_str());
     cr_assert_eq(tests::fake_record(0).opens, tests::fake_record(0).closes);
 }
 
-Test(selection, declined_included_component_is_an_error) {
+Test(selection, declined_included_component_is_an_error)
+{
     setenv("PMIX_MCA_gds", "b", 1);
     tests::add_fake(0, FakeConfig{"gds", "a", 10});
     tests::add_fake(1, FakeConfig{"gds", "b", 20, PMIXPP_QUERY_DECLINE});
     tests::StderrCapture capture;
     selected_gds(PMIX_ERR_NOT_FOUND);
     const std::string text = capture.stop();
-    cr_assert(text.find("component b cannot be used (declined); available: a, b") != std::string::npos,
-              "got: %s", text.c_str());
+    cr_assert(text.find("component b cannot be used (declined); available: a, b") != std::string::npos, "got: %s",
+              text.c_str());
 }
 
-Test(selection, unknown_component_in_exclude_list_warns) {
+Test(selection, unknown_component_in_exclude_list_warns)
+{
     setenv("PMIX_MCA_gds", "^hsah", 1);
     add_three_gds();
     tests::StderrCapture capture;
@@ -205,18 +224,20 @@ Test(selection, unknown_component_in_exclude_list_warns) {
               text.c_str());
 }
 
-Test(selection, unknown_framework_env_var_warns) {
+Test(selection, unknown_framework_env_var_warns)
+{
     setenv("PMIX_MCA_gsd", "hash", 1);
     add_three_gds();
     tests::StderrCapture capture;
     selected_gds();
     const std::string text = capture.stop();
-    cr_assert(text.find("pmixpp: PMIX_MCA_gsd=hash (environment) names no framework") != std::string::npos,
-              "got: %s", text.c_str());
+    cr_assert(text.find("pmixpp: PMIX_MCA_gsd=hash (environment) names no framework") != std::string::npos, "got: %s",
+              text.c_str());
     cr_assert(text.find("valid frameworks: gds, pnet, psec, ptl") != std::string::npos, "got: %s", text.c_str());
 }
 
-Test(selection, upper_case_framework_gets_a_hint) {
+Test(selection, upper_case_framework_gets_a_hint)
+{
     setenv("PMIX_MCA_GDS", "a", 1);
     add_three_gds();
     tests::StderrCapture capture;
@@ -225,7 +246,8 @@ Test(selection, upper_case_framework_gets_a_hint) {
     cr_assert(text.find("did you mean PMIX_MCA_gds?") != std::string::npos, "got: %s", text.c_str());
 }
 
-Test(selection, miscased_prefix_warns_with_right_spelling) {
+Test(selection, miscased_prefix_warns_with_right_spelling)
+{
     setenv("PMIx_MCA_gds", "a", 1);
     setenv("pmix_mca_gds_verbose", "1", 1);
     add_three_gds();
@@ -238,7 +260,8 @@ Test(selection, miscased_prefix_warns_with_right_spelling) {
     cr_assert(text.find("did you mean PMIX_MCA_gds_verbose?") != std::string::npos, "got: %s", text.c_str());
 }
 
-Test(selection, misspelled_component_in_param_name_warns) {
+Test(selection, misspelled_component_in_param_name_warns)
+{
     setenv("PMIX_MCA_gds_hsah_priority", "5", 1);
     add_three_gds();
     tests::StderrCapture capture;
@@ -249,7 +272,8 @@ Test(selection, misspelled_component_in_param_name_warns) {
               "got: %s", text.c_str());
 }
 
-Test(selection, openpmix_only_frameworks_are_accepted_silently) {
+Test(selection, openpmix_only_frameworks_are_accepted_silently)
+{
     setenv("PMIX_MCA_pcompress_base_silence_warning", "1", 1);
     setenv("PMIX_MCA_mca_base_component_show_load_errors", "0", 1);
     add_three_gds();
@@ -259,7 +283,8 @@ Test(selection, openpmix_only_frameworks_are_accepted_silently) {
     cr_assert_str_eq(output.c_str(), "");
 }
 
-Test(selection, close_then_select_again) {
+Test(selection, close_then_select_again)
+{
     add_three_gds();
     const std::string selected = selected_gds();
     cr_assert_str_eq(selected.c_str(), "c,b,a");
@@ -271,7 +296,8 @@ Test(selection, close_then_select_again) {
     for (int i = 0; i < 3; ++i) cr_assert_eq(tests::fake_record(i).closes, 2);
 }
 
-Test(selection, verbose_shows_component_trace) {
+Test(selection, verbose_shows_component_trace)
+{
     tests::add_fake(0, FakeConfig{"gds", "a", 10, PMIXPP_QUERY_AVAILABLE, 0, -1, false, true});
     {
         tests::StderrCapture capture;
@@ -290,7 +316,8 @@ Test(selection, verbose_shows_component_trace) {
 
 // The hook runs under the core's lock; a nested select() must be refused, not
 // wait forever (the timeout only turns a regression into a failure).
-Test(selection, hook_calling_select_is_refused, .timeout = 60) {
+Test(selection, hook_calling_select_is_refused, .timeout = 60)
+{
     FakeConfig config{"gds", "a", 10};
     config.reenters_select = true;
     tests::add_fake(0, config);
@@ -300,8 +327,8 @@ Test(selection, hook_calling_select_is_refused, .timeout = 60) {
     cr_assert_str_eq(selected.c_str(), "b,a", "the outer selection goes on");
     const std::string text = capture.stop();
     cr_assert_eq(tests::fake_record(0).reentry_rc, PMIX_ERR_NOT_SUPPORTED);
-    cr_assert(text.find("pmixpp: select(\"gds\") was called from a component hook") != std::string::npos,
-              "got: %s", text.c_str());
+    cr_assert(text.find("pmixpp: select(\"gds\") was called from a component hook") != std::string::npos, "got: %s",
+              text.c_str());
     // The refusal leaves the core usable: the flag is per thread and per call.
     framework::finalize();
     const std::string selected_again = selected_gds();

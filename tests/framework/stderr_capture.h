@@ -14,8 +14,9 @@
 namespace pmixpp::tests {
 
 class StderrCapture {
-  public:
-    StderrCapture() {
+public:
+    StderrCapture()
+    {
         char path[] = "/tmp/pmixpp-stderr-XXXXXX";
         const int fd = ::mkstemp(path);
         path_ = path;
@@ -26,13 +27,15 @@ class StderrCapture {
     }
     StderrCapture(const StderrCapture &) = delete;
     StderrCapture &operator=(const StderrCapture &) = delete;
-    ~StderrCapture() {
+    ~StderrCapture()
+    {
         stop();
         ::unlink(path_.c_str());
     }
 
     // Restores fd 2 and returns everything written since construction.
-    std::string stop() {
+    std::string stop()
+    {
         if (saved_ >= 0) {
             std::fflush(stderr);
             ::dup2(saved_, 2);
@@ -46,19 +49,20 @@ class StderrCapture {
         return text_;
     }
 
-    std::vector<std::string> lines() {
+    std::vector<std::string> lines()
+    {
         std::vector<std::string> result;
         std::istringstream text(stop());
         for (std::string line; std::getline(text, line);) result.push_back(line);
         return result;
     }
 
-  private:
+private:
     std::string path_;
     std::string text_;
     int saved_ = -1;
 };
 
-} // namespace pmixpp::tests
+}  // namespace pmixpp::tests
 
 #endif

@@ -112,7 +112,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (rc == PMIX_SUCCESS) {
             // A packed group may hold no value (as in OpenPMIx): nothing to use or repack.
             FUZZ_CHECK(n >= 0 && n <= per_call);
-            for (int32_t i = 0; i < n; ++i) use_element(static_cast<char *>(dest) + static_cast<size_t>(i) * elem, type);
+            for (int32_t i = 0; i < n; ++i)
+                use_element(static_cast<char *>(dest) + static_cast<size_t>(i) * elem, type);
             if (n > 0) {
                 FUZZ_CHECK(PMIx_Data_pack(nullptr, &out, dest, n, type) == PMIX_SUCCESS);
                 groups.push_back(n);

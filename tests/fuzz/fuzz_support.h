@@ -18,12 +18,12 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 // An invariant of the code under test, not of the input: a violation is a bug.
-#define FUZZ_CHECK(cond)                                                                         \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            std::fprintf(stderr, "%s:%d: fuzz invariant violated: %s\n", __FILE__, __LINE__, #cond); \
-            std::abort();                                                                        \
-        }                                                                                        \
+#define FUZZ_CHECK(cond)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            std::fprintf(stderr, "%s:%d: fuzz invariant violated: %s\n", __FILE__, __LINE__, #cond);                   \
+            std::abort();                                                                                              \
+        }                                                                                                              \
     } while (0)
 
 namespace pmixpp_fuzz {

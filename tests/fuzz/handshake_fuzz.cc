@@ -16,8 +16,7 @@ namespace {
 
 using namespace pmixpp::wire;
 
-template <typename Message>
-void answer(const Message &msg)
+template <typename Message> void answer(const Message &msg)
 {
     Bytes payload;
     FUZZ_CHECK(encode_to_bytes(msg, &payload) == PMIX_SUCCESS);
@@ -25,11 +24,10 @@ void answer(const Message &msg)
     FUZZ_CHECK(encode_frame(FrameKind::handshake, kNoTag, payload, &frame) == PMIX_SUCCESS);
     FrameHeader header;
     std::string reason;
-    FUZZ_CHECK(decode_header(std::span<const uint8_t>(frame).first<kFrameHeaderSize>(), FrameLimits{},
-                             &header, &reason) == PMIX_SUCCESS);
+    FUZZ_CHECK(decode_header(std::span<const uint8_t>(frame).first<kFrameHeaderSize>(), FrameLimits{}, &header,
+                             &reason) == PMIX_SUCCESS);
     Message back;
-    FUZZ_CHECK(decode_payload(std::span<const uint8_t>(frame).subspan(kFrameHeaderSize), &back) ==
-               PMIX_SUCCESS);
+    FUZZ_CHECK(decode_payload(std::span<const uint8_t>(frame).subspan(kFrameHeaderSize), &back) == PMIX_SUCCESS);
 }
 
 void handle_hello(std::span<const uint8_t> payload)
@@ -48,9 +46,9 @@ void handle_hello(std::span<const uint8_t> payload)
         FUZZ_CHECK(version >= hello.min_version && version <= hello.max_version);
     }
     // The reasons handshake.cc gives quote the Hello (refuse_peer cuts them).
-    const std::string reason = std::string(peer_type_name(hello.peer_type)) + " nspace " + hello.nspace +
-                               " rank " + std::to_string(hello.rank) + " psec module '" +
-                               hello.psec_module + "' ptl " + hello.ptl_module;
+    const std::string reason = std::string(peer_type_name(hello.peer_type)) + " nspace " + hello.nspace + " rank " +
+                               std::to_string(hello.rank) + " psec module '" + hello.psec_module + "' ptl " +
+                               hello.ptl_module;
     answer(Refuse{PMIX_ERR_NOT_SUPPORTED, reason.substr(0, kMaxMessageLength)});
     if (!common_version) return;  // refused: no Welcome
     Welcome welcome;

@@ -14,8 +14,7 @@ namespace {
 
 using namespace pmixpp::wire;
 
-template <typename Message>
-void decode_and_reencode(std::span<const uint8_t> payload)
+template <typename Message> void decode_and_reencode(std::span<const uint8_t> payload)
 {
     Message msg;
     if (decode_payload(payload, &msg) != PMIX_SUCCESS) return;

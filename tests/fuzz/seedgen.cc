@@ -48,7 +48,10 @@ std::vector<uint8_t> with_prefix(std::initializer_list<uint8_t> prefix, const st
     return bytes;
 }
 
-std::vector<uint8_t> text_bytes(const std::string &text) { return {text.begin(), text.end()}; }
+std::vector<uint8_t> text_bytes(const std::string &text)
+{
+    return {text.begin(), text.end()};
+}
 
 void must(pmix_status_t rc, const char *what)
 {
@@ -68,7 +71,7 @@ pmix_proc_t proc(const char *nspace, pmix_rank_t rank)
 
 // An info list built entry by entry; nested() wraps a list as a data array.
 class Infos {
-  public:
+public:
     Infos &add(const char *key, const void *data, pmix_data_type_t type)
     {
         list_.emplace_back();
@@ -110,12 +113,11 @@ class Infos {
         for (pmix_info_t &info : list_) PMIX_INFO_DESTRUCT(&info);
     }
 
-  private:
+private:
     std::vector<pmix_info_t> list_;
 };
 
-template <typename Message>
-std::vector<uint8_t> bytes_of(const Message &msg)
+template <typename Message> std::vector<uint8_t> bytes_of(const Message &msg)
 {
     Bytes bytes;
     must(encode_to_bytes(msg, &bytes), "encode");
@@ -129,8 +131,11 @@ InfoArray sample_infos()
     Infos infos;
     pmix_proc_t p = proc("ns-sample", 3);
     double d = 2.5;
-    infos.str("pmix.test.str", "a value").u32("pmix.test.u32", 42).flag(PMIX_COLLECT_DATA, true)
-        .add("pmix.test.proc", &p, PMIX_PROC).add("pmix.test.double", &d, PMIX_DOUBLE)
+    infos.str("pmix.test.str", "a value")
+        .u32("pmix.test.u32", 42)
+        .flag(PMIX_COLLECT_DATA, true)
+        .add("pmix.test.proc", &p, PMIX_PROC)
+        .add("pmix.test.double", &d, PMIX_DOUBLE)
         .nested("pmix.test.array", inner);
     return infos.array();
 }
@@ -139,14 +144,62 @@ InfoArray sample_infos()
 
 // Indices of kDecoders in messages_fuzz.cc.
 enum : uint8_t {
-    kHeader, kModex, kPeeks, kHello, kWelcome, kRefuse, kCommit, kFence, kGet, kAbort, kFinalize,
-    kRegisterEvents, kDeregisterEvents, kNotifyEvent, kQuery, kJobDataRequest, kPublish, kLookup,
-    kUnpublish, kSpawn, kConnect, kDisconnect, kJobControl, kAllocate, kSessionControl, kLog,
-    kStatusReply, kFenceReply, kGetReply, kRegisterEventsReply, kQueryReply, kLookupReply,
-    kJobControlReply, kSpawnReply, kInfoReply, kJobDataReply, kEvent, kGetCredential, kValidateCredential,
-    kGetCredentialReply, kFabricRegister, kFabricUpdate, kFabricDeregister, kFabricReply, kMonitor, kHeartbeat,
-    kIofPull, kIofDeregister, kIofPush, kIofPullReply, kIofData,
-    kGroupConstruct, kGroupDestruct, kGroupLeave, kGroupInvite, kGroupJoin,
+    kHeader,
+    kModex,
+    kPeeks,
+    kHello,
+    kWelcome,
+    kRefuse,
+    kCommit,
+    kFence,
+    kGet,
+    kAbort,
+    kFinalize,
+    kRegisterEvents,
+    kDeregisterEvents,
+    kNotifyEvent,
+    kQuery,
+    kJobDataRequest,
+    kPublish,
+    kLookup,
+    kUnpublish,
+    kSpawn,
+    kConnect,
+    kDisconnect,
+    kJobControl,
+    kAllocate,
+    kSessionControl,
+    kLog,
+    kStatusReply,
+    kFenceReply,
+    kGetReply,
+    kRegisterEventsReply,
+    kQueryReply,
+    kLookupReply,
+    kJobControlReply,
+    kSpawnReply,
+    kInfoReply,
+    kJobDataReply,
+    kEvent,
+    kGetCredential,
+    kValidateCredential,
+    kGetCredentialReply,
+    kFabricRegister,
+    kFabricUpdate,
+    kFabricDeregister,
+    kFabricReply,
+    kMonitor,
+    kHeartbeat,
+    kIofPull,
+    kIofDeregister,
+    kIofPush,
+    kIofPullReply,
+    kIofData,
+    kGroupConstruct,
+    kGroupDestruct,
+    kGroupLeave,
+    kGroupInvite,
+    kGroupJoin,
 };
 
 Hello sample_hello(PeerType type)
@@ -164,8 +217,7 @@ Hello sample_hello(PeerType type)
     return hello;
 }
 
-template <typename Message>
-void message_seed(uint8_t index, const char *name, const Message &msg)
+template <typename Message> void message_seed(uint8_t index, const char *name, const Message &msg)
 {
     write("messages", name, with_prefix({index}, bytes_of(msg)));
 }
@@ -268,8 +320,10 @@ void messages()
     control.targets = {proc("job-1", 0)};
     {
         Infos d;
-        d.str(PMIX_REGISTER_CLEANUP, "/tmp/job-1/a,/tmp/job-1/b").str(PMIX_REGISTER_CLEANUP_DIR, "/tmp/job-1/dir")
-            .flag(PMIX_CLEANUP_RECURSIVE, true).str(PMIX_CLEANUP_IGNORE, "/tmp/job-1/dir/keep");
+        d.str(PMIX_REGISTER_CLEANUP, "/tmp/job-1/a,/tmp/job-1/b")
+            .str(PMIX_REGISTER_CLEANUP_DIR, "/tmp/job-1/dir")
+            .flag(PMIX_CLEANUP_RECURSIVE, true)
+            .str(PMIX_CLEANUP_IGNORE, "/tmp/job-1/dir/keep");
         control.directives = d.array();
     }
     message_seed(kJobControl, "job_control_cleanup", control);
@@ -486,7 +540,8 @@ void data_unpack()
     uint8_t *compressed = nullptr;
     size_t n = 0;
     if (PMIx_Data_compress(reinterpret_cast<const uint8_t *>(text), sizeof(text), &compressed, &n)) {
-        write("data_unpack", "compressed", with_prefix({type_index(0x7fff), 0}, std::vector<uint8_t>(compressed, compressed + n)));
+        write("data_unpack", "compressed",
+              with_prefix({type_index(0x7fff), 0}, std::vector<uint8_t>(compressed, compressed + n)));
         std::free(compressed);
     }
 }
@@ -519,11 +574,19 @@ void register_nspace()
     must(pmixpp::regex::generate_ppn_regex("0,1;2,3", &procs), "ppn regex");
     {
         Infos job;
-        job.u32(PMIX_JOB_SIZE, 4).u32(PMIX_UNIV_SIZE, 4).u32(PMIX_JOB_NUM_APPS, 1).str(PMIX_NODE_MAP, nodes.c_str())
-            .str(PMIX_PROC_MAP, procs.c_str()).str(PMIX_JOBID, "job-1").u32(PMIX_MAX_PROCS, 4);
+        job.u32(PMIX_JOB_SIZE, 4)
+            .u32(PMIX_UNIV_SIZE, 4)
+            .u32(PMIX_JOB_NUM_APPS, 1)
+            .str(PMIX_NODE_MAP, nodes.c_str())
+            .str(PMIX_PROC_MAP, procs.c_str())
+            .str(PMIX_JOBID, "job-1")
+            .u32(PMIX_MAX_PROCS, 4);
         for (pmix_rank_t r = 0; r < 4; ++r) {
             Infos proc_info;
-            proc_info.rank(PMIX_RANK, r).u32(PMIX_APPNUM, 0).u32(PMIX_NODEID, r / 2).str(PMIX_HOSTNAME, r < 2 ? "node0" : "node1");
+            proc_info.rank(PMIX_RANK, r)
+                .u32(PMIX_APPNUM, 0)
+                .u32(PMIX_NODEID, r / 2)
+                .str(PMIX_HOSTNAME, r < 2 ? "node0" : "node1");
             job.nested(PMIX_PROC_DATA, proc_info);
         }
         Infos node;
@@ -585,9 +648,12 @@ void cleanup()
     write("cleanup", "paths", with_prefix({0, 0}, text_bytes("/tmp/a, /tmp//b/./c/ ,,/var/tmp/x")));
     write("cleanup", "dotdot", with_prefix({0, 0}, text_bytes("/tmp/../etc/passwd,relative/path,/")));
     Infos files;
-    files.str(PMIX_REGISTER_CLEANUP, "/tmp/job-1/a,/tmp/job-1/b").str(PMIX_REGISTER_CLEANUP_DIR, "/tmp/job-1/d")
-        .flag(PMIX_CLEANUP_RECURSIVE, true).flag(PMIX_CLEANUP_LEAVE_TOPDIR, true)
-        .str(PMIX_CLEANUP_IGNORE, "/tmp/job-1/d/keep").str(PMIX_REGISTER_CLEANUP, "/tmp/job-1/a")
+    files.str(PMIX_REGISTER_CLEANUP, "/tmp/job-1/a,/tmp/job-1/b")
+        .str(PMIX_REGISTER_CLEANUP_DIR, "/tmp/job-1/d")
+        .flag(PMIX_CLEANUP_RECURSIVE, true)
+        .flag(PMIX_CLEANUP_LEAVE_TOPDIR, true)
+        .str(PMIX_CLEANUP_IGNORE, "/tmp/job-1/d/keep")
+        .str(PMIX_REGISTER_CLEANUP, "/tmp/job-1/a")
         .flag(PMIX_CLEANUP_EMPTY, false);
     write("cleanup", "directives", with_prefix({1, 3}, files.encoded()));
     Infos conflict;

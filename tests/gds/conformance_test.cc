@@ -23,8 +23,11 @@ void fill_all_levels(const Store &store, const char *nspace)
     const struct {
         pmixpp_gds_level_t level;
         uint32_t id;
-    } places[] = {{PMIXPP_GDS_LEVEL_SESSION, 7}, {PMIXPP_GDS_LEVEL_JOB, 0}, {PMIXPP_GDS_LEVEL_APP, 1},
-                  {PMIXPP_GDS_LEVEL_NODE, 3},    {PMIXPP_GDS_LEVEL_PROC, 5}};
+    } places[] = {{PMIXPP_GDS_LEVEL_SESSION, 7},
+                  {PMIXPP_GDS_LEVEL_JOB, 0},
+                  {PMIXPP_GDS_LEVEL_APP, 1},
+                  {PMIXPP_GDS_LEVEL_NODE, 3},
+                  {PMIXPP_GDS_LEVEL_PROC, 5}};
     for (const auto &p : places) {
         InfoList infos;
         infos.add_u32("test.level", static_cast<uint32_t>(p.level));
@@ -44,7 +47,7 @@ pmixpp_gds_address_t address_with_raw_level(const char *nspace, int raw)
     return addr;
 }
 
-} // namespace
+}  // namespace
 
 Test(gds, stores_and_fetches_every_level)
 {
@@ -263,7 +266,8 @@ Test(gds, fetch_is_safe_while_another_thread_stores)
             infos.add_string("shared", (i % 2) ? "value-odd" : "value-even");
             infos.add_u32("counter", static_cast<uint32_t>(i));
             if (store->put(kNs, PMIXPP_GDS_LEVEL_JOB, 0, infos.data(), infos.size()) != PMIX_SUCCESS) ++bad;
-            if (store->put(kNs, PMIXPP_GDS_LEVEL_PROC, static_cast<uint32_t>(i % 64), infos.data(), 1) != PMIX_SUCCESS) ++bad;
+            if (store->put(kNs, PMIXPP_GDS_LEVEL_PROC, static_cast<uint32_t>(i % 64), infos.data(), 1) != PMIX_SUCCESS)
+                ++bad;
         }
         done = true;
     });
@@ -272,9 +276,9 @@ Test(gds, fetch_is_safe_while_another_thread_stores)
         ValuePtr value;
         if (store->fetch(kNs, PMIXPP_GDS_LEVEL_JOB, 0, "shared", &value) != PMIX_SUCCESS) {
             ++bad;
-        } else if (value->type != PMIX_STRING || (std::strcmp(value->data.string, "v0") != 0 &&
-                                                   std::strcmp(value->data.string, "value-odd") != 0 &&
-                                                   std::strcmp(value->data.string, "value-even") != 0)) {
+        } else if (value->type != PMIX_STRING ||
+                   (std::strcmp(value->data.string, "v0") != 0 && std::strcmp(value->data.string, "value-odd") != 0 &&
+                    std::strcmp(value->data.string, "value-even") != 0)) {
             ++bad;
         }
         ++reads;
@@ -338,8 +342,8 @@ Test(gds, every_value_type_survives_the_round_trip)
     PMIX_BYTE_OBJECT_DESTRUCT(&blob);
     for (size_t i = 0; i < infos.size(); ++i) {
         ValuePtr value;
-        cr_assert_eq(client->fetch(kNs, PMIXPP_GDS_LEVEL_JOB, 0, infos.info[i].key, &value), PMIX_SUCCESS,
-                     "%s", infos.info[i].key);
+        cr_assert_eq(client->fetch(kNs, PMIXPP_GDS_LEVEL_JOB, 0, infos.info[i].key, &value), PMIX_SUCCESS, "%s",
+                     infos.info[i].key);
         cr_assert(values_equal(*value, infos.info[i].value), "%s changed on the way", infos.info[i].key);
     }
 }

@@ -40,9 +40,15 @@ InfoList::~InfoList()
     for (size_t i = 0; i < n; ++i) PMIX_INFO_DESTRUCT(&info[i]);
 }
 
-void InfoList::add_u32(const char *key, uint32_t v) { PMIX_INFO_LOAD(&info[n++], key, &v, PMIX_UINT32); }
+void InfoList::add_u32(const char *key, uint32_t v)
+{
+    PMIX_INFO_LOAD(&info[n++], key, &v, PMIX_UINT32);
+}
 
-void InfoList::add_string(const char *key, const char *v) { PMIX_INFO_LOAD(&info[n++], key, v, PMIX_STRING); }
+void InfoList::add_string(const char *key, const char *v)
+{
+    PMIX_INFO_LOAD(&info[n++], key, v, PMIX_STRING);
+}
 
 void InfoList::add_bytes(const char *key, const char *bytes, size_t size)
 {
@@ -62,8 +68,8 @@ uint32_t fetch_u32(const pmixpp::store::Store &store, const char *nspace, pmixpp
     return value->data.uint32;
 }
 
-std::string fetch_string(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level,
-                         uint32_t id, const char *key)
+std::string fetch_string(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id,
+                         const char *key)
 {
     pmixpp::store::ValuePtr value;
     const pmix_status_t rc = store.fetch(nspace, level, id, key, &value);
@@ -91,8 +97,8 @@ int in_child_process(const std::function<int()> &body)
     return WEXITSTATUS(status);
 }
 
-bool child_expect_u32(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level,
-                      uint32_t id, const char *key, uint32_t expected)
+bool child_expect_u32(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id,
+                      const char *key, uint32_t expected)
 {
     pmixpp::store::ValuePtr value;
     return store.fetch(nspace, level, id, key, &value) == PMIX_SUCCESS && value->type == PMIX_UINT32 &&
@@ -122,4 +128,4 @@ uint32_t read_versioned(const pmixpp::store::Store &store, const char *nspace, c
     return static_cast<uint32_t>(n);
 }
 
-} // namespace gds_test
+}  // namespace gds_test

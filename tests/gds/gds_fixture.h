@@ -36,10 +36,10 @@ struct InfoList {
     size_t n = 0;
 };
 
-uint32_t fetch_u32(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level,
-                   uint32_t id, const char *key);
-std::string fetch_string(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level,
-                         uint32_t id, const char *key);
+uint32_t fetch_u32(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id,
+                   const char *key);
+std::string fetch_string(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id,
+                         const char *key);
 
 // Runs body in a forked child and returns what it returned (its count of
 // failures), or 100 + signal when it died. The child never runs Criterion
@@ -47,8 +47,8 @@ std::string fetch_string(const pmixpp::store::Store &store, const char *nspace, 
 int in_child_process(const std::function<int()> &body);
 
 // In a child: true when (level, id, key) holds the uint32 `expected`.
-bool child_expect_u32(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level,
-                      uint32_t id, const char *key, uint32_t expected);
+bool child_expect_u32(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id,
+                      const char *key, uint32_t expected);
 
 bool values_equal(const pmix_value_t &a, const pmix_value_t &b);
 
@@ -56,6 +56,6 @@ bool values_equal(const pmix_value_t &a, const pmix_value_t &b);
 // the fetch fails or the value is not exactly of that form with n <= max.
 uint32_t read_versioned(const pmixpp::store::Store &store, const char *nspace, const char *key, uint32_t max);
 
-} // namespace gds_test
+}  // namespace gds_test
 
 #endif

@@ -34,9 +34,9 @@ std::vector<ProcResult> run_exchange(const char *nspace, bool hide_tmpdir)
     cr_assert_eq(host().register_job(spec, &layout, &error), PMIX_SUCCESS, "%s", error.c_str());
     Launch launch = exchange_launch(layout, 2 * layout.job_size);
     if (hide_tmpdir) {
-        std::vector<std::string> args = {"--mount", "--propagation", "private", "/bin/sh", "-c",
-                                         "mount -t tmpfs tmpfs \"$0\" && exec \"$@\"", host().tmpdir(),
-                                         launch.program};
+        std::vector<std::string> args = {
+            "--mount",       "--propagation", "private", "/bin/sh", "-c", "mount -t tmpfs tmpfs \"$0\" && exec \"$@\"",
+            host().tmpdir(), launch.program};
         args.insert(args.end(), launch.args.begin(), launch.args.end());
         launch.program = kUnshare;
         launch.args = args;

@@ -82,7 +82,7 @@ void put_version(const Store &store, uint32_t version)
     cr_assert_eq(store.put(kNs, PMIXPP_GDS_LEVEL_JOB, 0, job.data(), job.size()), PMIX_SUCCESS);
 }
 
-} // namespace
+}  // namespace
 
 Test(shmem, the_segment_lives_in_the_namespace_directory_with_mode_0600)
 {
@@ -153,7 +153,7 @@ Test(shmem, a_truncated_or_damaged_segment_fails_the_import_cleanly)
     auto client = new_store();
     for (off_t size : {st.st_size / 2, off_t{100}, off_t{0}}) {
         cr_assert_eq(::truncate(file.c_str(), size), 0);
-        cr_assert_eq(client->import_nspace(kNs, blob), PMIX_ERR_NOT_AVAILABLE, "size %lld", (long long) size);
+        cr_assert_eq(client->import_nspace(kNs, blob), PMIX_ERR_NOT_AVAILABLE, "size %lld", (long long)size);
     }
     // Same size, damaged header.
     cr_assert_eq(::truncate(file.c_str(), st.st_size), 0);
@@ -355,7 +355,7 @@ std::vector<std::string> modex_segments_in(const std::string &dir)
     return found;
 }
 
-} // namespace
+}  // namespace
 
 namespace {
 
@@ -365,8 +365,7 @@ bool on_tmpfs(const std::string &dir)
     return ::statfs(dir.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
 }
 
-
-} // namespace
+}  // namespace
 
 // With the job's directory on disk, shared fence data goes to memory
 // (PMIX_MCA_gds_shmem_modex_dir, /dev/shm by default; here a directory of
@@ -427,7 +426,7 @@ Test(shmem, shared_fence_data_is_read_from_one_segment)
     cr_assert_eq(::stat(modex_segments_in(dir)[0].c_str(), &st), 0);
     cr_assert_eq(st.st_mode & 0777, 0600u);
 
-    auto client = new_store(); // rank 1
+    auto client = new_store();  // rank 1
     InfoList own;
     own.add_u32("test.peer", 7);
     cr_assert_eq(client->put_modex(kNs, 1, PMIX_REMOTE, own.data(), own.size()), PMIX_SUCCESS);

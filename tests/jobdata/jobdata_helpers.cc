@@ -67,8 +67,8 @@ pmixpp::jobdata::JobSummary register_ok(const pmixpp::store::Store &store, const
     options.local_hostname_given = host_given;
     pmixpp::jobdata::JobSummary summary;
     std::string error;
-    const pmix_status_t rc = pmixpp::jobdata::register_nspace(nspace, 0, infos.data(), infos.size(), options, store,
-                                                              &summary, &error);
+    const pmix_status_t rc =
+        pmixpp::jobdata::register_nspace(nspace, 0, infos.data(), infos.size(), options, store, &summary, &error);
     cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_nspace: %d %s", rc, error.c_str());
     return summary;
 }
@@ -105,15 +105,14 @@ std::string str_at(const pmixpp::store::Store &store, const char *nspace, pmixpp
     return value->data.string;
 }
 
-bool has(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id,
-         const char *key)
+bool has(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id, const char *key)
 {
     pmixpp::store::ValuePtr value;
     return store.fetch(nspace, level, id, key, &value) == PMIX_SUCCESS;
 }
 
-pmixpp::store::ValuePtr get(const pmixpp::store::Store &store, const char *nspace, pmix_rank_t rank,
-                            const char *key, pmix_rank_t self, Infos *qualifiers)
+pmixpp::store::ValuePtr get(const pmixpp::store::Store &store, const char *nspace, pmix_rank_t rank, const char *key,
+                            pmix_rank_t self, Infos *qualifiers)
 {
     pmix_proc_t target;
     pmix_proc_t me;
@@ -141,4 +140,4 @@ std::string get_str(const pmixpp::store::Store &store, const char *nspace, pmix_
     return value->data.string;
 }
 
-} // namespace jobdata_test
+}  // namespace jobdata_test

@@ -53,17 +53,16 @@ uint32_t u32_at(const pmixpp::store::Store &store, const char *nspace, pmixpp_gd
                 const char *key);
 std::string str_at(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id,
                    const char *key);
-bool has(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id,
-         const char *key);
+bool has(const pmixpp::store::Store &store, const char *nspace, pmixpp_gds_level_t level, uint32_t id, const char *key);
 
 // PMIx_Get as a client `self` would resolve it; asserts success.
-pmixpp::store::ValuePtr get(const pmixpp::store::Store &store, const char *nspace, pmix_rank_t rank,
-                            const char *key, pmix_rank_t self, Infos *qualifiers = nullptr);
+pmixpp::store::ValuePtr get(const pmixpp::store::Store &store, const char *nspace, pmix_rank_t rank, const char *key,
+                            pmix_rank_t self, Infos *qualifiers = nullptr);
 
 // The same, for a string value.
 std::string get_str(const pmixpp::store::Store &store, const char *nspace, pmix_rank_t rank, const char *key,
                     pmix_rank_t self, Infos *qualifiers = nullptr);
 
-} // namespace jobdata_test
+}  // namespace jobdata_test
 
 #endif

@@ -20,7 +20,7 @@ struct Topology {
     hwloc_topology_t topo = nullptr;
 };
 
-} // namespace
+}  // namespace
 
 Test(locality, first_pu_names_every_level_down_to_ht0)
 {
@@ -63,9 +63,9 @@ Test(locality, registration_derives_it_for_local_procs_only)
     options.local_hostname = "here";
     options.topology = [&t] { return t.topo; };
     std::string error;
-    cr_assert_eq(pmixpp::jobdata::register_nspace("loc", 1, infos.data(), infos.size(), options, *store, nullptr,
-                                                  &error),
-                 PMIX_OPERATION_SUCCEEDED, "%s", error.c_str());
+    cr_assert_eq(
+        pmixpp::jobdata::register_nspace("loc", 1, infos.data(), infos.size(), options, *store, nullptr, &error),
+        PMIX_OPERATION_SUCCEEDED, "%s", error.c_str());
     const std::string expected = pmixpp::jobdata::locality_string(t.topo, "0");
     cr_assert_eq(jobdata_test::str_at(*store, "loc", PMIXPP_GDS_LEVEL_PROC, 0, PMIX_LOCALITY_STRING), expected);
     cr_assert_not(jobdata_test::has(*store, "loc", PMIXPP_GDS_LEVEL_PROC, 1, PMIX_LOCALITY_STRING));

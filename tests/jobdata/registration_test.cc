@@ -44,7 +44,7 @@ std::string dump(const Store &store, const char *nspace)
     const struct {
         pmixpp_gds_level_t level;
         uint32_t id;
-    } places[] = {{PMIXPP_GDS_LEVEL_SESSION, 0}, {PMIXPP_GDS_LEVEL_JOB, 0}, {PMIXPP_GDS_LEVEL_APP, 0},
+    } places[] = {{PMIXPP_GDS_LEVEL_SESSION, 0}, {PMIXPP_GDS_LEVEL_JOB, 0},  {PMIXPP_GDS_LEVEL_APP, 0},
                   {PMIXPP_GDS_LEVEL_NODE, 0},    {PMIXPP_GDS_LEVEL_NODE, 1}, {PMIXPP_GDS_LEVEL_PROC, 0},
                   {PMIXPP_GDS_LEVEL_PROC, 5}};
     for (const auto &p : places) {
@@ -69,8 +69,7 @@ constexpr long kRssFactor = 3;
 constexpr long kRssFactor = 1;
 #endif
 
-
-} // namespace
+}  // namespace
 
 Test(jobdata, derives_every_key_of_a_two_node_job)
 {
@@ -264,7 +263,7 @@ Test(jobdata, per_proc_arrays_give_appnum_and_win_over_derived_values)
     for (pmix_rank_t r = 0; r < 8; ++r) {
         Infos proc;
         proc.rank(PMIX_RANK, r).u32(PMIX_APPNUM, r < 6 ? 0 : 1).str(PMIX_PROCDIR, "/tmp/p");
-        if (r == 7) proc.u32(PMIX_LOCAL_RANK, 9); // a host may know better: kept as given (as uint16)
+        if (r == 7) proc.u32(PMIX_LOCAL_RANK, 9);  // a host may know better: kept as given (as uint16)
         infos.nested(PMIX_PROC_INFO_ARRAY, proc);
     }
     register_ok(*store, kNs, infos, "n0");
@@ -339,9 +338,9 @@ Test(jobdata, malformed_info_is_refused_with_the_attribute_named)
     proc.str(PMIX_HOSTNAME, "n0");
     no_rank.nested(PMIX_PROC_INFO_ARRAY, proc);
     error.clear();
-    cr_assert_eq(pmixpp::jobdata::register_nspace("bad", 0, no_rank.data(), no_rank.size(), options, *store, nullptr,
-                                                  &error),
-                 PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(
+        pmixpp::jobdata::register_nspace("bad", 0, no_rank.data(), no_rank.size(), options, *store, nullptr, &error),
+        PMIX_ERR_BAD_PARAM);
     cr_assert(error.find("PMIX_RANK") != std::string::npos, "message: %s", error.c_str());
 
     Infos not_array;
@@ -352,16 +351,16 @@ Test(jobdata, malformed_info_is_refused_with_the_attribute_named)
 
     Infos mismatch;
     mismatch.str(PMIX_NODE_MAP, "n0,n1").str(PMIX_PROC_MAP, "0;1;2");
-    cr_assert_eq(pmixpp::jobdata::register_nspace("bad", 0, mismatch.data(), mismatch.size(), options, *store,
-                                                  nullptr, &error),
-                 PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(
+        pmixpp::jobdata::register_nspace("bad", 0, mismatch.data(), mismatch.size(), options, *store, nullptr, &error),
+        PMIX_ERR_BAD_PARAM);
     cr_assert(error.find("PMIX_PROC_MAP") != std::string::npos, "message: %s", error.c_str());
 
     Infos too_big = two_by_four();
     too_big.u32(PMIX_JOB_SIZE, 4);
-    cr_assert_eq(pmixpp::jobdata::register_nspace("bad", 0, too_big.data(), too_big.size(), options, *store,
-                                                  nullptr, &error),
-                 PMIX_ERR_BAD_PARAM);
+    cr_assert_eq(
+        pmixpp::jobdata::register_nspace("bad", 0, too_big.data(), too_big.size(), options, *store, nullptr, &error),
+        PMIX_ERR_BAD_PARAM);
 
     // Nesting without end is refused, not recursed into.
     Infos deep;
@@ -371,8 +370,7 @@ Test(jobdata, malformed_info_is_refused_with_the_attribute_named)
         outer.nested(PMIX_JOB_INFO_ARRAY, deep);
         deep = std::move(outer);
     }
-    cr_assert_eq(pmixpp::jobdata::register_nspace("bad", 0, deep.data(), deep.size(), options, *store, nullptr,
-                                                  &error),
+    cr_assert_eq(pmixpp::jobdata::register_nspace("bad", 0, deep.data(), deep.size(), options, *store, nullptr, &error),
                  PMIX_ERR_BAD_PARAM);
     cr_assert_not(store->has_nspace("bad"));
 }

@@ -53,7 +53,7 @@ uint32_t get_u32(const Store &store, pmixpp_gds_level_t level, uint32_t id, cons
     return value->data.uint32;
 }
 
-} // namespace
+}  // namespace
 
 Test(perf_smoke, dense_sparse_and_huge_ids_coexist)
 {

@@ -30,14 +30,14 @@ static pmix_proc_t me;
 static uint32_t size;
 static int failures;
 
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            printf("rank %u: FAILED ", me.rank);           \
-            printf(__VA_ARGS__);                           \
-            printf("\n");                                  \
-            failures++;                                    \
-        }                                                  \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            printf("rank %u: FAILED ", me.rank);                                                                       \
+            printf(__VA_ARGS__);                                                                                       \
+            printf("\n");                                                                                              \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 static void sleep_ms(long ms)
@@ -162,14 +162,13 @@ static void die(const char *dir)
             for (int waited = 0; !file_exists(dir, name) && waited < 30000; waited += 5) sleep_ms(5);
         }
         sleep_ms(300);
-        _exit(0);  /* without finalizing: pmixrun lets the others go on */
+        _exit(0); /* without finalizing: pmixrun lets the others go on */
     }
     snprintf(name, sizeof name, "entering.%u", me.rank);
     make_file(dir, name);
     pmix_status_t rc = fence(0, 20);
     printf("rank %u: fence %s\n", me.rank, PMIx_Error_string(rc));
-    CHECK(rc == PMIX_ERR_LOST_CONNECTION, "the fence returned %s, not PMIX_ERR_LOST_CONNECTION",
-          PMIx_Error_string(rc));
+    CHECK(rc == PMIX_ERR_LOST_CONNECTION, "the fence returned %s, not PMIX_ERR_LOST_CONNECTION", PMIx_Error_string(rc));
     rc = fence(0, 20);
     printf("rank %u: next fence %s\n", me.rank, PMIx_Error_string(rc));
     CHECK(rc == PMIX_ERR_LOST_CONNECTION, "the next fence returned %s", PMIx_Error_string(rc));

@@ -92,8 +92,7 @@ Test(pmixrun_arena, a_rank_dying_mid_fence_releases_the_others_with_lost_connect
     for (const char *rank : {"0", "1"}) {
         const std::string prefix = std::string("rank ") + rank + ": ";
         cr_expect(has_line(result.out, prefix + "fence PMIX_ERR_LOST_CONNECTION"), "%s", report(result).c_str());
-        cr_expect(has_line(result.out, prefix + "next fence PMIX_ERR_LOST_CONNECTION"), "%s",
-                  report(result).c_str());
+        cr_expect(has_line(result.out, prefix + "next fence PMIX_ERR_LOST_CONNECTION"), "%s", report(result).c_str());
     }
     cr_expect_eq(count_lines_with(result.out, "FAILED"), 0, "%s", report(result).c_str());
 }

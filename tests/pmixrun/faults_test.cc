@@ -47,7 +47,7 @@ bool wait_for(const std::string &what, int rank, int seconds, std::string *text_
     return false;
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(pmixrun_faults, .init = setup, .fini = teardown, .timeout = 120);
 

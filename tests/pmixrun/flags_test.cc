@@ -24,8 +24,14 @@ namespace {
 
 std::string g_tmp;
 
-void make_tmp() { g_tmp = scratch_dir(); }
-void drop_tmp() { remove_tree(g_tmp); }
+void make_tmp()
+{
+    g_tmp = scratch_dir();
+}
+void drop_tmp()
+{
+    remove_tree(g_tmp);
+}
 
 Result job(std::vector<std::string> args)
 {
@@ -48,7 +54,7 @@ std::string this_host()
     return name;
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(pmixrun_flags, .init = make_tmp, .fini = drop_tmp, .timeout = 120);
 
@@ -102,7 +108,8 @@ Test(pmixrun_flags, merge_stderr_to_stdout_keeps_the_order)
 Test(pmixrun_flags, output_filename_writes_a_file_per_rank_and_stream)
 {
     const std::string dir = g_tmp + "/out";
-    const Result r = job({"--output-filename", dir, "-n", "2", "sh", "-c", "echo out$PMIX_RANK; echo err$PMIX_RANK >&2"});
+    const Result r =
+        job({"--output-filename", dir, "-n", "2", "sh", "-c", "echo out$PMIX_RANK; echo err$PMIX_RANK >&2"});
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     cr_expect(r.out.empty(), "output also went to the terminal: %s", r.out.c_str());
     for (int rank = 0; rank < 2; ++rank) {
@@ -132,8 +139,8 @@ Test(pmixrun_flags, lines_written_in_pieces_come_out_whole)
     std::istringstream lines(r.out);
     int whole = 0;
     for (std::string line; std::getline(lines, line);) {
-        const bool ok = line.rfind("rank ", 0) == 0 && line.size() > 4 && line.compare(line.size() - 4, 4, " end") == 0 &&
-                        line.find("rank ", 1) == std::string::npos;
+        const bool ok = line.rfind("rank ", 0) == 0 && line.size() > 4 &&
+                        line.compare(line.size() - 4, 4, " end") == 0 && line.find("rank ", 1) == std::string::npos;
         cr_expect(ok, "a mixed line: '%s'", line.c_str());
         whole += ok ? 1 : 0;
     }
@@ -156,7 +163,8 @@ Test(pmixrun_flags, a_prompt_without_a_newline_goes_out_while_the_rank_waits)
     const Result tagged = job({"--tag-output", "sh", "-c", "printf last; sleep 0.3"});
     cr_assert_eq(tagged.code, 0, "%s", tagged.err.c_str());
     const std::string end = "] last\n";
-    cr_expect(tagged.out.size() > end.size() && tagged.out.compare(tagged.out.size() - end.size(), end.size(), end) == 0 &&
+    cr_expect(tagged.out.size() > end.size() &&
+                  tagged.out.compare(tagged.out.size() - end.size(), end.size(), end) == 0 &&
                   tagged.out.find('\n') == tagged.out.size() - 1,
               "'%s'", tagged.out.c_str());
 }
@@ -215,7 +223,8 @@ Test(pmixrun_flags, a_job_wide_option_after_a_colon_is_refused_by_name)
 {
     const Result r = job({"true", ":", "--tag-output", "true"});
     cr_expect_eq(r.code, 2);
-    cr_expect(r.err.find("--tag-output") != std::string::npos && r.err.find("before the first program") != std::string::npos,
+    cr_expect(r.err.find("--tag-output") != std::string::npos &&
+                  r.err.find("before the first program") != std::string::npos,
               "%s", r.err.c_str());
     const Result bad = job({"-n", "two", "true"});
     cr_expect_eq(bad.code, 2);
@@ -226,9 +235,10 @@ Test(pmixrun_flags, help_lists_every_flag)
 {
     const Result r = run({"--help"});
     cr_assert_eq(r.code, 0);
-    for (const char *flag : {"--np", "-x", "--wdir", "--mca", "--tag-output", "--timestamp-output",
-                             "--merge-stderr-to-stdout", "--output-filename", "--output-line-wait", "--oversubscribe", "--allow-run-as-root", "--host", "--hostfile", "--timeout",
-                             "--stdin", "--max-procs", "--system-server", "--report-uri"}) {
+    for (const char *flag :
+         {"--np", "-x", "--wdir", "--mca", "--tag-output", "--timestamp-output", "--merge-stderr-to-stdout",
+          "--output-filename", "--output-line-wait", "--oversubscribe", "--allow-run-as-root", "--host", "--hostfile",
+          "--timeout", "--stdin", "--max-procs", "--system-server", "--report-uri"}) {
         cr_expect(r.out.find(flag) != std::string::npos, "--help does not mention %s", flag);
     }
 }
@@ -237,7 +247,8 @@ Test(pmixrun_flags, pmixpp_ps_names_what_its_command_line_lacks)
 {
     Result r = run_program(PMIXPP_PS, {});
     cr_expect_eq(r.code, 2);
-    cr_expect(r.err.find("--pid") != std::string::npos && r.err.find("--uri") != std::string::npos, "%s", r.err.c_str());
+    cr_expect(r.err.find("--pid") != std::string::npos && r.err.find("--uri") != std::string::npos, "%s",
+              r.err.c_str());
     r = run_program(PMIXPP_PS, {"--pid", "1", "--uri", "x"});
     cr_expect_eq(r.code, 2);
     cr_expect(r.err.find("excludes") != std::string::npos, "%s", r.err.c_str());

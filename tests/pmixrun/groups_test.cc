@@ -32,7 +32,10 @@ void make_tmp()
     no_leak_check_for_the_examples();
     g_tmp = scratch_dir();
 }
-void drop_tmp() { remove_tree(g_tmp); }
+void drop_tmp()
+{
+    remove_tree(g_tmp);
+}
 
 Result job(const char *program)
 {
@@ -50,7 +53,7 @@ void expect_no_failure(const Result &r)
     cr_expect(!mentions(r, "failed"), "a call failed:\nout:\n%s\nerr:\n%s", r.out.c_str(), r.err.c_str());
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(pmixrun_groups, .init = make_tmp, .fini = drop_tmp, .timeout = 180);
 
@@ -74,8 +77,8 @@ Test(pmixrun_groups, openpmix_group_dmodex_example)
     const Result r = job(OPENPMIX_GROUP_DMODEX);
     expect_no_failure(r);
     for (int rank = 0; rank < 4; ++rank) {
-        const std::string done = std::to_string(rank) + " Group construct complete with status PMIX_SUCCESS KEY " +
-                                 PMIX_GROUP_CONTEXT_ID;
+        const std::string done =
+            std::to_string(rank) + " Group construct complete with status PMIX_SUCCESS KEY " + PMIX_GROUP_CONTEXT_ID;
         cr_expect(mentions(r, done), "no \"%s\" in:\n%s", done.c_str(), r.err.c_str());
         const std::string complete = ":" + std::to_string(rank) + " COMPLETE";
         cr_expect(mentions(r, complete), "no \"%s\" in:\n%s", complete.c_str(), r.err.c_str());

@@ -16,8 +16,14 @@ namespace {
 
 std::string g_tmp;
 
-void make_tmp() { g_tmp = scratch_dir(); }
-void drop_tmp() { remove_tree(g_tmp); }
+void make_tmp()
+{
+    g_tmp = scratch_dir();
+}
+void drop_tmp()
+{
+    remove_tree(g_tmp);
+}
 
 Result job(std::vector<std::string> args, int seconds = 60)
 {
@@ -33,8 +39,7 @@ Test(pmixrun_host, tools_queries_are_answered_with_prrtes_value_types)
 {
     const Result r = job({"-n", "3", PROBE, "--query"});
     cr_assert_eq(r.code, 0, "out:\n%s\nerr:\n%s", r.out.c_str(), r.err.c_str());
-    cr_expect(r.out.find("query pmix.qry.spawn: PMIX_SUCCESS \"pmix.wdir,") != std::string::npos, "%s",
-              r.out.c_str());
+    cr_expect(r.out.find("query pmix.qry.spawn: PMIX_SUCCESS \"pmix.wdir,") != std::string::npos, "%s", r.out.c_str());
     // pmixrun offers no debugger stops, and says so with an empty list.
     cr_expect(has_line(r.out, "query pmix.qry.debug: PMIX_SUCCESS \"\""), "%s", r.out.c_str());
     cr_expect(r.out.find("query pmix.srvr.uri: PMIX_SUCCESS \"ppx-") != std::string::npos, "%s", r.out.c_str());

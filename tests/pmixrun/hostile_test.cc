@@ -71,7 +71,8 @@ Test(pmixrun_hostile, a_tool_of_another_user_is_refused)
     // tcp: the usock socket is 0600, so nobody's tool would fail at connect()
     // and never reach pmixrun's rule; over loopback tcp the kernel still
     // names the tool's uid (psec/native).
-    const Result result = run({"--tmpdir", tmp, "--mca", "ptl", "tcp", "-n", "1", INTRUDER_CLIENT, "foreign-tool"}, "", 60);
+    const Result result =
+        run({"--tmpdir", tmp, "--mca", "ptl", "tcp", "-n", "1", INTRUDER_CLIENT, "foreign-tool"}, "", 60);
     remove_tree(tmp);
     cr_expect_eq(result.code, 0, "pmixrun exited %d:\n%s%s", result.code, result.out.c_str(), result.err.c_str());
     cr_expect(has_line(result.out, "foreign-tool: tool init as uid 65534: PMIX_ERR_NO_PERMISSIONS"), "%s%s",

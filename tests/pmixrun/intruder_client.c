@@ -41,10 +41,15 @@ static atomic_bool spawned_job_ended = false;
 static pmix_proc_t g_me;
 
 static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
-                       pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
-                       void *cbdata)
+                       pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
-    (void)id; (void)status; (void)source; (void)info; (void)ninfo; (void)results; (void)nresults;
+    (void)id;
+    (void)status;
+    (void)source;
+    (void)info;
+    (void)ninfo;
+    (void)results;
+    (void)nresults;
     spawned_job_ended = true;
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
@@ -194,8 +199,8 @@ static int run_intruder(const char *self, const char *victim, const char *s2_tex
 // so none of the job's PMIX_ variables may lead its tool init astray.
 static int dial_as_nobody(const char *uri)
 {
-    static const char *const job_variables[] = {"PMIX_NAMESPACE",    "PMIX_RANK",        "PMIX_SERVER_URI41",
-                                                "PMIX_SERVER_URI4",  "PMIX_SERVER_URI3", "PMIX_SERVER_URI2",
+    static const char *const job_variables[] = {"PMIX_NAMESPACE",   "PMIX_RANK",        "PMIX_SERVER_URI41",
+                                                "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2",
                                                 "PMIX_SERVER_URI21"};
     for (size_t i = 0; i < sizeof job_variables / sizeof job_variables[0]; ++i) unsetenv(job_variables[i]);
     if (setgroups(0, NULL) != 0 || setgid(NOBODY) != 0 || setuid(NOBODY) != 0) {

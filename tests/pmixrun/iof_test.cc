@@ -14,8 +14,14 @@ namespace {
 
 std::string g_tmp;
 
-void make_tmp() { g_tmp = scratch_dir(); }
-void drop_tmp() { remove_tree(g_tmp); }
+void make_tmp()
+{
+    g_tmp = scratch_dir();
+}
+void drop_tmp()
+{
+    remove_tree(g_tmp);
+}
 
 }  // namespace
 

@@ -77,7 +77,7 @@ static int stdin_came_back(void)
 
 static int tool(const char *uri, const char *nspace)
 {
-    static const char *const job_variables[] = {"PMIX_NAMESPACE", "PMIX_RANK", "PMIX_SERVER_URI41",
+    static const char *const job_variables[] = {"PMIX_NAMESPACE",   "PMIX_RANK",        "PMIX_SERVER_URI41",
                                                 "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2",
                                                 "PMIX_SERVER_URI21"};
     for (size_t i = 0; i < sizeof job_variables / sizeof job_variables[0]; ++i) unsetenv(job_variables[i]);
@@ -91,8 +91,7 @@ static int tool(const char *uri, const char *nspace)
     }
     pmix_proc_t writer;
     PMIX_LOAD_PROCID(&writer, nspace, 1);
-    rc = PMIx_IOF_pull(&writer, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL, on_output, NULL,
-                       NULL);
+    rc = PMIx_IOF_pull(&writer, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL, on_output, NULL, NULL);
     if (rc < 0) {
         printf("iof-tool: pull: %s\n", PMIx_Error_string(rc));
         PMIx_tool_finalize();

@@ -38,7 +38,10 @@ Result job(std::vector<std::string> args, int seconds = 60)
     return run(args, "", seconds);
 }
 
-bool exists(const std::string &path) { return ::access(path.c_str(), F_OK) == 0; }
+bool exists(const std::string &path)
+{
+    return ::access(path.c_str(), F_OK) == 0;
+}
 
 pid_t worker_pid()
 {
@@ -48,7 +51,7 @@ pid_t worker_pid()
     return static_cast<pid_t>(pid);
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(pmixrun_jobs, .init = make_dirs, .fini = drop_dirs, .timeout = 120);
 
@@ -109,8 +112,7 @@ Test(pmixrun_jobs, job_control_terminates_a_spawned_job)
     cr_assert_eq(r.code, 0, "out:\n%s\nerr:\n%s", r.out.c_str(), r.err.c_str());
     cr_assert(has_line(r.out, "parent: PMIx_Job_control(terminate): PMIX_SUCCESS"), "%s", r.out.c_str());
     cr_assert(has_line(r.out, "parent: the child job ended (exit code 143)"), "%s", r.out.c_str());
-    cr_assert(r.err.find("killed by signal") == std::string::npos, "a requested end is no failure:\n%s",
-              r.err.c_str());
+    cr_assert(r.err.find("killed by signal") == std::string::npos, "a requested end is no failure:\n%s", r.err.c_str());
 }
 
 // The parent session's end (its job finished) terminates the child session's jobs.
@@ -118,8 +120,8 @@ Test(pmixrun_jobs, the_parent_sessions_end_terminates_an_unseparated_child_sessi
 {
     const Result r = job({ALLOCATION_EXAMPLE, g_work});
     cr_assert_eq(r.code, 0, "out:\n%s\nerr:\n%s", r.out.c_str(), r.err.c_str());
-    cr_assert(r.out.find("allocation request: PMIX_SUCCESS: session 2 (allocation ppx-") != std::string::npos,
-              "%s", r.out.c_str());
+    cr_assert(r.out.find("allocation request: PMIX_SUCCESS: session 2 (allocation ppx-") != std::string::npos, "%s",
+              r.out.c_str());
     cr_assert(has_line(r.out, "spawn into session 999: PMIX_ERR_NOT_FOUND"), "%s", r.out.c_str());
     cr_assert(r.err.find("refused a spawn: session 999 (PMIX_SESSION_ID) is unknown") != std::string::npos, "%s",
               r.err.c_str());
@@ -157,8 +159,8 @@ Test(pmixrun_jobs, pmixpp_ps_lists_jobs_and_sessions)
     Result ps;
     for (int attempt = 0; attempt < 50; ++attempt) {
         ps = run_program(PMIXPP_PS, {"--pid", std::to_string(pid), "--tmpdir", g_tmp}, 20);
-        if (ps.code == 0 && count_lines_with(ps.out, "/allocation") >= 1 && ps.out.find("SESSION") != std::string::npos &&
-            count_lines_with(ps.out, "-session-2") == 1) {
+        if (ps.code == 0 && count_lines_with(ps.out, "/allocation") >= 1 &&
+            ps.out.find("SESSION") != std::string::npos && count_lines_with(ps.out, "-session-2") == 1) {
             break;
         }
         ::usleep(100000);

@@ -16,8 +16,14 @@ namespace {
 
 std::string g_tmp;
 
-void make_tmp() { g_tmp = scratch_dir(); }
-void drop_tmp() { remove_tree(g_tmp); }
+void make_tmp()
+{
+    g_tmp = scratch_dir();
+}
+void drop_tmp()
+{
+    remove_tree(g_tmp);
+}
 
 Result job(std::vector<std::string> args)
 {
@@ -25,11 +31,11 @@ Result job(std::vector<std::string> args)
     return run(args);
 }
 
+const char *kShow =
+    "echo \"r=$OMPI_COMM_WORLD_RANK s=$OMPI_COMM_WORLD_SIZE lr=$OMPI_COMM_WORLD_LOCAL_RANK "
+    "ls=$OMPI_COMM_WORLD_LOCAL_SIZE y=$OMPI_MCA_mpi_yield_when_idle d=$OMPI_MCA_orte_local_daemon_uri\"";
 
-const char *kShow = "echo \"r=$OMPI_COMM_WORLD_RANK s=$OMPI_COMM_WORLD_SIZE lr=$OMPI_COMM_WORLD_LOCAL_RANK "
-                    "ls=$OMPI_COMM_WORLD_LOCAL_SIZE y=$OMPI_MCA_mpi_yield_when_idle d=$OMPI_MCA_orte_local_daemon_uri\"";
-
-} // namespace
+}  // namespace
 
 TestSuite(pmixrun_open_mpi_env, .init = make_tmp, .fini = drop_tmp, .timeout = 120);
 
@@ -58,8 +64,8 @@ Test(pmixrun_open_mpi_env, yield_when_idle_only_when_the_node_is_oversubscribed)
 
 Test(pmixrun_open_mpi_env, x_overrides_them)
 {
-    const Result r = job({"-x", "OMPI_COMM_WORLD_RANK=7", "-x", "OMPI_MCA_orte_local_daemon_uri=mine", "sh", "-c",
-                          kShow});
+    const Result r =
+        job({"-x", "OMPI_COMM_WORLD_RANK=7", "-x", "OMPI_MCA_orte_local_daemon_uri=mine", "sh", "-c", kShow});
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     cr_expect(r.out.find("r=7 s=1 ") != std::string::npos && r.out.find(" d=mine") != std::string::npos, "%s",
               r.out.c_str());

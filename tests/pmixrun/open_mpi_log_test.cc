@@ -43,7 +43,7 @@ bool decode(std::string bytes, std::string *text_p)
     return open_mpi_help_text(bo, text_p);
 }
 
-} // namespace
+}  // namespace
 
 Test(pmixrun_open_mpi_log, a_help_message_gives_its_text)
 {

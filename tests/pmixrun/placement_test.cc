@@ -25,8 +25,14 @@ namespace {
 
 std::string g_tmp;
 
-void make_tmp() { g_tmp = scratch_dir(); }
-void drop_tmp() { remove_tree(g_tmp); }
+void make_tmp()
+{
+    g_tmp = scratch_dir();
+}
+void drop_tmp()
+{
+    remove_tree(g_tmp);
+}
 
 struct Binding {
     std::string cpuset;     // PMIX_CPUSET without its "hwloc:" prefix
@@ -50,8 +56,8 @@ std::map<int, Binding> bindings_in(const std::string &out, const std::string &jo
             continue;
         }
         if (tag != "binding") continue;
-        if (!job_suffix.empty() &&
-            (job.size() < job_suffix.size() || job.compare(job.size() - job_suffix.size(), job_suffix.size(), job_suffix) != 0)) {
+        if (!job_suffix.empty() && (job.size() < job_suffix.size() ||
+                                    job.compare(job.size() - job_suffix.size(), job_suffix.size(), job_suffix) != 0)) {
             continue;
         }
         if (cpuset.rfind("hwloc:", 0) == 0) cpuset = cpuset.substr(6);
@@ -91,11 +97,17 @@ std::string topology_file(const char *description, const char *name)
     return path;
 }
 
-long cpus_online() { return ::sysconf(_SC_NPROCESSORS_ONLN); }
+long cpus_online()
+{
+    return ::sysconf(_SC_NPROCESSORS_ONLN);
+}
 
 // The node these cases were written for (this CI machine): cpus 0 and 1,
 // each a core of its own.
-bool two_single_thread_cores() { return cpus_online() == 2 && usable_cpus() == 2 && usable_cores() == 2; }
+bool two_single_thread_cores()
+{
+    return cpus_online() == 2 && usable_cpus() == 2 && usable_cores() == 2;
+}
 
 // This machine's ranks: the kernel, PMIX_CPUSET and PMIx_Get_cpuset agree.
 void expect_applied(const std::map<int, Binding> &found, const std::vector<std::string> &want)
@@ -103,7 +115,8 @@ void expect_applied(const std::map<int, Binding> &found, const std::vector<std::
     cr_assert_eq(found.size(), want.size(), "%zu binding lines for %zu ranks", found.size(), want.size());
     for (std::size_t rank = 0; rank < want.size(); ++rank) {
         const Binding &b = found.at(static_cast<int>(rank));
-        cr_expect_eq(b.affinity, want[rank], "rank %zu runs on %s, not %s", rank, b.affinity.c_str(), want[rank].c_str());
+        cr_expect_eq(b.affinity, want[rank], "rank %zu runs on %s, not %s", rank, b.affinity.c_str(),
+                     want[rank].c_str());
         cr_expect_eq(b.cpuset, want[rank], "rank %zu: PMIX_CPUSET %s, bound to %s", rank, b.cpuset.c_str(),
                      want[rank].c_str());
         cr_expect_eq(b.getcpuset, want[rank], "rank %zu: PMIx_Get_cpuset %s, bound to %s", rank, b.getcpuset.c_str(),
@@ -121,7 +134,7 @@ void expect_computed(const std::map<int, Binding> &found, const std::vector<std:
     }
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(pmixrun_placement, .init = make_tmp, .fini = drop_tmp, .timeout = 120);
 
@@ -239,7 +252,8 @@ Test(pmixrun_placement, report_bindings_gives_a_line_per_rank_as_the_kernel_has_
     const Result r = bound_job({"--report-bindings", "-n", "2"});
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     cr_expect_eq(count_lines_with(r.err, "rank 0 (pid"), 1, "%s", r.err.c_str());
-    cr_expect(r.err.find("rank 0 (pid") != std::string::npos && r.err.find("bound to cpus 0: [B/.]") != std::string::npos,
+    cr_expect(r.err.find("rank 0 (pid") != std::string::npos &&
+                  r.err.find("bound to cpus 0: [B/.]") != std::string::npos,
               "%s", r.err.c_str());
     cr_expect(r.err.find("bound to cpus 1: [./B]") != std::string::npos, "%s", r.err.c_str());
 }
@@ -373,7 +387,8 @@ Test(pmixrun_placement, a_spawns_placement_is_read_as_open_mpi_writes_it_and_nev
     r = spawning_job(1, 1, "PPR:1:NODE:DISPLAY", xml);
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
     expect_computed(bindings_in(r.out, "@2"), {"1"});
-    cr_expect_eq(count_lines_with(r.err, "bound to cpus"), 1, "DISPLAY reports the child's binding:\n%s", r.err.c_str());
+    cr_expect_eq(count_lines_with(r.err, "bound to cpus"), 1, "DISPLAY reports the child's binding:\n%s",
+                 r.err.c_str());
     // Mapped by package with PE=64 beside a rank on core 0: package 0 has 63
     // free cores, so the pair cannot be mapped there; it runs unbound.
     r = spawning_job(1, 2, "package:PE=64", xml);

@@ -24,8 +24,14 @@ namespace {
 
 std::string g_tmp;
 
-void make_tmp() { g_tmp = scratch_dir(); }
-void drop_tmp() { remove_tree(g_tmp); }
+void make_tmp()
+{
+    g_tmp = scratch_dir();
+}
+void drop_tmp()
+{
+    remove_tree(g_tmp);
+}
 
 // The job's tmpdir is this test's own: --tmpdir <it>.
 Result job(std::vector<std::string> args, const std::string &input = "", int seconds = 60)
@@ -39,7 +45,7 @@ void expect_clean_tmpdir()
     cr_expect(empty_dir(g_tmp), "pmixrun left files in %s", g_tmp.c_str());
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(pmixrun, .init = make_tmp, .fini = drop_tmp, .timeout = 120);
 
@@ -89,7 +95,8 @@ Test(pmixrun, publish_and_lookup_go_through_the_name_service)
 Test(pmixrun, a_process_exit_is_announced_to_the_others)
 {
     const Result r = job({"-n", "2", PROBE, "--watch-exit"});
-    cr_assert(has_line(r.out, "rank 0 saw rank 1 terminate with 0"), "out:\n%s\nerr:\n%s", r.out.c_str(), r.err.c_str());
+    cr_assert(has_line(r.out, "rank 0 saw rank 1 terminate with 0"), "out:\n%s\nerr:\n%s", r.out.c_str(),
+              r.err.c_str());
     cr_assert_eq(r.code, 0, "%s", r.err.c_str());
 }
 
@@ -336,7 +343,7 @@ std::string short_hostname()
     return host;
 }
 
-} // namespace
+}  // namespace
 
 // Eight pmixruns of one user at once, in one tmpdir: each
 // runs its job; none claims the node's system server file.
@@ -416,7 +423,7 @@ pid_t fork_pmixrun(const std::vector<std::string> &args, uid_t uid, bool stopped
     return pid;
 }
 
-} // namespace
+}  // namespace
 
 // A blocking lock any user can take on a shared directory
 // must not hang pmixrun at start or at exit.

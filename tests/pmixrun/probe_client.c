@@ -29,11 +29,15 @@
 static atomic_int terminated_rank = -1;
 static atomic_int terminated_code = -1;
 
-static void on_terminated(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
-                          size_t ninfo, pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+static void on_terminated(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
+                          pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
                           void *cbdata)
 {
-    (void)id; (void)status; (void)source; (void)results; (void)nresults;
+    (void)id;
+    (void)status;
+    (void)source;
+    (void)results;
+    (void)nresults;
     for (size_t i = 0; i < ninfo; ++i) {
         if (strcmp(info[i].key, PMIX_EVENT_AFFECTED_PROC) == 0 && info[i].value.type == PMIX_PROC) {
             terminated_rank = (int)info[i].value.data.proc->rank;
@@ -48,13 +52,17 @@ static atomic_int failed_rank = -1;
 static atomic_int failed_code = -1;
 
 static void on_failure(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
-                       pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
-                       void *cbdata)
+                       pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
-    (void)id; (void)status; (void)source; (void)results; (void)nresults;
+    (void)id;
+    (void)status;
+    (void)source;
+    (void)results;
+    (void)nresults;
     int code = -1;
     for (size_t i = 0; i < ninfo; ++i) {
-        if (strcmp(info[i].key, PMIX_EXIT_CODE) == 0 && info[i].value.type == PMIX_INT) code = info[i].value.data.integer;
+        if (strcmp(info[i].key, PMIX_EXIT_CODE) == 0 && info[i].value.type == PMIX_INT)
+            code = info[i].value.data.integer;
     }
     for (size_t i = 0; i < ninfo; ++i) {
         if (strcmp(info[i].key, PMIX_EVENT_AFFECTED_PROC) == 0 && info[i].value.type == PMIX_PROC) {
@@ -167,7 +175,13 @@ static atomic_int spawned_job_ended = 0;
 static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
                        pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
-    (void)id; (void)status; (void)source; (void)info; (void)ninfo; (void)results; (void)nresults;
+    (void)id;
+    (void)status;
+    (void)source;
+    (void)info;
+    (void)ninfo;
+    (void)results;
+    (void)nresults;
     spawned_job_ended = 1;
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }

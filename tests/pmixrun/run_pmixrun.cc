@@ -18,9 +18,15 @@ Result run_program(const char *program, const std::vector<std::string> &args, in
     return test_support::run(program, args, "", seconds);
 }
 
-pid_t start(const std::vector<std::string> &args) { return test_support::start(PMIXRUN, args); }
+pid_t start(const std::vector<std::string> &args)
+{
+    return test_support::start(PMIXRUN, args);
+}
 
-std::string scratch_dir() { return test_support::scratch_dir("pmixrun-test"); }
+std::string scratch_dir()
+{
+    return test_support::scratch_dir("pmixrun-test");
+}
 
 namespace {
 
@@ -32,7 +38,7 @@ std::string sysfs_word(int cpu, const char *name)
     return word;
 }
 
-} // namespace
+}  // namespace
 
 int usable_cpus()
 {
@@ -53,4 +59,4 @@ int usable_cores()
     return cores.empty() ? 1 : static_cast<int>(cores.size());
 }
 
-} // namespace pmixrun_test
+}  // namespace pmixrun_test

@@ -27,6 +27,6 @@ int usable_cores();
 // The cpus it may run on.
 int usable_cpus();
 
-} // namespace pmixrun_test
+}  // namespace pmixrun_test
 
 #endif

@@ -56,13 +56,13 @@ std::vector<EnvarDirective> collected(std::vector<pmix_info_t> &info)
     return out;
 }
 
-} // namespace
+}  // namespace
 
 Test(pnet_envars, every_kind_applies_in_the_order_given)
 {
     std::vector<pmix_info_t> info;
     info.push_back(envar_info(PMIX_SET_ENVAR, "A", "1"));
-    info.push_back(envar_info(PMIX_ADD_ENVAR, "A", "ignored"));   // A is set: no change
+    info.push_back(envar_info(PMIX_ADD_ENVAR, "A", "ignored"));  // A is set: no change
     info.push_back(envar_info(PMIX_ADD_ENVAR, "B", "2"));
     info.push_back(envar_info(PMIX_PREPEND_ENVAR, "PATH", "/first"));
     info.push_back(envar_info(PMIX_APPEND_ENVAR, "PATH", "/last"));

@@ -17,15 +17,15 @@
 
 static pmix_proc_t me;
 
-#define CHECK(cond, ...)                   \
-    do {                                   \
-        if (!(cond)) {                     \
-            printf("FAIL: " __VA_ARGS__);  \
-            printf("\n");                  \
-            fflush(stdout);                \
-            PMIx_Finalize(NULL, 0);        \
-            exit(1);                       \
-        }                                  \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            printf("FAIL: " __VA_ARGS__);                                                                              \
+            printf("\n");                                                                                              \
+            fflush(stdout);                                                                                            \
+            PMIx_Finalize(NULL, 0);                                                                                    \
+            exit(1);                                                                                                   \
+        }                                                                                                              \
     } while (0)
 
 static const pmix_info_t *find(const pmix_fabric_t *f, const char *key)
@@ -74,7 +74,10 @@ static pmix_status_t wait_for(waiter_t *w)
     return w->status;
 }
 
-#define WAITER_INIT {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, PMIX_ERROR}
+#define WAITER_INIT                                                                                                    \
+    {                                                                                                                  \
+        PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, PMIX_ERROR                                         \
+    }
 
 static void bad_params(void)
 {
@@ -118,14 +121,16 @@ static void simfabric(void)
     const pmix_info_t *fields = device->value.data.darray->array;
     bool named = false, placed = false;
     for (size_t i = 0; i < device->value.data.darray->size; ++i) {
-        if (PMIX_CHECK_KEY(&fields[i], PMIX_FABRIC_DEVICE_NAME)) named = strcmp(fields[i].value.data.string, "simnic0") == 0;
+        if (PMIX_CHECK_KEY(&fields[i], PMIX_FABRIC_DEVICE_NAME))
+            named = strcmp(fields[i].value.data.string, "simnic0") == 0;
         if (PMIX_CHECK_KEY(&fields[i], PMIX_FABRIC_DEVICE_COORDINATES)) {
             placed = fields[i].value.type == PMIX_GEOMETRY && fields[i].value.data.geometry->ncoords == 1 &&
                      fields[i].value.data.geometry->coordinates[0].dims == 1;
         }
     }
     CHECK(named && placed, "the device is not simnic0 at one coordinate");
-    CHECK(u32(&first, "pmixpp.simfab.registrations") == 1, "registrations %u", u32(&first, "pmixpp.simfab.registrations"));
+    CHECK(u32(&first, "pmixpp.simfab.registrations") == 1, "registrations %u",
+          u32(&first, "pmixpp.simfab.registrations"));
     printf("register %s index %zu ninfo %zu\n", first.name, first.index, first.ninfo);
 
     waiter_t w = WAITER_INIT;

@@ -73,8 +73,8 @@ pmix_status_t host_fabric(const pmix_proc_t *requestor, pmix_fabric_operation_t 
     }
     ++g_updates;
     // The update names the fabric by the index the host gave it.
-    const bool right = ndirs == 1 && PMIX_CHECK_KEY(&dirs[0], PMIX_FABRIC_INDEX) &&
-                       dirs[0].value.type == PMIX_SIZE && dirs[0].value.data.size == kHostIndex;
+    const bool right = ndirs == 1 && PMIX_CHECK_KEY(&dirs[0], PMIX_FABRIC_INDEX) && dirs[0].value.type == PMIX_SIZE &&
+                       dirs[0].value.data.size == kHostIndex;
     PMIX_INFO_LOAD(&info[3], "test.updated", "yes", PMIX_STRING);
     PMIX_INFO_LOAD(&info[4], "test.op", "update", PMIX_STRING);
     std::thread([=] {
@@ -196,8 +196,7 @@ uint32_t jobs_of(const pmix_fabric_t &fabric)
 }
 
 // Lines of this process's stderr written while `fn` runs.
-template <typename Fn>
-std::string stderr_of(Fn fn)
+template <typename Fn> std::string stderr_of(Fn fn)
 {
     const std::string path = g_scratch + "/stderr.txt";
     const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);

@@ -42,15 +42,21 @@ void record(const std::string &line)
     }).detach();
 }
 
-pmix_status_t setup_application(const char *nspace, const pmix_info_t[], size_t, void *ilist,
-                                pmixpp_pnet_done_fn done, void *cbdata)
+pmix_status_t setup_application(const char *nspace, const pmix_info_t[], size_t, void *ilist, pmixpp_pnet_done_fn done,
+                                void *cbdata)
 {
 #if defined(FIXTURE_FAIL)
-    (void)nspace; (void)ilist; (void)done; (void)cbdata;
+    (void)nspace;
+    (void)ilist;
+    (void)done;
+    (void)cbdata;
     return PMIX_ERROR;
 #elif defined(FIXTURE_SILENT)
-    (void)nspace; (void)ilist; (void)done; (void)cbdata;
-    return PMIX_SUCCESS; // and never calls done
+    (void)nspace;
+    (void)ilist;
+    (void)done;
+    (void)cbdata;
+    return PMIX_SUCCESS;  // and never calls done
 #else
     record(std::string("setup_application ") + nspace);
     (void)PMIx_Info_list_add(ilist, "pnettest.slow", "late", PMIX_STRING);
@@ -63,10 +69,14 @@ pmix_status_t setup_local_support(const char *nspace, const pmix_info_t[], size_
                                   void *cbdata)
 {
 #if defined(FIXTURE_FAIL)
-    (void)nspace; (void)done; (void)cbdata;
+    (void)nspace;
+    (void)done;
+    (void)cbdata;
     return PMIX_ERROR;
 #elif defined(FIXTURE_SILENT)
-    (void)nspace; (void)done; (void)cbdata;
+    (void)nspace;
+    (void)done;
+    (void)cbdata;
     return PMIX_OPERATION_SUCCEEDED;
 #else
     record(std::string("setup_local_support ") + nspace);
@@ -91,7 +101,10 @@ void local_app_finalized(const char *nspace, uint32_t appnum)
     record("local_app_finalized " + std::string(nspace) + " " + std::to_string(appnum));
 }
 
-void deregister_nspace(const char *nspace) { record(std::string("deregister_nspace ") + nspace); }
+void deregister_nspace(const char *nspace)
+{
+    record(std::string("deregister_nspace ") + nspace);
+}
 
 #if defined(FIXTURE_OLD_TABLE)
 pmix_status_t register_fabric(const pmix_info_t[], size_t, void *ilist)
@@ -105,7 +118,10 @@ pmix_status_t update_fabric(const char *, void *)
     record("update_fabric");
     return PMIX_OPERATION_SUCCEEDED;
 }
-void deregister_fabric(const char *) { record("deregister_fabric"); }
+void deregister_fabric(const char *)
+{
+    record("deregister_fabric");
+}
 // A component built against pnet 1.1 says its table ends at
 // deliver_inventory; what follows in memory is not its table.
 constexpr size_t kTableSize = offsetof(pmixpp_pnet_module_t, register_fabric);
@@ -131,7 +147,7 @@ constexpr pmixpp_pnet_module_t fixture_module = {
     .deregister_fabric = deregister_fabric,
 };
 
-} // namespace
+}  // namespace
 
 struct FixtureNet {
     static constexpr const char *version = "0.0.1";
@@ -142,7 +158,10 @@ struct FixtureNet {
 #else
     static constexpr uint16_t framework_minor = PMIXPP_PNET_API_MINOR;
 #endif
-    static const void *query(pmixpp::sdk::Services &, int &) { return &fixture_module; }
+    static const void *query(pmixpp::sdk::Services &, int &)
+    {
+        return &fixture_module;
+    }
 };
 
 #if defined(FIXTURE_FAIL)

@@ -68,7 +68,7 @@ std::vector<pmix_info_t> launch_message()
     std::vector<pmix_info_t> info(ninfo);
     count = static_cast<int32_t>(ninfo);
     cr_assert_eq(PMIx_Data_unpack(nullptr, &buffer, info.data(), &count, PMIX_INFO), PMIX_SUCCESS);
-    buffer.base_ptr = nullptr; // the bytes belong to `bytes`
+    buffer.base_ptr = nullptr;  // the bytes belong to `bytes`
     return info;
 }
 
@@ -179,7 +179,7 @@ std::string token_of(const std::vector<pmix_info_t> &launch)
     return {};
 }
 
-} // namespace
+}  // namespace
 
 Test(pnet_flow, the_rfc_flow_from_head_node_to_clients_and_back, .timeout = 120)
 {

@@ -84,7 +84,7 @@ int run_head_node(const std::string &scratch)
     return 0;
 }
 
-} // namespace
+}  // namespace
 
 int main()
 {

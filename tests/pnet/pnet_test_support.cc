@@ -55,7 +55,7 @@ int remove_entry(const char *path, const struct stat *, int, struct FTW *)
     return ::remove(path);
 }
 
-} // namespace
+}  // namespace
 
 SetupResult::~SetupResult()
 {
@@ -88,8 +88,8 @@ SetupResult setup_application(const char *nspace, const pmix_info_t info[], std:
     AppWait wait;
     wait.result = &result;
     std::unique_lock lock(wait.mutex);
-    const pmix_status_t rc = PMIx_server_setup_application(nspace, const_cast<pmix_info_t *>(info), ninfo,
-                                                           on_application, &wait);
+    const pmix_status_t rc =
+        PMIx_server_setup_application(nspace, const_cast<pmix_info_t *>(info), ninfo, on_application, &wait);
     cr_assert_eq(rc, PMIX_SUCCESS, "setup_application: %s", PMIx_Error_string(rc));
     wait.returned = true;
     cr_assert(wait.cv.wait_for(lock, std::chrono::seconds(seconds), [&] { return wait.done; }),
@@ -117,7 +117,10 @@ std::string scratch_dir()
     return dir;
 }
 
-void remove_tree(const std::string &dir) { (void)::nftw(dir.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+void remove_tree(const std::string &dir)
+{
+    (void)::nftw(dir.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 bool exists(const std::string &path)
 {
@@ -154,4 +157,4 @@ std::string nsdir_of(const std::string &scratch, const char *nspace)
     return scratch + "/pmix-session." + std::to_string(geteuid()) + "." + std::to_string(getpid()) + "/" + nspace;
 }
 
-} // namespace pnet_test
+}  // namespace pnet_test

@@ -17,7 +17,7 @@ namespace pnet_test {
 struct SetupResult {
     pmix_status_t status = PMIX_ERR_TIMEOUT;
     std::vector<pmix_info_t> info;
-    bool released = false;        // the library's release callback was given
+    bool released = false;  // the library's release callback was given
     bool called_before_return = false;
     ~SetupResult();
     const pmix_info_t *find(const char *key, const char *envar_name = nullptr) const;
@@ -49,6 +49,6 @@ void start_server(const std::string &scratch);
 // The namespace's session directory made by that server.
 std::string nsdir_of(const std::string &scratch, const char *nspace);
 
-} // namespace pnet_test
+}  // namespace pnet_test
 
 #endif

@@ -51,7 +51,7 @@ bool all_hex(const std::string &text)
     return text.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
-} // namespace
+}  // namespace
 
 Test(pnet_setup, setup_application_combines_every_component_in_priority_order)
 {
@@ -79,7 +79,8 @@ Test(pnet_setup, setup_application_combines_every_component_in_priority_order)
     std::size_t token_at = 0, env_at = 0, sim_at = 0;
     for (std::size_t i = 0; i < result.info.size(); ++i) {
         const pmix_info_t &entry = result.info[i];
-        if (entry.value.type == PMIX_ENVAR && std::strcmp(entry.value.data.envar.envar, "PMIXPP_JOB_TOKEN") == 0) token_at = i;
+        if (entry.value.type == PMIX_ENVAR && std::strcmp(entry.value.data.envar.envar, "PMIXPP_JOB_TOKEN") == 0)
+            token_at = i;
         if (entry.value.type == PMIX_ENVAR && std::strcmp(entry.value.data.envar.envar, "SITE_FABRIC") == 0) env_at = i;
         if (std::strncmp(entry.key, "pmixpp.simfab.jobid", PMIX_MAX_KEYLEN) == 0) sim_at = i;
     }
@@ -236,7 +237,7 @@ pmix_status_t wait_for(Inventory &inv)
     return inv.done ? inv.status : PMIX_ERR_TIMEOUT;
 }
 
-} // namespace
+}  // namespace
 
 Test(pnet_setup, inventory_is_collected_from_and_delivered_to_the_components)
 {

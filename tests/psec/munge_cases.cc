@@ -22,7 +22,7 @@ void pmixpp::tests::psec::require_backend()
     const char *required = std::getenv("PMIXPP_REQUIRE_MUNGE");
     if (required != nullptr && std::strcmp(required, "1") == 0) {
         cr_assert_fail("munged is not running but PMIXPP_REQUIRE_MUNGE=1 (%s): start it with scripts/lib/munge.sh",
-                munge_strerror(rc));
+                       munge_strerror(rc));
     }
     cr_skip_test("munged is not running (%s); start it with scripts/lib/munge.sh", munge_strerror(rc));
 }
@@ -45,7 +45,7 @@ std::string selected_names(const std::vector<pmixpp::framework::SelectedModule> 
     return names;
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(munge, .fini = finalize);
 

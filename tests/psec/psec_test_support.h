@@ -18,7 +18,10 @@
 namespace pmixpp::tests::psec {
 
 // "native" or "munge"; the ctest ENV sets PMIX_MCA_psec to the same name.
-inline const char *module_name() { return PMIXPP_PSEC_UNDER_TEST; }
+inline const char *module_name()
+{
+    return PMIXPP_PSEC_UNDER_TEST;
+}
 
 // Munge needs munged. Where the test script promises one
 // (PMIXPP_REQUIRE_MUNGE=1) its absence fails the test; elsewhere it skips.
@@ -48,7 +51,10 @@ inline pmixpp_peer_identity_t kernel_identity(uid_t uid, gid_t gid, bool known =
     return peer;
 }
 
-inline pmixpp_peer_identity_t own_identity() { return kernel_identity(getuid(), getgid()); }
+inline pmixpp_peer_identity_t own_identity()
+{
+    return kernel_identity(getuid(), getgid());
+}
 
 // A credential the test owns (bytes from malloc, as the module hands them).
 struct Credential {
@@ -59,8 +65,11 @@ struct Credential {
     ~Credential() { std::free(object.bytes); }
 };
 
-inline void finalize() { framework::finalize(); }
+inline void finalize()
+{
+    framework::finalize();
+}
 
-} // namespace pmixpp::tests::psec
+}  // namespace pmixpp::tests::psec
 
 #endif

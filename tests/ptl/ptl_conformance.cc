@@ -17,7 +17,7 @@ void finalize()
     remove_server_files();
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(ptl, .fini = finalize);
 
@@ -185,7 +185,7 @@ Test(ptl, bad_arguments_get_bad_param)
     pmixpp_peer_identity_t peer{};
     cr_assert_eq(module->accept(nullptr, &fd, &peer), PMIX_ERR_BAD_PARAM);
     cr_assert_eq(module->connect(nullptr, 0, &fd), PMIX_ERR_BAD_PARAM);
-    module->close_listener(nullptr); // must not crash
+    module->close_listener(nullptr);  // must not crash
 }
 
 Test(ptl, connect_after_close_fails)

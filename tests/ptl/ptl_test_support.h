@@ -24,7 +24,10 @@ namespace pmixpp::tests::ptl {
 
 // "usock" or "tcp": the compile definition picks the transport, and the
 // ctest ENV forces PMIX_MCA_ptl to it, so selection yields it alone.
-inline const char *transport_name() { return PMIXPP_PTL_UNDER_TEST; }
+inline const char *transport_name()
+{
+    return PMIXPP_PTL_UNDER_TEST;
+}
 
 inline const pmixpp_ptl_module_t *load_transport()
 {
@@ -133,8 +136,8 @@ struct GarbageInfo {
 std::vector<GarbageInfo> garbage_info_cases();
 
 // Waits (bounded) for a pending connection, then accepts it.
-inline pmix_status_t accept_within(const pmixpp_ptl_module_t *module, const pmixpp_ptl_listener_t &listener,
-                                   int *fd_p, pmixpp_peer_identity_t *peer_p, int timeout_ms = 20000)
+inline pmix_status_t accept_within(const pmixpp_ptl_module_t *module, const pmixpp_ptl_listener_t &listener, int *fd_p,
+                                   pmixpp_peer_identity_t *peer_p, int timeout_ms = 20000)
 {
     pollfd waiter{listener.fd, POLLIN, 0};
     if (poll(&waiter, 1, timeout_ms) != 1) return PMIX_ERR_TIMEOUT;
@@ -256,6 +259,6 @@ inline void expect_round_trip(const pmixpp_ptl_module_t *module, const pmixpp_pt
     cr_assert_eq(wait_child(child), 0, "client on %s failed", uri.c_str());
 }
 
-} // namespace pmixpp::tests::ptl
+}  // namespace pmixpp::tests::ptl
 
 #endif

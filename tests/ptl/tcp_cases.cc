@@ -73,11 +73,17 @@ std::string non_loopback_ipv4()
     return found;
 }
 
-void finalize() { framework::finalize(); }
+void finalize()
+{
+    framework::finalize();
+}
 
-} // namespace
+}  // namespace
 
-InfoList default_server_info() { return InfoList(); }
+InfoList default_server_info()
+{
+    return InfoList();
+}
 void remove_server_files() {}
 
 std::vector<GarbageInfo> garbage_info_cases()
@@ -98,7 +104,7 @@ std::vector<GarbageInfo> garbage_info_cases()
     };
 }
 
-} // namespace pmixpp::tests::ptl
+}  // namespace pmixpp::tests::ptl
 
 TestSuite(tcp, .fini = pmixpp::tests::ptl::finalize);
 

@@ -45,15 +45,18 @@ std::string socket_path(const pmixpp_ptl_listener_t &listener)
 
 mode_t file_mode(const std::string &path)
 {
-    struct stat info{};
+    struct stat info {};
     cr_assert_eq(stat(path.c_str(), &info), 0, "%s", path.c_str());
     cr_assert(S_ISSOCK(info.st_mode));
     return info.st_mode & 07777;
 }
 
-} // namespace
+}  // namespace
 
-InfoList default_server_info() { return InfoList().text(PMIX_SERVER_TMPDIR, private_tmpdir()); }
+InfoList default_server_info()
+{
+    return InfoList().text(PMIX_SERVER_TMPDIR, private_tmpdir());
+}
 
 void remove_server_files()
 {
@@ -81,7 +84,7 @@ void finalize()
     remove_server_files();
 }
 
-} // namespace pmixpp::tests::ptl
+}  // namespace pmixpp::tests::ptl
 
 TestSuite(usock, .fini = pmixpp::tests::ptl::finalize);
 
@@ -196,12 +199,12 @@ void plant_socket(const std::string &path)
 
 ino_t inode_of(const std::string &path)
 {
-    struct stat info{};
+    struct stat info {};
     cr_assert_eq(lstat(path.c_str(), &info), 0, "%s is gone", path.c_str());
     return info.st_ino;
 }
 
-} // namespace
+}  // namespace
 
 // Names someone else took first, in a directory others can write: another
 // user's socket and a plain file are left alone and the

@@ -19,8 +19,12 @@ std::string mutate(std::string text, std::mt19937 *rng)
         const std::size_t at = text.empty() ? 0 : (*rng)() % text.size();
         switch ((*rng)() % 3) {
         case 0: text.insert(at, 1, c); break;
-        case 1: if (!text.empty()) text[at] = c; break;
-        default: if (!text.empty()) text.erase(at, 1); break;
+        case 1:
+            if (!text.empty()) text[at] = c;
+            break;
+        default:
+            if (!text.empty()) text.erase(at, 1);
+            break;
         }
     }
     return text;
@@ -30,8 +34,7 @@ std::string mutate(std::string text, std::mt19937 *rng)
 
 Test(regex_fuzz, mutated_node_maps_are_parsed_or_refused)
 {
-    const std::string seeds[] = {"pmixpp1:n[0001-0100],login,10.0.0.[1-3,7]",
-                                 "pmixpp1:a%20b,x[1-3].r3", "n1,n2,n3"};
+    const std::string seeds[] = {"pmixpp1:n[0001-0100],login,10.0.0.[1-3,7]", "pmixpp1:a%20b,x[1-3].r3", "n1,n2,n3"};
     std::mt19937 rng(7);
     for (int round = 0; round < 5000; ++round) {
         const std::string map = mutate(seeds[round % 3], &rng);
@@ -49,8 +52,7 @@ Test(regex_fuzz, mutated_node_maps_are_parsed_or_refused)
 
 Test(regex_fuzz, mutated_proc_maps_are_parsed_or_refused)
 {
-    const std::string seeds[] = {"pmixpp1:0-15*10+16;96-99", "pmixpp1:0-150/10*10+1",
-                                 "0,1;2-3;9", "pmixpp1:12-15*4-4"};
+    const std::string seeds[] = {"pmixpp1:0-15*10+16;96-99", "pmixpp1:0-150/10*10+1", "0,1;2-3;9", "pmixpp1:12-15*4-4"};
     std::mt19937 rng(11);
     for (int round = 0; round < 2000; ++round) {
         const std::string map = mutate(seeds[round % 4], &rng);

@@ -10,8 +10,8 @@ namespace {
 void expect_refused(std::string_view map)
 {
     std::vector<std::string> parsed{"untouched"};
-    cr_expect_eq(parse_node_map(map, &parsed), PMIX_ERR_BAD_PARAM, "accepted \"%.*s\"",
-                 static_cast<int>(map.size()), map.data());
+    cr_expect_eq(parse_node_map(map, &parsed), PMIX_ERR_BAD_PARAM, "accepted \"%.*s\"", static_cast<int>(map.size()),
+                 map.data());
     cr_expect(parsed == std::vector<std::string>{"untouched"});
 }
 
@@ -20,14 +20,36 @@ void expect_refused(std::string_view map)
 Test(node_map_malformed, broken_syntax_is_refused)
 {
     const char *const maps[] = {
-        "pmixpp1:",        "pmixpp1:n[",       "pmixpp1:n[1-",    "pmixpp1:n[1-]",
-        "pmixpp1:n[3-1]",  "pmixpp1:n[1,]",    "pmixpp1:n[]",     "pmixpp1:n[1]]",
-        "pmixpp1:n[1][2]", "pmixpp1:n[1",      "pmixpp1:n]",      "pmixpp1:n[a]",
-        "pmixpp1:n[-1]",   "pmixpp1:n[1--2]",  "pmixpp1:n%",      "pmixpp1:n%4",
-        "pmixpp1:n%zz",    "pmixpp1:n%00",     "pmixpp1:n%2C",    "pmixpp1:n%0A",
-        "pmixpp1:n%7F",    "pmixpp1:n%1",     "pmixpp1:a,,b",    "pmixpp1:a,",
-        "pmixpp1:,a",      "pmixpp1:n x",      "pmixpp1:a;b",     "pmixpp1:n[1]x[2]",
-        "pmixpp1:n[1234567890123456789]",      "pmixpp1:n[1-1234567890123456789]",
+        "pmixpp1:",
+        "pmixpp1:n[",
+        "pmixpp1:n[1-",
+        "pmixpp1:n[1-]",
+        "pmixpp1:n[3-1]",
+        "pmixpp1:n[1,]",
+        "pmixpp1:n[]",
+        "pmixpp1:n[1]]",
+        "pmixpp1:n[1][2]",
+        "pmixpp1:n[1",
+        "pmixpp1:n]",
+        "pmixpp1:n[a]",
+        "pmixpp1:n[-1]",
+        "pmixpp1:n[1--2]",
+        "pmixpp1:n%",
+        "pmixpp1:n%4",
+        "pmixpp1:n%zz",
+        "pmixpp1:n%00",
+        "pmixpp1:n%2C",
+        "pmixpp1:n%0A",
+        "pmixpp1:n%7F",
+        "pmixpp1:n%1",
+        "pmixpp1:a,,b",
+        "pmixpp1:a,",
+        "pmixpp1:,a",
+        "pmixpp1:n x",
+        "pmixpp1:a;b",
+        "pmixpp1:n[1]x[2]",
+        "pmixpp1:n[1234567890123456789]",
+        "pmixpp1:n[1-1234567890123456789]",
     };
     for (const char *map : maps) expect_refused(map);
 }
@@ -56,7 +78,7 @@ Test(node_map_malformed, broken_plain_lists_are_refused)
 Test(node_map_malformed, absurd_expansions_are_refused_by_a_bound)
 {
     expect_refused("pmixpp1:n[1-999999999999]");
-    expect_refused("pmixpp1:n[0-1048576]");   // one name over the limit
+    expect_refused("pmixpp1:n[0-1048576]");  // one name over the limit
     expect_refused("pmixpp1:n[0-9999999],m[0-9999999]");
     expect_refused("pmixpp1:n[0-9999999],m[0-9999999],x");
     // Few names but long ones: the byte bound trips first.

@@ -25,8 +25,8 @@ void expect_round_trip(const std::vector<std::string> &names)
     cr_assert_eq(parse_node_map(regex, &parsed), PMIX_SUCCESS, "cannot parse %s", regex.c_str());
     cr_assert_eq(parsed.size(), names.size(), "%s", regex.c_str());
     for (std::size_t i = 0; i < names.size(); ++i) {
-        cr_assert_eq(parsed[i], names[i], "name %zu: %s != %s (regex %s)", i, parsed[i].c_str(),
-                     names[i].c_str(), regex.c_str());
+        cr_assert_eq(parsed[i], names[i], "name %zu: %s != %s (regex %s)", i, parsed[i].c_str(), names[i].c_str(),
+                     regex.c_str());
     }
 }
 
@@ -44,13 +44,13 @@ std::vector<std::string> numbered(const std::string &prefix, int first, int last
 
 std::string random_name(std::mt19937 *rng, const std::string &previous)
 {
-    static const char *const prefixes[] = {"node", "n", "cn-", "rack1-node", "", "10.0.0.",
-                                           "192.168.", "login", "gpu", "a b", "x[1]", "50%"};
+    static const char *const prefixes[] = {"node",     "n",     "cn-", "rack1-node", "",     "10.0.0.",
+                                           "192.168.", "login", "gpu", "a b",        "x[1]", "50%"};
     static const char *const suffixes[] = {"", ".cluster.example.org", "-ib", "a", ".r3.lab", "\xc3\xa9"};
     std::uniform_int_distribution<int> pick(0, 99);
     const int kind = pick(*rng);
     if (!previous.empty() && kind < 10) return previous;  // duplicate
-    if (!previous.empty() && kind < 45) {                  // next number, same shape
+    if (!previous.empty() && kind < 45) {                 // next number, same shape
         std::string next = previous;
         for (std::size_t i = next.size(); i-- > 0;) {
             if (next[i] < '0' || next[i] > '9') continue;

@@ -61,8 +61,7 @@ Test(proc_map, uneven_last_node_gets_its_own_entry)
 
 Test(proc_map, reversed_nodes_and_irregular_lists)
 {
-    cr_expect_eq(encode({{12, 13, 14, 15}, {8, 9, 10, 11}, {4, 5, 6, 7}, {0, 1, 2, 3}}),
-                 "pmixpp1:12-15*4-4");
+    cr_expect_eq(encode({{12, 13, 14, 15}, {8, 9, 10, 11}, {4, 5, 6, 7}, {0, 1, 2, 3}}), "pmixpp1:12-15*4-4");
     cr_expect_eq(encode({{0, 5, 6, 7}}), "pmixpp1:0,5-7");
     cr_expect_eq(encode({{3, 2, 2, 1}}), "pmixpp1:3,2,2,1");
     cr_expect_eq(encode({{7}, {7}, {7}}), "pmixpp1:7*3");

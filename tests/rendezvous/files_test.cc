@@ -223,9 +223,9 @@ Test(rendezvous_files, release_only_own)
     const std::string mine = scratch.dir + "/pmix.mine";
     const std::string theirs = scratch.dir + "/pmix.theirs";
     cr_assert_eq(claim_file(mine, own_contact(), nullptr), PMIX_SUCCESS);
-    cr_assert_eq(write_file(theirs, contact_of(1, process_start_time(1).empty() ? "1" : process_start_time(1)),
-                            nullptr),
-                 PMIX_SUCCESS);
+    cr_assert_eq(
+        write_file(theirs, contact_of(1, process_start_time(1).empty() ? "1" : process_start_time(1)), nullptr),
+        PMIX_SUCCESS);
     Contact wrong_start = own_contact();
     wrong_start.start_time += "0";
     const std::string stale_me = scratch.dir + "/pmix.stale";

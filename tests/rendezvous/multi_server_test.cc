@@ -49,8 +49,7 @@ void stop_child(pid_t child)
 }
 
 // stderr of fn, captured through a file.
-template <typename Fn>
-std::string stderr_of(const std::string &scratch, Fn &&fn)
+template <typename Fn> std::string stderr_of(const std::string &scratch, Fn &&fn)
 {
     const std::string path = scratch + "/stderr.txt";
     const int file = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -143,8 +142,10 @@ Test(rendezvous_multi, killed_server_leftovers_reaped)
     cr_expect(!exists(dirs.system + "/pmix.sched." + kHost));
     cr_expect(!exists(session), "%s survived", session.c_str());
     PMIx_server_finalize();
-    for (const std::string &entry : names_in(dirs.server)) cr_expect(false, "left in the server tmpdir: %s", entry.c_str());
-    for (const std::string &entry : names_in(dirs.system)) cr_expect(false, "left in the system tmpdir: %s", entry.c_str());
+    for (const std::string &entry : names_in(dirs.server))
+        cr_expect(false, "left in the server tmpdir: %s", entry.c_str());
+    for (const std::string &entry : names_in(dirs.system))
+        cr_expect(false, "left in the system tmpdir: %s", entry.c_str());
 }
 
 Test(rendezvous_multi, killed_system_server_reclaimed)
@@ -180,8 +181,8 @@ Test(rendezvous_multi, live_server_untouched)
 Test(rendezvous_multi, reused_pid_is_stale)
 {
     TmpDirs dirs;
-    const pid_t reused = sleeping_child();   // "reused": alive, but not the recorded process
-    const pid_t unmarked = sleeping_child(); // alive, no marker: cannot prove: kept
+    const pid_t reused = sleeping_child();    // "reused": alive, but not the recorded process
+    const pid_t unmarked = sleeping_child();  // alive, no marker: cannot prove: kept
     const pid_t gone = dead_pid();
     const std::string wrong = std::to_string(std::stoull(start_time_of(reused)) + 7);
     put_text(dirs.system + "/pmix.sys." + kHost, rendezvous_text(reused, wrong));

@@ -46,13 +46,15 @@ int main(int argc, char **argv)
     for (int i = 3; i < argc && ninfo < MAX_INFO; ++i) {
         const char *arg = argv[i];
         if (strcmp(arg, "system") == 0) PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_SYSTEM_SUPPORT, &yes, PMIX_BOOL);
-        else if (strcmp(arg, "session") == 0) PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_SESSION_SUPPORT, &yes, PMIX_BOOL);
+        else if (strcmp(arg, "session") == 0)
+            PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_SESSION_SUPPORT, &yes, PMIX_BOOL);
         else if (strcmp(arg, "tool") == 0) PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
         else if (strcmp(arg, "sched") == 0) PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_SCHEDULER, &yes, PMIX_BOOL);
         else if (strcmp(arg, "ctrlr") == 0) PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_SYS_CONTROLLER, &yes, PMIX_BOOL);
         else if (strcmp(arg, "job") == 0) job = true;
         else if (strncmp(arg, "host=", 5) == 0) PMIX_INFO_LOAD(&info[ninfo++], PMIX_HOSTNAME, arg + 5, PMIX_STRING);
-        else if (strncmp(arg, "nspace=", 7) == 0) PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_NSPACE, arg + 7, PMIX_STRING);
+        else if (strncmp(arg, "nspace=", 7) == 0)
+            PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_NSPACE, arg + 7, PMIX_STRING);
         else if (strncmp(arg, "launcher=", 9) == 0)
             PMIX_INFO_LOAD(&info[ninfo++], PMIX_LAUNCHER_RENDEZVOUS_FILE, arg + 9, PMIX_STRING);
         else {

@@ -41,8 +41,8 @@ public:
 
     const std::string &first_line() const { return line_; }  // "ready" or "error ..."
     pid_t pid() const { return pid_; }
-    void kill_hard();   // SIGKILL and reap
-    int stop();         // EOF on stdin, bounded wait; exit status
+    void kill_hard();  // SIGKILL and reap
+    int stop();        // EOF on stdin, bounded wait; exit status
 
 private:
     pid_t pid_ = -1;

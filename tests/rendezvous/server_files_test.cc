@@ -74,8 +74,7 @@ Test(rendezvous_server, start_time_readable)
     cr_assert_eq(init_server(dirs, {PMIX_SERVER_TOOL_SUPPORT}, {string_info(PMIX_SERVER_NSPACE, kNspace)}),
                  PMIX_SUCCESS);
     const std::string file = dirs.server + "/pmix." + std::string(kHost) + "." + kNspace;
-    cr_expect(slurp(file).find("\nstart_time=" + start_time_of(getpid()) + "\n") !=
-              std::string::npos);
+    cr_expect(slurp(file).find("\nstart_time=" + start_time_of(getpid()) + "\n") != std::string::npos);
     pmix_proc_t self;
     PMIX_LOAD_PROCID(&self, kNspace, 0);
     pmix_value_t *value = nullptr;
@@ -106,10 +105,10 @@ Test(rendezvous_server, attribute_wins_over_environment)
     const std::string from_env = dirs.root + "/from-env";
     const std::string from_attr = dirs.root + "/from-attr";
     cr_assert_eq(setenv(PMIX_LAUNCHER_RENDEZVOUS_FILE, from_env.c_str(), 1), 0);
-    cr_assert_eq(init_server(dirs, {},
-                             {string_info(PMIX_SERVER_NSPACE, kNspace),
-                              string_info(PMIX_LAUNCHER_RENDEZVOUS_FILE, from_attr)}),
-                 PMIX_SUCCESS);
+    cr_assert_eq(
+        init_server(dirs, {},
+                    {string_info(PMIX_SERVER_NSPACE, kNspace), string_info(PMIX_LAUNCHER_RENDEZVOUS_FILE, from_attr)}),
+        PMIX_SUCCESS);
     expect_our_file(from_attr);
     cr_expect(!exists(from_env));
     PMIx_server_finalize();

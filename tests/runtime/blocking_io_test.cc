@@ -8,9 +8,7 @@ Test(blocking_io, frame_round_trip)
     SocketPair sp;
     auto payload = pattern_bytes(100000, 5);  // more than one socket buffer's worth
     std::thread writer([&] {
-        cr_expect_eq(wire::send_frame_blocking(sp.fds[0], wire::FrameKind::handshake, 0, payload,
-                                               -1),
-                     PMIX_SUCCESS);
+        cr_expect_eq(wire::send_frame_blocking(sp.fds[0], wire::FrameKind::handshake, 0, payload, -1), PMIX_SUCCESS);
     });
     wire::Frame frame;
     cr_assert_eq(wire::recv_frame_blocking(sp.fds[1], {}, -1, &frame), PMIX_SUCCESS);
@@ -29,8 +27,7 @@ Test(blocking_io, timeout_eof_and_bad_header)
     cr_expect_eq(wire::recv_frame_blocking(sp.fds[1], {}, 10, &frame, &why), PMIX_ERR_TIMEOUT);
 
     cr_assert_eq(::write(sp.fds[0], "NOTAPMIXPPHEADER", 16), 16);
-    cr_expect_eq(wire::recv_frame_blocking(sp.fds[1], {}, -1, &frame, &why),
-                 PMIX_ERR_UNPACK_FAILURE);
+    cr_expect_eq(wire::recv_frame_blocking(sp.fds[1], {}, -1, &frame, &why), PMIX_ERR_UNPACK_FAILURE);
     cr_expect(why.find("magic") != std::string::npos, "reason: %s", why.c_str());
 
     wire::FrameHeader h;
@@ -39,10 +36,8 @@ Test(blocking_io, timeout_eof_and_bad_header)
     cr_assert_eq(::write(sp.fds[0], head.data(), head.size()), 16);
     cr_assert_eq(::write(sp.fds[0], "abc", 3), 3);
     ::close(sp.fds[0]);
-    cr_expect_eq(wire::recv_frame_blocking(sp.fds[1], {}, -1, &frame, &why),
-                 PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
-    cr_expect_eq(wire::recv_frame_blocking(sp.fds[1], {}, -1, &frame, &why),
-                 PMIX_ERR_LOST_CONNECTION);
+    cr_expect_eq(wire::recv_frame_blocking(sp.fds[1], {}, -1, &frame, &why), PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
+    cr_expect_eq(wire::recv_frame_blocking(sp.fds[1], {}, -1, &frame, &why), PMIX_ERR_LOST_CONNECTION);
     ::close(sp.fds[1]);
 }
 

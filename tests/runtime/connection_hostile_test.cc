@@ -29,8 +29,7 @@ struct HealthyPair {
     Endpoint a;
     Endpoint b;
 
-    explicit HealthyPair(rt::ProgressEngine &engine)
-        : a(engine, sp.fds[0]), b(engine, sp.fds[1], {}, 1)
+    explicit HealthyPair(rt::ProgressEngine &engine) : a(engine, sp.fds[0]), b(engine, sp.fds[1], {}, 1)
     {
         cr_assert_eq(a.conn->start(), PMIX_SUCCESS);
         cr_assert_eq(b.conn->start(), PMIX_SUCCESS);
@@ -50,8 +49,7 @@ struct Victim {
     SocketPair sp;
     Endpoint ep;
 
-    Victim(rt::ProgressEngine &engine, wire::FrameLimits limits = {})
-        : ep(engine, sp.fds[0], limits)
+    Victim(rt::ProgressEngine &engine, wire::FrameLimits limits = {}) : ep(engine, sp.fds[0], limits)
     {
         ep.conn->set_description("victim");
         cr_assert_eq(ep.conn->start(), PMIX_SUCCESS);
@@ -144,8 +142,7 @@ Test(connection_hostile, half_header_then_silence_blocks_nobody)
     ::shutdown(victim.raw(), SHUT_WR);
     CloseInfo info = victim.ep.wait_closed();
     cr_expect_eq(info.status, PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
-    cr_expect(info.reason.find("header (7 of 16") != std::string::npos, "reason: %s",
-              info.reason.c_str());
+    cr_expect(info.reason.find("header (7 of 16") != std::string::npos, "reason: %s", info.reason.c_str());
 }
 
 Test(connection_hostile, idle_timeout_closes_a_silent_peer)

@@ -11,8 +11,7 @@ void send_numbered(wire::Connection &conn, int count, unsigned seed)
     for (int i = 0; i < count; ++i) {
         // Sizes vary so that frames straddle reads.
         auto payload = pattern_bytes(static_cast<size_t>((i * 37) % 3000), seed + static_cast<unsigned>(i));
-        cr_expect_eq(conn.send(wire::FrameKind::request, static_cast<uint32_t>(i + 1), payload),
-                     PMIX_SUCCESS);
+        cr_expect_eq(conn.send(wire::FrameKind::request, static_cast<uint32_t>(i + 1), payload), PMIX_SUCCESS);
     }
 }
 

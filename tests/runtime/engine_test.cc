@@ -18,8 +18,7 @@ Test(engine, post_from_many_threads_keeps_each_posters_order)
     for (int t = 0; t < kThreads; ++t) {
         posters.emplace_back([&, t] {
             for (int i = 0; i < kPerThread; ++i) {
-                cr_expect_eq(running.engine.post([&seen, t, i] { seen.emplace_back(t, i); }),
-                             PMIX_SUCCESS);
+                cr_expect_eq(running.engine.post([&seen, t, i] { seen.emplace_back(t, i); }), PMIX_SUCCESS);
             }
         });
     }
@@ -47,7 +46,8 @@ Test(engine, run_and_wait_runs_inline_on_the_progress_thread)
         outer_on_thread = running.engine.on_progress_thread();
         // Would deadlock if it posted and waited.
         nested = running.engine.run_and_wait([&] { inner_ran = true; });
-    }), PMIX_SUCCESS);
+    }),
+                 PMIX_SUCCESS);
     cr_expect_not(caller_on_thread);
     cr_expect(outer_on_thread);
     cr_expect_eq(nested, PMIX_SUCCESS);
@@ -88,7 +88,8 @@ Test(engine, release_runs_the_work_already_posted)
         for (int i = 0; i < 10; ++i) {
             cr_expect_eq(engine.post([&] { ++ran; }), PMIX_SUCCESS);
         }
-    }), PMIX_SUCCESS);
+    }),
+                 PMIX_SUCCESS);
     for (int i = 0; i < 100; ++i) {
         cr_assert_eq(engine.post([&] { ++ran; }), PMIX_SUCCESS);
     }
@@ -104,7 +105,8 @@ Test(engine, release_from_the_progress_thread_does_not_deadlock)
     cr_assert_eq(engine->post([&] {
         engine->release();
         done.complete(PMIX_SUCCESS);
-    }), PMIX_SUCCESS);
+    }),
+                 PMIX_SUCCESS);
     cr_assert_eq(done.wait_for(kGenerous), PMIX_SUCCESS);
     cr_assert_not(engine->running());
 }
@@ -138,7 +140,8 @@ Test(engine, external_base_is_driven_by_the_host)
         cr_expect_eq(engine.post([&] {
             other_thread_ran_here = engine.on_progress_thread();
             ++ran;
-        }), PMIX_SUCCESS);
+        }),
+                     PMIX_SUCCESS);
     });
     // The test is the host: it drives its own loop until the work is done.
     while (ran.load() < 101) {

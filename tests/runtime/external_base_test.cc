@@ -29,7 +29,8 @@ struct Workload {
                 count(host);
                 // Work posted by work still runs while the engine drains.
                 cr_expect_eq(engine.post([this, &host] { count(host); }), PMIX_SUCCESS);
-            }), PMIX_SUCCESS);
+            }),
+                         PMIX_SUCCESS);
         }
         rt::Timer never = engine.add_timer(1h, [this] { ++timer_fired; });
         cr_assert(never.pending());
@@ -65,8 +66,7 @@ Test(external_base, release_from_other_threads_waits_for_the_hosts_loop)
             releaser.join();
         }
         cr_assert_not(engine.running());
-        cr_assert_eq(work.ran.load(), 2 * kPosts, "round %d: queued work runs before release returns",
-                     round);
+        cr_assert_eq(work.ran.load(), 2 * kPosts, "round %d: queued work runs before release returns", round);
         cr_assert_eq(work.off_host_thread.load(), 0, "round %d: work ran off the host's thread", round);
         cr_assert_eq(work.timer_fired.load(), 0);
     }
@@ -87,12 +87,12 @@ Test(external_base, release_from_work_on_the_hosts_thread_finishes_after_it)
         rt::Latch<bool> queued_behind;
         pmix_status_t queued = PMIX_ERR_INIT;
         cr_assert_eq(engine.post([&] {
-            queued = engine.post([&] {
-                queued_behind.complete(PMIX_SUCCESS, std::this_thread::get_id() == host.thread_id());
-            });
+            queued = engine.post(
+                [&] { queued_behind.complete(PMIX_SUCCESS, std::this_thread::get_id() == host.thread_id()); });
             engine.release();
             released.complete(PMIX_SUCCESS);
-        }), PMIX_SUCCESS);
+        }),
+                     PMIX_SUCCESS);
         cr_assert_eq(released.wait_for(kGenerous), PMIX_SUCCESS, "round %d: release deadlocked", round);
         cr_assert_eq(queued, PMIX_SUCCESS);
         cr_assert_eq(queued_behind.wait_for(kGenerous), PMIX_SUCCESS, "round %d: queued work lost", round);
@@ -120,15 +120,13 @@ Test(external_base, release_after_the_host_stopped_its_loop_logs_and_finishes_la
     host.stop();
 
     rt::Latch<bool> late_work;
-    cr_assert_eq(engine.post([&] {
-        late_work.complete(PMIX_SUCCESS, std::this_thread::get_id() == host.thread_id());
-    }), PMIX_SUCCESS);
+    cr_assert_eq(engine.post([&] { late_work.complete(PMIX_SUCCESS, std::this_thread::get_id() == host.thread_id()); }),
+                 PMIX_SUCCESS);
     pmixpp::tests::StderrCapture capture;
     engine.release();
     const std::string output = capture.stop();
     cr_assert_not(engine.running());
-    cr_assert(output.find("pmixpp: runtime: the host's event base (PMIX_EVENT_BASE) did not run") !=
-                  std::string::npos,
+    cr_assert(output.find("pmixpp: runtime: the host's event base (PMIX_EVENT_BASE) did not run") != std::string::npos,
               "got: %s", output.c_str());
     cr_assert_not(late_work.is_complete(), "nothing may run the host's base behind its back");
 

@@ -29,8 +29,7 @@ pmix_status_t decode(const wire::HeaderBytes &bytes, wire::FrameHeader *h, std::
 Test(frame, header_layout_is_little_endian)
 {
     wire::HeaderBytes b = sample_header(0x01020304u);
-    const uint8_t expected[16] = {'P', 'M', 'X', 'P', 1, 0, 3, 0,
-                                  0xD4, 0xC3, 0xB2, 0xA1, 4, 3, 2, 1};
+    const uint8_t expected[16] = {'P', 'M', 'X', 'P', 1, 0, 3, 0, 0xD4, 0xC3, 0xB2, 0xA1, 4, 3, 2, 1};
     cr_assert_arr_eq(b.data(), expected, 16);
 }
 
@@ -95,8 +94,8 @@ Test(frame, length_over_the_limit)
     std::string why;
     cr_assert_eq(decode(sample_header(1000), &h, &why, limits), PMIX_SUCCESS);
     cr_assert_eq(decode(sample_header(1001), &h, &why, limits), PMIX_ERR_BAD_PARAM);
-    cr_expect(why.find("PMIX_MCA_ptl_base_max_msg_size") != std::string::npos,
-              "reason names the knob: %s", why.c_str());
+    cr_expect(why.find("PMIX_MCA_ptl_base_max_msg_size") != std::string::npos, "reason names the knob: %s",
+              why.c_str());
     cr_assert_eq(decode(sample_header(0xffffffffu), &h, &why), PMIX_ERR_BAD_PARAM);
 }
 

@@ -17,13 +17,15 @@ public:
         (void)evthread_use_pthreads();
         base_ = event_base_new();
         // Keeps EVLOOP_ONCE waiting for work instead of returning at once.
-        idle_ = event_new(base_, -1, EV_PERSIST, [](evutil_socket_t, short, void *) {}, nullptr);
+        idle_ = event_new(
+            base_, -1, EV_PERSIST, [](evutil_socket_t, short, void *) {}, nullptr);
         struct timeval hour = {3600, 0};
         (void)event_add(idle_, &hour);
         // Activated to make the loop thread look at running_ again; unlike
         // event_base_loopbreak it is not lost when the thread is between
         // two loop calls.
-        stop_ = event_new(base_, -1, 0, [](evutil_socket_t, short, void *) {}, nullptr);
+        stop_ = event_new(
+            base_, -1, 0, [](evutil_socket_t, short, void *) {}, nullptr);
     }
     ~HostLoop()
     {

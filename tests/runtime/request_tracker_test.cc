@@ -42,7 +42,8 @@ Test(request_tracker, reply_completes_the_matching_request)
         reply.header.tag = 12345;
         cr_expect_not(tracker.complete(reply), "unknown tag");
         cr_expect_eq(tracker.pending(), 1u);
-    }), PMIX_SUCCESS);
+    }),
+                 PMIX_SUCCESS);
     // The destructor failed what was left.
     cr_expect_eq(first->wait_for(kGenerous), PMIX_ERR_LOST_CONNECTION);
     cr_expect_not(first->payload().had_reply);
@@ -60,7 +61,8 @@ Test(request_tracker, timeout_fails_the_request_and_ignores_the_late_reply)
     cr_assert_eq(running.engine.run_and_wait([&] {
         tracker = new wire::RequestTracker(running.engine);
         tag = tracker->add(record_into(latch), 5ms);
-    }), PMIX_SUCCESS);
+    }),
+                 PMIX_SUCCESS);
     cr_assert_eq(latch->wait_for(kGenerous), PMIX_ERR_TIMEOUT);
     cr_assert_eq(running.engine.run_and_wait([&] {
         wire::Frame late;
@@ -68,7 +70,8 @@ Test(request_tracker, timeout_fails_the_request_and_ignores_the_late_reply)
         cr_expect_not(tracker->complete(late));
         cr_expect_eq(tracker->pending(), 0u);
         delete tracker;
-    }), PMIX_SUCCESS);
+    }),
+                 PMIX_SUCCESS);
 }
 
 Test(request_tracker, fail_all_completes_everything_once)
@@ -79,21 +82,24 @@ Test(request_tracker, fail_all_completes_everything_once)
     cr_assert_eq(running.engine.run_and_wait([&] {
         wire::RequestTracker tracker(running.engine);
         for (int i = 0; i < 5; ++i) {
-            tracker.add([&](pmix_status_t st, const wire::Frame *reply) {
-                cr_expect_null(reply);
-                results.push_back(st);
-                if (added_from_callback == 0) {
-                    // A callback may issue a new request; fail_all leaves it.
-                    tracker.add([&](pmix_status_t, const wire::Frame *) { ++added_from_callback; });
-                    ++added_from_callback;
-                }
-            }, 1h);
+            tracker.add(
+                [&](pmix_status_t st, const wire::Frame *reply) {
+                    cr_expect_null(reply);
+                    results.push_back(st);
+                    if (added_from_callback == 0) {
+                        // A callback may issue a new request; fail_all leaves it.
+                        tracker.add([&](pmix_status_t, const wire::Frame *) { ++added_from_callback; });
+                        ++added_from_callback;
+                    }
+                },
+                1h);
         }
         tracker.fail_all(PMIX_ERR_LOST_CONNECTION);
         cr_expect_eq(tracker.pending(), 1u);
         tracker.fail_all(PMIX_ERR_LOST_CONNECTION);
         cr_expect_eq(tracker.pending(), 0u);
-    }), PMIX_SUCCESS);
+    }),
+                 PMIX_SUCCESS);
     cr_assert_eq(results.size(), 5u);
     for (pmix_status_t st : results) {
         cr_expect_eq(st, PMIX_ERR_LOST_CONNECTION);
@@ -110,26 +116,23 @@ Test(request_tracker, dropped_connection_fails_pending_requests)
     auto orphaned = std::make_shared<rt::Latch<Outcome>>();
     auto conn = wire::Connection::create(running.engine, sp.fds[0]);
     conn->set_message_handler([&](const wire::Frame &f) { tracker.complete(f); });
-    conn->set_close_handler([&](pmix_status_t, const std::string &) {
-        tracker.fail_all(PMIX_ERR_LOST_CONNECTION);
-    });
+    conn->set_close_handler([&](pmix_status_t, const std::string &) { tracker.fail_all(PMIX_ERR_LOST_CONNECTION); });
     cr_assert_eq(conn->start(), PMIX_SUCCESS);
     cr_assert_eq(running.engine.run_and_wait([&] {
         for (auto &latch : {answered, orphaned}) {
             uint32_t tag = tracker.add(record_into(latch));
             cr_expect_eq(conn->send(wire::FrameKind::request, tag, {}), PMIX_SUCCESS);
         }
-    }), PMIX_SUCCESS);
+    }),
+                 PMIX_SUCCESS);
     // The "server" answers the first request and then goes away.
     wire::Frame request;
     cr_assert_eq(wire::recv_frame_blocking(sp.fds[1], {}, -1, &request), PMIX_SUCCESS);
     const uint8_t body[] = {1};
-    cr_assert_eq(wire::send_frame_blocking(sp.fds[1], wire::FrameKind::reply, request.header.tag,
-                                           body, -1),
+    cr_assert_eq(wire::send_frame_blocking(sp.fds[1], wire::FrameKind::reply, request.header.tag, body, -1),
                  PMIX_SUCCESS);
     cr_assert_eq(answered->wait_for(kGenerous), PMIX_SUCCESS);
     ::close(sp.fds[1]);
     cr_assert_eq(orphaned->wait_for(kGenerous), PMIX_ERR_LOST_CONNECTION);
-    cr_assert_eq(running.engine.run_and_wait([&] { cr_expect_eq(tracker.pending(), 0u); }),
-                 PMIX_SUCCESS);
+    cr_assert_eq(running.engine.run_and_wait([&] { cr_expect_eq(tracker.pending(), 0u); }), PMIX_SUCCESS);
 }

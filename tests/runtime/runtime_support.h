@@ -52,9 +52,7 @@ struct Endpoint {
     rt::Latch<CloseInfo> closed;
     int close_calls = 0;
 
-    Endpoint(rt::ProgressEngine &engine, int fd, wire::FrameLimits limits = {},
-             size_t want = 0)
-        : wanted(want)
+    Endpoint(rt::ProgressEngine &engine, int fd, wire::FrameLimits limits = {}, size_t want = 0) : wanted(want)
     {
         conn = wire::Connection::create(engine, fd, limits);
         conn->set_message_handler([this](const wire::Frame &f) {
@@ -70,10 +68,7 @@ struct Endpoint {
         });
     }
 
-    void wait_frames()
-    {
-        cr_assert_eq(got_wanted.wait_for(kGenerous), PMIX_SUCCESS, "frames never arrived");
-    }
+    void wait_frames() { cr_assert_eq(got_wanted.wait_for(kGenerous), PMIX_SUCCESS, "frames never arrived"); }
 
     CloseInfo wait_closed()
     {

@@ -7,9 +7,8 @@ Test(timer, fires_once_on_the_progress_thread)
 {
     RunningEngine running;
     rt::Latch<bool> fired;
-    rt::Timer timer = running.engine.add_timer(1ms, [&] {
-        fired.complete(PMIX_SUCCESS, running.engine.on_progress_thread());
-    });
+    rt::Timer timer =
+        running.engine.add_timer(1ms, [&] { fired.complete(PMIX_SUCCESS, running.engine.on_progress_thread()); });
     cr_assert_eq(fired.wait_for(kGenerous), PMIX_SUCCESS);
     cr_expect(fired.payload(), "timer callback ran off the progress thread");
     // Ran already: nothing left to cancel.
@@ -32,7 +31,8 @@ Test(timer, cancelled_timer_never_runs)
     cr_assert_eq(running.engine.run_and_wait([&] {
         rt::Timer soon = running.engine.add_timer(0ms, [&] { ++ran; });
         cr_expect(soon.cancel());
-    }), PMIX_SUCCESS);
+    }),
+                 PMIX_SUCCESS);
 
     // A later timer runs; by then the cancelled 0 ms one would have too.
     rt::Latch<> later;

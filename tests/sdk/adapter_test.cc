@@ -18,7 +18,7 @@ namespace {
 
 std::string last_log;
 std::string registered_param;
-int mode = 0; // which failure the hooks below produce
+int mode = 0;  // which failure the hooks below produce
 
 enum { behave = 0, throw_error = 1, throw_std = 2, throw_fatal = 3, throw_int = 4, throw_nomem = 5 };
 
@@ -40,7 +40,10 @@ int fake_register(const pmixpp_component_t *, const pmixpp_param_desc_t *desc)
     return 0;
 }
 
-const char *fake_param_string(const pmixpp_component_t *, const char *) { return "value"; }
+const char *fake_param_string(const pmixpp_component_t *, const char *)
+{
+    return "value";
+}
 
 pmixpp_services_t make_services()
 {
@@ -101,7 +104,7 @@ struct Bare {
     static constexpr uint16_t framework_minor = 0;
 };
 
-} // namespace
+}  // namespace
 
 PMIXPP_CXX_COMPONENT(testfw, full, Full)
 PMIXPP_CXX_COMPONENT(testfw, bare, Bare)
@@ -161,7 +164,7 @@ Test(adapter, exceptions_become_statuses_and_log_lines)
     mode = throw_int;
     cr_assert_eq(d->open(&services), PMIX_ERROR);
     last_log.clear();
-    d->close(); // must not throw; logs through the services seen at open
+    d->close();  // must not throw; logs through the services seen at open
     cr_assert(last_log.find("close failed") != std::string::npos, "%s", last_log.c_str());
 }
 
@@ -183,7 +186,7 @@ Test(adapter, query_exceptions_decline_or_stop_selection)
 Test(adapter, short_services_table_is_not_read_past_its_size)
 {
     pmixpp_services_t services = make_services();
-    services.struct_size = offsetof(pmixpp_services_t, log); // an imaginary older core: no log
+    services.struct_size = offsetof(pmixpp_services_t, log);  // an imaginary older core: no log
     const pmixpp_component_t *d = pmixpp_testfw_full_component();
     last_log.clear();
     mode = behave;

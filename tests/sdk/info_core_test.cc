@@ -16,8 +16,14 @@ namespace {
 
 std::string work_dir;
 
-void make_work() { work_dir = make_work_dir("core"); }
-void drop_work() { remove_tree(work_dir); }
+void make_work()
+{
+    work_dir = make_work_dir("core");
+}
+void drop_work()
+{
+    remove_tree(work_dir);
+}
 
 JsonValue build_tree_info(const std::string &env)
 {
@@ -38,7 +44,7 @@ const JsonValue &member_of_kind(const JsonValue &parent, const char *name, JsonV
     return *value;
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(info_core, .init = make_work, .fini = drop_work);
 
@@ -48,9 +54,9 @@ Test(info_core, json_has_core_params_and_directories)
     const std::string vendor_dir = work_dir + "/vendor";
     std::filesystem::create_directories(vendor_dir);
     const std::string winding = vendor_dir + "/../vendor";
-    const JsonValue doc = build_tree_info("HOME=" + shell_quote(work_dir) + " PMIXPP_SYSCONFDIR=" +
-                                          shell_quote(work_dir) + " PMIX_MCA_mca_base_component_path=" +
-                                          shell_quote(winding));
+    const JsonValue doc =
+        build_tree_info("HOME=" + shell_quote(work_dir) + " PMIXPP_SYSCONFDIR=" + shell_quote(work_dir) +
+                        " PMIX_MCA_mca_base_component_path=" + shell_quote(winding));
 
     const JsonValue &core = member_of_kind(doc, "core", JsonValue::Kind::object);
     const JsonValue &params = member_of_kind(core, "params", JsonValue::Kind::array);

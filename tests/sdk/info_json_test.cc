@@ -40,7 +40,7 @@ JsonValue parsed(const std::string &text)
     return doc;
 }
 
-} // namespace
+}  // namespace
 
 Test(info_json, awkward_strings_round_trip)
 {
@@ -62,7 +62,8 @@ Test(info_json, awkward_strings_round_trip)
 Test(info_json, bytes_that_are_not_utf8_become_replacement_characters)
 {
     const JsonValue doc = parsed(render_json(one_component_named("vendor", std::string("bad \xff\xfe end"))));
-    const std::string reason = doc.member("frameworks")->array.at(0).member("components")->array.at(0).member("reason")->string;
+    const std::string reason =
+        doc.member("frameworks")->array.at(0).member("components")->array.at(0).member("reason")->string;
     cr_expect(reason == "bad \xef\xbf\xbd\xef\xbf\xbd end", "reason '%s'", reason.c_str());
 }
 

@@ -20,7 +20,7 @@ using namespace pmixpp::tests;
 
 namespace {
 
-std::string work_dir; // per test; each Criterion test runs in its own process
+std::string work_dir;  // per test; each Criterion test runs in its own process
 
 void make_prefix()
 {
@@ -32,9 +32,18 @@ void drop_prefix()
     remove_tree(work_dir);
 }
 
-std::string prefix() { return work_dir + "/prefix"; }
-std::string log(const char *step) { return work_dir + "/" + step + ".log"; }
-std::string cmake() { return shell_quote(env_or_empty("PMIXPP_CMAKE")); }
+std::string prefix()
+{
+    return work_dir + "/prefix";
+}
+std::string log(const char *step)
+{
+    return work_dir + "/" + step + ".log";
+}
+std::string cmake()
+{
+    return shell_quote(env_or_empty("PMIXPP_CMAKE"));
+}
 
 void install_or_fail()
 {
@@ -45,7 +54,10 @@ void install_or_fail()
 // The -fsanitize flags the tree was built with (PMIXPP_SANITIZE), empty
 // otherwise. A program or component that loads a sanitized libpmix.so.2 must
 // be built with the same sanitizers, or their runtime is not loaded first.
-std::string sanitize_flags() { return env_or_empty("PMIXPP_SANITIZE_FLAGS"); }
+std::string sanitize_flags()
+{
+    return env_or_empty("PMIXPP_SANITIZE_FLAGS");
+}
 
 std::string cmake_sanitize_args()
 {
@@ -68,8 +80,8 @@ void build_project(const std::string &source, const std::string &build)
                                   " -DCMAKE_CXX_COMPILER=" + shell_quote(env_or_empty("PMIXPP_CXX")) +
                                   cmake_sanitize_args();
     cr_assert(run_logged(configure, build + ".configure.log"), "configuring %s failed", source.c_str());
-    cr_assert(run_logged(cmake() + " --build " + shell_quote(build), build + ".build.log"),
-              "building %s failed", source.c_str());
+    cr_assert(run_logged(cmake() + " --build " + shell_quote(build), build + ".build.log"), "building %s failed",
+              source.c_str());
 }
 
 // pmixpp_info --json from the prefix, with extra environment settings.
@@ -83,7 +95,8 @@ JsonValue installed_info(const std::string &env)
     cr_assert(run_capture(command, log("info"), &out), "pmixpp_info --json failed");
     JsonValue doc;
     std::string error;
-    cr_assert(json_parse(out, &doc, &error), "pmixpp_info --json is not valid JSON (%s):\n%s", error.c_str(), out.c_str());
+    cr_assert(json_parse(out, &doc, &error), "pmixpp_info --json is not valid JSON (%s):\n%s", error.c_str(),
+              out.c_str());
     return doc;
 }
 
@@ -154,7 +167,7 @@ std::string build_vendor_component()
     return vendor_so;
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(sdk_install, .init = make_prefix, .fini = drop_prefix, .timeout = 280);
 
@@ -163,7 +176,8 @@ Test(sdk_install, vendor_component_is_loaded_and_selected)
     install_or_fail();
     cr_assert(std::filesystem::is_regular_file(prefix() + "/include/pmixpp/component.hpp"));
     cr_assert(std::filesystem::is_regular_file(prefix() + "/include/pmixpp/util.hpp"));
-    cr_assert_not(std::filesystem::exists(prefix() + "/include/pmixpp/inventory.h"), "framework/src leaked into the SDK");
+    cr_assert_not(std::filesystem::exists(prefix() + "/include/pmixpp/inventory.h"),
+                  "framework/src leaked into the SDK");
 
     const std::string vendor_so = build_vendor_component();
     const std::string path_env = "PMIX_MCA_mca_base_component_path=" + shell_quote(work_dir + "/vendor-build");
@@ -205,10 +219,11 @@ Test(sdk_install, vendor_component_prepares_a_job_and_cleans_up)
     std::filesystem::create_directories(tmpdir);
     std::string out;
     const std::string command = "env -u LD_LIBRARY_PATH -u PMIXPP_SYSCONFDIR -u PMIX_SERVER_TMPDIR -u TEMP -u TMP"
-                                " HOME=" + shell_quote(work_dir) + " TMPDIR=" + shell_quote(tmpdir) +
+                                " HOME=" +
+                                shell_quote(work_dir) + " TMPDIR=" + shell_quote(tmpdir) +
                                 " PMIX_MCA_mca_base_component_path=" + shell_quote(work_dir + "/vendor-build") +
-                                " PMIX_MCA_pnet_vendor_vni_base=4242 " + shell_quote(build + "/hello_host") +
-                                " -n 2 " + shell_quote(build + "/hello_client");
+                                " PMIX_MCA_pnet_vendor_vni_base=4242 " + shell_quote(build + "/hello_host") + " -n 2 " +
+                                shell_quote(build + "/hello_client");
     cr_assert(run_capture(command, log("hello-vendor"), &out), "the hello job failed:\n%s", out.c_str());
     cr_expect(out.find("VENDOR_FABRIC_KEY VENDOR_VNI") != std::string::npos, "the vendor's envars are missing:\n%s",
               out.c_str());
@@ -228,8 +243,7 @@ Test(sdk_install, system_param_file_of_the_installed_prefix)
     std::filesystem::create_directories(prefix() + "/etc");
     std::ofstream(system_file) << "# site policy\npnet = ^vendor\n";
 
-    const JsonValue doc =
-        installed_info("PMIX_MCA_mca_base_component_path=" + shell_quote(work_dir + "/vendor-build"));
+    const JsonValue doc = installed_info("PMIX_MCA_mca_base_component_path=" + shell_quote(work_dir + "/vendor-build"));
     const JsonValue *files = doc.member("core") ? doc.member("core")->member("param_files") : nullptr;
     cr_assert_not_null(files, "no core.param_files in pmixpp_info --json");
     cr_assert(same_file(files->member("system")->string, system_file), "system file is '%s', expected %s",
@@ -298,7 +312,8 @@ Test(sdk_install, hello_job_runs_and_leaves_its_tmpdir_empty)
 
     std::string out;
     const std::string command = "env -u LD_LIBRARY_PATH -u PMIXPP_SYSCONFDIR -u PMIX_SERVER_TMPDIR -u TEMP -u TMP"
-                                " HOME=" + shell_quote(work_dir) + " TMPDIR=" + shell_quote(tmpdir) + " " +
+                                " HOME=" +
+                                shell_quote(work_dir) + " TMPDIR=" + shell_quote(tmpdir) + " " +
                                 shell_quote(build + "/hello_host") + " -n 3 " + shell_quote(build + "/hello_client");
     cr_assert(run_capture(command, log("hello"), &out), "the hello job failed:\n%s", out.c_str());
     cr_expect(out.find("3 of 3 processes succeeded") != std::string::npos, "unexpected output:\n%s", out.c_str());

@@ -31,8 +31,8 @@ private:
 
     void skip_space()
     {
-        while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\r' ||
-                                       text_[pos_] == '\t')) {
+        while (pos_ < text_.size() &&
+               (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\r' || text_[pos_] == '\t')) {
             ++pos_;
         }
     }
@@ -151,7 +151,7 @@ private:
             if (!parse_hex4(&code)) {
                 return false;
             }
-            append_utf8(out, code); // surrogate pairs are not needed by these tests
+            append_utf8(out, code);  // surrogate pairs are not needed by these tests
             return true;
         }
         default: return fail("bad escape");
@@ -160,7 +160,7 @@ private:
 
     bool parse_string(std::string *out)
     {
-        ++pos_; // opening quote
+        ++pos_;  // opening quote
         out->clear();
         while (pos_ < text_.size()) {
             const char c = text_[pos_++];
@@ -250,7 +250,7 @@ private:
     size_t pos_ = 0;
 };
 
-} // namespace
+}  // namespace
 
 const JsonValue *JsonValue::member(const std::string &name) const
 {
@@ -273,4 +273,4 @@ bool json_parse(std::string_view text, JsonValue *value_p, std::string *error_p)
     return true;
 }
 
-} // namespace pmixpp::tests
+}  // namespace pmixpp::tests

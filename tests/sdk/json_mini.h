@@ -28,6 +28,6 @@ struct JsonValue {
 // false and sets *error_p on malformed input.
 bool json_parse(std::string_view text, JsonValue *value_p, std::string *error_p);
 
-} // namespace pmixpp::tests
+}  // namespace pmixpp::tests
 
 #endif

@@ -31,7 +31,7 @@ void report_failure(const std::string &command, const std::string &log_path)
                  read_file(log_path).c_str());
 }
 
-} // namespace
+}  // namespace
 
 std::string shell_quote(const std::string &text)
 {
@@ -103,4 +103,4 @@ bool install_pmixpp(const std::string &prefix, const std::string &log_path)
     return run_logged(command, log_path);
 }
 
-} // namespace pmixpp::tests
+}  // namespace pmixpp::tests

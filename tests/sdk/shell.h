@@ -29,6 +29,6 @@ void remove_tree(const std::string &path);
 // cmake --install of the pmixpp build tree into `prefix`.
 bool install_pmixpp(const std::string &prefix, const std::string &log_path);
 
-} // namespace pmixpp::tests
+}  // namespace pmixpp::tests
 
 #endif

@@ -57,7 +57,10 @@ pmix_value_t bool_value(bool flag)
     return value;
 }
 
-bool is_open(int fd) { return fcntl(fd, F_GETFD) != -1; }
+bool is_open(int fd)
+{
+    return fcntl(fd, F_GETFD) != -1;
+}
 
 struct Pipe {
     int read_end = -1;
@@ -71,7 +74,7 @@ struct Pipe {
     }
 };
 
-} // namespace
+}  // namespace
 
 // ---- keys ----
 

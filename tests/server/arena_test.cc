@@ -115,7 +115,8 @@ Test(server_arena, a_job_on_this_node_gets_an_arena_named_in_the_welcome_and_rem
     auto client = connect_rank(kJob, 0, &welcome);
     const std::string path = arena_named_in(welcome);
     cr_assert(!path.empty(), "the Welcome names no fence arena");
-    cr_expect_eq(path.rfind(g_arenas + "/", 0), 0u, "the arena %s is not in PMIX_MCA_pmix_fence_arena_dir", path.c_str());
+    cr_expect_eq(path.rfind(g_arenas + "/", 0), 0u, "the arena %s is not in PMIX_MCA_pmix_fence_arena_dir",
+                 path.c_str());
     cr_expect_eq(::access(path.c_str(), R_OK | W_OK), 0, "%s", path.c_str());
     client.reset();
     PMIx_server_deregister_nspace(kJob, nullptr, nullptr);

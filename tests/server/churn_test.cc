@@ -23,7 +23,6 @@ constexpr int kCycles = 10000;
 // Allowed growth over 10,000 cycles: far below one page per connection.
 [[maybe_unused]] constexpr long kMaxGrowthKb = 2048;
 
-
 // One client's whole life: connect, handshake, hang up. A rank whose
 // previous connection the server has not seen end yet is refused as
 // "already connected"; it tries again (bounded).
@@ -44,9 +43,12 @@ void setup()
     register_job(kJob, kRanks);
 }
 
-void teardown() { PMIx_server_finalize(); }
+void teardown()
+{
+    PMIx_server_finalize();
+}
 
-} // namespace
+}  // namespace
 
 TestSuite(server_churn, .init = setup, .fini = teardown, .timeout = 300);
 
@@ -60,8 +62,8 @@ Test(server_churn, ten_thousand_connections_leave_descriptors_and_memory_flat)
     ::usleep(200000);
     const long fds_after = pmixpp_test::open_fd_count();
     const long rss_after = pmixpp_test::resident_kb();
-    cr_log_info("descriptors %ld -> %ld, resident %ld -> %ld kB over %d connections", fds_before, fds_after,
-                rss_before, rss_after, kCycles);
+    cr_log_info("descriptors %ld -> %ld, resident %ld -> %ld kB over %d connections", fds_before, fds_after, rss_before,
+                rss_after, kCycles);
     cr_expect_eq(fds_after, fds_before, "descriptors left behind by %d connections", kCycles);
 #if defined(PMIXPP_UNDER_ASAN)
     // ASan keeps freed memory in quarantine, so resident memory says nothing

@@ -93,7 +93,6 @@ void release(pmix_status_t status)
 
 pmix_server_module_t g_module{};
 
-
 void start_with(bool upcalls)
 {
     if (upcalls) {
@@ -105,9 +104,18 @@ void start_with(bool upcalls)
     register_job_with_a_remote_rank(kOtherJob, 1);
 }
 
-void two_jobs_with_host() { start_with(true); }
-void two_jobs_without_host() { start_with(false); }
-void teardown() { PMIx_server_finalize(); }
+void two_jobs_with_host()
+{
+    start_with(true);
+}
+void two_jobs_without_host()
+{
+    start_with(false);
+}
+void teardown()
+{
+    PMIx_server_finalize();
+}
 
 std::unique_ptr<RawClient> connect_as(const char *nspace, pmix_rank_t rank)
 {

@@ -114,8 +114,7 @@ struct Flooder {
 // A child that opens `count` connections with `open` (as user `uid` when
 // not root), says how many it opened, waits `settle`, says how many the
 // server closed, and holds the rest until `hold` is closed.
-template <typename Open>
-Flooder start_flooder(int count, uid_t uid, std::chrono::milliseconds settle, Open open)
+template <typename Open> Flooder start_flooder(int count, uid_t uid, std::chrono::milliseconds settle, Open open)
 {
     int report[2];
     int hold[2];
@@ -254,8 +253,7 @@ Flooder exhaust_descriptors()
 {
     const std::string usock = uri_of("usock:");
     lower_descriptor_limit(96);
-    const Flooder flooder =
-        start_flooder(400, 0, std::chrono::milliseconds(300), [&] { return connect_usock(usock); });
+    const Flooder flooder = start_flooder(400, 0, std::chrono::milliseconds(300), [&] { return connect_usock(usock); });
     int opened = 0;
     int closed = 0;
     read_counts(flooder, &opened, &closed);
@@ -277,8 +275,8 @@ TestSuite(server_crowded_node, .init = setup, .fini = teardown, .timeout = 120);
 // Another user's 3,000 connections: 256 are held (the per-uid limit), the
 // rest are closed at accept, the warning is one line a second with a count,
 // and the job's rank is served meanwhile.
-Test(server_crowded_node_logged, a_tcp_flood_of_another_user_is_capped_and_the_job_is_served,
-     .init = logged_setup, .fini = teardown, .timeout = 120)
+Test(server_crowded_node_logged, a_tcp_flood_of_another_user_is_capped_and_the_job_is_served, .init = logged_setup,
+     .fini = teardown, .timeout = 120)
 {
     const std::string tcp = uri_of("tcp4://");
     const Flooder flooder =

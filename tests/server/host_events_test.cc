@@ -31,8 +31,7 @@ std::atomic<int> g_registered{0};
 std::atomic<int> g_deregistered{0};
 std::atomic<pmix_status_t> g_last_code{PMIX_SUCCESS};
 
-pmix_status_t host_register(pmix_status_t *codes, size_t ncodes, const pmix_info_t[], size_t,
-                            pmix_op_cbfunc_t, void *)
+pmix_status_t host_register(pmix_status_t *codes, size_t ncodes, const pmix_info_t[], size_t, pmix_op_cbfunc_t, void *)
 {
     ++g_registered;
     if (ncodes > 0) g_last_code = codes[0];
@@ -97,8 +96,7 @@ Test(server_host_events, abnormal_exit_reaches_the_hosts_handlers)
         RawClient doomed;
         cr_assert_eq(doomed.hello(kJob, 1, nullptr), PMIX_SUCCESS);
     }  // closed without PMIx_Finalize
-    cr_assert_eq(heard->both.wait_for(kWait), PMIX_SUCCESS, "the host heard %zu of 2 events",
-                 heard->codes.size());
+    cr_assert_eq(heard->both.wait_for(kWait), PMIX_SUCCESS, "the host heard %zu of 2 events", heard->codes.size());
     std::lock_guard lock(heard->mutex);
     cr_expect_str_eq(heard->affected.nspace, kJob);
     cr_expect_eq(heard->affected.rank, 1u);
@@ -131,8 +129,7 @@ Test(server_host_events, host_notification_reaches_a_registered_client)
     registration.codes = {kCustomEvent};
     client.request(1, registration);
     cr_assert_eq(client.reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
-    cr_assert_eq(server::server_notify_event(kCustomEvent, nullptr, PMIX_RANGE_SESSION, nullptr, 0),
-                 PMIX_SUCCESS);
+    cr_assert_eq(server::server_notify_event(kCustomEvent, nullptr, PMIX_RANGE_SESSION, nullptr, 0), PMIX_SUCCESS);
     wire::Frame frame;
     cr_assert_eq(client.receive(&frame), PMIX_SUCCESS);
     cr_assert_eq(frame.header.kind, wire::FrameKind::notify);
@@ -233,5 +230,6 @@ Test(server_host_events, a_catch_all_handler_hears_the_lost_ranks_in_one_event)
     cr_expect_eq(heard.affected[0].rank, 0u);
     cr_expect_eq(heard.affected[1].rank, 1u);
     cr_expect_eq(PMIx_Deregister_event_handler(0, nullptr, nullptr), PMIX_SUCCESS);
-    for (const auto &[cbfunc, cbdata] : heard.completions) cbfunc(PMIX_EVENT_ACTION_COMPLETE, nullptr, 0, nullptr, nullptr, cbdata);
+    for (const auto &[cbfunc, cbdata] : heard.completions)
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, nullptr, 0, nullptr, nullptr, cbdata);
 }

@@ -28,8 +28,8 @@ pmix_proc_t proc_of(pmix_rank_t rank)
 
 // ---- deregistration inside client_connected2 -------------------------------
 
-pmix_status_t deregister_while_connecting(const pmix_proc_t *proc, void *, pmix_info_t[], size_t,
-                                          pmix_op_cbfunc_t, void *)
+pmix_status_t deregister_while_connecting(const pmix_proc_t *proc, void *, pmix_info_t[], size_t, pmix_op_cbfunc_t,
+                                          void *)
 {
     PMIx_server_deregister_client(proc, nullptr, nullptr);
     return PMIX_SUCCESS;  // "accepted" — but the record is gone now
@@ -93,8 +93,8 @@ void dmodex_answer(pmix_status_t status, char *, size_t, void *cbdata)
 
 }  // namespace
 
-Test(server_host_reentry, client_deregistered_inside_client_connected_is_refused,
-     .init = start_with_deregistering_host, .fini = teardown)
+Test(server_host_reentry, client_deregistered_inside_client_connected_is_refused, .init = start_with_deregistering_host,
+     .fini = teardown)
 {
     RawClient client;
     wire::Refuse refuse;

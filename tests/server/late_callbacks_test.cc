@@ -42,8 +42,7 @@ pmix_status_t slow_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_in
     return PMIX_SUCCESS;  // answers later, after the fence timed out
 }
 
-pmix_status_t slow_modex(const pmix_proc_t *, const pmix_info_t[], size_t, pmix_modex_cbfunc_t cbfunc,
-                         void *cbdata)
+pmix_status_t slow_modex(const pmix_proc_t *, const pmix_info_t[], size_t, pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
     std::lock_guard lock(g_modex.mutex);
     g_modex.cbfunc = cbfunc;

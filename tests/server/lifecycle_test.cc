@@ -72,8 +72,8 @@ Test(server_lifecycle, init_is_reference_counted)
     cr_assert_eq(PMIx_server_init(nullptr, nullptr, 0), PMIX_SUCCESS);
     cr_assert_eq(PMIx_server_init(nullptr, nullptr, 0), PMIX_SUCCESS);
     cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
-    cr_expect_eq(PMIx_server_register_nspace("still", 0, nullptr, 0, nullptr, nullptr),
-                 PMIX_OPERATION_SUCCEEDED, "one finalize of two inits keeps the server");
+    cr_expect_eq(PMIx_server_register_nspace("still", 0, nullptr, 0, nullptr, nullptr), PMIX_OPERATION_SUCCEEDED,
+                 "one finalize of two inits keeps the server");
     cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
 }
 
@@ -86,8 +86,8 @@ Test(server_lifecycle, setup_fork_gives_what_a_client_needs)
     cr_expect_eq(env["PMIX_RANK"], "3");
     cr_expect_eq(env["PMIX_SERVER_NSPACE"], "srv");
     cr_expect_eq(env["PMIX_SERVER_RANK"], "7");
-    for (const char *name : {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3",
-                             "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
+    for (const char *name :
+         {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
         cr_expect(env[name].rfind("srv.7;usock:" + tmpdir + "/", 0) == 0, "%s=%s", name, env[name].c_str());
     }
     cr_expect(env["PMIXPP_SERVER_URIS"].rfind("usock:" + tmpdir + "/", 0) == 0);
@@ -130,7 +130,7 @@ Test(server_lifecycle, socket_file_lives_in_tmpdir_until_finalize)
     start_server(tmpdir);
     const std::string uri = fork_env("job", 0)["PMIXPP_SERVER_URIS"];
     const std::string path = uri.substr(6);
-    struct stat info{};
+    struct stat info {};
     cr_assert_eq(stat(path.c_str(), &info), 0, "no socket at %s", path.c_str());
     cr_expect(S_ISSOCK(info.st_mode));
     cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
@@ -301,7 +301,7 @@ Test(server_lifecycle, the_jobs_user_owns_its_socket_and_directories)
     auto env = fork_env(kJob, 0);
     const std::string uris = env["PMIXPP_SERVER_URIS"];
     const std::string socket_path = uris.substr(6, uris.find(';') - 6);
-    struct stat st{};
+    struct stat st {};
     cr_assert_eq(stat(socket_path.c_str(), &st), 0, "no socket at %s", socket_path.c_str());
     cr_expect_eq(st.st_uid, uid, "socket owner %u", static_cast<unsigned>(st.st_uid));
     cr_expect_eq(st.st_mode & 0777, 0600u, "socket mode %o", st.st_mode & 0777);

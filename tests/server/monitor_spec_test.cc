@@ -23,8 +23,14 @@ struct Infos {
         PMIX_INFO_DESTRUCT(&monitor);
         for (size_t i = 0; i < ndirs; ++i) PMIX_INFO_DESTRUCT(&dirs[i]);
     }
-    void add(const char *key, const void *data, pmix_data_type_t type) { PMIX_INFO_LOAD(&dirs[ndirs++], key, data, type); }
-    pmix_status_t read(Spec *spec_p, std::string *reason_p) { return read_spec(monitor, dirs, ndirs, spec_p, reason_p); }
+    void add(const char *key, const void *data, pmix_data_type_t type)
+    {
+        PMIX_INFO_LOAD(&dirs[ndirs++], key, data, type);
+    }
+    pmix_status_t read(Spec *spec_p, std::string *reason_p)
+    {
+        return read_spec(monitor, dirs, ndirs, spec_p, reason_p);
+    }
 };
 
 const bool kYes = true;

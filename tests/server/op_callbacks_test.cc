@@ -200,8 +200,7 @@ Test(server_op_callbacks, iof_deliver)
     cr_expect_eq(PMIx_server_IOF_deliver(&source, PMIX_FWD_STDOUT_CHANNEL, &bytes, nullptr, 0, nullptr, nullptr),
                  PMIX_OPERATION_SUCCEEDED);
     expect_callback_after_return_on_progress_thread("PMIx_server_IOF_deliver", [&](OpRecord &record) {
-        return PMIx_server_IOF_deliver(&source, PMIX_FWD_STDOUT_CHANNEL, &bytes, nullptr, 0, record_callback,
-                                       &record);
+        return PMIx_server_IOF_deliver(&source, PMIX_FWD_STDOUT_CHANNEL, &bytes, nullptr, 0, record_callback, &record);
     });
 }
 

@@ -24,13 +24,14 @@ namespace {
 constexpr pmix_status_t kCustomEvent = PMIX_EXTERNAL_ERR_BASE - 999;
 std::atomic<int> g_host_fences{0};
 
-pmix_status_t echo_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char *data,
-                         size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t echo_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char *data, size_t ndata,
+                         pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
     ++g_host_fences;
     // As a one-node host would: everybody's data is our own contribution
     // (which we own and free once the library has read it).
-    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, [](void *owned) { std::free(owned); }, data);
+    cbfunc(
+        PMIX_SUCCESS, data, ndata, cbdata, [](void *owned) { std::free(owned); }, data);
     return PMIX_SUCCESS;
 }
 
@@ -146,8 +147,7 @@ long long user_id_in(const pmix_info_t info[], size_t ninfo)
     return -1;
 }
 
-pmix_status_t recording_publish(const pmix_proc_t *, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t,
-                                void *)
+pmix_status_t recording_publish(const pmix_proc_t *, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t, void *)
 {
     g_publish_uid = user_id_in(info, ninfo);
     return PMIX_OPERATION_SUCCEEDED;
@@ -284,8 +284,7 @@ Test(server_requests, host_release_runs_after_its_callback_returned,
 
 // As OpenPMIx 4.2: a fence among procs that all live here completes without
 // the host's fence_nb (python3-pmix's host cannot answer that upcall).
-Test(server_requests, host_fence_is_not_called_when_every_participant_is_local,
-     .init = two_rank_job_with_host_fence)
+Test(server_requests, host_fence_is_not_called_when_every_participant_is_local, .init = two_rank_job_with_host_fence)
 {
     auto a = connect_rank(0);
     auto b = connect_rank(1);
@@ -482,8 +481,7 @@ Test(server_requests, malformed_request_closes_only_that_client, .init = two_ran
     auto a = connect_rank(0);
     auto b = connect_rank(1);
     const uint8_t broken_get[] = {3, 0, 0xff};
-    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 8, broken_get, kTimeoutMs),
-                 PMIX_SUCCESS);
+    cr_assert_eq(wire::send_frame_blocking(a->fd(), wire::FrameKind::request, 8, broken_get, kTimeoutMs), PMIX_SUCCESS);
     wire::Frame frame;
     cr_expect_neq(a->receive(&frame), PMIX_SUCCESS);
     commit_string(*b, "still", "here");

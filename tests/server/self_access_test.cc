@@ -164,11 +164,10 @@ Test(server_self_access, fence_of_the_host_alone_and_with_clients)
     cr_expect_eq(alone->wait_for(kWait), PMIX_SUCCESS);
     const pmix_proc_t job = proc_of(kJob, PMIX_RANK_WILDCARD);
     auto with_clients = std::make_shared<FenceLatch>();
-    cr_assert_eq(server::server_fence_nb(&job, 1, nullptr, 0,
-                                         [with_clients](wire::FenceReply &reply) {
-                                             with_clients->complete(reply.status);
-                                         }),
-                 PMIX_SUCCESS);
+    cr_assert_eq(
+        server::server_fence_nb(&job, 1, nullptr, 0,
+                                [with_clients](wire::FenceReply &reply) { with_clients->complete(reply.status); }),
+        PMIX_SUCCESS);
     cr_expect_eq(with_clients->wait_for(kWait), PMIX_ERR_NOT_SUPPORTED, "no host fence_nb to carry it");
 }
 
@@ -182,8 +181,7 @@ Test(server_self_access, query_of_namespaces)
     auto done = std::make_shared<runtime::Latch<std::string>>();
     const pmix_status_t rc = server::server_query_nb(&query, 1, [done](wire::QueryReply &reply) {
         std::string names;
-        if (reply.status == PMIX_SUCCESS && reply.results.size() == 1 &&
-            reply.results[0].value.type == PMIX_STRING) {
+        if (reply.status == PMIX_SUCCESS && reply.results.size() == 1 && reply.results[0].value.type == PMIX_STRING) {
             names = reply.results[0].value.data.string;
         }
         done->complete(reply.status, names);

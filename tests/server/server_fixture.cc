@@ -133,8 +133,8 @@ RawClient::RawClient()
     std::strncpy(address.sun_path, uri.c_str() + 6, sizeof(address.sun_path) - 1);
     fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     cr_assert(fd_ >= 0);
-    cr_assert_eq(connect(fd_, reinterpret_cast<sockaddr *>(&address), sizeof(address)), 0,
-                 "cannot connect to %s", uri.c_str());
+    cr_assert_eq(connect(fd_, reinterpret_cast<sockaddr *>(&address), sizeof(address)), 0, "cannot connect to %s",
+                 uri.c_str());
 }
 
 RawClient::~RawClient()
@@ -155,14 +155,12 @@ wire::Hello RawClient::default_hello(const char *nspace, pmix_rank_t rank)
     return hello;
 }
 
-pmix_status_t RawClient::hello(const char *nspace, pmix_rank_t rank, wire::Welcome *welcome_p,
-                               wire::Refuse *refuse_p)
+pmix_status_t RawClient::hello(const char *nspace, pmix_rank_t rank, wire::Welcome *welcome_p, wire::Refuse *refuse_p)
 {
     return hello_with(default_hello(nspace, rank), welcome_p, refuse_p);
 }
 
-pmix_status_t RawClient::hello_with(const wire::Hello &hello, wire::Welcome *welcome_p,
-                                    wire::Refuse *refuse_p)
+pmix_status_t RawClient::hello_with(const wire::Hello &hello, wire::Welcome *welcome_p, wire::Refuse *refuse_p)
 {
     send_hello(hello);
     return receive_hello_answer(welcome_p, refuse_p);
@@ -172,8 +170,7 @@ void RawClient::send_hello(const wire::Hello &hello)
 {
     wire::Bytes bytes;
     cr_assert_eq(wire::encode_to_bytes(hello, &bytes), PMIX_SUCCESS);
-    cr_assert_eq(wire::send_frame_blocking(fd_, wire::FrameKind::handshake, 0, bytes, kTimeoutMs),
-                 PMIX_SUCCESS);
+    cr_assert_eq(wire::send_frame_blocking(fd_, wire::FrameKind::handshake, 0, bytes, kTimeoutMs), PMIX_SUCCESS);
 }
 
 pmix_status_t RawClient::receive_hello_answer(wire::Welcome *welcome_p, wire::Refuse *refuse_p)
@@ -209,8 +206,7 @@ pmix_status_t RawClient::receive(wire::Frame *frame_p)
 void RawClient::send_checked(pmix_status_t encoded, uint32_t tag, const wire::Bytes &bytes)
 {
     cr_assert_eq(encoded, PMIX_SUCCESS);
-    cr_assert_eq(wire::send_frame_blocking(fd_, wire::FrameKind::request, tag, bytes, kTimeoutMs),
-                 PMIX_SUCCESS);
+    cr_assert_eq(wire::send_frame_blocking(fd_, wire::FrameKind::request, tag, bytes, kTimeoutMs), PMIX_SUCCESS);
 }
 
 void RawClient::receive_checked(wire::Frame *frame_p)

@@ -54,8 +54,7 @@ public:
     // The two halves of hello_with, for a test that drives the server's
     // event base itself (PMIX_EVENT_BASE) in between.
     void send_hello(const pmixpp::wire::Hello &hello);
-    pmix_status_t receive_hello_answer(pmixpp::wire::Welcome *welcome_p,
-                                       pmixpp::wire::Refuse *refuse_p = nullptr);
+    pmix_status_t receive_hello_answer(pmixpp::wire::Welcome *welcome_p, pmixpp::wire::Refuse *refuse_p = nullptr);
     void send_raw(const void *bytes, size_t size);
     template <typename Message> void request(uint32_t tag, const Message &message)
     {

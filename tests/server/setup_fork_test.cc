@@ -57,7 +57,8 @@ int reap(pid_t pid, int ms)
 {
     for (int waited = 0; waited < ms; waited += 5) {
         int status = 0;
-        if (waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         usleep(5000);
     }
     kill(pid, SIGKILL);

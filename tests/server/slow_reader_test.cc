@@ -313,12 +313,14 @@ Test(server_slow_reader, a_peer_events_pile_up_for_is_dropped_at_the_hard_limit)
 // PMIX_MCA_ptl_base_max_pending_requests=100): the rest are answered at once.
 // (A suite of its own: a test's .init runs after its suite's, and the
 // limit must be set before the server starts.)
-Test(server_slow_reader_limits, unanswered_requests_are_capped_per_peer,
-     .init = [] {
-         setenv("PMIX_MCA_ptl_base_max_pending_requests", "100", 1);
-         setup();
-     },
-     .fini = teardown, .timeout = 120)
+Test(
+    server_slow_reader_limits, unanswered_requests_are_capped_per_peer,
+    .init =
+        [] {
+            setenv("PMIX_MCA_ptl_base_max_pending_requests", "100", 1);
+            setup();
+        },
+    .fini = teardown, .timeout = 120)
 {
     auto waiting = connect_rank(0);
     auto other = connect_rank(1);

@@ -44,7 +44,10 @@ REPLACEMENT void *operator new(std::size_t size)
     return memory;
 }
 
-REPLACEMENT void *operator new[](std::size_t size) { return ::operator new(size); }
+REPLACEMENT void *operator new[](std::size_t size)
+{
+    return ::operator new(size);
+}
 
 REPLACEMENT void *operator new(std::size_t size, const std::nothrow_t &) noexcept
 {
@@ -55,14 +58,35 @@ REPLACEMENT void *operator new(std::size_t size, const std::nothrow_t &) noexcep
     }
 }
 
-REPLACEMENT void *operator new[](std::size_t size, const std::nothrow_t &tag) noexcept { return ::operator new(size, tag); }
+REPLACEMENT void *operator new[](std::size_t size, const std::nothrow_t &tag) noexcept
+{
+    return ::operator new(size, tag);
+}
 
-REPLACEMENT void operator delete(void *memory) noexcept { std::free(memory); }
-REPLACEMENT void operator delete[](void *memory) noexcept { std::free(memory); }
-REPLACEMENT void operator delete(void *memory, std::size_t) noexcept { std::free(memory); }
-REPLACEMENT void operator delete[](void *memory, std::size_t) noexcept { std::free(memory); }
-REPLACEMENT void operator delete(void *memory, const std::nothrow_t &) noexcept { std::free(memory); }
-REPLACEMENT void operator delete[](void *memory, const std::nothrow_t &) noexcept { std::free(memory); }
+REPLACEMENT void operator delete(void *memory) noexcept
+{
+    std::free(memory);
+}
+REPLACEMENT void operator delete[](void *memory) noexcept
+{
+    std::free(memory);
+}
+REPLACEMENT void operator delete(void *memory, std::size_t) noexcept
+{
+    std::free(memory);
+}
+REPLACEMENT void operator delete[](void *memory, std::size_t) noexcept
+{
+    std::free(memory);
+}
+REPLACEMENT void operator delete(void *memory, const std::nothrow_t &) noexcept
+{
+    std::free(memory);
+}
+REPLACEMENT void operator delete[](void *memory, const std::nothrow_t &) noexcept
+{
+    std::free(memory);
+}
 
 using namespace server_test;
 using namespace pmixpp;

@@ -28,9 +28,15 @@ std::vector<char *> argv_of(const char *program, const std::vector<std::string> 
     return argv;
 }
 
-int code_of(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
+int code_of(int status)
+{
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
 
-int remove_entry(const char *path, const struct stat *, int, struct FTW *) { return ::remove(path); }
+int remove_entry(const char *path, const struct stat *, int, struct FTW *)
+{
+    return ::remove(path);
+}
 
 // Reads both pipes until the child closes them or the deadline passes.
 void collect(int out, int err, int seconds, Result &result)
@@ -59,7 +65,7 @@ void collect(int out, int err, int seconds, Result &result)
     }
 }
 
-} // namespace
+}  // namespace
 
 Result run(const char *program, const std::vector<std::string> &args, const std::string &input, int seconds)
 {
@@ -68,8 +74,7 @@ Result run(const char *program, const std::vector<std::string> &args, const std:
     return result;
 }
 
-Result run_quietly(const char *program, const std::vector<std::string> &args, const std::string &input,
-                   int seconds)
+Result run_quietly(const char *program, const std::vector<std::string> &args, const std::string &input, int seconds)
 {
     int out[2], err[2], in[2];
     cr_assert_eq(::pipe(out), 0);
@@ -168,7 +173,10 @@ bool empty_dir(const std::string &dir)
     return entries == 0;
 }
 
-void remove_tree(const std::string &dir) { (void)::nftw(dir.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+void remove_tree(const std::string &dir)
+{
+    (void)::nftw(dir.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 std::string read_text(const std::string &path)
 {
@@ -193,11 +201,14 @@ std::vector<std::string> lines_with(const std::string &text, const std::string &
     return found;
 }
 
-std::vector<std::string> lines_of(const std::string &text) { return lines_with(text, ""); }
+std::vector<std::string> lines_of(const std::string &text)
+{
+    return lines_with(text, "");
+}
 
 int count_lines_with(const std::string &text, const std::string &part)
 {
     return static_cast<int>(lines_with(text, part).size());
 }
 
-} // namespace test_support
+}  // namespace test_support

@@ -12,7 +12,7 @@
 namespace test_support {
 
 struct Result {
-    int code = -1;       // exit code, or 128+signal
+    int code = -1;  // exit code, or 128+signal
     std::string out;
     std::string err;
     bool timed_out = false;
@@ -21,8 +21,7 @@ struct Result {
 // program <args>, with `input` on its stdin, bounded by `seconds`. The
 // program runs in a process group of its own; at the deadline the whole group
 // (with what it started: orted, ranks) is killed, and timed_out is set.
-Result run(const char *program, const std::vector<std::string> &args, const std::string &input = "",
-           int seconds = 60);
+Result run(const char *program, const std::vector<std::string> &args, const std::string &input = "", int seconds = 60);
 // The same, silent at the deadline: for a caller that judges a run that
 // does not end as one outcome among others (Criterion fails the whole run
 // on any logged error, even in a test that passes).
@@ -30,8 +29,7 @@ Result run_quietly(const char *program, const std::vector<std::string> &args, co
                    int seconds = 60);
 
 // Starts program <args> in the background, stdout and stderr to `output`.
-pid_t start(const char *program, const std::vector<std::string> &args,
-            const std::string &output = "/dev/null");
+pid_t start(const char *program, const std::vector<std::string> &args, const std::string &output = "/dev/null");
 // Its exit code (waits up to `seconds`, then kills it and fails the test).
 int finish(pid_t pid, int seconds = 30);
 
@@ -47,6 +45,6 @@ int count_lines_with(const std::string &text, const std::string &part);
 std::vector<std::string> lines_with(const std::string &text, const std::string &part);
 std::vector<std::string> lines_of(const std::string &text);
 
-} // namespace test_support
+}  // namespace test_support
 
 #endif

@@ -36,6 +36,6 @@ inline long resident_kb()
     return kb;
 }
 
-} // namespace pmixpp_test
+}  // namespace pmixpp_test
 
 #endif

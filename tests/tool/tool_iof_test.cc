@@ -42,8 +42,8 @@ std::vector<Received> g_received;
 bool g_stalled = false;
 std::condition_variable g_unstalled;
 
-void on_output(size_t, pmix_iof_channel_t channel, pmix_proc_t *source, pmix_byte_object_t *payload,
-               pmix_info_t info[], size_t ninfo)
+void on_output(size_t, pmix_iof_channel_t channel, pmix_proc_t *source, pmix_byte_object_t *payload, pmix_info_t info[],
+               size_t ninfo)
 {
     uint64_t dropped = 0;
     for (size_t i = 0; i < ninfo; ++i) {

@@ -54,8 +54,7 @@ static const pmix_info_t *find(const pmix_info_t *info, size_t ninfo, const char
     return NULL;
 }
 
-static void tool_connected(pmix_info_t *info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
-                           void *cbdata)
+static void tool_connected(pmix_info_t *info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc, void *cbdata)
 {
     pmix_proc_t proc;
     memset(&proc, 0, sizeof proc);
@@ -67,8 +66,7 @@ static void tool_connected(pmix_info_t *info, size_t ninfo, pmix_tool_connection
         return;
     }
     if (!has_uint32(info, ninfo, PMIX_USERID, (uint32_t)geteuid()) ||
-        !has_uint32(info, ninfo, PMIX_GRPID, (uint32_t)getegid()) ||
-        find(info, ninfo, PMIX_PROC_PID) == NULL) {
+        !has_uint32(info, ninfo, PMIX_GRPID, (uint32_t)getegid()) || find(info, ninfo, PMIX_PROC_PID) == NULL) {
         cbfunc(PMIX_ERR_BAD_PARAM, NULL, cbdata);
         return;
     }
@@ -96,8 +94,8 @@ static bool flag_set(const pmix_info_t *info, size_t ninfo, const char *key)
 
 /* Both answer at once (PMIX_OPERATION_SUCCEEDED): callbacks must not run
  * inside the upcall, and none is owed then. */
-static pmix_status_t iof_pull(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t directives[],
-                              size_t ndirs, pmix_iof_channel_t channels, pmix_op_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t iof_pull(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t directives[], size_t ndirs,
+                              pmix_iof_channel_t channels, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     (void)procs;
     (void)nprocs;

@@ -12,8 +12,8 @@
 
 struct TestServer {
     pid_t pid = -1;
-    int to_child = -1;     // its stdin: closing it stops the server
-    int from_child = -1;   // its stdout: "ready <pid>"
+    int to_child = -1;    // its stdin: closing it stops the server
+    int from_child = -1;  // its stdout: "ready <pid>"
 };
 
 // A fresh private directory for one test's rendezvous files.

@@ -34,12 +34,10 @@ Test(attributes, every_attribute_maps_both_ways)
     cr_assert_gt(rows.size(), 600u, "the TSVs were read");
     std::set<std::string> seen_keys;
     for (const tsv::Row &row : rows) {
-        cr_expect_str_eq(PMIx_Get_attribute_string(row.name.c_str()), row.value.c_str(), "%s",
-                         row.name.c_str());
+        cr_expect_str_eq(PMIx_Get_attribute_string(row.name.c_str()), row.value.c_str(), "%s", row.name.c_str());
         const char *name = PMIx_Get_attribute_name(row.value.c_str());
         // Two names share a few keys; the reverse lookup gives one of them.
-        cr_expect_str_eq(PMIx_Get_attribute_string(name), row.value.c_str(), "%s",
-                         row.value.c_str());
+        cr_expect_str_eq(PMIx_Get_attribute_string(name), row.value.c_str(), "%s", row.value.c_str());
         seen_keys.insert(row.value);
     }
     cr_expect_str_eq(PMIx_Get_attribute_string("PMIX_JOB_SIZE"), "pmix.job.size");

@@ -112,26 +112,78 @@ void fill_structured(pmix_data_type_t type, int v, void *e);
 const std::vector<pmix_data_type_t> &element_types()
 {
     static const std::vector<pmix_data_type_t> types = {
-        PMIX_BOOL, PMIX_BYTE, PMIX_STRING, PMIX_SIZE, PMIX_PID, PMIX_INT, PMIX_INT8,
-        PMIX_INT16, PMIX_INT32, PMIX_INT64, PMIX_UINT, PMIX_UINT8, PMIX_UINT16, PMIX_UINT32,
-        PMIX_UINT64, PMIX_FLOAT, PMIX_DOUBLE, PMIX_TIMEVAL, PMIX_TIME, PMIX_STATUS, PMIX_VALUE,
-        PMIX_PROC, PMIX_APP, PMIX_INFO, PMIX_PDATA, PMIX_BYTE_OBJECT, PMIX_PERSIST,
-        PMIX_POINTER, PMIX_SCOPE, PMIX_DATA_RANGE, PMIX_COMMAND, PMIX_INFO_DIRECTIVES,
-        PMIX_DATA_TYPE, PMIX_PROC_STATE, PMIX_PROC_INFO, PMIX_DATA_ARRAY, PMIX_PROC_RANK,
-        PMIX_QUERY, PMIX_COMPRESSED_STRING, PMIX_ALLOC_DIRECTIVE, PMIX_IOF_CHANNEL,
-        PMIX_ENVAR, PMIX_COORD, PMIX_REGATTR, PMIX_REGEX, PMIX_JOB_STATE, PMIX_LINK_STATE,
-        PMIX_PROC_CPUSET, PMIX_GEOMETRY, PMIX_DEVICE_DIST, PMIX_ENDPOINT, PMIX_TOPO,
-        PMIX_DEVTYPE, PMIX_LOCTYPE, PMIX_COMPRESSED_BYTE_OBJECT, PMIX_PROC_NSPACE,
-        PMIX_PROC_STATS, PMIX_DISK_STATS, PMIX_NET_STATS, PMIX_NODE_STATS, PMIX_DATA_BUFFER,
-        PMIX_STOR_MEDIUM, PMIX_STOR_ACCESS, PMIX_STOR_PERSIST, PMIX_STOR_ACCESS_TYPE,
+        PMIX_BOOL,
+        PMIX_BYTE,
+        PMIX_STRING,
+        PMIX_SIZE,
+        PMIX_PID,
+        PMIX_INT,
+        PMIX_INT8,
+        PMIX_INT16,
+        PMIX_INT32,
+        PMIX_INT64,
+        PMIX_UINT,
+        PMIX_UINT8,
+        PMIX_UINT16,
+        PMIX_UINT32,
+        PMIX_UINT64,
+        PMIX_FLOAT,
+        PMIX_DOUBLE,
+        PMIX_TIMEVAL,
+        PMIX_TIME,
+        PMIX_STATUS,
+        PMIX_VALUE,
+        PMIX_PROC,
+        PMIX_APP,
+        PMIX_INFO,
+        PMIX_PDATA,
+        PMIX_BYTE_OBJECT,
+        PMIX_PERSIST,
+        PMIX_POINTER,
+        PMIX_SCOPE,
+        PMIX_DATA_RANGE,
+        PMIX_COMMAND,
+        PMIX_INFO_DIRECTIVES,
+        PMIX_DATA_TYPE,
+        PMIX_PROC_STATE,
+        PMIX_PROC_INFO,
+        PMIX_DATA_ARRAY,
+        PMIX_PROC_RANK,
+        PMIX_QUERY,
+        PMIX_COMPRESSED_STRING,
+        PMIX_ALLOC_DIRECTIVE,
+        PMIX_IOF_CHANNEL,
+        PMIX_ENVAR,
+        PMIX_COORD,
+        PMIX_REGATTR,
+        PMIX_REGEX,
+        PMIX_JOB_STATE,
+        PMIX_LINK_STATE,
+        PMIX_PROC_CPUSET,
+        PMIX_GEOMETRY,
+        PMIX_DEVICE_DIST,
+        PMIX_ENDPOINT,
+        PMIX_TOPO,
+        PMIX_DEVTYPE,
+        PMIX_LOCTYPE,
+        PMIX_COMPRESSED_BYTE_OBJECT,
+        PMIX_PROC_NSPACE,
+        PMIX_PROC_STATS,
+        PMIX_DISK_STATS,
+        PMIX_NET_STATS,
+        PMIX_NODE_STATS,
+        PMIX_DATA_BUFFER,
+        PMIX_STOR_MEDIUM,
+        PMIX_STOR_ACCESS,
+        PMIX_STOR_PERSIST,
+        PMIX_STOR_ACCESS_TYPE,
     };
     return types;
 }
 
 bool value_holds(pmix_data_type_t type)
 {
-    return PMIX_INFO != type && PMIX_VALUE != type && PMIX_PDATA != type && PMIX_APP != type &&
-           PMIX_QUERY != type;
+    return PMIX_INFO != type && PMIX_VALUE != type && PMIX_PDATA != type && PMIX_APP != type && PMIX_QUERY != type;
 }
 
 const void *load_argument(pmix_data_type_t type, const void *element)
@@ -148,28 +200,15 @@ const void *load_argument(pmix_data_type_t type, const void *element)
 void make(pmix_data_type_t type, int v, void *e)
 {
     switch (type) {
-    case PMIX_BOOL:
-        *static_cast<bool *>(e) = (0 != v);
-        return;
-    case PMIX_STRING:
-        *static_cast<char **>(e) = text("string", v);
-        return;
-    case PMIX_PROC:
-        fill_proc(static_cast<pmix_proc_t *>(e), v);
-        return;
-    case PMIX_PROC_NSPACE:
-        std::snprintf(static_cast<char *>(e), PMIX_MAX_NSLEN, "nspace-%d", v);
-        return;
+    case PMIX_BOOL: *static_cast<bool *>(e) = (0 != v); return;
+    case PMIX_STRING: *static_cast<char **>(e) = text("string", v); return;
+    case PMIX_PROC: fill_proc(static_cast<pmix_proc_t *>(e), v); return;
+    case PMIX_PROC_NSPACE: std::snprintf(static_cast<char *>(e), PMIX_MAX_NSLEN, "nspace-%d", v); return;
     case PMIX_BYTE_OBJECT:
     case PMIX_COMPRESSED_STRING:
-    case PMIX_COMPRESSED_BYTE_OBJECT:
-        fill_bo(static_cast<pmix_byte_object_t *>(e), v, false);
-        return;
-    case PMIX_REGEX:
-        fill_bo(static_cast<pmix_byte_object_t *>(e), v, true);
-        return;
-    default:
-        break;
+    case PMIX_COMPRESSED_BYTE_OBJECT: fill_bo(static_cast<pmix_byte_object_t *>(e), v, false); return;
+    case PMIX_REGEX: fill_bo(static_cast<pmix_byte_object_t *>(e), v, true); return;
+    default: break;
     }
     fill_structured(type, v, e);
 }
@@ -186,9 +225,7 @@ void fill_structured(pmix_data_type_t type, int v, void *e)
         val->data.uint32 = static_cast<uint32_t>(v) + 40;
         return;
     }
-    case PMIX_INFO:
-        fill_info(static_cast<pmix_info_t *>(e), v);
-        return;
+    case PMIX_INFO: fill_info(static_cast<pmix_info_t *>(e), v); return;
     case PMIX_PDATA: {
         auto pd = static_cast<pmix_pdata_t *>(e);
         fill_proc(&pd->proc, v);
@@ -242,9 +279,7 @@ void fill_structured(pmix_data_type_t type, int v, void *e)
         env->separator = ':';
         return;
     }
-    case PMIX_COORD:
-        fill_coord(static_cast<pmix_coord_t *>(e), v);
-        return;
+    case PMIX_COORD: fill_coord(static_cast<pmix_coord_t *>(e), v); return;
     case PMIX_REGATTR: {
         auto ra = static_cast<pmix_regattr_t *>(e);
         ra->name = text("PMIX_ATTR", v);
@@ -253,12 +288,8 @@ void fill_structured(pmix_data_type_t type, int v, void *e)
         ra->description = argv2("desc", v);
         return;
     }
-    case PMIX_PROC_CPUSET:
-        fill_cpuset(static_cast<pmix_cpuset_t *>(e), v);
-        return;
-    case PMIX_TOPO:
-        fill_topology(static_cast<pmix_topology_t *>(e), v);
-        return;
+    case PMIX_PROC_CPUSET: fill_cpuset(static_cast<pmix_cpuset_t *>(e), v); return;
+    case PMIX_TOPO: fill_topology(static_cast<pmix_topology_t *>(e), v); return;
     case PMIX_GEOMETRY: {
         auto g = static_cast<pmix_geometry_t *>(e);
         g->fabric = 1;
@@ -297,12 +328,8 @@ void fill_structured(pmix_data_type_t type, int v, void *e)
         ps->num_threads = 4;
         return;
     }
-    case PMIX_DISK_STATS:
-        fill_disk(static_cast<pmix_disk_stats_t *>(e), v);
-        return;
-    case PMIX_NET_STATS:
-        fill_net(static_cast<pmix_net_stats_t *>(e), v);
-        return;
+    case PMIX_DISK_STATS: fill_disk(static_cast<pmix_disk_stats_t *>(e), v); return;
+    case PMIX_NET_STATS: fill_net(static_cast<pmix_net_stats_t *>(e), v); return;
     case PMIX_NODE_STATS: {
         auto nd = static_cast<pmix_node_stats_t *>(e);
         nd->node = text("node", v);
@@ -316,11 +343,8 @@ void fill_structured(pmix_data_type_t type, int v, void *e)
         nd->nnetstats = 2;
         return;
     }
-    case PMIX_DATA_BUFFER:
-        fill_data_buffer(static_cast<pmix_data_buffer_t *>(e), v);
-        return;
-    default:
-        break;
+    case PMIX_DATA_BUFFER: fill_data_buffer(static_cast<pmix_data_buffer_t *>(e), v); return;
+    default: break;
     }
     // Remaining types are scalars: a distinct byte pattern per variant.
     std::memset(e, 1 + v, pmixpp::values::element_size(type));

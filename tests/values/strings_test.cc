@@ -94,19 +94,16 @@ Test(strings, enumerations)
     cr_expect_str_eq(PMIx_Job_state_string(PMIX_JOB_STATE_TERMINATED), "TERMINATED");
     cr_expect_str_eq(PMIx_Scope_string(PMIX_GLOBAL), "SHARE ACROSS ALL NODES");
     cr_expect_str_eq(PMIx_Persistence_string(PMIX_PERSIST_INVALID), "INVALID");
-    cr_expect_str_eq(PMIx_Data_range_string(PMIX_RANGE_NAMESPACE),
-                     "AVAIL TO PROCESSES IN SAME JOB ONLY");
+    cr_expect_str_eq(PMIx_Data_range_string(PMIX_RANGE_NAMESPACE), "AVAIL TO PROCESSES IN SAME JOB ONLY");
     cr_expect_str_eq(PMIx_Alloc_directive_string(PMIX_ALLOC_EXTEND), "EXTEND");
     cr_expect_str_eq(PMIx_Link_state_string(PMIX_LINK_UP), "ACTIVE");
     cr_expect_str_eq(PMIx_Device_type_string(PMIX_DEVTYPE_GPU), "GPU");
     cr_expect_str_eq(PMIx_Device_type_string(0x400), "UNKNOWN");
     cr_expect_str_eq(PMIx_Value_comparison_string(PMIX_VALUE_TYPE_DIFFERENT), "DIFFERENT TYPES");
-    cr_expect_str_eq(PMIx_IOF_channel_string(PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL),
-                     "STDOUT STDERR");
+    cr_expect_str_eq(PMIx_IOF_channel_string(PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL), "STDOUT STDERR");
     cr_expect_str_eq(PMIx_IOF_channel_string(0), "NONE");
     cr_expect_str_eq(PMIx_IOF_channel_string(0x100), "UNKNOWN");
-    const pmix_scope_t scopes[] = {PMIX_SCOPE_UNDEF, PMIX_LOCAL, PMIX_REMOTE, PMIX_GLOBAL,
-                                   PMIX_INTERNAL};
+    const pmix_scope_t scopes[] = {PMIX_SCOPE_UNDEF, PMIX_LOCAL, PMIX_REMOTE, PMIX_GLOBAL, PMIX_INTERNAL};
     for (pmix_scope_t s : scopes) {
         cr_expect_str_neq(PMIx_Scope_string(s), "UNKNOWN");
     }
@@ -132,7 +129,6 @@ Test(strings, version)
     cr_assert_not_null(version);
     cr_expect_gt(version[0], '2', "Open MPI rejects versions starting with <= '2'");
     cr_expect_eq(0, std::strncmp(version, "pmixpp ", 7));
-    cr_expect_not_null(std::strstr(version,
-                                   "(PMIx Standard: 4.2, Stable ABI: 0.0, Provisional ABI: 0.0)"));
+    cr_expect_not_null(std::strstr(version, "(PMIx Standard: 4.2, Stable ABI: 0.0, Provisional ABI: 0.0)"));
     cr_expect(version[7] >= '0' && version[7] <= '9', "our version follows the name");
 }

@@ -46,8 +46,7 @@ Test(type_ops, every_type_has_element_operations)
 
 Test(type_ops, unknown_types_are_rejected)
 {
-    const pmix_data_type_t unknown[] = {PMIX_UNDEF, PMIX_BUFFER, PMIX_KVAL, 29, 44, 70, 499,
-                                        PMIX_DATA_TYPE_MAX, 65535};
+    const pmix_data_type_t unknown[] = {PMIX_UNDEF, PMIX_BUFFER, PMIX_KVAL, 29, 44, 70, 499, PMIX_DATA_TYPE_MAX, 65535};
     unsigned char dest[64] = {0};
     unsigned char src[64] = {0};
     for (pmix_data_type_t type : unknown) {

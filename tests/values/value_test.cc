@@ -19,8 +19,7 @@ namespace {
 bool unloads_into_caller_storage(pmix_data_type_t type)
 {
     const TypeTraits *traits = find_element_type(type);
-    return PMIX_POINTER != type &&
-           (nullptr == traits->copy || PMIX_PROC_NSPACE == type);
+    return PMIX_POINTER != type && (nullptr == traits->copy || PMIX_PROC_NSPACE == type);
 }
 
 bool unloads_raw_bytes(pmix_data_type_t type)
@@ -73,10 +72,8 @@ Test(value, round_trip_every_type)
         samples::make(type, 0, s0.bytes);
         samples::make(type, 1, s1.bytes);
         pmix_value_t v0, v1, copy;
-        cr_assert_eq(PMIx_Value_load(&v0, samples::load_argument(type, s0.bytes), type),
-                     PMIX_SUCCESS, "type %u", type);
-        cr_assert_eq(PMIx_Value_load(&v1, samples::load_argument(type, s1.bytes), type),
-                     PMIX_SUCCESS, "type %u", type);
+        cr_assert_eq(PMIx_Value_load(&v0, samples::load_argument(type, s0.bytes), type), PMIX_SUCCESS, "type %u", type);
+        cr_assert_eq(PMIx_Value_load(&v1, samples::load_argument(type, s1.bytes), type), PMIX_SUCCESS, "type %u", type);
         cr_expect_eq(v0.type, type);
         cr_assert_eq(PMIx_Value_xfer(&copy, &v0), PMIX_SUCCESS, "type %u", type);
         cr_expect_eq(PMIx_Value_compare(&v0, &copy), PMIX_EQUAL, "type %u", type);
@@ -87,8 +84,7 @@ Test(value, round_trip_every_type)
         // The copy is independent of the released original.
         void *payload = value_payload(&copy, nullptr);
         if (PMIX_STRING != type && PMIX_REGEX != type && nullptr != payload) {
-            cr_expect_eq(find_element_type(type)->compare(payload, s0.bytes), PMIX_EQUAL,
-                         "type %u", type);
+            cr_expect_eq(find_element_type(type)->compare(payload, s0.bytes), PMIX_EQUAL, "type %u", type);
         }
         PMIx_Value_destruct(&copy);
         PMIx_Value_destruct(&v1);
@@ -129,8 +125,7 @@ Test(value, bad_arguments)
     cr_assert_eq(PMIx_Value_load(&val, &number, PMIX_INT), PMIX_SUCCESS);
     size_t size = 0;
     void *data = nullptr;
-    cr_expect_eq(PMIx_Value_unload(&val, &data, &size), PMIX_ERR_BAD_PARAM,
-                 "an int needs caller storage");
+    cr_expect_eq(PMIx_Value_unload(&val, &data, &size), PMIX_ERR_BAD_PARAM, "an int needs caller storage");
     cr_expect_eq(PMIx_Value_unload(&val, nullptr, &size), PMIX_ERR_BAD_PARAM);
     cr_expect_eq(PMIx_Value_unload(&val, &data, nullptr), PMIX_ERR_BAD_PARAM);
     int out = 0;

@@ -23,15 +23,9 @@ InfoArray sample_info(const char *tag)
     std::string prefix = std::string("pmix.test.") + tag;
     uint32_t number = 42;
     pmix_proc_t proc = make_proc("ns-sample", 7);
-    cr_assert_eq(pmixpp::values::info_load(&info[0], (prefix + ".str").c_str(), "a value",
-                                           PMIX_STRING),
-                 PMIX_SUCCESS);
-    cr_assert_eq(pmixpp::values::info_load(&info[1], (prefix + ".u32").c_str(), &number,
-                                           PMIX_UINT32),
-                 PMIX_SUCCESS);
-    cr_assert_eq(pmixpp::values::info_load(&info[2], (prefix + ".proc").c_str(), &proc,
-                                           PMIX_PROC),
-                 PMIX_SUCCESS);
+    cr_assert_eq(pmixpp::values::info_load(&info[0], (prefix + ".str").c_str(), "a value", PMIX_STRING), PMIX_SUCCESS);
+    cr_assert_eq(pmixpp::values::info_load(&info[1], (prefix + ".u32").c_str(), &number, PMIX_UINT32), PMIX_SUCCESS);
+    cr_assert_eq(pmixpp::values::info_load(&info[2], (prefix + ".proc").c_str(), &proc, PMIX_PROC), PMIX_SUCCESS);
     return info;
 }
 
@@ -170,8 +164,7 @@ QueryRequest sample_query()
     QueryRequest m;
     cr_assert_eq(m.queries.allocate(2), PMIX_SUCCESS);
     char *keys0[] = {const_cast<char *>(PMIX_QUERY_NAMESPACES), nullptr};
-    char *keys1[] = {const_cast<char *>(PMIX_QUERY_PROC_TABLE),
-                     const_cast<char *>(PMIX_QUERY_NUM_PSETS), nullptr};
+    char *keys1[] = {const_cast<char *>(PMIX_QUERY_PROC_TABLE), const_cast<char *>(PMIX_QUERY_NUM_PSETS), nullptr};
     cr_assert_eq(pmixpp::values::dup_argv(&m.queries[0].keys, keys0), PMIX_SUCCESS);
     cr_assert_eq(pmixpp::values::dup_argv(&m.queries[1].keys, keys1), PMIX_SUCCESS);
     InfoArray qualifiers = sample_info("qualifier");

@@ -49,8 +49,7 @@ size_t text_size(const std::string &s)
 size_t hello_gds_count_offset()
 {
     Hello h = sample_hello();
-    return 2 + 2 + 2 + 1 + text_size(h.nspace) + 4 + 4 + text_size(h.psec_module) + 8 +
-           h.credential.size();
+    return 2 + 2 + 2 + 1 + text_size(h.nspace) + 4 + 4 + text_size(h.psec_module) + 8 + h.credential.size();
 }
 
 template <typename Message> void expect_all_checks(const Message &msg)
@@ -79,7 +78,7 @@ Test(wire_hostile, every_truncated_prefix_fails_cleanly)
     expect_all_checks(sample_disconnect());
     expect_all_checks(sample_status_reply());
     FenceReply plain_fence_reply = sample_fence_reply();
-    plain_fence_reply.shared.clear(); // its optional tail: see the next test
+    plain_fence_reply.shared.clear();  // its optional tail: see the next test
     expect_all_checks(plain_fence_reply);
     expect_all_checks(sample_get_reply());
     expect_all_checks(sample_register_events_reply());
@@ -129,8 +128,7 @@ Test(wire_hostile, a_cut_inside_the_shared_fence_list_fails)
     for (size_t len = boundary + 1; len < full.size(); ++len) {
         Bytes prefix(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(len));
         FenceReply out;
-        cr_expect_neq(decode_bytes(prefix, &out), PMIX_SUCCESS, "prefix of %zu of %zu bytes decoded", len,
-                      full.size());
+        cr_expect_neq(decode_bytes(prefix, &out), PMIX_SUCCESS, "prefix of %zu of %zu bytes decoded", len, full.size());
     }
     Bytes longer = full;
     longer.push_back(0);
@@ -184,8 +182,7 @@ Test(wire_hostile, hello_with_unknown_peer_type_is_rejected)
         Bytes bytes = encoded(sample_hello());
         bytes[6] = bad;  // code, min, max (2 bytes each), then the peer type
         Hello hello;
-        cr_expect_eq(decode_bytes(bytes, &hello), PMIX_ERR_UNPACK_FAILURE, "peer type %u",
-                     bad);
+        cr_expect_eq(decode_bytes(bytes, &hello), PMIX_ERR_UNPACK_FAILURE, "peer type %u", bad);
     }
     Hello unknown = sample_hello();
     unknown.peer_type = static_cast<PeerType>(9);
@@ -380,8 +377,7 @@ Test(wire_hostile, failed_decode_leaves_the_buffer_unread)
     FenceRequest out;
     cr_expect_neq(decode_payload(&view, &out), PMIX_SUCCESS);
     cr_expect_eq(view.unpack_ptr, view.base_ptr);
-    cr_expect_eq(decode_payload(static_cast<pmix_data_buffer_t *>(nullptr), &out),
-                 PMIX_ERR_BAD_PARAM);
+    cr_expect_eq(decode_payload(static_cast<pmix_data_buffer_t *>(nullptr), &out), PMIX_ERR_BAD_PARAM);
     cr_expect_eq(decode_payload(nullptr, 3, &out), PMIX_ERR_BAD_PARAM);
 }
 

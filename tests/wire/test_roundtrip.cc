@@ -14,9 +14,9 @@ void expect_info_matches(const InfoArray &got, const char *tag)
     cr_assert_eq(got.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i) {
         cr_expect_str_eq(got[i].key, want[i].key);
-        cr_expect_eq(PMIx_Value_compare(const_cast<pmix_value_t *>(&got[i].value),
-                                        const_cast<pmix_value_t *>(&want[i].value)),
-                     PMIX_EQUAL, "value of %s differs", want[i].key);
+        cr_expect_eq(
+            PMIx_Value_compare(const_cast<pmix_value_t *>(&got[i].value), const_cast<pmix_value_t *>(&want[i].value)),
+            PMIX_EQUAL, "value of %s differs", want[i].key);
     }
 }
 
@@ -637,7 +637,8 @@ Test(wire_roundtrip, monitor_names_exactly_one_monitor)
         cr_assert_eq(p.put_i32(PMIX_SUCCESS), PMIX_SUCCESS);
         cr_assert_eq(pmixpp::buffer::pack_array(p, nullptr, 0, PMIX_INFO), PMIX_SUCCESS);
     }
-    Bytes payload(reinterpret_cast<uint8_t *>(buf.base_ptr), reinterpret_cast<uint8_t *>(buf.base_ptr) + buf.bytes_used);
+    Bytes payload(reinterpret_cast<uint8_t *>(buf.base_ptr),
+                  reinterpret_cast<uint8_t *>(buf.base_ptr) + buf.bytes_used);
     PMIX_DATA_BUFFER_DESTRUCT(&buf);
     MonitorRequest out;
     cr_expect_eq(decode_bytes(payload, &out), PMIX_ERR_UNPACK_FAILURE);

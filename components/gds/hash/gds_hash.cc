@@ -12,7 +12,7 @@ namespace {
 
 constexpr pmixpp_gds_module_t hash_module = gds_shared::ModuleGlue<gds_hash::HashStore>::table("hash");
 
-} // namespace
+}  // namespace
 
 struct GdsHash {
     static constexpr const char *version = "1.0.0";

@@ -91,7 +91,7 @@ pmix_status_t unpack_bucket(Buffer &buffer, ImportedBucket *bucket_p)
     return PMIX_SUCCESS;
 }
 
-} // namespace
+}  // namespace
 
 pmix_status_t pack_namespace(const char *nspace, const Namespace &ns, pmix_byte_object_t *blob_p)
 {
@@ -136,4 +136,4 @@ pmix_status_t unpack_namespace(const char *nspace, const pmix_byte_object_t &blo
     return PMIX_SUCCESS;
 }
 
-} // namespace gds_hash
+}  // namespace gds_hash

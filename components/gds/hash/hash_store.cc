@@ -30,7 +30,10 @@ Entry &Entry::operator=(Entry &&other) noexcept
     return *this;
 }
 
-Entry::~Entry() { PMIx_Value_destruct(&value_); }
+Entry::~Entry()
+{
+    PMIx_Value_destruct(&value_);
+}
 
 namespace {
 
@@ -73,10 +76,10 @@ pmix_status_t copy_out(const pmix_value_t &value, pmix_value_t **value_p)
     return PMIX_SUCCESS;
 }
 
-} // namespace
+}  // namespace
 
-pmix_status_t bucket_to_infos(const Bucket &bucket, pmix_scope_t visible_to, bool filter,
-                              pmix_info_t **info_p, size_t *ninfo_p)
+pmix_status_t bucket_to_infos(const Bucket &bucket, pmix_scope_t visible_to, bool filter, pmix_info_t **info_p,
+                              size_t *ninfo_p)
 {
     size_t count = 0;
     for (const Entry &entry : bucket) {
@@ -205,8 +208,7 @@ pmix_status_t HashStore::store(const pmixpp_gds_address_t &addr, const pmix_info
     return PMIX_SUCCESS;
 }
 
-pmix_status_t HashStore::fetch(const pmixpp_gds_address_t &addr, const char *key,
-                               pmix_value_t **value_p) const
+pmix_status_t HashStore::fetch(const pmixpp_gds_address_t &addr, const char *key, pmix_value_t **value_p) const
 {
     if (!valid_nspace(addr.nspace) || !valid_level(addr) || !valid_key(key) || value_p == nullptr) {
         return PMIX_ERR_BAD_PARAM;
@@ -221,8 +223,7 @@ pmix_status_t HashStore::fetch(const pmixpp_gds_address_t &addr, const char *key
     return copy_out(entry->value(), value_p);
 }
 
-pmix_status_t HashStore::fetch_all(const pmixpp_gds_address_t &addr, pmix_info_t **info_p,
-                                   size_t *ninfo_p) const
+pmix_status_t HashStore::fetch_all(const pmixpp_gds_address_t &addr, pmix_info_t **info_p, size_t *ninfo_p) const
 {
     if (!valid_nspace(addr.nspace) || !valid_level(addr) || info_p == nullptr || ninfo_p == nullptr) {
         return PMIX_ERR_BAD_PARAM;
@@ -254,8 +255,8 @@ bool HashStore::has_nspace(const char *nspace) const
     return find(nspace) != nullptr;
 }
 
-pmix_status_t HashStore::store_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope,
-                                     const pmix_info_t info[], size_t ninfo)
+pmix_status_t HashStore::store_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope, const pmix_info_t info[],
+                                     size_t ninfo)
 {
     if (!valid_nspace(nspace)) return PMIX_ERR_BAD_PARAM;
     if (scope != PMIX_LOCAL && scope != PMIX_REMOTE && scope != PMIX_GLOBAL && scope != PMIX_INTERNAL) {
@@ -269,8 +270,8 @@ pmix_status_t HashStore::store_modex(const char *nspace, pmix_rank_t rank, pmix_
     return PMIX_SUCCESS;
 }
 
-pmix_status_t HashStore::fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                                     const char *key, pmix_value_t **value_p) const
+pmix_status_t HashStore::fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to, const char *key,
+                                     pmix_value_t **value_p) const
 {
     if (!valid_nspace(nspace) || !valid_key(key) || value_p == nullptr) return PMIX_ERR_BAD_PARAM;
     std::shared_lock lock(mutex_);
@@ -306,7 +307,7 @@ pmix_status_t HashStore::remove_nspace(const char *nspace)
         doomed = std::move(it->second);
         nspaces_.erase(it);
     }
-    return PMIX_SUCCESS; // values are released here, outside the lock
+    return PMIX_SUCCESS;  // values are released here, outside the lock
 }
 
 pmix_status_t HashStore::export_nspace(const char *nspace, pmix_byte_object_t *blob_p) const
@@ -338,4 +339,4 @@ pmix_status_t HashStore::import_nspace(const char *nspace, const pmix_byte_objec
     return PMIX_SUCCESS;
 }
 
-} // namespace gds_hash
+}  // namespace gds_hash

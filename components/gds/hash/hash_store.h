@@ -56,8 +56,7 @@ struct NameEqual {
     using is_transparent = void;
     bool operator()(std::string_view a, std::string_view b) const noexcept { return a == b; }
 };
-template <typename T>
-using NameMap = std::unordered_map<std::string, T, NameHash, NameEqual>;
+template <typename T> using NameMap = std::unordered_map<std::string, T, NameHash, NameEqual>;
 
 // The buckets of one level, by id. Ranks, node ids and app numbers are
 // nearly always dense from 0, so they index a vector (no hashing, no node
@@ -82,8 +81,7 @@ public:
         return sparse_[id];
     }
     // Every non-empty bucket as fn(id, bucket).
-    template <typename Fn>
-    void for_each(Fn &&fn) const
+    template <typename Fn> void for_each(Fn &&fn) const
     {
         for (size_t id = 0; id < dense_.size(); ++id) {
             if (!dense_[id].empty()) fn(static_cast<uint32_t>(id), dense_[id]);
@@ -107,7 +105,7 @@ private:
 
 struct Namespace {
     std::array<BucketTable, PMIXPP_GDS_NUM_LEVELS> levels;
-    NameMap<uint32_t> hostnames; // name or alias -> node id
+    NameMap<uint32_t> hostnames;  // name or alias -> node id
     std::unordered_map<pmix_rank_t, Bucket> modex;
 };
 
@@ -116,25 +114,23 @@ struct ImportedBucket {
     pmixpp_gds_level_t level;
     uint32_t id;
     std::vector<std::string> keys;
-    std::vector<Entry> entries; // entries[i] belongs to keys[i]
+    std::vector<Entry> entries;  // entries[i] belongs to keys[i]
 };
 
 class HashStore {
 public:
     pmix_status_t store(const pmixpp_gds_address_t &addr, const pmix_info_t info[], size_t ninfo);
-    pmix_status_t fetch(const pmixpp_gds_address_t &addr, const char *key,
-                        pmix_value_t **value_p) const;
-    pmix_status_t fetch_all(const pmixpp_gds_address_t &addr, pmix_info_t **info_p,
-                            size_t *ninfo_p) const;
+    pmix_status_t fetch(const pmixpp_gds_address_t &addr, const char *key, pmix_value_t **value_p) const;
+    pmix_status_t fetch_all(const pmixpp_gds_address_t &addr, pmix_info_t **info_p, size_t *ninfo_p) const;
     pmix_status_t lookup_node(const char *nspace, const char *hostname, uint32_t *nodeid_p) const;
     bool has_nspace(const char *nspace) const;
 
-    pmix_status_t store_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope,
-                              const pmix_info_t info[], size_t ninfo);
-    pmix_status_t fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                              const char *key, pmix_value_t **value_p) const;
-    pmix_status_t fetch_modex_all(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                                  pmix_info_t **info_p, size_t *ninfo_p) const;
+    pmix_status_t store_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope, const pmix_info_t info[],
+                              size_t ninfo);
+    pmix_status_t fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to, const char *key,
+                              pmix_value_t **value_p) const;
+    pmix_status_t fetch_modex_all(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to, pmix_info_t **info_p,
+                                  size_t *ninfo_p) const;
 
     pmix_status_t remove_nspace(const char *nspace);
     pmix_status_t export_nspace(const char *nspace, pmix_byte_object_t *blob_p) const;
@@ -171,8 +167,8 @@ using gds_shared::valid_nspace;
 using gds_shared::visible;
 
 // A bucket as a malloc'ed info array, filtered by scope (for fetch_all).
-pmix_status_t bucket_to_infos(const Bucket &bucket, pmix_scope_t visible_to, bool filter,
-                              pmix_info_t **info_p, size_t *ninfo_p);
+pmix_status_t bucket_to_infos(const Bucket &bucket, pmix_scope_t visible_to, bool filter, pmix_info_t **info_p,
+                              size_t *ninfo_p);
 
 // Serialization of a namespace's registered data (hash_export.cc).
 pmix_status_t pack_namespace(const char *nspace, const Namespace &ns, pmix_byte_object_t *blob_p);
@@ -181,6 +177,6 @@ pmix_status_t pack_namespace(const char *nspace, const Namespace &ns, pmix_byte_
 pmix_status_t unpack_namespace(const char *nspace, const pmix_byte_object_t &blob,
                                std::vector<ImportedBucket> *buckets_p);
 
-} // namespace gds_hash
+}  // namespace gds_hash
 
 #endif

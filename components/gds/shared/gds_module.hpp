@@ -56,17 +56,13 @@ inline bool valid_level(const pmixpp_gds_address_t &addr)
 inline bool visible(pmix_scope_t scope, pmix_scope_t visible_to)
 {
     switch (visible_to) {
-    case PMIX_LOCAL:
-        return scope == PMIX_LOCAL || scope == PMIX_GLOBAL || scope == PMIX_INTERNAL;
-    case PMIX_REMOTE:
-        return scope == PMIX_REMOTE || scope == PMIX_GLOBAL;
-    default:
-        return true;
+    case PMIX_LOCAL: return scope == PMIX_LOCAL || scope == PMIX_GLOBAL || scope == PMIX_INTERNAL;
+    case PMIX_REMOTE: return scope == PMIX_REMOTE || scope == PMIX_GLOBAL;
+    default: return true;
     }
 }
 
-template <class Store>
-class ModuleGlue {
+template <class Store> class ModuleGlue {
 public:
     // The module table; `name` must outlive it (a string literal).
     static constexpr pmixpp_gds_module_t table(const char *name)
@@ -96,11 +92,13 @@ public:
     }
 
 private:
-    static constexpr bool kHasInlineExport = requires(Store &s, const char *n, pmix_byte_object_t *b) {
+    static constexpr bool kHasInlineExport = requires(Store & s, const char *n, pmix_byte_object_t *b)
+    {
         s.export_nspace_inline(n, b);
     };
-    static constexpr bool kSharesModex = requires(Store &s, const char *n, const pmixpp_gds_proc_data_t *p,
-                                                  const pmix_byte_object_t &c, pmix_byte_object_t *b) {
+    static constexpr bool kSharesModex = requires(Store & s, const char *n, const pmixpp_gds_proc_data_t *p,
+                                                  const pmix_byte_object_t &c, pmix_byte_object_t *b)
+    {
         s.share_modex(n, p, size_t{0}, b);
         s.import_modex(n, c, pmix_rank_t{0});
     };
@@ -108,8 +106,7 @@ private:
     // pmixpp_gds_store_t is opaque to the core: here it is a Store.
     static Store *of(pmixpp_gds_store_t *handle) { return reinterpret_cast<Store *>(handle); }
 
-    template <class Op>
-    static pmix_status_t with_store(pmixpp_gds_store_t *handle, Op &&op) noexcept
+    template <class Op> static pmix_status_t with_store(pmixpp_gds_store_t *handle, Op &&op) noexcept
     {
         if (handle == nullptr) return PMIX_ERR_BAD_PARAM;
         try {
@@ -140,8 +137,8 @@ private:
 
     static void store_destroy(pmixpp_gds_store_t *handle) { delete of(handle); }
 
-    static pmix_status_t store(pmixpp_gds_store_t *handle, const pmixpp_gds_address_t *addr,
-                               const pmix_info_t info[], size_t ninfo)
+    static pmix_status_t store(pmixpp_gds_store_t *handle, const pmixpp_gds_address_t *addr, const pmix_info_t info[],
+                               size_t ninfo)
     {
         if (addr == nullptr) return PMIX_ERR_BAD_PARAM;
         return with_store(handle, [&](Store &s) { return s.store(*addr, info, ninfo); });
@@ -154,8 +151,8 @@ private:
         return with_store(handle, [&](Store &s) { return s.fetch(*addr, key, value_p); });
     }
 
-    static pmix_status_t fetch_all(pmixpp_gds_store_t *handle, const pmixpp_gds_address_t *addr,
-                                   pmix_info_t **info_p, size_t *ninfo_p)
+    static pmix_status_t fetch_all(pmixpp_gds_store_t *handle, const pmixpp_gds_address_t *addr, pmix_info_t **info_p,
+                                   size_t *ninfo_p)
     {
         if (addr == nullptr) return PMIX_ERR_BAD_PARAM;
         return with_store(handle, [&](Store &s) { return s.fetch_all(*addr, info_p, ninfo_p); });
@@ -181,16 +178,14 @@ private:
     static pmix_status_t fetch_modex(pmixpp_gds_store_t *handle, const char *nspace, pmix_rank_t rank,
                                      pmix_scope_t visible_to, const char *key, pmix_value_t **value_p)
     {
-        return with_store(handle,
-                          [&](Store &s) { return s.fetch_modex(nspace, rank, visible_to, key, value_p); });
+        return with_store(handle, [&](Store &s) { return s.fetch_modex(nspace, rank, visible_to, key, value_p); });
     }
 
     static pmix_status_t fetch_modex_all(pmixpp_gds_store_t *handle, const char *nspace, pmix_rank_t rank,
                                          pmix_scope_t visible_to, pmix_info_t **info_p, size_t *ninfo_p)
     {
-        return with_store(handle, [&](Store &s) {
-            return s.fetch_modex_all(nspace, rank, visible_to, info_p, ninfo_p);
-        });
+        return with_store(handle,
+                          [&](Store &s) { return s.fetch_modex_all(nspace, rank, visible_to, info_p, ninfo_p); });
     }
 
     static pmix_status_t remove_nspace(pmixpp_gds_store_t *handle, const char *nspace)
@@ -209,8 +204,7 @@ private:
         return with_store(handle, [&](Store &s) { return s.export_nspace_inline(nspace, blob_p); });
     }
 
-    static pmix_status_t import_nspace(pmixpp_gds_store_t *handle, const char *nspace,
-                                       const pmix_byte_object_t *blob)
+    static pmix_status_t import_nspace(pmixpp_gds_store_t *handle, const char *nspace, const pmix_byte_object_t *blob)
     {
         if (blob == nullptr) return PMIX_ERR_BAD_PARAM;
         return with_store(handle, [&](Store &s) { return s.import_nspace(nspace, *blob); });
@@ -223,8 +217,8 @@ private:
         return with_store(handle, [&](Store &s) { return s.share_modex(nspace, procs, nprocs, blob_p); });
     }
 
-    static pmix_status_t import_modex(pmixpp_gds_store_t *handle, const char *nspace,
-                                      const pmix_byte_object_t *blob, pmix_rank_t keep)
+    static pmix_status_t import_modex(pmixpp_gds_store_t *handle, const char *nspace, const pmix_byte_object_t *blob,
+                                      pmix_rank_t keep)
     {
         if (blob == nullptr) return PMIX_ERR_BAD_PARAM;
         return with_store(handle, [&](Store &s) { return s.import_modex(nspace, *blob, keep); });

@@ -13,17 +13,19 @@
 namespace gds_shmem {
 namespace {
 
-constexpr uint64_t kReferenceMagic = 0x4645524853584d50ull; // "PMXSHREF"
-constexpr uint64_t kInlineMagic = 0x4c4e494853584d50ull;    // "PMXSHINL"
+constexpr uint64_t kReferenceMagic = 0x4645524853584d50ull;  // "PMXSHREF"
+constexpr uint64_t kInlineMagic = 0x4c4e494853584d50ull;     // "PMXSHINL"
 constexpr uint32_t kBlobVersion = 1;
 constexpr size_t kPrefix = 16;
 constexpr size_t kReferenceFixed = kPrefix + 3 * 8 + 2 * 4;
 constexpr size_t kMaxPath = 4096;
 
-void put(std::string &out, const void *p, size_t n) { out.append(static_cast<const char *>(p), n); }
+void put(std::string &out, const void *p, size_t n)
+{
+    out.append(static_cast<const char *>(p), n);
+}
 
-template <class T>
-T get(const char *p)
+template <class T> T get(const char *p)
 {
     T value;
     std::memcpy(&value, p, sizeof value);
@@ -51,7 +53,7 @@ std::string prefix(uint64_t magic)
     return out;
 }
 
-} // namespace
+}  // namespace
 
 pmix_status_t encode_reference(const Reference &ref, pmix_byte_object_t *blob_p)
 {
@@ -75,8 +77,8 @@ pmix_status_t encode_inline(const std::string &image, pmix_byte_object_t *blob_p
     return hand_out(out, blob_p);
 }
 
-pmix_status_t decode_blob(const pmix_byte_object_t &blob, BlobKind *kind_p, Reference *ref_p,
-                          const char **image_p, size_t *image_size_p)
+pmix_status_t decode_blob(const pmix_byte_object_t &blob, BlobKind *kind_p, Reference *ref_p, const char **image_p,
+                          size_t *image_size_p)
 {
     if (blob.bytes == nullptr || blob.size < kPrefix || get<uint32_t>(blob.bytes + 8) != kBlobVersion) {
         return PMIX_ERR_UNPACK_FAILURE;
@@ -110,4 +112,4 @@ pmix_status_t decode_blob(const pmix_byte_object_t &blob, BlobKind *kind_p, Refe
     return PMIX_SUCCESS;
 }
 
-} // namespace gds_shmem
+}  // namespace gds_shmem

@@ -17,7 +17,7 @@ struct Reference {
     std::string path;
     uint64_t generation = 0;
     uint64_t size = 0;
-    uint64_t checksum = 0; // the segment's header_checksum
+    uint64_t checksum = 0;  // the segment's header_checksum
 };
 
 enum class BlobKind { reference, inline_image };
@@ -27,9 +27,9 @@ pmix_status_t encode_inline(const std::string &image, pmix_byte_object_t *blob_p
 
 // PMIX_ERR_UNPACK_FAILURE for anything that is not a well-formed blob. For
 // an inline blob, *image_p / *image_size_p point into blob.
-pmix_status_t decode_blob(const pmix_byte_object_t &blob, BlobKind *kind_p, Reference *ref_p,
-                          const char **image_p, size_t *image_size_p);
+pmix_status_t decode_blob(const pmix_byte_object_t &blob, BlobKind *kind_p, Reference *ref_p, const char **image_p,
+                          size_t *image_size_p);
 
-} // namespace gds_shmem
+}  // namespace gds_shmem
 
 #endif

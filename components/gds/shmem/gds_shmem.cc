@@ -23,8 +23,8 @@ std::string g_modex_dir = "/dev/shm";
 std::string directory_hint(const pmix_info_t info[], size_t ninfo)
 {
     for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, PMIXPP_GDS_HINT_DIR, PMIX_MAX_KEYLEN) == 0 &&
-            info[i].value.type == PMIX_STRING && info[i].value.data.string != nullptr) {
+        if (std::strncmp(info[i].key, PMIXPP_GDS_HINT_DIR, PMIX_MAX_KEYLEN) == 0 && info[i].value.type == PMIX_STRING &&
+            info[i].value.data.string != nullptr) {
             return info[i].value.data.string;
         }
     }
@@ -48,8 +48,7 @@ class HintedStore : public gds_shmem::ShmemStore {
 public:
     HintedStore(const pmix_info_t info[], size_t ninfo)
         : ShmemStore(directory_hint(info, ninfo), owner_hint(info, ninfo))
-    {
-    }
+    {}
 
     pmix_status_t export_nspace(const char *nspace, pmix_byte_object_t *blob_p)
     {
@@ -63,7 +62,7 @@ public:
 
 constexpr pmixpp_gds_module_t shmem_module = gds_shared::ModuleGlue<HintedStore>::table("shmem");
 
-} // namespace
+}  // namespace
 
 struct GdsShmem {
     static constexpr const char *version = "1.0.0";
@@ -99,7 +98,10 @@ struct GdsShmem {
 
 PMIXPP_CXX_COMPONENT(gds, shmem, GdsShmem)
 
-bool gds_shmem::modex_on_disk() { return g_modex_on_disk.load(); }
+bool gds_shmem::modex_on_disk()
+{
+    return g_modex_on_disk.load();
+}
 
 std::string gds_shmem::modex_dir()
 {

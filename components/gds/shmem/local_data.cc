@@ -138,8 +138,8 @@ const char *KeyTable::intern(size_t position, const char *key)
     return it->c_str();
 }
 
-pmix_status_t copy_infos(const pmix_info_t info[], size_t ninfo, pmix_scope_t scope, KeyTable &keys,
-                         StringPool *pool, std::vector<LocalEntry> *entries_p)
+pmix_status_t copy_infos(const pmix_info_t info[], size_t ninfo, pmix_scope_t scope, KeyTable &keys, StringPool *pool,
+                         std::vector<LocalEntry> *entries_p)
 {
     if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
     for (size_t i = 0; i < ninfo; ++i) {
@@ -245,7 +245,7 @@ void index_hostnames(std::unordered_map<std::string, uint32_t> &index, uint32_t 
     }
 }
 
-} // namespace
+}  // namespace
 
 LocalEntry *EntryArena::new_chunk(size_t bytes)
 {
@@ -335,7 +335,7 @@ void BucketTable::merge(pmixpp_gds_level_t level, uint32_t id, std::vector<Local
         merge_vector(it->second, entries);
         return;
     }
-    if (id >= procs_.size()) procs_.resize(size_t{id} + 1); // geometric growth: rank after rank stays linear
+    if (id >= procs_.size()) procs_.resize(size_t{id} + 1);  // geometric growth: rank after rank stays linear
     Slice &slice = procs_[id];
     if ((slice.capacity & kCreated) == 0) {
         slice.capacity = kCreated;
@@ -377,8 +377,7 @@ pmix_status_t LocalData::store(pmixpp_gds_level_t level, uint32_t id, const pmix
     return PMIX_SUCCESS;
 }
 
-pmix_status_t LocalData::store_modex(pmix_rank_t rank, pmix_scope_t scope, const pmix_info_t info[],
-                                     size_t ninfo)
+pmix_status_t LocalData::store_modex(pmix_rank_t rank, pmix_scope_t scope, const pmix_info_t info[], size_t ninfo)
 {
     std::vector<LocalEntry> entries;
     const pmix_status_t rc = copy_infos(info, ninfo, scope, keys, nullptr, &entries);
@@ -388,4 +387,4 @@ pmix_status_t LocalData::store_modex(pmix_rank_t rank, pmix_scope_t scope, const
     return PMIX_SUCCESS;
 }
 
-} // namespace gds_shmem
+}  // namespace gds_shmem

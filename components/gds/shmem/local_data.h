@@ -55,10 +55,10 @@ private:
         using is_transparent = void;
         size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
     };
-    static constexpr size_t kMaxShared = 256; // longer text is rarely repeated
+    static constexpr size_t kMaxShared = 256;  // longer text is rarely repeated
     std::unordered_set<std::string, Hash, std::equal_to<>> strings_;
-    std::array<const char *, 32> recent_{}; // pooled text at each position
-    std::array<std::string, 32> last_{};    // unpooled text at each position
+    std::array<const char *, 32> recent_{};  // pooled text at each position
+    std::array<std::string, 32> last_{};     // unpooled text at each position
 };
 
 // One stored value; owns what its value points to unless the text is
@@ -90,18 +90,18 @@ public:
     pmix_data_type_t type() const { return type_; }
 
     // Members in this order pack into 24 bytes.
-    const char *key; // interned in the LocalData's KeyTable
+    const char *key;  // interned in the LocalData's KeyTable
 
 private:
     void release();
     static constexpr uint8_t kShared = 1;
     static constexpr uint8_t kBoxed = 2;
 
-    uint64_t word_ = 0; // the data union's first 8 bytes, or its boxed copy
+    uint64_t word_ = 0;  // the data union's first 8 bytes, or its boxed copy
     pmix_data_type_t type_ = PMIX_UNDEF;
 
 public:
-    pmix_scope_t scope; // modex only
+    pmix_scope_t scope;  // modex only
 
 private:
     uint8_t flags_ = 0;
@@ -141,9 +141,9 @@ private:
     LocalEntry *new_chunk(size_t bytes);
 
     std::vector<std::unique_ptr<void, Free>> chunks_;
-    LocalEntry *next_ = nullptr; // free room in the newest chunk
-    size_t left_ = 0;            // entries left there
-    size_t last_bytes_ = 0;      // size of the newest chunk
+    LocalEntry *next_ = nullptr;  // free room in the newest chunk
+    size_t left_ = 0;             // entries left there
+    size_t last_bytes_ = 0;       // size of the newest chunk
 };
 
 // The buckets of one namespace by (level, id). Proc ranks are dense from 0
@@ -170,7 +170,7 @@ private:
     struct Slice {
         LocalEntry *first = nullptr;
         uint32_t count = 0;
-        uint32_t capacity = 0; // kCreated marks a created bucket
+        uint32_t capacity = 0;  // kCreated marks a created bucket
     };
     static constexpr uint32_t kCreated = 1u << 31;
     static constexpr size_t kMaxDenseGap = 65536;
@@ -180,13 +180,13 @@ private:
 
     EntryArena arena_;
     std::vector<Slice> procs_;
-    std::unordered_map<uint64_t, LocalBucket> others_; // bucket_key(level, id)
+    std::unordered_map<uint64_t, LocalBucket> others_;  // bucket_key(level, id)
     size_t created_ = 0;
     bool sparse_procs_ = false;
 };
 
 struct LocalData {
-    StringPool strings; // before the buckets: outlives the entries sharing it
+    StringPool strings;  // before the buckets: outlives the entries sharing it
     BucketTable buckets;
     std::unordered_map<std::string, uint32_t> hostnames;
     std::unordered_map<pmix_rank_t, LocalBucket> modex;
@@ -202,8 +202,8 @@ struct LocalData {
 
 // Deep copies of info (validated first: nothing is copied on a bad key).
 // With a pool, repeated text is shared instead of copied.
-pmix_status_t copy_infos(const pmix_info_t info[], size_t ninfo, pmix_scope_t scope, KeyTable &keys,
-                         StringPool *pool, std::vector<LocalEntry> *entries_p);
+pmix_status_t copy_infos(const pmix_info_t info[], size_t ninfo, pmix_scope_t scope, KeyTable &keys, StringPool *pool,
+                         std::vector<LocalEntry> *entries_p);
 
 // Validation shared by the operations (gds.h lists the rules).
 using gds_shared::valid_key;
@@ -214,6 +214,6 @@ using gds_shared::visible;
 // A malloc'ed deep copy of value.
 pmix_status_t copy_out(const pmix_value_t &value, pmix_value_t **value_p);
 
-} // namespace gds_shmem
+}  // namespace gds_shmem
 
 #endif

@@ -23,10 +23,10 @@ bool table_fits(uint64_t off, uint64_t count, size_t record, uint64_t limit)
     return count <= (limit - off) / record;
 }
 
-} // namespace
+}  // namespace
 
-pmix_status_t Segment::map_file(const std::string &path, const char *nspace,
-                                std::shared_ptr<const Segment> *segment_p, std::string *why_p)
+pmix_status_t Segment::map_file(const std::string &path, const char *nspace, std::shared_ptr<const Segment> *segment_p,
+                                std::string *why_p)
 {
     pmixpp::util::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd) {
@@ -130,7 +130,8 @@ const BucketRecord *Segment::find_bucket(pmixpp_gds_level_t level, uint32_t id) 
             if (b.first_entry > h.nentries || b.nentries > h.nentries - b.first_entry) return nullptr;
             return &b;
         }
-        if (here < wanted) lo = mid + 1; else hi = mid;
+        if (here < wanted) lo = mid + 1;
+        else hi = mid;
     }
     return nullptr;
 }
@@ -158,7 +159,8 @@ pmix_status_t Segment::fetch(pmixpp_gds_level_t level, uint32_t id, const char *
         if (here == nullptr) return PMIX_ERR_UNPACK_FAILURE;
         const int order = std::strcmp(here, key);
         if (order == 0) return decode(entries[mid], value_p);
-        if (order < 0) lo = mid + 1; else hi = mid;
+        if (order < 0) lo = mid + 1;
+        else hi = mid;
     }
     return PMIX_ERR_NOT_FOUND;
 }
@@ -193,9 +195,10 @@ pmix_status_t Segment::lookup_node(const char *hostname, uint32_t *nodeid_p) con
             *nodeid_p = hosts[mid].nodeid;
             return PMIX_SUCCESS;
         }
-        if (order < 0) lo = mid + 1; else hi = mid;
+        if (order < 0) lo = mid + 1;
+        else hi = mid;
     }
     return PMIX_ERR_NOT_FOUND;
 }
 
-} // namespace gds_shmem
+}  // namespace gds_shmem

@@ -32,10 +32,7 @@ public:
     Segment &operator=(const Segment &) = delete;
 
     // One acquire load of the word the writer sets after replacing this file.
-    bool superseded() const
-    {
-        return __atomic_load_n(&header().superseded, __ATOMIC_ACQUIRE) != 0;
-    }
+    bool superseded() const { return __atomic_load_n(&header().superseded, __ATOMIC_ACQUIRE) != 0; }
     const SegmentHeader &header() const { return *reinterpret_cast<const SegmentHeader *>(base_); }
     const std::string &path() const { return path_; }
 
@@ -50,7 +47,8 @@ public:
 
 private:
     Segment(const char *base, size_t size, bool mapped, std::string path)
-        : base_(base), size_(size), mapped_(mapped), path_(std::move(path)) {}
+        : base_(base), size_(size), mapped_(mapped), path_(std::move(path))
+    {}
     pmix_status_t verify(const char *nspace, std::string *why_p) const;
     const BucketRecord *find_bucket(pmixpp_gds_level_t level, uint32_t id) const;
     // A NUL-terminated string of at most max_len characters at heap offset off, or nullptr.
@@ -62,6 +60,6 @@ private:
     std::string path_;
 };
 
-} // namespace gds_shmem
+}  // namespace gds_shmem
 
 #endif

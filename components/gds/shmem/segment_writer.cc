@@ -20,7 +20,10 @@
 namespace gds_shmem {
 namespace {
 
-size_t align8(size_t n) { return (n + 7) & ~size_t{7}; }
+size_t align8(size_t n)
+{
+    return (n + 7) & ~size_t{7};
+}
 
 // The heap of a segment under construction: keys and host names are
 // interned (every proc bucket repeats the same dozen keys).
@@ -63,9 +66,8 @@ pmix_status_t add_bucket(uint64_t key, BucketView bucket, Tables &t)
     std::vector<const LocalEntry *> sorted;
     sorted.reserve(bucket.size());
     for (const LocalEntry &entry : bucket) sorted.push_back(&entry);
-    std::sort(sorted.begin(), sorted.end(), [](const LocalEntry *a, const LocalEntry *b) {
-        return std::strcmp(a->key, b->key) < 0;
-    });
+    std::sort(sorted.begin(), sorted.end(),
+              [](const LocalEntry *a, const LocalEntry *b) { return std::strcmp(a->key, b->key) < 0; });
     t.buckets.push_back(BucketRecord{static_cast<uint32_t>(key >> 32), static_cast<uint32_t>(key),
                                      static_cast<uint32_t>(t.entries.size()), static_cast<uint32_t>(sorted.size())});
     for (const LocalEntry *entry : sorted) {
@@ -88,7 +90,7 @@ pmix_status_t add_bucket(uint64_t key, BucketView bucket, Tables &t)
 pmix_status_t fill_tables(const LocalData &data, Tables &t)
 {
     std::vector<uint64_t> keys = data.buckets.nonempty_keys();
-    std::sort(keys.begin(), keys.end()); // (level, id) order: readers binary-search it
+    std::sort(keys.begin(), keys.end());  // (level, id) order: readers binary-search it
     for (uint64_t key : keys) {
         const auto level = static_cast<pmixpp_gds_level_t>(key >> 32);
         const pmix_status_t rc = add_bucket(key, *data.buckets.find(level, static_cast<uint32_t>(key)), t);
@@ -101,8 +103,7 @@ pmix_status_t fill_tables(const LocalData &data, Tables &t)
     return PMIX_SUCCESS;
 }
 
-template <class T>
-void append_table(std::string &image, size_t offset, const std::vector<T> &table)
+template <class T> void append_table(std::string &image, size_t offset, const std::vector<T> &table)
 {
     image.resize(offset);
     if (!table.empty()) image.append(reinterpret_cast<const char *>(table.data()), table.size() * sizeof(T));
@@ -120,7 +121,7 @@ pmix_status_t write_all(int fd, const std::string &bytes)
     return PMIX_SUCCESS;
 }
 
-} // namespace
+}  // namespace
 
 uint64_t header_checksum(const SegmentHeader &header)
 {
@@ -188,7 +189,7 @@ pmix_status_t Publisher::publish(const char *nspace, const LocalData &data, std:
         return rc;
     }
     const std::string temporary = path_ + ".tmp";
-    ::unlink(temporary.c_str()); // a leftover of a publication that failed half-way
+    ::unlink(temporary.c_str());  // a leftover of a publication that failed half-way
     pmixpp::util::UniqueFd fd(::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
     if (!fd) {
         *why_p = "cannot create " + temporary + ": " + std::strerror(errno);
@@ -199,12 +200,13 @@ pmix_status_t Publisher::publish(const char *nspace, const LocalData &data, std:
     // name first. Only root can give files away; others keep theirs.
     if (rc == PMIX_SUCCESS && file_owner_.any() && ::fchown(fd.get(), file_owner_.uid, file_owner_.gid) != 0 &&
         ::geteuid() == 0) {
-        *why_p = "cannot give " + temporary + " to uid " + std::to_string(file_owner_.uid) + ": " + std::strerror(errno);
+        *why_p =
+            "cannot give " + temporary + " to uid " + std::to_string(file_owner_.uid) + ": " + std::strerror(errno);
         rc = PMIX_ERR_NOT_AVAILABLE;
     }
-    void *header = rc == PMIX_SUCCESS ? ::mmap(nullptr, sizeof(SegmentHeader), PROT_READ | PROT_WRITE,
-                                               MAP_SHARED, fd.get(), 0)
-                                      : MAP_FAILED;
+    void *header = rc == PMIX_SUCCESS
+                       ? ::mmap(nullptr, sizeof(SegmentHeader), PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0)
+                       : MAP_FAILED;
     const int saved_errno = errno;
     fd.reset();
     if (header == MAP_FAILED || ::rename(temporary.c_str(), path_.c_str()) != 0) {
@@ -230,4 +232,4 @@ void Publisher::unlink_segment()
     generation_ = 0;
 }
 
-} // namespace gds_shmem
+}  // namespace gds_shmem

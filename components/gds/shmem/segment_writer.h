@@ -17,8 +17,7 @@
 namespace gds_shmem {
 
 // The bytes of a segment holding data's registered values (not its modex).
-pmix_status_t build_image(const char *nspace, const LocalData &data, uint64_t generation,
-                          std::string *image_p);
+pmix_status_t build_image(const char *nspace, const LocalData &data, uint64_t generation, std::string *image_p);
 
 // Who may open the files: the job's user, when the server is someone else
 // (gds.h, PMIX_USERID / PMIX_GRPID). -1 keeps the creator's.
@@ -55,9 +54,9 @@ private:
     uint64_t generation_ = 0;
     uint64_t size_ = 0;
     uint64_t checksum_ = 0;
-    SegmentHeader *current_ = nullptr; // writable mapping of the published header
+    SegmentHeader *current_ = nullptr;  // writable mapping of the published header
 };
 
-} // namespace gds_shmem
+}  // namespace gds_shmem
 
 #endif

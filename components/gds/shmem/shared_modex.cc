@@ -51,7 +51,8 @@ bool in_memory(const std::string &dir)
 bool usable(const std::string &dir)
 {
     struct stat st {};
-    return !dir.empty() && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::access(dir.c_str(), W_OK | X_OK) == 0;
+    return !dir.empty() && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+           ::access(dir.c_str(), W_OK | X_OK) == 0;
 }
 
 // Where this namespace's shared fence data goes; empty: nowhere.
@@ -82,7 +83,7 @@ long modex_owner(const char *name)
     return end != nullptr && *end == '.' ? pid : 0;
 }
 
-} // namespace
+}  // namespace
 
 int reap_modex_orphans(const std::string &dir)
 {
@@ -110,8 +111,8 @@ pmix_status_t ShmemStore::share_modex(const char *nspace, const pmixpp_gds_proc_
     if (!valid_nspace(nspace) || (procs == nullptr && nprocs > 0) || blob_p == nullptr) return PMIX_ERR_BAD_PARAM;
     std::unique_lock lock(mutex_);
     Namespace *ns = find(nspace);
-    if (ns == nullptr) return PMIX_ERR_NOT_FOUND; // only namespaces this server holds
-    if (ns->segment) return PMIX_ERR_NOT_SUPPORTED; // a client's imported namespace
+    if (ns == nullptr) return PMIX_ERR_NOT_FOUND;    // only namespaces this server holds
+    if (ns->segment) return PMIX_ERR_NOT_SUPPORTED;  // a client's imported namespace
     if (!ns->modex) ns->modex = std::make_unique<SharedModex>();
     SharedModex &shared = *ns->modex;
     if (shared.publish_failed) return PMIX_ERR_NOT_AVAILABLE;
@@ -135,8 +136,8 @@ pmix_status_t ShmemStore::share_modex(const char *nspace, const pmixpp_gds_proc_
         else shared.publisher = std::make_unique<Publisher>(segment_path(dir, nspace) + ".modex", file_owner_);
     }
     if (shared.publisher && shared.publisher->publish(nspace, shared.view, &why) == PMIX_SUCCESS) {
-        const Reference ref{nspace, shared.publisher->path(), shared.publisher->generation(),
-                            shared.publisher->size(), shared.publisher->checksum()};
+        const Reference ref{nspace, shared.publisher->path(), shared.publisher->generation(), shared.publisher->size(),
+                            shared.publisher->checksum()};
         return encode_reference(ref, blob_p);
     }
     // Once per namespace: its fence results then travel in the replies.
@@ -161,7 +162,7 @@ pmix_status_t ShmemStore::import_modex(const char *nspace, const pmix_byte_objec
     Namespace &ns = nspaces_[nspace];
     if (!ns.modex) ns.modex = std::make_unique<SharedModex>();
     SharedModex &shared = *ns.modex;
-    if (ref.generation < shared.generation && ref.path == shared.path) return PMIX_SUCCESS; // already newer
+    if (ref.generation < shared.generation && ref.path == shared.path) return PMIX_SUCCESS;  // already newer
     shared.path = ref.path;
     shared.generation = ref.generation;
     shared.checksum = ref.checksum;
@@ -190,9 +191,8 @@ std::shared_ptr<const Segment> ShmemStore::modex_segment(const char *nspace)
     Namespace *ns = find(nspace);
     if (ns == nullptr || !ns->modex || ns->modex->path.empty()) return nullptr;
     SharedModex &shared = *ns->modex;
-    if (shared.segment && shared.segment->header().generation >= shared.generation &&
-        !shared.segment->superseded()) {
-        return shared.segment; // another thread mapped it meanwhile
+    if (shared.segment && shared.segment->header().generation >= shared.generation && !shared.segment->superseded()) {
+        return shared.segment;  // another thread mapped it meanwhile
     }
     std::shared_ptr<const Segment> fresh;
     std::string why;
@@ -221,4 +221,4 @@ pmix_status_t ShmemStore::fetch_shared_modex(const char *nspace, pmix_rank_t ran
     return segment->fetch(PMIXPP_GDS_LEVEL_PROC, rank, key, decoded_p);
 }
 
-} // namespace gds_shmem
+}  // namespace gds_shmem

@@ -46,13 +46,12 @@ std::string file_name_part(const char *nspace)
     std::string out;
     for (const char *p = nspace; *p != '\0' && out.size() < 64; ++p) {
         const char c = *p;
-        const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                          c == '-' || c == '_';
+        const bool safe =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
         out += safe ? c : '_';
     }
     char hash[24];
-    std::snprintf(hash, sizeof hash, ".%016llx",
-                  static_cast<unsigned long long>(fnv1a(nspace, std::strlen(nspace))));
+    std::snprintf(hash, sizeof hash, ".%016llx", static_cast<unsigned long long>(fnv1a(nspace, std::strlen(nspace))));
     return out + hash;
 }
 
@@ -63,7 +62,7 @@ pmix_status_t hand_out_value(pmix_value_t &decoded, pmix_value_t **value_p)
         PMIx_Value_destruct(&decoded);
         return PMIX_ERR_NOMEM;
     }
-    *copy = decoded; // takes over what decoded points to
+    *copy = decoded;  // takes over what decoded points to
     *value_p = copy;
     return PMIX_SUCCESS;
 }
@@ -84,7 +83,7 @@ struct Collected {
         if (out == nullptr) return PMIX_ERR_NOMEM;
         for (size_t i = 0; i < infos.size(); ++i) {
             PMIX_LOAD_KEY(out[i].key, infos[i].key);
-            out[i].value = infos[i].value; // moved: ours is cleared below
+            out[i].value = infos[i].value;  // moved: ours is cleared below
             infos[i].value = {};
         }
         *info_p = out;
@@ -113,18 +112,21 @@ pmix_status_t collect_local(BucketView bucket, bool modex, pmix_scope_t visible_
 pmix_status_t collect_segment(const Segment &segment, pmixpp_gds_level_t level, uint32_t id, Collected &out)
 {
     pmix_status_t rc = PMIX_SUCCESS;
-    segment.for_each(level, id, [&](const char *key, const EntryRecord &entry) {
-        if (out.has(key)) return PMIX_SUCCESS;
-        pmix_info_t info{};
-        PMIX_LOAD_KEY(info.key, key);
-        const pmix_status_t decoded = segment.decode(entry, &info.value);
-        if (decoded == PMIX_SUCCESS) out.infos.push_back(info);
-        return decoded;
-    }, &rc);
+    segment.for_each(
+        level, id,
+        [&](const char *key, const EntryRecord &entry) {
+            if (out.has(key)) return PMIX_SUCCESS;
+            pmix_info_t info{};
+            PMIX_LOAD_KEY(info.key, key);
+            const pmix_status_t decoded = segment.decode(entry, &info.value);
+            if (decoded == PMIX_SUCCESS) out.infos.push_back(info);
+            return decoded;
+        },
+        &rc);
     return rc;
 }
 
-} // namespace
+}  // namespace
 
 ShmemStore::ShmemStore(std::string dir_hint, FileOwner file_owner)
     : dir_hint_(std::move(dir_hint)), owner_(::getpid()), file_owner_(file_owner)
@@ -255,8 +257,8 @@ pmix_status_t ShmemStore::store_modex(const char *nspace, pmix_rank_t rank, pmix
     return rc;
 }
 
-pmix_status_t ShmemStore::fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                                      const char *key, pmix_value_t **value_p)
+pmix_status_t ShmemStore::fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to, const char *key,
+                                      pmix_value_t **value_p)
 {
     if (!valid_nspace(nspace) || !valid_key(key) || value_p == nullptr) return PMIX_ERR_BAD_PARAM;
     {
@@ -321,7 +323,7 @@ std::shared_ptr<const Segment> ShmemStore::current_segment(const char *nspace, s
     std::unique_lock lock(mutex_);
     Namespace *ns = find(nspace);
     if (ns == nullptr || !ns->segment) return seen;
-    if (ns->segment != seen && !ns->segment->superseded()) return ns->segment; // another thread reopened it
+    if (ns->segment != seen && !ns->segment->superseded()) return ns->segment;  // another thread reopened it
     // The writer renames each generation over the same path before marking
     // the old one, so the path holds a newer file; retry if that one was
     // replaced too in the meantime.
@@ -330,8 +332,8 @@ std::shared_ptr<const Segment> ShmemStore::current_segment(const char *nspace, s
         std::string why;
         const pmix_status_t rc = Segment::map_file(ns->segment->path(), nspace, &fresh, &why);
         if (rc != PMIX_SUCCESS) {
-            report(PMIXPP_LOG_WARN, "cannot reopen the newer segment of " + std::string(nspace) +
-                                        " (" + why + "); this process keeps reading generation " +
+            report(PMIXPP_LOG_WARN, "cannot reopen the newer segment of " + std::string(nspace) + " (" + why +
+                                        "); this process keeps reading generation " +
                                         std::to_string(ns->segment->header().generation));
             ns->refresh_failed = true;
             break;
@@ -378,7 +380,7 @@ pmix_status_t ShmemStore::export_nspace(const char *nspace, bool inline_data, pm
     std::unique_lock lock(mutex_);
     Namespace *ns = find(nspace);
     if (ns == nullptr) return PMIX_ERR_NOT_FOUND;
-    if (ns->segment) return PMIX_ERR_NOT_SUPPORTED; // imported data is not ours to hand on
+    if (ns->segment) return PMIX_ERR_NOT_SUPPORTED;  // imported data is not ours to hand on
     if (!inline_data && !ns->publish_failed && (ns->publisher || publish(nspace, *ns) == PMIX_SUCCESS)) {
         Reference ref{nspace, ns->publisher->path(), ns->publisher->generation(), ns->publisher->size(),
                       ns->publisher->checksum()};
@@ -443,4 +445,4 @@ pmix_status_t ShmemStore::import_nspace(const char *nspace, const pmix_byte_obje
     return PMIX_SUCCESS;
 }
 
-} // namespace gds_shmem
+}  // namespace gds_shmem

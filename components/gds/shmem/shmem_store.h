@@ -49,12 +49,12 @@ public:
     pmix_status_t lookup_node(const char *nspace, const char *hostname, uint32_t *nodeid_p);
     bool has_nspace(const char *nspace) const;
 
-    pmix_status_t store_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope,
-                              const pmix_info_t info[], size_t ninfo);
-    pmix_status_t fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                              const char *key, pmix_value_t **value_p);
-    pmix_status_t fetch_modex_all(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                                  pmix_info_t **info_p, size_t *ninfo_p);
+    pmix_status_t store_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope, const pmix_info_t info[],
+                              size_t ninfo);
+    pmix_status_t fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to, const char *key,
+                              pmix_value_t **value_p);
+    pmix_status_t fetch_modex_all(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to, pmix_info_t **info_p,
+                                  size_t *ninfo_p);
 
     // Fence results shared with local clients (shared_modex.cc).
     pmix_status_t share_modex(const char *nspace, const pmixpp_gds_proc_data_t procs[], size_t nprocs,
@@ -70,23 +70,23 @@ private:
     // beside its job data: written by share_modex on a server, named to a
     // client by import_modex and mapped there on its first fetch.
     struct SharedModex {
-        LocalData view;                         // server: everything shared so far
-        std::unique_ptr<Publisher> publisher;   // server
-        bool publish_failed = false;            // server: said so once
-        bool declined = false;                  // server: directory on disk
-        std::string path;                       // client: where it is
-        uint64_t generation = 0;                //   the newest announced
-        uint64_t checksum = 0;                  //   and its header checksum
-        std::shared_ptr<const Segment> segment; // client: mapped, or null
-        bool map_failed = false;                // client: said so once
+        LocalData view;                          // server: everything shared so far
+        std::unique_ptr<Publisher> publisher;    // server
+        bool publish_failed = false;             // server: said so once
+        bool declined = false;                   // server: directory on disk
+        std::string path;                        // client: where it is
+        uint64_t generation = 0;                 //   the newest announced
+        uint64_t checksum = 0;                   //   and its header checksum
+        std::shared_ptr<const Segment> segment;  // client: mapped, or null
+        bool map_failed = false;                 // client: said so once
     };
     struct Namespace {
         LocalData local;
-        std::unique_ptr<SharedModex> modex;     // see SharedModex
-        std::shared_ptr<const Segment> segment; // imported
+        std::unique_ptr<SharedModex> modex;      // see SharedModex
+        std::shared_ptr<const Segment> segment;  // imported
         bool refresh_failed = false;
         bool publish_failed = false;
-        std::unique_ptr<Publisher> publisher;   // owned and exported
+        std::unique_ptr<Publisher> publisher;  // owned and exported
     };
     struct NameHash {
         using is_transparent = void;
@@ -105,8 +105,7 @@ private:
     std::shared_ptr<const Segment> modex_segment(const char *nspace);
     // A value of (nspace, rank) from the shared modex segment, decoded into
     // *decoded_p (which the caller destructs).
-    pmix_status_t fetch_shared_modex(const char *nspace, pmix_rank_t rank, const char *key,
-                                     pmix_value_t *decoded_p);
+    pmix_status_t fetch_shared_modex(const char *nspace, pmix_rank_t rank, const char *key, pmix_value_t *decoded_p);
     std::string segment_directory(const Namespace &ns) const;
     std::string segment_path(const std::string &dir, const char *nspace);
 
@@ -118,6 +117,6 @@ private:
     uint64_t next_serial_ = 0;
 };
 
-} // namespace gds_shmem
+}  // namespace gds_shmem
 
 #endif

@@ -12,30 +12,49 @@ constexpr size_t kRawSize = sizeof(pmix_value_t{}.data);
 
 bool byte_object(pmix_data_type_t type)
 {
-    return type == PMIX_BYTE_OBJECT || type == PMIX_COMPRESSED_STRING ||
-           type == PMIX_COMPRESSED_BYTE_OBJECT;
+    return type == PMIX_BYTE_OBJECT || type == PMIX_COMPRESSED_STRING || type == PMIX_COMPRESSED_BYTE_OBJECT;
 }
 
-} // namespace
+}  // namespace
 
 bool pointer_free(pmix_data_type_t type)
 {
     switch (type) {
-    case PMIX_BOOL: case PMIX_BYTE: case PMIX_SIZE: case PMIX_PID: case PMIX_INT: case PMIX_INT8:
-    case PMIX_INT16: case PMIX_INT32: case PMIX_INT64: case PMIX_UINT: case PMIX_UINT8:
-    case PMIX_UINT16: case PMIX_UINT32: case PMIX_UINT64: case PMIX_FLOAT: case PMIX_DOUBLE:
-    case PMIX_TIMEVAL: case PMIX_TIME: case PMIX_STATUS: case PMIX_PROC_RANK: case PMIX_PERSIST:
-    case PMIX_SCOPE: case PMIX_DATA_RANGE: case PMIX_PROC_STATE: case PMIX_DATA_TYPE:
-    case PMIX_ALLOC_DIRECTIVE: case PMIX_JOB_STATE: case PMIX_LINK_STATE: case PMIX_LOCTYPE:
-    case PMIX_DEVTYPE:
-        return true;
-    default:
-        return false;
+    case PMIX_BOOL:
+    case PMIX_BYTE:
+    case PMIX_SIZE:
+    case PMIX_PID:
+    case PMIX_INT:
+    case PMIX_INT8:
+    case PMIX_INT16:
+    case PMIX_INT32:
+    case PMIX_INT64:
+    case PMIX_UINT:
+    case PMIX_UINT8:
+    case PMIX_UINT16:
+    case PMIX_UINT32:
+    case PMIX_UINT64:
+    case PMIX_FLOAT:
+    case PMIX_DOUBLE:
+    case PMIX_TIMEVAL:
+    case PMIX_TIME:
+    case PMIX_STATUS:
+    case PMIX_PROC_RANK:
+    case PMIX_PERSIST:
+    case PMIX_SCOPE:
+    case PMIX_DATA_RANGE:
+    case PMIX_PROC_STATE:
+    case PMIX_DATA_TYPE:
+    case PMIX_ALLOC_DIRECTIVE:
+    case PMIX_JOB_STATE:
+    case PMIX_LINK_STATE:
+    case PMIX_LOCTYPE:
+    case PMIX_DEVTYPE: return true;
+    default: return false;
     }
 }
 
 namespace {
-
 
 pmix_status_t encode_packed(const pmix_value_t &value, std::string &heap)
 {
@@ -60,7 +79,7 @@ pmix_status_t decode_packed(const char *payload, size_t len, pmix_value_t *value
     return rc == PMIX_SUCCESS ? rc : PMIX_ERR_UNPACK_FAILURE;
 }
 
-} // namespace
+}  // namespace
 
 uint64_t fnv1a(const void *bytes, size_t size, uint64_t seed)
 {
@@ -138,4 +157,4 @@ pmix_status_t decode_value(pmix_data_type_t type, Encoding encoding, const char 
     return PMIX_ERR_UNPACK_FAILURE;
 }
 
-} // namespace gds_shmem
+}  // namespace gds_shmem

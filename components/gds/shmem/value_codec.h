@@ -28,6 +28,6 @@ pmix_status_t decode_value(pmix_data_type_t type, Encoding encoding, const char 
 
 uint64_t fnv1a(const void *bytes, size_t size, uint64_t seed = 0xcbf29ce484222325ull);
 
-} // namespace gds_shmem
+}  // namespace gds_shmem
 
 #endif

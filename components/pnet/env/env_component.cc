@@ -16,7 +16,7 @@ extern char **environ;
 
 namespace {
 
-pnet_env::Rules rules; // read at open
+pnet_env::Rules rules;  // read at open
 
 pmix_status_t add_envar(void *ilist, const char *key, const std::string &name, const std::string &value)
 {
@@ -63,7 +63,8 @@ pmix_status_t setup_fork(const pmix_proc_t *, char ***env_p)
     std::size_t out = 0;
     for (std::size_t i = 0; env[i] != nullptr; ++i) {
         const char *equals = std::strchr(env[i], '=');
-        const std::string name(env[i], equals == nullptr ? std::strlen(env[i]) : static_cast<std::size_t>(equals - env[i]));
+        const std::string name(env[i],
+                               equals == nullptr ? std::strlen(env[i]) : static_cast<std::size_t>(equals - env[i]));
         if (pnet_env::matches_any(rules.unset, name.c_str())) {
             std::free(env[i]);
             continue;
@@ -97,13 +98,12 @@ void read_assignments(pmixpp::sdk::Services &services, const char *param,
         if (pnet_env::split_assignment(item, &assignment)) {
             out.push_back(std::move(assignment));
         } else {
-            services.log(PMIXPP_LOG_WARN, "PMIX_MCA_pnet_env_%s: '%s' is not NAME=value; skipped", param,
-                         item.c_str());
+            services.log(PMIXPP_LOG_WARN, "PMIX_MCA_pnet_env_%s: '%s' is not NAME=value; skipped", param, item.c_str());
         }
     }
 }
 
-} // namespace
+}  // namespace
 
 struct EnvNet {
     static constexpr const char *version = "1.0.0";

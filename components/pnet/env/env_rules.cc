@@ -36,4 +36,4 @@ bool matches_any(const std::vector<std::string> &patterns, const char *name)
     return false;
 }
 
-} // namespace pnet_env
+}  // namespace pnet_env

@@ -33,6 +33,6 @@ bool split_assignment(const std::string &item, std::pair<std::string, std::strin
 // True when `name` matches one of the patterns.
 bool matches_any(const std::vector<std::string> &patterns, const char *name);
 
-} // namespace pnet_env
+}  // namespace pnet_env
 
 #endif

@@ -43,7 +43,7 @@
 namespace simfabric {
 // One line in the component's log (defined after the descriptor).
 void warn(const std::string &line);
-} // namespace simfabric
+}  // namespace simfabric
 
 namespace {
 
@@ -66,7 +66,10 @@ std::map<std::string, LocalJob> jobs;
 using pmixpp::util::find_info;
 using pmixpp::util::key_is;
 
-bool as_u32(const pmix_value_t &v, uint32_t *out_p) { return pmixpp::util::read_unsigned(v, out_p) == PMIX_SUCCESS; }
+bool as_u32(const pmix_value_t &v, uint32_t *out_p)
+{
+    return pmixpp::util::read_unsigned(v, out_p) == PMIX_SUCCESS;
+}
 
 std::string fabric_id(const char *nspace)
 {
@@ -206,7 +209,7 @@ std::string nsdir_of(const char *nspace)
 pmix_status_t setup_fork(const pmix_proc_t *proc, char ***env_p)
 {
     const std::string nsdir = nsdir_of(proc->nspace);
-    if (nsdir.empty()) return PMIX_SUCCESS; // no local support for this job
+    if (nsdir.empty()) return PMIX_SUCCESS;  // no local support for this job
     const std::string path = simfabric::port_path(nsdir, proc->rank);
     std::string why;
     if (!simfabric::write_file(path, "port " + std::to_string(4096 + proc->rank) + "\n", &why)) {
@@ -266,7 +269,7 @@ constexpr pmixpp_pnet_module_t simfabric_module = {
     .deregister_fabric = simfabric::deregister_fabric,
 };
 
-} // namespace
+}  // namespace
 
 struct SimFabric {
     static constexpr const char *version = "1.0.0";

@@ -114,6 +114,9 @@ void deregister_fabric(const char *identifier)
     }
 }
 
-void forget_registrations() { registrations = 0; }
+void forget_registrations()
+{
+    registrations = 0;
+}
 
 }  // namespace simfabric

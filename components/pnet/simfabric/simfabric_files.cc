@@ -11,7 +11,10 @@
 
 namespace simfabric {
 
-std::string table_path(const std::string &nsdir) { return nsdir + "/simfab.table"; }
+std::string table_path(const std::string &nsdir)
+{
+    return nsdir + "/simfab.table";
+}
 std::string app_path(const std::string &nsdir, uint32_t appnum)
 {
     return nsdir + "/simfab.app" + std::to_string(appnum) + ".ctx";
@@ -49,6 +52,9 @@ bool write_file(const std::string &path, const std::string &text, std::string *w
     return true;
 }
 
-void remove_file(const std::string &path) { (void)::unlink(path.c_str()); }
+void remove_file(const std::string &path)
+{
+    (void)::unlink(path.c_str());
+}
 
-} // namespace simfabric
+}  // namespace simfabric

@@ -24,6 +24,6 @@ bool write_file(const std::string &path, const std::string &text, std::string *w
 // Removes path; an absent file is fine.
 void remove_file(const std::string &path);
 
-} // namespace simfabric
+}  // namespace simfabric
 
 #endif

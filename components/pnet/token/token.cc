@@ -59,8 +59,7 @@ bool fill_random(std::vector<unsigned char> &bytes)
     return true;
 }
 
-pmix_status_t setup_application(const char *, const pmix_info_t[], size_t, void *ilist, pmixpp_pnet_done_fn,
-                                void *)
+pmix_status_t setup_application(const char *, const pmix_info_t[], size_t, void *ilist, pmixpp_pnet_done_fn, void *)
 {
     if (ilist == nullptr) return PMIX_ERR_BAD_PARAM;
     std::vector<unsigned char> random(token_bytes);
@@ -97,7 +96,7 @@ constexpr pmixpp_pnet_module_t token_module = {
     .deregister_fabric = nullptr,
 };
 
-} // namespace
+}  // namespace
 
 struct TokenNet {
     static constexpr const char *version = "1.0.0";

@@ -57,7 +57,7 @@ bool munge_explicitly_requested(std::string *request_p)
     return false;
 }
 
-} // namespace
+}  // namespace
 
 extern "C" const pmixpp_component_t *pmixpp_psec_munge_component(void);
 
@@ -69,8 +69,7 @@ struct MungeSecurity {
 
     static void register_params(pmixpp::sdk::Services &services)
     {
-        services.register_param("socket", PMIXPP_PARAM_STRING, "",
-                                "munged socket to use (empty: libmunge's default)");
+        services.register_param("socket", PMIXPP_PARAM_STRING, "", "munged socket to use (empty: libmunge's default)");
     }
 
     static void open(pmixpp::sdk::Services &services)

@@ -73,8 +73,8 @@ private:
 
 bool kernel_knows(const pmixpp_peer_identity_t *kernel)
 {
-    return kernel != nullptr &&
-           kernel->struct_size >= offsetof(pmixpp_peer_identity_t, gid) + sizeof(kernel->gid) && kernel->known == 1;
+    return kernel != nullptr && kernel->struct_size >= offsetof(pmixpp_peer_identity_t, gid) + sizeof(kernel->gid) &&
+           kernel->known == 1;
 }
 
 // Status for a credential munged would not vouch for. A daemon that cannot
@@ -88,7 +88,7 @@ pmix_status_t refuse(const Context &context, munge_err_t rc)
     return PMIX_ERR_INVALID_CRED;
 }
 
-} // namespace
+}  // namespace
 
 void remember(const sdk::Services &services, const pmixpp_component_t *self)
 {
@@ -166,8 +166,8 @@ pmix_status_t create_credential(pmix_byte_object_t *cred_p)
             std::free(credential);
             const std::string why = context.error(rc);
             const std::string where = context.socket();
-            log(PMIXPP_LOG_ERROR, "cannot get a credential from munged at %s: %s (is munged running?)",
-                where.c_str(), why.c_str());
+            log(PMIXPP_LOG_ERROR, "cannot get a credential from munged at %s: %s (is munged running?)", where.c_str(),
+                why.c_str());
             return rc == EMUNGE_NO_MEMORY ? PMIX_ERR_NOMEM : PMIX_ERR_UNREACH;
         }
         const size_t size = std::strlen(credential);
@@ -186,8 +186,8 @@ pmix_status_t create_credential(pmix_byte_object_t *cred_p)
     }
 }
 
-pmix_status_t validate_credential(const pmixpp_peer_identity_t *kernel, const pmix_byte_object_t *cred,
-                                  uid_t *uid_p, gid_t *gid_p)
+pmix_status_t validate_credential(const pmixpp_peer_identity_t *kernel, const pmix_byte_object_t *cred, uid_t *uid_p,
+                                  gid_t *gid_p)
 {
     if (uid_p == nullptr || gid_p == nullptr) return PMIX_ERR_BAD_PARAM;
     if (cred == nullptr || cred->bytes == nullptr || cred->size == 0 || cred->size > max_credential_size ||
@@ -224,4 +224,4 @@ pmix_status_t validate_portable_credential(const pmix_byte_object_t *cred, uid_t
     return validate_credential(nullptr, cred, uid_p, gid_p);
 }
 
-} // namespace pmixpp::psec::munge
+}  // namespace pmixpp::psec::munge

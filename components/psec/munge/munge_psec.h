@@ -19,11 +19,11 @@ void forget();
 bool daemon_reachable(std::string *problem_p);
 
 pmix_status_t create_credential(pmix_byte_object_t *cred_p);
-pmix_status_t validate_credential(const pmixpp_peer_identity_t *kernel, const pmix_byte_object_t *cred,
-                                  uid_t *uid_p, gid_t *gid_p);
+pmix_status_t validate_credential(const pmixpp_peer_identity_t *kernel, const pmix_byte_object_t *cred, uid_t *uid_p,
+                                  gid_t *gid_p);
 // The same check without a connection to compare with.
 pmix_status_t validate_portable_credential(const pmix_byte_object_t *cred, uid_t *uid_p, gid_t *gid_p);
 
-} // namespace pmixpp::psec::munge
+}  // namespace pmixpp::psec::munge
 
 #endif

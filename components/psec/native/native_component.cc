@@ -31,8 +31,8 @@ namespace {
 
 bool kernel_knows(const pmixpp_peer_identity_t *kernel)
 {
-    return kernel != nullptr &&
-           kernel->struct_size >= offsetof(pmixpp_peer_identity_t, gid) + sizeof(kernel->gid) && kernel->known == 1;
+    return kernel != nullptr && kernel->struct_size >= offsetof(pmixpp_peer_identity_t, gid) + sizeof(kernel->gid) &&
+           kernel->known == 1;
 }
 
 pmix_status_t create_credential(pmix_byte_object_t *cred_p)
@@ -45,8 +45,8 @@ pmix_status_t create_credential(pmix_byte_object_t *cred_p)
 
 // A non-empty credential is not one native made (it makes none): refused,
 // so that a mix-up of psec modules never passes silently.
-pmix_status_t validate_credential(const pmixpp_peer_identity_t *kernel, const pmix_byte_object_t *cred,
-                                  uid_t *uid_p, gid_t *gid_p)
+pmix_status_t validate_credential(const pmixpp_peer_identity_t *kernel, const pmix_byte_object_t *cred, uid_t *uid_p,
+                                  gid_t *gid_p)
 {
     if (uid_p == nullptr || gid_p == nullptr) return PMIX_ERR_BAD_PARAM;
     if (cred != nullptr && cred->size != 0) return PMIX_ERR_INVALID_CRED;
@@ -91,7 +91,7 @@ constexpr pmixpp_psec_module_t native_module = {
     .validate_portable_credential = validate_portable_credential,
 };
 
-} // namespace
+}  // namespace
 
 struct NativeSecurity {
     static constexpr const char *version = "1.0.0";

@@ -237,6 +237,6 @@ inline pmix_status_t accept_pending(const pmixpp_ptl_listener_t *listener, int *
     return PMIX_SUCCESS;
 }
 
-} // namespace pmixpp::ptl
+}  // namespace pmixpp::ptl
 
 #endif

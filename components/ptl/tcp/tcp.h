@@ -68,6 +68,6 @@ void complete_identity(int fd, pmixpp_peer_identity_t *peer_p);
 int handles_uri(const char *uri);
 pmix_status_t connect(const char *uri, int timeout_ms, int *fd_p);
 
-} // namespace pmixpp::ptl::tcp
+}  // namespace pmixpp::ptl::tcp
 
 #endif

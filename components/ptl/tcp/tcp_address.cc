@@ -61,13 +61,16 @@ bool parse_ipv6(std::string_view rest, Endpoint *endpoint_p)
     return true;
 }
 
-const sockaddr_in &ipv4(const Endpoint &endpoint) { return *reinterpret_cast<const sockaddr_in *>(&endpoint.storage); }
+const sockaddr_in &ipv4(const Endpoint &endpoint)
+{
+    return *reinterpret_cast<const sockaddr_in *>(&endpoint.storage);
+}
 const sockaddr_in6 &ipv6(const Endpoint &endpoint)
 {
     return *reinterpret_cast<const sockaddr_in6 *>(&endpoint.storage);
 }
 
-} // namespace
+}  // namespace
 
 bool parse_uri(std::string_view uri, Endpoint *endpoint_p)
 {
@@ -120,4 +123,4 @@ void set_port(Endpoint *endpoint, uint16_t port)
     }
 }
 
-} // namespace pmixpp::ptl::tcp
+}  // namespace pmixpp::ptl::tcp

@@ -22,7 +22,7 @@ constexpr pmixpp_ptl_module_t tcp_module = {
     .complete_identity = pmixpp::ptl::tcp::complete_identity,
 };
 
-} // namespace
+}  // namespace
 
 extern "C" const pmixpp_component_t *pmixpp_ptl_tcp_component(void);
 

@@ -46,4 +46,4 @@ pmix_status_t connect(const char *uri, int timeout_ms, int *fd_p)
     }
 }
 
-} // namespace pmixpp::ptl::tcp
+}  // namespace pmixpp::ptl::tcp

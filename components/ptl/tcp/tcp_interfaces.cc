@@ -19,8 +19,8 @@ namespace {
 
 // One entry of an include/exclude list.
 struct Selector {
-    std::string interface;        // a name, or empty for a network
-    int family = AF_UNSPEC;       // of the network
+    std::string interface;   // a name, or empty for a network
+    int family = AF_UNSPEC;  // of the network
     unsigned char network[16] = {};
     unsigned prefix_bits = 0;
 };
@@ -33,8 +33,8 @@ bool parse_network(std::string_view token, Selector *selector_p)
     Selector selector;
     selector.family = host.find(':') == std::string::npos ? AF_INET : AF_INET6;
     const unsigned max_bits = selector.family == AF_INET ? 32 : 128;
-    const auto [end, ec] = std::from_chars(bits_text.data(), bits_text.data() + bits_text.size(),
-                                           selector.prefix_bits, 10);
+    const auto [end, ec] =
+        std::from_chars(bits_text.data(), bits_text.data() + bits_text.size(), selector.prefix_bits, 10);
     if (bits_text.empty() || ec != std::errc() || end != bits_text.data() + bits_text.size() ||
         selector.prefix_bits > max_bits || inet_pton(selector.family, host.c_str(), selector.network) != 1) {
         return false;
@@ -60,8 +60,8 @@ pmix_status_t parse_selectors(const char *what, const std::string &list, std::ve
                 return PMIX_ERR_BAD_PARAM;
             }
         } else if (token.size() >= IFNAMSIZ) {
-            log(PMIXPP_LOG_ERROR, "%s: '%.*s' is too long for an interface name", what,
-                static_cast<int>(token.size()), token.data());
+            log(PMIXPP_LOG_ERROR, "%s: '%.*s' is too long for an interface name", what, static_cast<int>(token.size()),
+                token.data());
             return PMIX_ERR_BAD_PARAM;
         } else {
             selector.interface = std::string(token);
@@ -75,7 +75,8 @@ pmix_status_t parse_selectors(const char *what, const std::string &list, std::ve
 const unsigned char *address_bytes(const Endpoint &endpoint)
 {
     if (endpoint.family() == AF_INET) {
-        return reinterpret_cast<const unsigned char *>(&reinterpret_cast<const sockaddr_in *>(&endpoint.storage)->sin_addr);
+        return reinterpret_cast<const unsigned char *>(
+            &reinterpret_cast<const sockaddr_in *>(&endpoint.storage)->sin_addr);
     }
     return reinterpret_cast<const sockaddr_in6 *>(&endpoint.storage)->sin6_addr.s6_addr;
 }
@@ -173,7 +174,7 @@ pmix_status_t filtered_interface_addresses(const Settings &settings, std::vector
     return PMIX_SUCCESS;
 }
 
-} // namespace
+}  // namespace
 
 pmix_status_t select_addresses(const Settings &settings, std::vector<Endpoint> *addresses_p)
 {
@@ -203,4 +204,4 @@ pmix_status_t select_addresses(const Settings &settings, std::vector<Endpoint> *
     }
 }
 
-} // namespace pmixpp::ptl::tcp
+}  // namespace pmixpp::ptl::tcp

@@ -86,8 +86,8 @@ pmix_status_t open_listeners(const Settings &settings, const std::vector<Endpoin
         if (rc != PMIX_SUCCESS) {
             Endpoint wanted = address;
             set_port(&wanted, port);
-            log(PMIXPP_LOG_ERROR, "cannot listen on %s: %s (choose another %s or free it)",
-                to_uri(wanted).c_str(), std::strerror(error), ipv4 ? "PMIX_TCP_IPV4_PORT" : "PMIX_TCP_IPV6_PORT");
+            log(PMIXPP_LOG_ERROR, "cannot listen on %s: %s (choose another %s or free it)", to_uri(wanted).c_str(),
+                std::strerror(error), ipv4 ? "PMIX_TCP_IPV4_PORT" : "PMIX_TCP_IPV6_PORT");
             close_all(listeners, count);
             return rc;
         }
@@ -101,10 +101,9 @@ pmix_status_t open_listeners(const Settings &settings, const std::vector<Endpoin
     return PMIX_SUCCESS;
 }
 
-} // namespace
+}  // namespace
 
-pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener_t listeners[], size_t max,
-                     size_t *n_p)
+pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener_t listeners[], size_t max, size_t *n_p)
 {
     return listen_guarded(info, ninfo, listeners, max, n_p, [&](size_t *count_p) {
         Settings settings;
@@ -114,7 +113,8 @@ pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener
         size_t count = 0;
         if (rc == PMIX_SUCCESS) rc = open_listeners(settings, addresses, listeners, max, &count);
         if (rc != PMIX_SUCCESS) return rc;
-        if (!settings.report_uri.empty() && (rc = write_report(settings.report_uri, listeners, count)) != PMIX_SUCCESS) {
+        if (!settings.report_uri.empty() &&
+            (rc = write_report(settings.report_uri, listeners, count)) != PMIX_SUCCESS) {
             close_all(listeners, count);
             return rc;
         }
@@ -154,4 +154,4 @@ void complete_identity(int fd, pmixpp_peer_identity_t *peer_p)
     }
 }
 
-} // namespace pmixpp::ptl::tcp
+}  // namespace pmixpp::ptl::tcp

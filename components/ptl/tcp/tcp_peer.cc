@@ -72,8 +72,8 @@ bool send_diag_request(int netlink, const Endpoint &peer, const Endpoint &local)
     message.request.id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
     sockaddr_nl kernel{};
     kernel.nl_family = AF_NETLINK;
-    return sendto(netlink, &message, sizeof(message), 0, reinterpret_cast<const sockaddr *>(&kernel),
-                  sizeof(kernel)) == static_cast<ssize_t>(sizeof(message));
+    return sendto(netlink, &message, sizeof(message), 0, reinterpret_cast<const sockaddr *>(&kernel), sizeof(kernel)) ==
+           static_cast<ssize_t>(sizeof(message));
 }
 
 // Parsed by hand: the NLMSG_* macros are C casts all the way down.
@@ -90,7 +90,7 @@ bool read_diag_reply(int netlink, SocketOwner *owner_p)
     const size_t header_space = (sizeof(nlmsghdr) + 3) & ~size_t{3};
     if (header.nlmsg_type != SOCK_DIAG_BY_FAMILY || header.nlmsg_len > static_cast<size_t>(received) ||
         header.nlmsg_len < header_space + sizeof(inet_diag_msg)) {
-        return false; // NLMSG_ERROR (no such socket) or a short answer
+        return false;  // NLMSG_ERROR (no such socket) or a short answer
     }
     inet_diag_msg reply;
     std::memcpy(&reply, buffer + header_space, sizeof(reply));
@@ -106,7 +106,7 @@ bool query_socket_owner(const Endpoint &peer, const Endpoint &local, SocketOwner
         log(PMIXPP_LOG_TRACE, "no NETLINK_SOCK_DIAG socket (%s)", std::strerror(errno));
         return false;
     }
-    timeval patience{1, 0}; // the kernel answers at once; never hang an accept on it
+    timeval patience{1, 0};  // the kernel answers at once; never hang an accept on it
     setsockopt(netlink.get(), SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof(patience));
     return send_diag_request(netlink.get(), peer, local) && read_diag_reply(netlink.get(), owner_p);
 }
@@ -155,7 +155,7 @@ bool find_process_of_socket(uid_t uid, ino_t inode, pid_t *pid_p)
         const dirent *entry = readdir(proc);
         if (entry == nullptr) break;
         pid_t pid = 0;
-        struct stat info{};
+        struct stat info {};
         if (!parse_pid(entry->d_name, &pid) || fstatat(dirfd(proc), entry->d_name, &info, 0) != 0 ||
             info.st_uid != uid) {
             continue;
@@ -213,7 +213,7 @@ bool owner_of_local_peer(int fd, Endpoint *remote_p, SocketOwner *owner_p)
     return false;
 }
 
-} // namespace
+}  // namespace
 
 pmixpp_peer_identity_t identify_socket_owner(int fd)
 {
@@ -253,4 +253,4 @@ pmixpp_peer_identity_t identify_peer(int fd)
     return peer;
 }
 
-} // namespace pmixpp::ptl::tcp
+}  // namespace pmixpp::ptl::tcp

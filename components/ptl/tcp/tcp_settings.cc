@@ -102,7 +102,10 @@ private:
 };
 
 // Not-found leaves the current value alone.
-pmix_status_t keep_or_fail(pmix_status_t rc) { return rc == PMIX_ERR_NOT_FOUND ? PMIX_SUCCESS : rc; }
+pmix_status_t keep_or_fail(pmix_status_t rc)
+{
+    return rc == PMIX_ERR_NOT_FOUND ? PMIX_SUCCESS : rc;
+}
 
 pmix_status_t apply(const Source &source, Settings *settings)
 {
@@ -112,8 +115,10 @@ pmix_status_t apply(const Source &source, Settings *settings)
                                        &settings->remote_connections))) != PMIX_SUCCESS ||
         (rc = keep_or_fail(source.text("if_include", PMIX_TCP_IF_INCLUDE, &settings->if_include))) != PMIX_SUCCESS ||
         (rc = keep_or_fail(source.text("if_exclude", PMIX_TCP_IF_EXCLUDE, &settings->if_exclude))) != PMIX_SUCCESS ||
-        (rc = keep_or_fail(source.flag("disable_ipv4", PMIX_TCP_DISABLE_IPV4, &settings->disable_ipv4))) != PMIX_SUCCESS ||
-        (rc = keep_or_fail(source.flag("disable_ipv6", PMIX_TCP_DISABLE_IPV6, &settings->disable_ipv6))) != PMIX_SUCCESS ||
+        (rc = keep_or_fail(source.flag("disable_ipv4", PMIX_TCP_DISABLE_IPV4, &settings->disable_ipv4))) !=
+            PMIX_SUCCESS ||
+        (rc = keep_or_fail(source.flag("disable_ipv6", PMIX_TCP_DISABLE_IPV6, &settings->disable_ipv6))) !=
+            PMIX_SUCCESS ||
         (rc = keep_or_fail(source.text("report_uri", PMIX_TCP_REPORT_URI, &settings->report_uri))) != PMIX_SUCCESS) {
         return rc;
     }
@@ -130,7 +135,7 @@ pmix_status_t apply(const Source &source, Settings *settings)
     return PMIX_SUCCESS;
 }
 
-} // namespace
+}  // namespace
 
 void declare_params(const pmixpp::sdk::Services &services)
 {
@@ -162,4 +167,4 @@ pmix_status_t read_settings(const pmix_info_t info[], size_t ninfo, Settings *se
     }
 }
 
-} // namespace pmixpp::ptl::tcp
+}  // namespace pmixpp::ptl::tcp

@@ -15,7 +15,7 @@
 namespace pmixpp::ptl::usock {
 
 struct UnixAddress {
-    std::string name;      // absolute path, or the abstract name without its leading NUL
+    std::string name;  // absolute path, or the abstract name without its leading NUL
     bool abstract = false;
 };
 
@@ -36,6 +36,6 @@ pmix_status_t accept(const pmixpp_ptl_listener_t *listener, int *fd_p, pmixpp_pe
 int handles_uri(const char *uri);
 pmix_status_t connect(const char *uri, int timeout_ms, int *fd_p);
 
-} // namespace pmixpp::ptl::usock
+}  // namespace pmixpp::ptl::usock
 
 #endif

@@ -8,9 +8,12 @@ namespace {
 
 constexpr std::string_view scheme = "usock:";
 
-bool has_nul(std::string_view text) { return text.find('\0') != std::string_view::npos; }
+bool has_nul(std::string_view text)
+{
+    return text.find('\0') != std::string_view::npos;
+}
 
-} // namespace
+}  // namespace
 
 bool parse_uri(std::string_view uri, UnixAddress *address_p)
 {
@@ -21,7 +24,7 @@ bool parse_uri(std::string_view uri, UnixAddress *address_p)
         address.abstract = true;
         rest.remove_prefix(1);
     } else if (!rest.starts_with('/')) {
-        return false; // relative paths would depend on the client's cwd
+        return false;  // relative paths would depend on the client's cwd
     }
     if (rest.empty() || rest.size() > max_name_length || has_nul(rest)) return false;
     address.name = std::string(rest);
@@ -54,4 +57,4 @@ bool to_sockaddr(const UnixAddress &address, sockaddr_un *sockaddr_p, socklen_t 
     return true;
 }
 
-} // namespace pmixpp::ptl::usock
+}  // namespace pmixpp::ptl::usock

@@ -21,7 +21,7 @@ constexpr pmixpp_ptl_module_t usock_module = {
     .complete_identity = nullptr,  // SO_PEERCRED tells everything at accept
 };
 
-} // namespace
+}  // namespace
 
 extern "C" const pmixpp_component_t *pmixpp_ptl_usock_component(void);
 

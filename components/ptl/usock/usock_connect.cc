@@ -45,4 +45,4 @@ pmix_status_t connect(const char *uri, int timeout_ms, int *fd_p)
     }
 }
 
-} // namespace pmixpp::ptl::usock
+}  // namespace pmixpp::ptl::usock

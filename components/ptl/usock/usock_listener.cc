@@ -121,7 +121,7 @@ UnixAddress choose_address(const std::string &tmpdir, const std::string &file_na
 // others can write), is left alone and the caller picks another name.
 bool name_is_free(const UnixAddress &address)
 {
-    struct stat info{};
+    struct stat info {};
     if (address.abstract || lstat(address.name.c_str(), &info) != 0) return true;
     if (S_ISSOCK(info.st_mode) && info.st_uid == geteuid() && unlink(address.name.c_str()) == 0) return true;
     log(PMIXPP_LOG_TRACE, "%s is taken (a %s of uid %u): trying another name", address.name.c_str(),
@@ -139,16 +139,17 @@ pmix_status_t choose_free_address(const std::string &tmpdir, UnixAddress *addres
             return PMIX_SUCCESS;
         }
     }
-    log(PMIXPP_LOG_ERROR, "cannot listen in %s: %d socket names in a row are taken by files that are not ours "
-                          "(remove them, or choose another PMIX_SERVER_TMPDIR)",
+    log(PMIXPP_LOG_ERROR,
+        "cannot listen in %s: %d socket names in a row are taken by files that are not ours "
+        "(remove them, or choose another PMIX_SERVER_TMPDIR)",
         tmpdir.c_str(), kNameAttempts);
     return PMIX_ERR_FILE_OPEN_FAILURE;
 }
 
 pmix_status_t fail_listen(const UnixAddress &address, const char *step, int error)
 {
-    log(PMIXPP_LOG_ERROR, "cannot %s Unix socket %s: %s (check PMIX_SERVER_TMPDIR)", step,
-        to_uri(address).c_str(), std::strerror(error));
+    log(PMIXPP_LOG_ERROR, "cannot %s Unix socket %s: %s (check PMIX_SERVER_TMPDIR)", step, to_uri(address).c_str(),
+        std::strerror(error));
     return status_from_errno(error);
 }
 
@@ -185,10 +186,9 @@ pmix_status_t open_socket(const UnixAddress &address, const Settings &settings, 
     return PMIX_SUCCESS;
 }
 
-} // namespace
+}  // namespace
 
-pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener_t listeners[], size_t max,
-                     size_t *n_p)
+pmix_status_t listen(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener_t listeners[], size_t max, size_t *n_p)
 {
     return listen_guarded(info, ninfo, listeners, max, n_p, [&](size_t *count_p) {
         Settings settings;
@@ -237,12 +237,14 @@ pmix_status_t accept(const pmixpp_ptl_listener_t *listener, int *fd_p, pmixpp_pe
         peer.pid = credentials.pid;
         peer.pid_known = credentials.pid > 0 ? 1 : 0;
     } else {
-        log(PMIXPP_LOG_WARN, "the kernel did not say who connected to %s (%s); the peer must prove it "
-                             "with a credential", listener->uri, std::strerror(errno));
+        log(PMIXPP_LOG_WARN,
+            "the kernel did not say who connected to %s (%s); the peer must prove it "
+            "with a credential",
+            listener->uri, std::strerror(errno));
     }
     *fd_p = fd;
     *peer_p = peer;
     return PMIX_SUCCESS;
 }
 
-} // namespace pmixpp::ptl::usock
+}  // namespace pmixpp::ptl::usock

@@ -49,16 +49,12 @@ typedef enum {
     PMIXPP_LOG_TRACE = 3
 } pmixpp_log_level_t;
 
-typedef enum {
-    PMIXPP_PARAM_STRING = 0,
-    PMIXPP_PARAM_INT = 1,
-    PMIXPP_PARAM_BOOL = 2
-} pmixpp_param_type_t;
+typedef enum { PMIXPP_PARAM_STRING = 0, PMIXPP_PARAM_INT = 1, PMIXPP_PARAM_BOOL = 2 } pmixpp_param_type_t;
 
 /* A component parameter, known to users as PMIX_MCA_<fw>_<component>_<name>. */
 typedef struct pmixpp_param_desc {
     size_t struct_size;
-    const char *name;          /* e.g. "length" */
+    const char *name; /* e.g. "length" */
     pmixpp_param_type_t type;
     const char *default_value; /* textual default, e.g. "32", "true", "" */
     const char *help;          /* one line shown by pmixpp_info */
@@ -75,8 +71,8 @@ typedef struct pmixpp_services {
     uint16_t abi_minor;
 
     /* printf-style logging, tagged with framework and component name */
-    void (*log)(const struct pmixpp_component *self, pmixpp_log_level_t level,
-                const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+    void (*log)(const struct pmixpp_component *self, pmixpp_log_level_t level, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
 
     /* Declare a parameter (call from register_params). Returns 0 or a negative
      * PMIx status. */
@@ -100,23 +96,22 @@ typedef struct pmixpp_services {
 /* The descriptor a component's entry function returns. Static and const in the
  * component; the core never writes to it. */
 typedef struct pmixpp_component {
-    size_t struct_size;           /* sizeof(pmixpp_component_t) as compiled */
-    uint16_t abi_major;           /* PMIXPP_COMPONENT_ABI_MAJOR */
-    uint16_t abi_minor;           /* PMIXPP_COMPONENT_ABI_MINOR */
-    const char *framework;        /* "pnet", "gds", "ptl", "psec" */
-    uint16_t framework_major;     /* PMIXPP_<FW>_API_MAJOR of the framework header used */
+    size_t struct_size;       /* sizeof(pmixpp_component_t) as compiled */
+    uint16_t abi_major;       /* PMIXPP_COMPONENT_ABI_MAJOR */
+    uint16_t abi_minor;       /* PMIXPP_COMPONENT_ABI_MINOR */
+    const char *framework;    /* "pnet", "gds", "ptl", "psec" */
+    uint16_t framework_major; /* PMIXPP_<FW>_API_MAJOR of the framework header used */
     uint16_t framework_minor;
-    const char *name;             /* component name, e.g. "hash" */
-    const char *version;          /* component's own version, e.g. "1.0.0" */
-    int default_priority;         /* higher wins; overridable by PMIX_MCA_<fw>_<name>_priority */
+    const char *name;     /* component name, e.g. "hash" */
+    const char *version;  /* component's own version, e.g. "1.0.0" */
+    int default_priority; /* higher wins; overridable by PMIX_MCA_<fw>_<name>_priority */
 
     /* All hooks are optional (NULL = nothing to do, or always available). */
     int (*register_params)(const pmixpp_services_t *services);
     int (*open)(const pmixpp_services_t *services);
     /* On PMIXPP_QUERY_AVAILABLE sets *module_p to the framework's module table
      * (which starts with its own size_t size) and may lower or raise *priority_p. */
-    pmixpp_query_result_t (*query)(const pmixpp_services_t *services, int *priority_p,
-                                   const void **module_p);
+    pmixpp_query_result_t (*query)(const pmixpp_services_t *services, int *priority_p, const void **module_p);
     void (*close)(void);
 
     void *reserved[8];
@@ -132,7 +127,7 @@ typedef const pmixpp_component_t *(*pmixpp_component_entry_fn)(void);
 #else
 #define PMIXPP_COMPONENT_LINKAGE
 #endif
-#define PMIXPP_COMPONENT_ENTRY(fw, name) \
+#define PMIXPP_COMPONENT_ENTRY(fw, name)                                                                               \
     PMIXPP_COMPONENT_LINKAGE PMIXPP_COMPONENT_EXPORT const pmixpp_component_t *pmixpp_##fw##_##name##_component(void)
 
 #ifdef __cplusplus

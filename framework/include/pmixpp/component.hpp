@@ -65,8 +65,7 @@ public:
 // given by an older core does not contain act as "not available".
 class Services {
 public:
-    Services(const pmixpp_services_t *raw, const pmixpp_component_t *self) noexcept
-        : raw_(raw), self_(self) {}
+    Services(const pmixpp_services_t *raw, const pmixpp_component_t *self) noexcept : raw_(raw), self_(self) {}
 
     const pmixpp_services_t *raw() const noexcept { return raw_; }
 
@@ -84,8 +83,7 @@ public:
     }
 
     // Throws Error when the core refuses the declaration.
-    void register_param(const char *name, pmixpp_param_type_t type, const char *default_value,
-                        const char *help) const
+    void register_param(const char *name, pmixpp_param_type_t type, const char *default_value, const char *help) const
     {
         if (!has(offsetof(pmixpp_services_t, register_param), sizeof(raw_->register_param)) ||
             raw_->register_param == nullptr) {
@@ -111,8 +109,7 @@ public:
 
     long long param_int(const char *name, long long fallback) const noexcept
     {
-        if (!has(offsetof(pmixpp_services_t, param_int), sizeof(raw_->param_int)) ||
-            raw_->param_int == nullptr) {
+        if (!has(offsetof(pmixpp_services_t, param_int), sizeof(raw_->param_int)) || raw_->param_int == nullptr) {
             return fallback;
         }
         return raw_->param_int(self_, name, fallback);
@@ -120,8 +117,7 @@ public:
 
     bool param_bool(const char *name, bool fallback) const noexcept
     {
-        if (!has(offsetof(pmixpp_services_t, param_bool), sizeof(raw_->param_bool)) ||
-            raw_->param_bool == nullptr) {
+        if (!has(offsetof(pmixpp_services_t, param_bool), sizeof(raw_->param_bool)) || raw_->param_bool == nullptr) {
             return fallback;
         }
         return raw_->param_bool(self_, name, fallback ? 1 : 0) != 0;
@@ -130,8 +126,7 @@ public:
     // struct event_base *, or nullptr before the progress engine runs.
     void *event_base() const noexcept
     {
-        if (!has(offsetof(pmixpp_services_t, event_base), sizeof(raw_->event_base)) ||
-            raw_->event_base == nullptr) {
+        if (!has(offsetof(pmixpp_services_t, event_base), sizeof(raw_->event_base)) || raw_->event_base == nullptr) {
             return nullptr;
         }
         return raw_->event_base();
@@ -155,7 +150,8 @@ inline bool env_set(char ***env_p, const std::string &name, const std::string &v
     const std::string entry = name + "=" + value;
     std::size_t n = 0;
     for (; *env_p != nullptr && (*env_p)[n] != nullptr; ++n) {
-        if (std::string_view((*env_p)[n]).substr(0, name.size() + 1) == std::string_view(entry).substr(0, name.size() + 1)) {
+        if (std::string_view((*env_p)[n]).substr(0, name.size() + 1) ==
+            std::string_view(entry).substr(0, name.size() + 1)) {
             char *copy = static_cast<char *>(std::malloc(entry.size() + 1));
             if (copy == nullptr) return false;
             std::memcpy(copy, entry.c_str(), entry.size() + 1);
@@ -181,8 +177,7 @@ inline bool env_set(char ***env_p, const std::string &name, const std::string &v
 namespace detail {
 
 // Builds the descriptor of component class C and the C hooks around it.
-template <class C, const char *Framework, const char *Name>
-struct Adapter {
+template <class C, const char *Framework, const char *Name> struct Adapter {
     static inline const pmixpp_services_t *last_services = nullptr;
 
     static Services bind(const pmixpp_services_t *services) noexcept
@@ -199,8 +194,7 @@ struct Adapter {
     }
 
     // Runs one hook body; maps every exception to a PMIx status.
-    template <class Body>
-    static int guarded(const Services &services, const char *hook, Body &&body) noexcept
+    template <class Body> static int guarded(const Services &services, const char *hook, Body &&body) noexcept
     {
         try {
             std::forward<Body>(body)();
@@ -232,8 +226,7 @@ struct Adapter {
         return guarded(services, "open", [&] { C::open(services); });
     }
 
-    static pmixpp_query_result_t query(const pmixpp_services_t *raw, int *priority_p,
-                                       const void **module_p) noexcept
+    static pmixpp_query_result_t query(const pmixpp_services_t *raw, int *priority_p, const void **module_p) noexcept
     {
         Services services = bind(raw);
         if (priority_p == nullptr || module_p == nullptr) {
@@ -261,14 +254,14 @@ struct Adapter {
 
     static void close() noexcept
     {
-        (void) guarded(Services(last_services, &descriptor), "close", [] { C::close(); });
+        (void)guarded(Services(last_services, &descriptor), "close", [] { C::close(); });
         last_services = nullptr;
     }
 
     static constexpr auto register_params_hook()
     {
         using Fn = int (*)(const pmixpp_services_t *);
-        if constexpr (requires(Services &s) { C::register_params(s); }) {
+        if constexpr (requires(Services & s) { C::register_params(s); }) {
             return static_cast<Fn>(&register_params);
         } else {
             return static_cast<Fn>(nullptr);
@@ -278,7 +271,7 @@ struct Adapter {
     static constexpr auto open_hook()
     {
         using Fn = int (*)(const pmixpp_services_t *);
-        if constexpr (requires(Services &s) { C::open(s); }) {
+        if constexpr (requires(Services & s) { C::open(s); }) {
             return static_cast<Fn>(&open);
         } else {
             return static_cast<Fn>(nullptr);
@@ -288,7 +281,7 @@ struct Adapter {
     static constexpr auto query_hook()
     {
         using Fn = pmixpp_query_result_t (*)(const pmixpp_services_t *, int *, const void **);
-        if constexpr (requires(Services &s, int &p) { C::query(s, p); }) {
+        if constexpr (requires(Services & s, int &p) { C::query(s, p); }) {
             return static_cast<Fn>(&query);
         } else {
             return static_cast<Fn>(nullptr);
@@ -324,20 +317,21 @@ struct Adapter {
     };
 };
 
-} // namespace detail
-} // namespace pmixpp::sdk
+}  // namespace detail
+}  // namespace pmixpp::sdk
 
 /* Defines the entry function of component <name> in framework <fw>, backed by
  * class <cls>. Use once, at namespace scope, in one source file. */
-#define PMIXPP_CXX_COMPONENT(fw, name, cls)                                                     \
-    namespace pmixpp_component_names_##fw##_##name {                                            \
-    inline constexpr char framework[] = #fw;                                                    \
-    inline constexpr char component[] = #name;                                                  \
-    }                                                                                           \
-    PMIXPP_COMPONENT_ENTRY(fw, name)                                                 \
-    {                                                                                           \
-        return &::pmixpp::sdk::detail::Adapter<cls, pmixpp_component_names_##fw##_##name::framework, \
-                                               pmixpp_component_names_##fw##_##name::component>::descriptor; \
+#define PMIXPP_CXX_COMPONENT(fw, name, cls)                                                                            \
+    namespace pmixpp_component_names_##fw##_##name                                                                     \
+    {                                                                                                                  \
+        inline constexpr char framework[] = #fw;                                                                       \
+        inline constexpr char component[] = #name;                                                                     \
+    }                                                                                                                  \
+    PMIXPP_COMPONENT_ENTRY(fw, name)                                                                                   \
+    {                                                                                                                  \
+        return &::pmixpp::sdk::detail::Adapter<cls, pmixpp_component_names_##fw##_##name::framework,                   \
+                                               pmixpp_component_names_##fw##_##name::component>::descriptor;           \
     }
 
 #endif /* PMIXPP_COMPONENT_HPP */

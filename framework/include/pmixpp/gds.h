@@ -60,9 +60,9 @@ typedef enum {
 
 /* Where a registered value lives. */
 typedef struct pmixpp_gds_address {
-    const char *nspace;       /* NUL-terminated, at most PMIX_MAX_NSLEN characters */
+    const char *nspace; /* NUL-terminated, at most PMIX_MAX_NSLEN characters */
     pmixpp_gds_level_t level;
-    uint32_t id;              /* see the table above; ignored at job level */
+    uint32_t id; /* see the table above; ignored at job level */
 } pmixpp_gds_address_t;
 
 /* One proc's modex data as its local peers may see it (share_modex). */
@@ -83,8 +83,7 @@ typedef struct pmixpp_gds_module {
 
     /* A new, empty store. `info` carries hints (PMIXPP_GDS_HINT_* below;
      * unknown keys are ignored). */
-    pmix_status_t (*store_create)(const pmix_info_t info[], size_t ninfo,
-                                  pmixpp_gds_store_t **store_p);
+    pmix_status_t (*store_create)(const pmix_info_t info[], size_t ninfo, pmixpp_gds_store_t **store_p);
 
     /* Releases the store and everything in it. NULL is accepted. */
     void (*store_destroy)(pmixpp_gds_store_t *store);
@@ -97,23 +96,23 @@ typedef struct pmixpp_gds_module {
      * the namespace, as does every comma-separated name of a node-level
      * PMIX_HOSTNAME_ALIASES. PMIX_ERR_BAD_PARAM for a NULL store/addr, an
      * empty or overlong nspace or key, or an unknown level. */
-    pmix_status_t (*store)(pmixpp_gds_store_t *store, const pmixpp_gds_address_t *addr,
-                           const pmix_info_t info[], size_t ninfo);
+    pmix_status_t (*store)(pmixpp_gds_store_t *store, const pmixpp_gds_address_t *addr, const pmix_info_t info[],
+                           size_t ninfo);
 
     /* One value: a malloc'ed deep copy in *value_p. PMIX_ERR_NOT_FOUND when
      * the namespace, the (level, id) or the key is not stored. */
-    pmix_status_t (*fetch)(pmixpp_gds_store_t *store, const pmixpp_gds_address_t *addr,
-                           const char *key, pmix_value_t **value_p);
+    pmix_status_t (*fetch)(pmixpp_gds_store_t *store, const pmixpp_gds_address_t *addr, const char *key,
+                           pmix_value_t **value_p);
 
     /* Every key stored at addr as a malloc'ed info array of *ninfo_p > 0
      * entries; an address without keys is PMIX_ERR_NOT_FOUND. */
-    pmix_status_t (*fetch_all)(pmixpp_gds_store_t *store, const pmixpp_gds_address_t *addr,
-                               pmix_info_t **info_p, size_t *ninfo_p);
+    pmix_status_t (*fetch_all)(pmixpp_gds_store_t *store, const pmixpp_gds_address_t *addr, pmix_info_t **info_p,
+                               size_t *ninfo_p);
 
     /* Node id of `hostname` (a PMIX_HOSTNAME or an alias) in nspace.
      * PMIX_ERR_NOT_FOUND when unknown. */
-    pmix_status_t (*lookup_node)(pmixpp_gds_store_t *store, const char *nspace,
-                                 const char *hostname, uint32_t *nodeid_p);
+    pmix_status_t (*lookup_node)(pmixpp_gds_store_t *store, const char *nspace, const char *hostname,
+                                 uint32_t *nodeid_p);
 
     /* 1 if the store holds anything (registered or modex data) for nspace. */
     int (*has_nspace)(pmixpp_gds_store_t *store, const char *nspace);
@@ -123,8 +122,8 @@ typedef struct pmixpp_gds_module {
     /* Stores copies of info[0..ninfo) as data put by (nspace, rank) with
      * `scope` (PMIX_LOCAL, PMIX_REMOTE, PMIX_GLOBAL or PMIX_INTERNAL). A key
      * put again replaces the earlier value and scope. */
-    pmix_status_t (*store_modex)(pmixpp_gds_store_t *store, const char *nspace, pmix_rank_t rank,
-                                 pmix_scope_t scope, const pmix_info_t info[], size_t ninfo);
+    pmix_status_t (*store_modex)(pmixpp_gds_store_t *store, const char *nspace, pmix_rank_t rank, pmix_scope_t scope,
+                                 const pmix_info_t info[], size_t ninfo);
 
     /* One modex value visible to a requester in `visible_to`:
      *   PMIX_LOCAL  -> keys put with PMIX_LOCAL, PMIX_GLOBAL or PMIX_INTERNAL
@@ -135,9 +134,8 @@ typedef struct pmixpp_gds_module {
                                  pmix_scope_t visible_to, const char *key, pmix_value_t **value_p);
 
     /* Every modex key of (nspace, rank) visible to `visible_to`, as above. */
-    pmix_status_t (*fetch_modex_all)(pmixpp_gds_store_t *store, const char *nspace,
-                                     pmix_rank_t rank, pmix_scope_t visible_to,
-                                     pmix_info_t **info_p, size_t *ninfo_p);
+    pmix_status_t (*fetch_modex_all)(pmixpp_gds_store_t *store, const char *nspace, pmix_rank_t rank,
+                                     pmix_scope_t visible_to, pmix_info_t **info_p, size_t *ninfo_p);
 
     /* ---- namespaces ------------------------------------------------------ */
 
@@ -150,14 +148,12 @@ typedef struct pmixpp_gds_module {
      * component rebuilds it. bytes are malloc'ed (release with
      * PMIx_Byte_object_destruct or free(bytes)). PMIX_ERR_NOT_FOUND when the
      * namespace is unknown. */
-    pmix_status_t (*export_nspace)(pmixpp_gds_store_t *store, const char *nspace,
-                                   pmix_byte_object_t *blob_p);
+    pmix_status_t (*export_nspace)(pmixpp_gds_store_t *store, const char *nspace, pmix_byte_object_t *blob_p);
 
     /* Client: adds the data of an export_nspace object to the store, which
      * must be for `nspace`. PMIX_ERR_UNPACK_FAILURE (or another error) for a
      * malformed object; the store is then unchanged. */
-    pmix_status_t (*import_nspace)(pmixpp_gds_store_t *store, const char *nspace,
-                                   const pmix_byte_object_t *blob);
+    pmix_status_t (*import_nspace)(pmixpp_gds_store_t *store, const char *nspace, const pmix_byte_object_t *blob);
 
     /* ---- 1.1 ------------------------------------------------------------- */
 
@@ -166,8 +162,7 @@ typedef struct pmixpp_gds_module {
      * segment). A client whose import of the export_nspace object failed
      * (e.g. it cannot map the segment) imports this one instead with
      * import_nspace. NULL when export_nspace already carries the data. */
-    pmix_status_t (*export_nspace_inline)(pmixpp_gds_store_t *store, const char *nspace,
-                                          pmix_byte_object_t *blob_p);
+    pmix_status_t (*export_nspace_inline)(pmixpp_gds_store_t *store, const char *nspace, pmix_byte_object_t *blob_p);
 
     /* ---- 1.2 ------------------------------------------------------------- */
 
@@ -178,9 +173,8 @@ typedef struct pmixpp_gds_module {
      * shared again replaces the earlier value), and *blob_p (malloc'ed, as
      * for export_nspace) names where clients find it. NULL, or an error
      * status: the core sends the data itself. */
-    pmix_status_t (*share_modex)(pmixpp_gds_store_t *store, const char *nspace,
-                                 const pmixpp_gds_proc_data_t procs[], size_t nprocs,
-                                 pmix_byte_object_t *blob_p);
+    pmix_status_t (*share_modex)(pmixpp_gds_store_t *store, const char *nspace, const pmixpp_gds_proc_data_t procs[],
+                                 size_t nprocs, pmix_byte_object_t *blob_p);
 
     /* Client: makes the data named by a share_modex object readable through
      * fetch_modex and fetch_modex_all, as data put with PMIX_GLOBAL scope
@@ -189,8 +183,8 @@ typedef struct pmixpp_gds_module {
      * that of rank `keep` (the client's own puts; PMIX_RANK_UNDEF for none)
      * stays. PMIX_ERR_NOT_AVAILABLE when the data cannot be reached from
      * here; the store is then unchanged. */
-    pmix_status_t (*import_modex)(pmixpp_gds_store_t *store, const char *nspace,
-                                  const pmix_byte_object_t *blob, pmix_rank_t keep);
+    pmix_status_t (*import_modex)(pmixpp_gds_store_t *store, const char *nspace, const pmix_byte_object_t *blob,
+                                  pmix_rank_t keep);
 } pmixpp_gds_module_t;
 
 /* store_create hints (pmix_info_t keys). */

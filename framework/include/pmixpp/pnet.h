@@ -36,8 +36,8 @@ typedef struct pmixpp_pnet_module {
      * Return PMIX_OPERATION_SUCCEEDED when done synchronously, PMIX_SUCCESS when
      * `done` will be called later (e.g. after asking a remote token service),
      * or an error. */
-    pmix_status_t (*setup_application)(const char *nspace, const pmix_info_t info[], size_t ninfo,
-                                       void *ilist, pmixpp_pnet_done_fn done, void *cbdata);
+    pmix_status_t (*setup_application)(const char *nspace, const pmix_info_t info[], size_t ninfo, void *ilist,
+                                       pmixpp_pnet_done_fn done, void *cbdata);
 
     /* Compute node, before any local process of the job is forked. Same return
      * convention as setup_application. */

@@ -30,8 +30,7 @@ typedef struct pmixpp_psec_module {
     /* Server: who sent this credential over a connection the kernel
      * described as `kernel`. PMIX_ERR_INVALID_CRED when it cannot be
      * established (forged, replayed, expired, or nothing to go on). */
-    pmix_status_t (*validate_credential)(const pmixpp_peer_identity_t *kernel,
-                                         const pmix_byte_object_t *cred,
+    pmix_status_t (*validate_credential)(const pmixpp_peer_identity_t *kernel, const pmix_byte_object_t *cred,
                                          uid_t *uid_p, gid_t *gid_p);
 
     /* Since 1.1; check struct_size before calling, NULL means not offered.

@@ -27,10 +27,10 @@ extern "C" {
 /* One listening socket opened by a component. */
 typedef struct pmixpp_ptl_listener {
     size_t struct_size;
-    int fd;                        /* listening, non-blocking, close-on-exec */
-    char uri[PMIXPP_PTL_URI_MAX];  /* how a client reaches it, e.g. "usock:/tmp/x/pmix.sock"
+    int fd;                       /* listening, non-blocking, close-on-exec */
+    char uri[PMIXPP_PTL_URI_MAX]; /* how a client reaches it, e.g. "usock:/tmp/x/pmix.sock"
                                       or "tcp4://127.0.0.1:40123" */
-    void *state;                   /* the component's own; handed back to close_listener */
+    void *state;                  /* the component's own; handed back to close_listener */
 } pmixpp_ptl_listener_t;
 
 typedef struct pmixpp_ptl_module {
@@ -41,8 +41,8 @@ typedef struct pmixpp_ptl_module {
      * asks (PMIX_SERVER_TMPDIR, PMIX_SOCKET_MODE, PMIX_USOCK_DISABLE,
      * PMIX_TCP_* ...). Fills up to `max` entries of `listeners`, sets *n_p.
      * PMIX_ERR_NOT_AVAILABLE when the info disables this transport. */
-    pmix_status_t (*listen)(const pmix_info_t info[], size_t ninfo,
-                            pmixpp_ptl_listener_t listeners[], size_t max, size_t *n_p);
+    pmix_status_t (*listen)(const pmix_info_t info[], size_t ninfo, pmixpp_ptl_listener_t listeners[], size_t max,
+                            size_t *n_p);
 
     /* Server: close the socket and remove anything listen created (socket file). */
     void (*close_listener)(pmixpp_ptl_listener_t *listener);
@@ -50,8 +50,7 @@ typedef struct pmixpp_ptl_module {
     /* Server: accept one pending connection: a connected, non-blocking,
      * close-on-exec fd and what the kernel says about the peer.
      * PMIX_ERR_WOULD_BLOCK when nothing is pending. */
-    pmix_status_t (*accept)(const pmixpp_ptl_listener_t *listener, int *fd_p,
-                            pmixpp_peer_identity_t *peer_p);
+    pmix_status_t (*accept)(const pmixpp_ptl_listener_t *listener, int *fd_p, pmixpp_peer_identity_t *peer_p);
 
     /* Client: 1 if this transport can reach `uri`. */
     int (*handles_uri)(const char *uri);

@@ -120,7 +120,7 @@ inline bool same_ignoring_case(std::string_view text, std::string_view word) noe
     return true;
 }
 
-} // namespace detail
+}  // namespace detail
 
 // The words people write in environment variables, param files and command
 // lines, in any case: 1/true/yes/on and 0/false/no/off. Anything else, the
@@ -209,7 +209,7 @@ inline bool integer_of(const pmix_value_t &value, Integer *integer_p) noexcept
     }
 }
 
-} // namespace detail
+}  // namespace detail
 
 // A non-negative integer of any integer type, at most `max`.
 inline pmix_status_t read_unsigned(const pmix_value_t &value, uint64_t max, uint64_t *value_p) noexcept
@@ -227,8 +227,8 @@ inline pmix_status_t read_unsigned(const pmix_value_t &value, uint64_t max, uint
 
 // The same, into an unsigned type of the caller's, whose range is the limit.
 template <std::unsigned_integral T>
-    requires(!std::same_as<T, bool>)
-pmix_status_t read_unsigned(const pmix_value_t &value, T *value_p) noexcept
+requires(!std::same_as<T, bool>) pmix_status_t read_unsigned(const pmix_value_t &value, T *value_p)
+noexcept
 {
     uint64_t wide = 0;
     const pmix_status_t rc = read_unsigned(value, std::numeric_limits<T>::max(), &wide);
@@ -251,8 +251,7 @@ inline pmix_status_t read_int(const pmix_value_t &value, int64_t min, int64_t ma
 }
 
 // The same, into a signed type of the caller's, whose range is the limit.
-template <std::signed_integral T>
-pmix_status_t read_int(const pmix_value_t &value, T *value_p) noexcept
+template <std::signed_integral T> pmix_status_t read_int(const pmix_value_t &value, T *value_p) noexcept
 {
     int64_t wide = 0;
     const pmix_status_t rc = read_int(value, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), &wide);
@@ -342,6 +341,6 @@ private:
     int fd_ = -1;
 };
 
-} // namespace pmixpp::util
+}  // namespace pmixpp::util
 
 #endif /* PMIXPP_UTIL_HPP */

@@ -27,11 +27,13 @@ static pmix_nspace_t NSPACE = "hello";
 #define MAX_PROCS 64
 
 /* One node: everything a fence gathers is this node's contribution. */
-static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                              size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
-                              void *cbdata)
+static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
+                              char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
-    (void)procs; (void)nprocs; (void)info; (void)ninfo;
+    (void)procs;
+    (void)nprocs;
+    (void)info;
+    (void)ninfo;
     /* data is ours to free: it goes back as the result, freed once read. */
     cbfunc(PMIX_SUCCESS, data, ndata, cbdata, free, data);
     return PMIX_SUCCESS;
@@ -41,14 +43,22 @@ static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pm
 static pmix_status_t on_direct_modex(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
                                      pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
-    (void)proc; (void)info; (void)ninfo; (void)cbfunc; (void)cbdata;
+    (void)proc;
+    (void)info;
+    (void)ninfo;
+    (void)cbfunc;
+    (void)cbdata;
     return PMIX_ERR_NOT_FOUND;
 }
 
 static pmix_status_t on_abort(const pmix_proc_t *proc, void *server_object, int status, const char msg[],
                               pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-    (void)server_object; (void)procs; (void)nprocs; (void)cbfunc; (void)cbdata;
+    (void)server_object;
+    (void)procs;
+    (void)nprocs;
+    (void)cbfunc;
+    (void)cbdata;
     fprintf(stderr, "hello_host: %s.%u aborted with status %d: %s\n", proc->nspace, proc->rank, status,
             msg != NULL ? msg : "");
     return PMIX_OPERATION_SUCCEEDED;
@@ -61,7 +71,7 @@ typedef struct {
     pthread_cond_t cond;
     int done;
     pmix_status_t status;
-    pmix_info_t *info;  /* setup_application's result, our copy */
+    pmix_info_t *info; /* setup_application's result, our copy */
     size_t ninfo;
 } waiter_t;
 
@@ -92,7 +102,10 @@ static pmix_status_t waiter_wait(waiter_t *w)
     return w->status;
 }
 
-static void on_op(pmix_status_t status, void *cbdata) { waiter_finish(cbdata, status); }
+static void on_op(pmix_status_t status, void *cbdata)
+{
+    waiter_finish(cbdata, status);
+}
 
 /* The network components' additions: copied, then the library may free its array. */
 static void on_setup_application(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *provided,

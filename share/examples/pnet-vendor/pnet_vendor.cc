@@ -42,8 +42,8 @@ long long vni_base = 1000;
 long long vni_count = 64;
 
 struct Job {
-    long long vni = -1;      // reserved on the head node (this process)
-    std::string conf_path;   // written on the compute node
+    long long vni = -1;     // reserved on the head node (this process)
+    std::string conf_path;  // written on the compute node
     unsigned children_ended = 0;
 };
 std::mutex jobs_mutex;
@@ -64,7 +64,7 @@ long long reserve_vni(const std::string &nspace)
 {
     std::lock_guard lock(jobs_mutex);
     Job &job = jobs[nspace];
-    if (job.vni >= 0) return job.vni; // the same job asked again
+    if (job.vni >= 0) return job.vni;  // the same job asked again
     for (long long vni = vni_base; vni < vni_base + vni_count; ++vni) {
         if (vnis_in_use.insert(vni).second) return job.vni = vni;
     }
@@ -74,13 +74,13 @@ long long reserve_vni(const std::string &nspace)
 pmix_status_t setup_application(const char *nspace, const pmix_info_t info[], size_t ninfo, void *ilist,
                                 pmixpp_pnet_done_fn done, void *cbdata)
 {
-    (void) info;
-    (void) ninfo;
-    (void) done;
-    (void) cbdata;
+    (void)info;
+    (void)ninfo;
+    (void)done;
+    (void)cbdata;
     if (ilist == nullptr) return PMIX_ERR_BAD_PARAM;
     const long long vni = reserve_vni(nspace);
-    if (vni < 0) return PMIX_ERR_OUT_OF_RESOURCE; // the pool is exhausted: the core names us
+    if (vni < 0) return PMIX_ERR_OUT_OF_RESOURCE;  // the pool is exhausted: the core names us
     const std::string vni_text = std::to_string(vni);
     pmix_status_t rc = add_envar(ilist, "VENDOR_FABRIC_KEY", fabric_key);
     if (rc == PMIX_SUCCESS) rc = add_envar(ilist, "VENDOR_VNI", vni_text);
@@ -101,7 +101,7 @@ pmix_status_t setup_local_support(const char *nspace, const pmix_info_t info[], 
 {
     const pmix_info_t *nsdir = pmixpp::util::find_info(info, ninfo, PMIX_NSDIR);
     const pmix_info_t *vni = pmixpp::util::find_info(info, ninfo, kVniKey);
-    if (vni == nullptr) return PMIX_OPERATION_SUCCEEDED; // not a job we set up
+    if (vni == nullptr) return PMIX_OPERATION_SUCCEEDED;  // not a job we set up
     if (nsdir == nullptr || nsdir->value.type != PMIX_STRING || vni->value.type != PMIX_UINT32) {
         return PMIX_ERR_BAD_PARAM;
     }
@@ -158,7 +158,7 @@ constexpr pmixpp_pnet_module_t vendor_module = {
     .deregister_fabric = nullptr,
 };
 
-} // namespace
+}  // namespace
 
 struct VendorNet {
     static constexpr const char *version = "1.0.0";
@@ -185,7 +185,7 @@ struct VendorNet {
     static const void *query(pmixpp::sdk::Services &services, int &)
     {
         if (fabric_key.empty()) {
-            return nullptr; // no key configured: decline quietly
+            return nullptr;  // no key configured: decline quietly
         }
         if (vni_base < 0 || vni_count < 1) {
             services.log(PMIXPP_LOG_WARN, "PMIX_MCA_pnet_vendor_vni_base/_count give an empty pool; not used");

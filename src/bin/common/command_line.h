@@ -43,6 +43,6 @@ inline std::optional<int> parse_command_line(CLI::App &cli, int argc, char **arg
     return std::nullopt;
 }
 
-} // namespace pmixpp::bin
+}  // namespace pmixpp::bin
 
 #endif

@@ -52,13 +52,13 @@ int run(const Options &options)
         std::fprintf(stderr, "pmixpp_info: check the PMIX_MCA_* variables and component files named above\n");
         return 1;
     }
-    const std::string out = options.format == Format::json ? pmixpp::info::render_json(inventory)
-                                                           : pmixpp::info::render_text(inventory);
+    const std::string out =
+        options.format == Format::json ? pmixpp::info::render_json(inventory) : pmixpp::info::render_text(inventory);
     std::fputs(out.c_str(), stdout);
     return 0;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char **argv)
 {

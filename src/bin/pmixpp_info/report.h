@@ -18,6 +18,6 @@ struct Inventory {
 std::string render_text(const Inventory &inventory);
 std::string render_json(const Inventory &inventory);
 
-} // namespace pmixpp::info
+}  // namespace pmixpp::info
 
 #endif

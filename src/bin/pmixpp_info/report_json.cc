@@ -33,9 +33,8 @@ Json params_json(const std::vector<framework::ParamReport> &params)
 
 Json component_json(const framework::ComponentReport &component)
 {
-    return Json{{"name", component.name},         {"version", component.version},
-                {"priority", component.priority}, {"path", component.path},
-                {"selected", component.selected}, {"reason", component.reason}};
+    return Json{{"name", component.name}, {"version", component.version},   {"priority", component.priority},
+                {"path", component.path}, {"selected", component.selected}, {"reason", component.reason}};
 }
 
 Json framework_json(const framework::FrameworkReport &fw)
@@ -56,7 +55,7 @@ Json core_json(const framework::CoreReport &core)
                 {"param_files", Json{{"system", core.system_param_file}, {"user", core.user_param_file}}}};
 }
 
-} // namespace
+}  // namespace
 
 std::string render_json(const Inventory &inventory)
 {
@@ -70,4 +69,4 @@ std::string render_json(const Inventory &inventory)
     return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-} // namespace pmixpp::info
+}  // namespace pmixpp::info

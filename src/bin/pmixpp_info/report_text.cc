@@ -70,12 +70,12 @@ void append_core(std::string &out, const framework::CoreReport &core)
     }
     out += "  param files:\n";
     out += "    system: " + core.system_param_file + "\n";
-    out += "    user:   " + (core.user_param_file.empty() ? std::string("none ($HOME is not set)")
-                                                          : core.user_param_file) + "\n";
+    out += "    user:   " +
+           (core.user_param_file.empty() ? std::string("none ($HOME is not set)") : core.user_param_file) + "\n";
     append_params(out, core.params);
 }
 
-} // namespace
+}  // namespace
 
 std::string render_text(const Inventory &inventory)
 {
@@ -96,4 +96,4 @@ std::string render_text(const Inventory &inventory)
     return out;
 }
 
-} // namespace pmixpp::info
+}  // namespace pmixpp::info

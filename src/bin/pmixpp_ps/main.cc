@@ -35,7 +35,8 @@ std::optional<int> parse(int argc, char **argv, Options *o)
     CLI::App cli{"What a running pmixrun is doing: one line per process of each job it serves, then one per "
                  "session (id, parent, state, allocation, jobs).",
                  "pmixpp_ps"};
-    CLI::Option *pid = cli.add_option("--pid", o->pid, "the pmixrun's process id")->type_name("PID")
+    CLI::Option *pid = cli.add_option("--pid", o->pid, "the pmixrun's process id")
+                           ->type_name("PID")
                            ->check(CLI::Range(1, INT_MAX).description(""));
     CLI::Option *uri = cli.add_option("--uri", o->uri, "its server's URI (pmixrun --report-uri), or @FILE holding it")
                            ->type_name("URI|@FILE");
@@ -44,12 +45,14 @@ std::optional<int> parse(int argc, char **argv, Options *o)
     cli.add_option("--tmpdir", o->tmpdir, "pmixrun's --tmpdir, when it was given one")->type_name("DIR");
     cli.footer("Give --pid or --uri.");
     if (auto code = pmixpp::bin::parse_command_line(cli, argc, argv)) return code;
-    if (o->pid <= 0 && o->uri.empty()) return pmixpp::bin::usage_error("pmixpp_ps", "give --pid PID or --uri URI|@FILE");
+    if (o->pid <= 0 && o->uri.empty())
+        return pmixpp::bin::usage_error("pmixpp_ps", "give --pid PID or --uri URI|@FILE");
     if (!o->uri.empty() && o->uri[0] == '@') {
         std::ifstream in(o->uri.substr(1));
         std::string line;
         if (!std::getline(in, line) || line.empty()) {
-            std::fprintf(stderr, "pmixpp_ps: --uri %s: cannot read a URI from %s (give the file pmixrun --report-uri wrote)\n",
+            std::fprintf(stderr,
+                         "pmixpp_ps: --uri %s: cannot read a URI from %s (give the file pmixrun --report-uri wrote)\n",
                          o->uri.c_str(), o->uri.substr(1).c_str());
             return pmixpp::bin::kUsageExit;
         }
@@ -151,13 +154,14 @@ void print_sessions()
             std::printf("%-8s %-7s %-8s %-32s %s\n", text_of(field(fields, PMIX_SESSION_ID)).c_str(),
                         text_of(field(fields, "pmixrun.ssn.parent")).c_str(),
                         text_of(field(fields, "pmixrun.ssn.state")).c_str(),
-                        text_of(field(fields, PMIX_ALLOC_ID)).c_str(), text_of(field(fields, "pmixrun.ssn.jobs")).c_str());
+                        text_of(field(fields, PMIX_ALLOC_ID)).c_str(),
+                        text_of(field(fields, "pmixrun.ssn.jobs")).c_str());
         }
     }
     if (results != nullptr) PMIX_INFO_FREE(results, n);
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char **argv)
 {

@@ -13,7 +13,10 @@ namespace {
 
 // The requester's job, or nullptr for a tool (tools have namespaces of
 // their own, not jobs).
-const Job *job_of(Runtime &rt, const pmix_proc_t &requester) { return rt.find_job(requester.nspace); }
+const Job *job_of(Runtime &rt, const pmix_proc_t &requester)
+{
+    return rt.find_job(requester.nspace);
+}
 
 // Whether `job` is `ancestor` or was spawned, directly or further down, by it.
 bool descends_from(Runtime &rt, const Job &job, const Job &ancestor)
@@ -39,7 +42,7 @@ bool within_session(SessionTable &sessions, uint32_t session_id, uint32_t ancest
     return false;
 }
 
-} // namespace
+}  // namespace
 
 bool may_control_job(Runtime &rt, const pmix_proc_t &requester, const Job &target, std::string *why_p)
 {
@@ -67,4 +70,4 @@ bool may_connect_tool(uid_t tool_uid, std::string *why_p)
     return false;
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

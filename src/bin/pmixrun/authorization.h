@@ -24,6 +24,6 @@ bool may_connect_tool(uid_t tool_uid, std::string *why_p);
 
 std::string proc_text(const pmix_proc_t &proc);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

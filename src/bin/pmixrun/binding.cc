@@ -26,7 +26,7 @@ std::string list_of(hwloc_const_bitmap_t set)
     return list;
 }
 
-} // namespace
+}  // namespace
 
 bool bindings_apply()
 {
@@ -64,7 +64,8 @@ std::string binding_report(const std::string &hostname, uint32_t rank, pid_t pid
     std::string note;
     if (bindings_apply()) {
         cpu_set_t mask;
-        if (sched_getaffinity(pid, sizeof mask, &mask) != 0) return who + ": its cpus cannot be read: " + std::strerror(errno);
+        if (sched_getaffinity(pid, sizeof mask, &mask) != 0)
+            return who + ": its cpus cannot be read: " + std::strerror(errno);
         hwloc_cpuset_from_glibc_sched_affinity(topology(), seen.get(), &mask, sizeof mask);
     } else if (computed != nullptr) {
         hwloc_bitmap_copy(seen.get(), computed);
@@ -73,7 +74,8 @@ std::string binding_report(const std::string &hostname, uint32_t rank, pid_t pid
         hwloc_bitmap_copy(seen.get(), hwloc_topology_get_allowed_cpuset(topology()));
     }
     const bool whole = hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(topology()), seen.get());
-    const std::string what = whole ? "not bound (all cpus " + list_of(seen.get()) + ")" : "bound to cpus " + list_of(seen.get());
+    const std::string what =
+        whole ? "not bound (all cpus " + list_of(seen.get()) + ")" : "bound to cpus " + list_of(seen.get());
     return who + " " + what + note + ": " + binding_map(topology(), seen.get());
 }
 
@@ -87,7 +89,8 @@ std::size_t usable_cores()
     if (bindings_apply()) {
         Bitmap mine(hwloc_bitmap_alloc());
         hwloc_cpuset_from_glibc_sched_affinity(topology(), mine.get(), &mask, sizeof mask);
-        for (hwloc_obj_t core = nullptr; (core = hwloc_get_next_obj_by_type(topology(), HWLOC_OBJ_CORE, core)) != nullptr;) {
+        for (hwloc_obj_t core = nullptr;
+             (core = hwloc_get_next_obj_by_type(topology(), HWLOC_OBJ_CORE, core)) != nullptr;) {
             if (core->cpuset != nullptr && hwloc_bitmap_intersects(core->cpuset, mine.get())) ++cores;
         }
     }
@@ -95,4 +98,4 @@ std::size_t usable_cores()
     return cores;
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

@@ -48,6 +48,6 @@ std::size_t usable_cores();
 // really has (or, when bindings are not applied, those computed for it).
 std::string binding_report(const std::string &hostname, uint32_t rank, pid_t pid, hwloc_const_bitmap_t computed);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

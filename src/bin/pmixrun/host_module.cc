@@ -25,7 +25,10 @@ namespace {
 
 HostEvents *g_events = nullptr;
 
-void free_data(void *data) { std::free(data); }
+void free_data(void *data)
+{
+    std::free(data);
+}
 
 pmix_status_t queue(HostTask task);
 
@@ -147,8 +150,8 @@ void on_log(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata, c
             pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     std::vector<std::string> lines;
-    const std::string who = client != nullptr ? std::string(client->nspace) + ":" + std::to_string(client->rank)
-                                              : std::string("?");
+    const std::string who =
+        client != nullptr ? std::string(client->nspace) + ":" + std::to_string(client->rank) : std::string("?");
     for (size_t i = 0; i < ndata; ++i) {
         std::string help;
         if (data[i].value.type == PMIX_BYTE_OBJECT && PMIX_CHECK_KEY(&data[i], PMIX_LOG_MSG) &&
@@ -161,8 +164,8 @@ void on_log(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata, c
         lines.push_back("[" + who + "] " + data[i].key + ": " + data[i].value.data.string);
     }
     const pmix_status_t status = lines.size() == ndata ? PMIX_SUCCESS
-                                 : lines.empty()        ? PMIX_ERR_NOT_SUPPORTED
-                                                        : PMIX_ERR_PARTIAL_SUCCESS;
+                                 : lines.empty()       ? PMIX_ERR_NOT_SUPPORTED
+                                                       : PMIX_ERR_PARTIAL_SUCCESS;
     const pmix_status_t rc = queue([lines = std::move(lines), status, cbfunc, cbdata](Runtime &) {
         for (const std::string &line : lines) std::fprintf(stderr, "%s\n", line.c_str());
         std::fflush(stderr);
@@ -266,7 +269,7 @@ pmix_status_t on_push_stdin(const pmix_proc_t *, const pmix_proc_t targets[], si
     });
 }
 
-} // namespace
+}  // namespace
 
 pmix_status_t on_session_control(const pmix_proc_t *requestor, uint32_t session_id, const pmix_info_t directives[],
                                  size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata)
@@ -295,7 +298,7 @@ void HostEvents::push(HostTask task)
         queue_.push_back(std::move(task));
     }
     const char byte = 1;
-    (void)!::write(fds_[1], &byte, 1); // a full pipe already wakes the supervisor
+    (void)!::write(fds_[1], &byte, 1);  // a full pipe already wakes the supervisor
 }
 
 std::deque<HostTask> HostEvents::take()
@@ -333,4 +336,4 @@ pmix_server_module_t make_host_module(HostEvents *events)
     return module;
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

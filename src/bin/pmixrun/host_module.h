@@ -45,6 +45,6 @@ pmix_server_module_t make_host_module(HostEvents *events);
 pmix_status_t on_session_control(const pmix_proc_t *requestor, uint32_t session_id, const pmix_info_t directives[],
                                  size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

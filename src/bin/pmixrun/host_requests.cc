@@ -69,7 +69,8 @@ PlacementOptions spawn_placement(const SpawnCall &call)
         if (word.parse(value, &parsed, &why)) {
             options = parsed;
         } else {
-            say_refusal("placement", word.attribute + without_prefix(why, word.option) + "; the spawn goes on without it");
+            say_refusal("placement",
+                        word.attribute + without_prefix(why, word.option) + "; the spawn goes on without it");
         }
     }
     uint32_t cpus = 0;
@@ -207,8 +208,8 @@ void signal_targets(Runtime &rt, const InfoCall &call, Job &job, int sig)
 bool only_informational(const InfoCall &call)
 {
     static const char *const informational[] = {
-        PMIX_JOB_CTRL_PREEMPTIBLE,        PMIX_JOB_CTRL_CHECKPOINT_METHOD, PMIX_JOB_CTRL_CHECKPOINT_EVENT,
-        PMIX_JOB_CTRL_CHECKPOINT_SIGNAL,  PMIX_JOB_CTRL_CHECKPOINT_TIMEOUT, PMIX_JOB_CTRL_ID,
+        PMIX_JOB_CTRL_PREEMPTIBLE,       PMIX_JOB_CTRL_CHECKPOINT_METHOD,  PMIX_JOB_CTRL_CHECKPOINT_EVENT,
+        PMIX_JOB_CTRL_CHECKPOINT_SIGNAL, PMIX_JOB_CTRL_CHECKPOINT_TIMEOUT, PMIX_JOB_CTRL_ID,
     };
     if (call.ninfo == 0) return false;
     for (size_t i = 0; i < call.ninfo; ++i) {
@@ -234,8 +235,8 @@ void announce_allocation(const InfoCall &call, const Session &session)
         info.emplace_back();
         PMIX_INFO_LOAD(&info.back(), PMIX_ALLOC_REQ_ID, session.user_refid.c_str(), PMIX_STRING);
     }
-    (void)PMIx_Notify_event(PMIX_NOTIFY_ALLOC_COMPLETE, nullptr, PMIX_RANGE_CUSTOM, info.data(), info.size(),
-                            nullptr, nullptr);
+    (void)PMIx_Notify_event(PMIX_NOTIFY_ALLOC_COMPLETE, nullptr, PMIX_RANGE_CUSTOM, info.data(), info.size(), nullptr,
+                            nullptr);
     for (pmix_info_t &item : info) PMIX_INFO_DESTRUCT(&item);
 }
 
@@ -247,7 +248,7 @@ std::string requested_id(const InfoCall &call)
     return id.empty() ? text(call.info, call.ninfo, PMIX_ALLOC_ID) : id;
 }
 
-} // namespace
+}  // namespace
 
 SpawnCall::~SpawnCall()
 {
@@ -274,11 +275,14 @@ void InfoCall::answer(pmix_status_t status, const std::vector<pmix_info_t> &resu
         size_t n;
     };
     auto *held = new Held{copy, n};
-    cbfunc(status, copy, n, cbdata, [](void *p) {
-        auto *h = static_cast<Held *>(p);
-        if (h->info != nullptr) PMIX_INFO_FREE(h->info, h->n);
-        delete h;
-    }, held);
+    cbfunc(
+        status, copy, n, cbdata,
+        [](void *p) {
+            auto *h = static_cast<Held *>(p);
+            if (h->info != nullptr) PMIX_INFO_FREE(h->info, h->n);
+            delete h;
+        },
+        held);
     for (const pmix_info_t &item : results) PMIX_INFO_DESTRUCT(const_cast<pmix_info_t *>(&item));
 }
 
@@ -459,4 +463,4 @@ void Runtime::job_control(InfoCall &call)
     publish_state();
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

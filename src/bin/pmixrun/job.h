@@ -29,24 +29,24 @@ using Clock = std::chrono::steady_clock;
 
 struct Proc {
     pmix_rank_t rank = 0;
-    uint32_t app = 0;        // index into Job::apps (its appnum)
+    uint32_t app = 0;  // index into Job::apps (its appnum)
     uint32_t app_rank = 0;
     pid_t pid = -1;
-    int out_fd = -1;         // its stdout and stderr, read by us
+    int out_fd = -1;  // its stdout and stderr, read by us
     int err_fd = -1;
     std::shared_ptr<OutputStream> out, err;  // where they go (tagged or not)
     bool exited = false;
-    int wait_status = 0;     // waitpid's
-    Bitmap binding;          // the cpus it is bound to; null: unbound
-    Bitmap mapped;           // the cpus of the units it was mapped to (held from other jobs while it runs)
-    std::string cpuset;      // its PMIX_CPUSET ("hwloc:<list>"); empty: the node's
+    int wait_status = 0;  // waitpid's
+    Bitmap binding;       // the cpus it is bound to; null: unbound
+    Bitmap mapped;        // the cpus of the units it was mapped to (held from other jobs while it runs)
+    std::string cpuset;   // its PMIX_CPUSET ("hwloc:<list>"); empty: the node's
 };
 
 enum class JobPhase {
     starting,  // being prepared and launched
     running,
-    ending,    // told to stop: SIGTERM sent (at term_at), SIGKILL at kill_at
-    done,      // every process exited and its output drained; deregistered
+    ending,  // told to stop: SIGTERM sent (at term_at), SIGKILL at kill_at
+    done,    // every process exited and its output drained; deregistered
 };
 
 struct Job {
@@ -65,7 +65,7 @@ struct Job {
     // Where its ranks go: the command line's options, or a spawn's
     // PMIX_MAPBY, PMIX_BINDTO, PMIX_CPUS_PER_PROC, PMIX_REPORT_BINDINGS.
     PlacementOptions placement;
-    bool report_bindings = false; // --report-bindings: a line per rank once started
+    bool report_bindings = false;  // --report-bindings: a line per rank once started
     // More processes run on the node with this job than pmixrun has cpus:
     // Open MPI is told to yield when idle (open_mpi_env.h).
     bool oversubscribed = false;
@@ -76,7 +76,7 @@ struct Job {
     Clock::time_point all_exited_at{};
     bool all_exited = false;
     // What ended it, for its exit status and the line pmixrun prints.
-    int first_failure = -1;   // waitpid status of the first failed process
+    int first_failure = -1;          // waitpid status of the first failed process
     bool failed_on_its_own = false;  // that failure came before anyone asked the job to end
     bool aborted = false;
     int abort_status = 0;
@@ -96,13 +96,12 @@ Job make_job(const std::vector<AppSpec> &apps, std::string nspace, std::string h
 // PMIX_PARENT_ID of a spawned job, then `extra` (what setup_application
 // returned). Released with PMIX_INFO_FREE. PMIX_SUCCESS or the failing
 // call's status.
-pmix_status_t job_info(const Job &job, const pmix_info_t extra[], size_t nextra, pmix_info_t **info_p,
-                       size_t *ninfo_p);
+pmix_status_t job_info(const Job &job, const pmix_info_t extra[], size_t nextra, pmix_info_t **info_p, size_t *ninfo_p);
 
 // PMIX_SESSION_ID, PMIX_JOB_SIZE, node/proc maps: what setup_application's
 // components need to know of the job.
 pmix_status_t setup_info(const Job &job, pmix_info_t **info_p, size_t *ninfo_p);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

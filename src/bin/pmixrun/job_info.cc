@@ -180,7 +180,7 @@ void add_procs(const Job &job, InfoList &list)
     }
 }
 
-} // namespace
+}  // namespace
 
 int Job::exit_code() const
 {
@@ -209,8 +209,7 @@ Job make_job(const std::vector<AppSpec> &apps, std::string nspace, std::string h
     return job;
 }
 
-pmix_status_t job_info(const Job &job, const pmix_info_t extra[], size_t nextra, pmix_info_t **info_p,
-                       size_t *ninfo_p)
+pmix_status_t job_info(const Job &job, const pmix_info_t extra[], size_t nextra, pmix_info_t **info_p, size_t *ninfo_p)
 {
     InfoList list;
     add_job_level(job, list);
@@ -228,4 +227,4 @@ pmix_status_t setup_info(const Job &job, pmix_info_t **info_p, size_t *ninfo_p)
     return list.release_to(info_p, ninfo_p);
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

@@ -48,7 +48,10 @@ pmix_proc_state_t state_of(const Proc &proc, int *exit_code_p)
     return *exit_code_p == 0 ? PMIX_PROC_STATE_TERMINATED : PMIX_PROC_STATE_TERM_NON_ZERO;
 }
 
-bool key_is(const char *key, const char *wanted) { return std::strncmp(key, wanted, PMIX_MAX_KEYLEN) == 0; }
+bool key_is(const char *key, const char *wanted)
+{
+    return std::strncmp(key, wanted, PMIX_MAX_KEYLEN) == 0;
+}
 
 // The namespace a query names (PMIX_NSPACE qualifier), else the command line's job.
 std::string nspace_of(const pmix_query_t &query)
@@ -200,8 +203,8 @@ bool answer(void *results, const char *key, const pmix_query_t &query)
     // What pmixrun's spawn honours; it offers no debugger stops.
     if (key_is(key, PMIX_QUERY_SPAWN_SUPPORT)) {
         return add_string(results, key,
-                          joined({PMIX_WDIR, PMIX_SESSION_ID, PMIX_ALLOC_ID, PMIX_ALLOC_REQ_ID,
-                                  PMIX_SPAWN_CHILD_SEP, PMIX_NOTIFY_COMPLETION}));
+                          joined({PMIX_WDIR, PMIX_SESSION_ID, PMIX_ALLOC_ID, PMIX_ALLOC_REQ_ID, PMIX_SPAWN_CHILD_SEP,
+                                  PMIX_NOTIFY_COMPLETION}));
     }
     if (key_is(key, PMIX_QUERY_DEBUG_SUPPORT)) return add_string(results, key, "");
     // pmixrun defines no process sets (a server library that answers these
@@ -224,7 +227,7 @@ bool answer(void *results, const char *key, const pmix_query_t &query)
     return false;
 }
 
-} // namespace
+}  // namespace
 
 void update_job_table(const std::vector<std::unique_ptr<Job>> &jobs, const SessionTable &sessions)
 {
@@ -293,4 +296,4 @@ void release_answers(void *cbdata)
     PMIX_DATA_ARRAY_FREE(array);
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

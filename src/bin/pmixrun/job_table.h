@@ -54,6 +54,6 @@ pmix_status_t answer_queries(const pmix_proc_t *requester, const pmix_query_t *q
                              pmix_data_array_t **answers_p, pmix_status_t *status_p);
 void release_answers(void *cbdata);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

@@ -177,7 +177,7 @@ bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_s
     return true;
 }
 
-} // namespace
+}  // namespace
 
 bool resolve_program(const std::string &program, const std::string &cwd, std::string *path_p, std::string *why_p)
 {
@@ -189,8 +189,8 @@ bool resolve_program(const std::string &program, const std::string &cwd, std::st
             *path_p = path;
             return true;
         }
-        *why_p = "cannot run '" + program + "': " + (::access(path.c_str(), F_OK) == 0 ? "not an executable file"
-                                                                                      : "no such file");
+        *why_p = "cannot run '" + program +
+                 "': " + (::access(path.c_str(), F_OK) == 0 ? "not an executable file" : "no such file");
         return false;
     }
     const char *path = std::getenv("PATH");
@@ -256,4 +256,4 @@ void end_started(Job &job)
     }
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

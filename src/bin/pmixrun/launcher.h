@@ -30,6 +30,6 @@ bool launch_job(Job &job, const StdinTarget &target, std::vector<StdinFeed> *fee
 // SIGKILL, and reaps them.
 void end_started(Job &job);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

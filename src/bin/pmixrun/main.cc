@@ -55,7 +55,7 @@ std::string local_hostname()
     return host;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char **argv)
 {

@@ -38,8 +38,14 @@ bool is_directive(const pmix_info_t &info)
            key_is(info, PMIX_WAIT) || key_is(info, PMIX_USERID) || key_is(info, PMIX_GRPID);
 }
 
-bool same_nspace(const pmix_proc_t &a, const pmix_proc_t &b) { return std::strncmp(a.nspace, b.nspace, PMIX_MAX_NSLEN) == 0; }
-bool same_proc(const pmix_proc_t &a, const pmix_proc_t &b) { return same_nspace(a, b) && a.rank == b.rank; }
+bool same_nspace(const pmix_proc_t &a, const pmix_proc_t &b)
+{
+    return std::strncmp(a.nspace, b.nspace, PMIX_MAX_NSLEN) == 0;
+}
+bool same_proc(const pmix_proc_t &a, const pmix_proc_t &b)
+{
+    return same_nspace(a, b) && a.rank == b.rank;
+}
 
 bool visible_to(const Entry &entry, const pmix_proc_t &requester)
 {
@@ -82,7 +88,8 @@ bool try_answer(const pmix_proc_t &requester, const std::vector<std::string> &ke
         PMIX_LOAD_KEY(data[i].key, found[i]->key.c_str());
         PMIx_Value_xfer(&data[i].value, &found[i]->value);
     }
-    if (cbfunc != nullptr) cbfunc(data != nullptr ? PMIX_SUCCESS : PMIX_ERR_NOMEM, data, data != nullptr ? found.size() : 0, cbdata);
+    if (cbfunc != nullptr)
+        cbfunc(data != nullptr ? PMIX_SUCCESS : PMIX_ERR_NOMEM, data, data != nullptr ? found.size() : 0, cbdata);
     if (data != nullptr) PMIX_PDATA_FREE(data, found.size());
     // Read once: gone now.
     for (std::size_t i = entries.size(); i-- > 0;) {
@@ -123,10 +130,9 @@ bool overlaps(const Entry &a, const Entry &b)
     return a.key == b.key && (visible_to(a, b.owner) || visible_to(b, a.owner));
 }
 
-} // namespace
+}  // namespace
 
-pmix_status_t ns_publish(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t,
-                         void *)
+pmix_status_t ns_publish(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t, void *)
 {
     if (proc == nullptr || (info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
     pmix_data_range_t range = PMIX_RANGE_SESSION;
@@ -173,8 +179,7 @@ pmix_status_t ns_lookup(const pmix_proc_t *proc, char **keys, const pmix_info_t 
     return PMIX_SUCCESS;  // answered by a later publish
 }
 
-pmix_status_t ns_unpublish(const pmix_proc_t *proc, char **keys, const pmix_info_t[], size_t, pmix_op_cbfunc_t,
-                           void *)
+pmix_status_t ns_unpublish(const pmix_proc_t *proc, char **keys, const pmix_info_t[], size_t, pmix_op_cbfunc_t, void *)
 {
     if (proc == nullptr) return PMIX_ERR_BAD_PARAM;
     bool removed = false;
@@ -205,4 +210,4 @@ void ns_proc_finalized(const pmix_proc_t *proc)
     }
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

@@ -30,6 +30,6 @@ pmix_status_t ns_unpublish(const pmix_proc_t *proc, char **keys, const pmix_info
 // still waits for is answered PMIX_ERR_LOST_CONNECTION.
 void ns_proc_finalized(const pmix_proc_t *proc);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

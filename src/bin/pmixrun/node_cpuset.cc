@@ -38,7 +38,7 @@ std::string discover_cpuset()
     return text;
 }
 
-} // namespace
+}  // namespace
 
 const pmix_topology_t &node_topology()
 {
@@ -53,4 +53,4 @@ const std::string &node_cpuset()
     return cpuset;
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

@@ -22,6 +22,6 @@ const pmix_topology_t &node_topology();
 // Computed once; call after PMIx_server_init.
 const std::string &node_cpuset();
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

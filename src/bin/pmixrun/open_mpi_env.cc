@@ -18,4 +18,4 @@ std::vector<std::pair<std::string, std::string>> open_mpi_variables(const Job &j
     return variables;
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

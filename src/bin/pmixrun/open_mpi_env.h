@@ -36,6 +36,6 @@ inline constexpr const char *kOpenMpiDaemonPlaceholder = "0.0;tcp://127.0.0.1:0"
 // sets with -x is applied after these, and wins.
 std::vector<std::pair<std::string, std::string>> open_mpi_variables(const Job &job, const Proc &proc);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

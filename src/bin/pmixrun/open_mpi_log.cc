@@ -9,8 +9,7 @@ class DssReader {
 public:
     explicit DssReader(const pmix_byte_object_t &bytes)
         : data_(reinterpret_cast<const unsigned char *>(bytes.bytes)), size_(bytes.bytes != nullptr ? bytes.size : 0)
-    {
-    }
+    {}
 
     // One pack call of one string: [1][len][bytes, NUL last].
     bool string(std::string *out_p)
@@ -50,7 +49,7 @@ private:
     std::size_t at_ = 0;
 };
 
-} // namespace
+}  // namespace
 
 bool open_mpi_help_text(const pmix_byte_object_t &bytes, std::string *text_p)
 {
@@ -63,4 +62,4 @@ bool open_mpi_help_text(const pmix_byte_object_t &bytes, std::string *text_p)
     return true;
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

@@ -21,6 +21,6 @@ namespace pmixrun {
 // one (anything else a client logs as a byte object).
 bool open_mpi_help_text(const pmix_byte_object_t &bytes, std::string *text_p);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

@@ -22,8 +22,12 @@ constexpr const char *kUsageLine =
 const std::map<std::string, std::string> &single_dash_aliases()
 {
     static const std::map<std::string, std::string> aliases = {
-        {"-np", "--np"}, {"-host", "--host"}, {"-wdir", "--wdir"}, {"-hostfile", "--hostfile"},
-        {"-machinefile", "--hostfile"}, {"-output-filename", "--output-filename"},
+        {"-np", "--np"},
+        {"-host", "--host"},
+        {"-wdir", "--wdir"},
+        {"-hostfile", "--hostfile"},
+        {"-machinefile", "--hostfile"},
+        {"-output-filename", "--output-filename"},
     };
     return aliases;
 }
@@ -90,7 +94,8 @@ void add_global_options(CLI::App &cli, Options &out, GlobalFlags &flags)
     cli.add_option("--tmpdir", out.tmpdir, "where session directories go (default $TMPDIR or /tmp)")->type_name("DIR");
     cli.add_option("--report-uri", out.report_uri, "write the server's URI to FILE ('-': stdout)")->type_name("FILE");
     cli.add_option("--session-id", flags.session_id, "the job's session id (default 1)")->type_name("N");
-    cli.add_option("--stdin", flags.stdin_spec, "which ranks read pmixrun's stdin (default 0)")->type_name("R|all|none");
+    cli.add_option("--stdin", flags.stdin_spec, "which ranks read pmixrun's stdin (default 0)")
+        ->type_name("R|all|none");
     cli.add_flag("--stdin-tool", out.stdin_from_tool,
                  "those ranks read what tools push (PMIx_IOF_push), not pmixrun's stdin");
     cli.add_option("--max-procs", out.max_procs,
@@ -202,7 +207,8 @@ bool apply_globals(const CLI::App &cli, const GlobalFlags &flags, Options &out, 
     }
     for (const std::string &host : flags.hosts) {
         if (!is_this_node(without_slots(host))) {
-            *error_p = "--host " + host + ": pmixrun runs jobs on this node only (give localhost or its name); "
+            *error_p = "--host " + host +
+                       ": pmixrun runs jobs on this node only (give localhost or its name); "
                        "for several nodes use Slurm (srun --mpi=pmix) or mpirun";
             return false;
         }
@@ -245,7 +251,8 @@ bool parse_segment(std::vector<std::string> args, bool first, Options &out, AppS
         for (const CLI::Option *option : cli.get_options()) {
             const bool per_app = std::find(app_options.begin(), app_options.end(), option) != app_options.end();
             if (option->count() > 0 && !per_app) {
-                *error_p = option->get_name(false, true) + " applies to the whole job: give it before the first program";
+                *error_p =
+                    option->get_name(false, true) + " applies to the whole job: give it before the first program";
                 return false;
             }
         }
@@ -264,7 +271,8 @@ bool parse_segment(std::vector<std::string> args, bool first, Options &out, AppS
 bool size_by_ppr(Options &out, std::string *error_p)
 {
     if (out.placement.per_object == 0) return true;
-    const bool sized = std::all_of(out.apps.begin(), out.apps.end(), [](const AppSpec &app) { return app.nprocs_given; });
+    const bool sized =
+        std::all_of(out.apps.begin(), out.apps.end(), [](const AppSpec &app) { return app.nprocs_given; });
     if (sized) return true;
     if (out.apps.size() > 1) {
         *error_p = "--map-by ppr with several applications: give each its -n";
@@ -296,7 +304,7 @@ bool check_job(const Options &out, std::string *error_p)
     return true;
 }
 
-} // namespace
+}  // namespace
 
 bool parse_options(int argc, char **argv, Options *options_p, std::string *error_p)
 {
@@ -348,4 +356,4 @@ std::string usage_text()
     return text.str();
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

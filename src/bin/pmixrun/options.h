@@ -23,10 +23,10 @@ namespace pmixrun {
 
 struct AppSpec {
     uint32_t nprocs = 1;
-    bool nprocs_given = false;                                // -n was on the command line
-    std::vector<std::string> argv;                            // argv[0] as given
-    std::vector<std::pair<std::string, std::string>> env;     // -x, resolved
-    std::string cwd;                                          // empty: pmixrun's own (PMIx_Spawn's app.cwd)
+    bool nprocs_given = false;                             // -n was on the command line
+    std::vector<std::string> argv;                         // argv[0] as given
+    std::vector<std::pair<std::string, std::string>> env;  // -x, resolved
+    std::string cwd;                                       // empty: pmixrun's own (PMIx_Spawn's app.cwd)
 };
 
 // Processes pmixrun runs at once, over every job: what a spawn may not take
@@ -46,21 +46,21 @@ struct StdinTarget {
 
 struct Options {
     std::vector<AppSpec> apps;
-    std::vector<std::pair<std::string, std::string>> mca;     // --mca NAME VALUE
+    std::vector<std::pair<std::string, std::string>> mca;  // --mca NAME VALUE
     bool tag_output = false;
-    bool timestamp_output = false;                            // --timestamp-output
-    unsigned output_line_wait_ms = 100;                       // --output-line-wait
-    bool merge_stderr = false;                                // --merge-stderr-to-stdout
-    std::string output_dir;                                   // --output-filename: files per rank
-    PlacementOptions placement;                               // --map-by, --bind-to, --cpus-per-rank
-    double timeout_seconds = 0;                               // 0: none
+    bool timestamp_output = false;       // --timestamp-output
+    unsigned output_line_wait_ms = 100;  // --output-line-wait
+    bool merge_stderr = false;           // --merge-stderr-to-stdout
+    std::string output_dir;              // --output-filename: files per rank
+    PlacementOptions placement;          // --map-by, --bind-to, --cpus-per-rank
+    double timeout_seconds = 0;          // 0: none
     std::string tmpdir;
     std::string report_uri;
     std::optional<uint32_t> session_id;
-    uint32_t max_procs = kDefaultMaxProcs;                     // --max-procs
-    StdinTarget stdin_target;                                  // --stdin
-    bool stdin_from_tool = false;                              // --stdin-tool
-    bool system_server = false;                                // --system-server
+    uint32_t max_procs = kDefaultMaxProcs;  // --max-procs
+    StdinTarget stdin_target;               // --stdin
+    bool stdin_from_tool = false;           // --stdin-tool
+    bool system_server = false;             // --system-server
     bool help = false;
     bool version = false;
 };
@@ -71,6 +71,6 @@ bool parse_options(int argc, char **argv, Options *options_p, std::string *error
 
 std::string usage_text();
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

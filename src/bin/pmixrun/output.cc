@@ -102,4 +102,4 @@ void OutputStream::finish()
     mid_line_ = false;
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

@@ -68,13 +68,13 @@ private:
 
     int target_;
     LineFormat format_;
-    std::string partial_;               // the unfinished line held back
-    Clock::time_point partial_since_;   // when partial_ got its first byte
-    bool mid_line_ = false;             // the line's start went out already
+    std::string partial_;              // the unfinished line held back
+    Clock::time_point partial_since_;  // when partial_ got its first byte
+    bool mid_line_ = false;            // the line's start went out already
     pmix_proc_t source_{};
     pmix_iof_channel_t channel_ = 0;  // 0: not forwarded to tools
 };
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

@@ -37,7 +37,7 @@ int open_output(const std::string &path, std::string *why_p)
     return fd;
 }
 
-} // namespace
+}  // namespace
 
 bool open_rank_files(const std::string &dir, const std::string &job_number, uint32_t rank, bool with_stderr,
                      RankFiles *files_p, std::string *why_p)
@@ -56,4 +56,4 @@ bool open_rank_files(const std::string &dir, const std::string &job_number, uint
     return true;
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

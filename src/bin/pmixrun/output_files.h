@@ -20,6 +20,6 @@ struct RankFiles {
 bool open_rank_files(const std::string &dir, const std::string &job_number, uint32_t rank, bool with_stderr,
                      RankFiles *files_p, std::string *why_p);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

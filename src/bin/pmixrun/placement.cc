@@ -67,7 +67,7 @@ Resolved resolve(const PlacementOptions &options, uint32_t nprocs)
     const Level map_by = options.map_by.value_or(fallback);
     // ppr binds each rank to its core (thread, per hwthread), as mpirun does;
     // by node (this one), as without a mapping.
-    const Level bind_default = options.per_object > 0 ? (map_by == Level::hwthread ? Level::hwthread : Level::core)
+    const Level bind_default = options.per_object > 0  ? (map_by == Level::hwthread ? Level::hwthread : Level::core)
                                : map_by == Level::node ? fallback
                                                        : map_by;
     Resolved r{map_by, options.bind_to.value_or(bind_default), options.bind_none,
@@ -127,9 +127,10 @@ bool map_per_object(const std::vector<hwloc_obj_t> &units, const std::vector<hwl
         std::size_t next = 0;
         for (uint32_t k = 0; k < per_object && rank < nprocs; ++k, ++rank) {
             if (free.size() - next < per_rank) {
-                *error_p = std::string(hwloc_obj_type_string(object->type)) + " " + std::to_string(object->logical_index) +
-                           " has too few free cpus for " + std::to_string(per_object) + " ranks of " +
-                           std::to_string(per_rank) + " (ask for fewer per object, or fewer --cpus-per-rank)";
+                *error_p = std::string(hwloc_obj_type_string(object->type)) + " " +
+                           std::to_string(object->logical_index) + " has too few free cpus for " +
+                           std::to_string(per_object) + " ranks of " + std::to_string(per_rank) +
+                           " (ask for fewer per object, or fewer --cpus-per-rank)";
                 return false;
             }
             for (uint32_t u = 0; u < per_rank; ++u) (*ranks_p)[rank].push_back(free[next++]);
@@ -145,7 +146,9 @@ Bitmap bound_cpus(hwloc_topology_t topology, const std::vector<hwloc_obj_t> &uni
     Bitmap set(hwloc_bitmap_alloc());
     for (hwloc_obj_t unit : units) {
         if (bind_to == Level::hwthread) {
-            hwloc_obj_t pu = unit->type == HWLOC_OBJ_PU ? unit : hwloc_get_obj_inside_cpuset_by_type(topology, unit->cpuset, HWLOC_OBJ_PU, 0);
+            hwloc_obj_t pu = unit->type == HWLOC_OBJ_PU
+                                 ? unit
+                                 : hwloc_get_obj_inside_cpuset_by_type(topology, unit->cpuset, HWLOC_OBJ_PU, 0);
             if (pu != nullptr) hwloc_bitmap_or(set.get(), set.get(), pu->cpuset);
             continue;
         }
@@ -162,7 +165,7 @@ Bitmap bound_cpus(hwloc_topology_t topology, const std::vector<hwloc_obj_t> &uni
     return set;
 }
 
-} // namespace
+}  // namespace
 
 const char *level_name(Level level)
 {
@@ -198,8 +201,8 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
     for (Level level : {r.map_by, r.bind_to}) {
         if (level == Level::hwthread || level == Level::core || (level == r.bind_to && r.bind_none)) continue;
         if (objects_of(topology, object_type(level)).empty()) {
-            *error_p = std::string("this node's topology has no ") + level_name(level) +
-                       " (choose core, numa or package)";
+            *error_p =
+                std::string("this node's topology has no ") + level_name(level) + " (choose core, numa or package)";
             return false;
         }
     }
@@ -208,8 +211,8 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
         const uint64_t capacity = static_cast<uint64_t>(options.per_object) * objects;
         if (nprocs > capacity) {
             *error_p = "--map-by ppr:" + std::to_string(options.per_object) + ":" + level_name(r.map_by) + " holds " +
-                       std::to_string(capacity) + (capacity == 1 ? " rank" : " ranks") + " on this node (" + std::to_string(objects) + " " +
-                       level_name(r.map_by) + "), not " + std::to_string(nprocs) +
+                       std::to_string(capacity) + (capacity == 1 ? " rank" : " ranks") + " on this node (" +
+                       std::to_string(objects) + " " + level_name(r.map_by) + "), not " + std::to_string(nprocs) +
                        " (leave -n out to run that many, or raise N)";
             return false;
         }
@@ -275,7 +278,8 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
 uint32_t ppr_ranks(hwloc_topology_t topology, const PlacementOptions &options)
 {
     if (topology == nullptr || options.per_object == 0 || !options.map_by) return 0;
-    const uint64_t ranks = static_cast<uint64_t>(options.per_object) * objects_of(topology, object_type(*options.map_by)).size();
+    const uint64_t ranks =
+        static_cast<uint64_t>(options.per_object) * objects_of(topology, object_type(*options.map_by)).size();
     return static_cast<uint32_t>(std::min<uint64_t>(ranks, UINT32_MAX));
 }
 
@@ -297,4 +301,4 @@ std::string binding_map(hwloc_topology_t topology, hwloc_const_bitmap_t cpuset)
     return map;
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

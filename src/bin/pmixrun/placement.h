@@ -37,13 +37,13 @@ namespace pmixrun {
 enum class Level { hwthread, core, l3cache, numa, package, node };
 
 struct PlacementOptions {
-    std::optional<Level> map_by;         // --map-by (slot is core); default as prterun
-    std::optional<Level> bind_to;        // --bind-to; default as prterun
-    bool bind_none = false;              // --bind-to none
-    uint32_t cpus_per_rank = 0;          // --cpus-per-rank or :PE=n; 0: one
-    uint32_t per_object = 0;             // ppr:N:level: N ranks per object of map_by; 0: not ppr
+    std::optional<Level> map_by;           // --map-by (slot is core); default as prterun
+    std::optional<Level> bind_to;          // --bind-to; default as prterun
+    bool bind_none = false;                // --bind-to none
+    uint32_t cpus_per_rank = 0;            // --cpus-per-rank or :PE=n; 0: one
+    uint32_t per_object = 0;               // ppr:N:level: N ranks per object of map_by; 0: not ppr
     bool refuse_oversubscription = false;  // :NOOVERSUBSCRIBE: an error rather than unbound ranks
-    bool report = false;                 // --report-bindings
+    bool report = false;                   // --report-bindings
 };
 
 // "core", "package:PE=2", "ppr:2:package", ... in any case: false with
@@ -78,6 +78,6 @@ bool place_job(hwloc_topology_t topology, const PlacementOptions &options, uint3
 // package, as mpirun's --report-bindings draws it.
 std::string binding_map(hwloc_topology_t topology, hwloc_const_bitmap_t cpuset);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

@@ -14,7 +14,7 @@ namespace {
 const std::map<std::string, Level> &level_names()
 {
     static const std::map<std::string, Level> names = {
-        {"hwthread", Level::hwthread}, {"core", Level::core},     {"l3cache", Level::l3cache},
+        {"hwthread", Level::hwthread}, {"core", Level::core},       {"l3cache", Level::l3cache},
         {"numa", Level::numa},         {"package", Level::package}, {"socket", Level::package},
     };
     return names;
@@ -101,7 +101,8 @@ bool parse_ppr(const std::string &text, PlacementOptions *options_p, std::string
         return false;
     }
     const std::size_t third = text.find(':', second + 1);
-    const std::string name = text.substr(second + 1, third == std::string::npos ? std::string::npos : third - second - 1);
+    const std::string name =
+        text.substr(second + 1, third == std::string::npos ? std::string::npos : third - second - 1);
     Level level = Level::core;
     if (lower(name) == "slot" || !map_level(name, &level)) {
         *error_p = usage;
@@ -112,7 +113,7 @@ bool parse_ppr(const std::string &text, PlacementOptions *options_p, std::string
     return third == std::string::npos || parse_modifiers(text, text.substr(third + 1), options_p, error_p);
 }
 
-} // namespace
+}  // namespace
 
 bool parse_map_by(const std::string &text, PlacementOptions *options_p, std::string *error_p)
 {
@@ -153,4 +154,4 @@ bool parse_bind_to(const std::string &text, PlacementOptions *options_p, std::st
     return true;
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

@@ -37,8 +37,8 @@ void say(const std::string &line)
 
 std::string describe(const Job &job, const Proc &proc)
 {
-    return (job.from_command_line() ? "" : "job " + job.nspace + " ") + "rank " + std::to_string(proc.rank) +
-           " (pid " + std::to_string(proc.pid) + ", " + job.apps[proc.app].argv[0] + ")";
+    return (job.from_command_line() ? "" : "job " + job.nspace + " ") + "rank " + std::to_string(proc.rank) + " (pid " +
+           std::to_string(proc.pid) + ", " + job.apps[proc.app].argv[0] + ")";
 }
 
 std::string how_it_ended(int status)
@@ -64,12 +64,18 @@ void announce_end(const Job &job, const Proc &proc, pmix_status_t code)
 }
 
 // PMIX_EVENT_PROC_TERMINATED to the job's processes that registered for it.
-void announce_exit(const Job &job, const Proc &proc) { announce_end(job, proc, PMIX_EVENT_PROC_TERMINATED); }
+void announce_exit(const Job &job, const Proc &proc)
+{
+    announce_end(job, proc, PMIX_EVENT_PROC_TERMINATED);
+}
 
 // PMIX_ERR_PROC_ABORTED to the rest of the job when a rank failed on its
 // own and the job is about to be terminated. A job that handles faults
 // (OpenPMIx's fault example) hears it before the SIGTERM that follows.
-void announce_failure(const Job &job, const Proc &proc) { announce_end(job, proc, PMIX_ERR_PROC_ABORTED); }
+void announce_failure(const Job &job, const Proc &proc)
+{
+    announce_end(job, proc, PMIX_ERR_PROC_ABORTED);
+}
 
 // PMIX_EVENT_JOB_END to the process (or tool) that spawned the job: which
 // job (PMIX_EVENT_AFFECTED_PROC, rank wildcard), its status and exit code.
@@ -125,16 +131,18 @@ void close_outputs(Job &job)
     }
 }
 
-} // namespace
+}  // namespace
 
-void say_refusal(const char *what, const std::string &why) { say(std::string("refused a ") + what + ": " + why); }
+void say_refusal(const char *what, const std::string &why)
+{
+    say(std::string("refused a ") + what + ": " + why);
+}
 
 Runtime::Runtime(const Options &options, std::string hostname)
     : options_(options), hostname_(std::move(hostname)),
       nspace_base_(kNamePrefix + hostname_ + "-" + std::to_string(::getpid())),
       sessions_(options.session_id.value_or(1), hostname_)
-{
-}
+{}
 
 // Each job is placed and bound as its options say (placement.h): the
 // command line's --map-by, --bind-to and --cpus-per-rank, a spawn's
@@ -171,7 +179,10 @@ bool Runtime::place(Job &job, std::string *why_p)
     return true;
 }
 
-std::string Runtime::next_nspace() { return nspace_base_ + "@" + std::to_string(next_job_++); }
+std::string Runtime::next_nspace()
+{
+    return nspace_base_ + "@" + std::to_string(next_job_++);
+}
 
 Job *Runtime::find_job(const std::string &nspace)
 {
@@ -210,9 +221,8 @@ bool Runtime::launch(Job &job, std::vector<StdinFeed> *feeds_p, std::string *why
         format.timestamp = options_.timestamp_output;
         format.line_wait = std::chrono::milliseconds(options_.output_line_wait_ms);
         RankFiles files{STDOUT_FILENO, options_.merge_stderr ? STDOUT_FILENO : STDERR_FILENO};
-        if (!options_.output_dir.empty() &&
-            !open_rank_files(options_.output_dir, job_number(job.nspace), proc.rank, !options_.merge_stderr, &files,
-                             why_p)) {
+        if (!options_.output_dir.empty() && !open_rank_files(options_.output_dir, job_number(job.nspace), proc.rank,
+                                                             !options_.merge_stderr, &files, why_p)) {
             job.phase = JobPhase::done;
             return false;
         }
@@ -287,8 +297,7 @@ void Runtime::on_exit(Job &job, Proc &proc, int status)
         if (job.phase == JobPhase::running) {
             job.failed_on_its_own = true;
             announce_failure(job, proc);
-            end_job(job, describe(job, proc) + " " + how_it_ended(status) + "; terminating the job",
-                    kFailureNotice);
+            end_job(job, describe(job, proc) + " " + how_it_ended(status) + "; terminating the job", kFailureNotice);
         }
     }
     if (all_exited(job) && !job.all_exited) {
@@ -305,8 +314,8 @@ void Runtime::on_abort(const pmix_proc_t &proc, int status, const std::string &m
     job->aborted = true;
     job->abort_status = status;
     job->phase = JobPhase::running;  // an abort while ending still names its status
-    end_job(*job, (job->from_command_line() ? "" : "job " + job->nspace + " ") + "rank " +
-                      std::to_string(proc.rank) + " called PMIx_Abort with status " + std::to_string(status) +
+    end_job(*job, (job->from_command_line() ? "" : "job " + job->nspace + " ") + "rank " + std::to_string(proc.rank) +
+                      " called PMIx_Abort with status " + std::to_string(status) +
                       (message.empty() ? "" : ": " + message) + "; terminating the job");
 }
 
@@ -420,6 +429,9 @@ int Runtime::exit_code() const
     return 0;
 }
 
-void Runtime::publish_state() { update_job_table(jobs_, sessions_); }
+void Runtime::publish_state()
+{
+    update_job_table(jobs_, sessions_);
+}
 
-} // namespace pmixrun
+}  // namespace pmixrun

@@ -45,8 +45,8 @@ struct SpawnCall {
 // An allocation request, a session-control or a job-control request.
 struct InfoCall {
     pmix_proc_t requester{};
-    uint32_t number = 0;                  // allocation directive, or session id
-    std::vector<pmix_proc_t> targets;     // job control
+    uint32_t number = 0;               // allocation directive, or session id
+    std::vector<pmix_proc_t> targets;  // job control
     pmix_info_t *info = nullptr;
     size_t ninfo = 0;
     pmix_info_cbfunc_t cbfunc = nullptr;
@@ -125,6 +125,6 @@ private:
     StdinForwarder *stdin_ = nullptr;
 };
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

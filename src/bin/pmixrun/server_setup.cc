@@ -47,7 +47,10 @@ struct Wait {
     }
 };
 
-void on_op(pmix_status_t status, void *cbdata) { static_cast<Wait *>(cbdata)->finish(status); }
+void on_op(pmix_status_t status, void *cbdata)
+{
+    static_cast<Wait *>(cbdata)->finish(status);
+}
 
 void on_application(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *provided, pmix_op_cbfunc_t release,
                     void *release_cbdata)
@@ -75,7 +78,8 @@ void on_tool_connected(pmix_info_t info[], size_t ninfo, pmix_tool_connection_cb
     // Tools (a pmixpp_ps-like monitor) get a namespace of their own.
     static unsigned next = 0;
     pmix_proc_t tool;
-    const std::string name = std::string(kNamePrefix) + "tool-" + std::to_string(::getpid()) + "-" + std::to_string(++next);
+    const std::string name =
+        std::string(kNamePrefix) + "tool-" + std::to_string(::getpid()) + "-" + std::to_string(++next);
     PMIX_LOAD_PROCID(&tool, name.c_str(), 0);
     cbfunc(PMIX_SUCCESS, &tool, cbdata);
 }
@@ -92,7 +96,7 @@ std::string status_text(const char *what, pmix_status_t rc)
     return std::string(what) + " failed: " + PMIx_Error_string(rc);
 }
 
-} // namespace
+}  // namespace
 
 bool start_server(const Options &options, HostEvents *events, std::string *why_p)
 {
@@ -188,14 +192,14 @@ bool report_uri(const Options &options, std::string *why_p)
     return write_file_replacing(options.report_uri, uri + "\n", why_p);
 }
 
-
 bool prepare_job(const Job &job, std::string *why_p)
 {
     pmix_info_t *setup = nullptr;
     size_t nsetup = 0;
     pmix_status_t rc = setup_info(job, &setup, &nsetup);
     Wait application;
-    if (rc == PMIX_SUCCESS) rc = PMIx_server_setup_application(job.nspace.c_str(), setup, nsetup, on_application, &application);
+    if (rc == PMIX_SUCCESS)
+        rc = PMIx_server_setup_application(job.nspace.c_str(), setup, nsetup, on_application, &application);
     if (rc == PMIX_SUCCESS) rc = application.wait();
     if (setup != nullptr) PMIX_INFO_FREE(setup, nsetup);
     if (rc != PMIX_SUCCESS) {
@@ -205,7 +209,9 @@ bool prepare_job(const Job &job, std::string *why_p)
     pmix_info_t *info = nullptr;
     size_t ninfo = 0;
     rc = job_info(job, application.info, application.ninfo, &info, &ninfo);
-    if (rc == PMIX_SUCCESS) rc = PMIx_server_register_nspace(job.nspace.c_str(), static_cast<int>(job.size()), info, ninfo, nullptr, nullptr);
+    if (rc == PMIX_SUCCESS)
+        rc = PMIx_server_register_nspace(job.nspace.c_str(), static_cast<int>(job.size()), info, ninfo, nullptr,
+                                         nullptr);
     if (info != nullptr) PMIX_INFO_FREE(info, ninfo);
     if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
         *why_p = status_text("PMIx_server_register_nspace", rc);
@@ -231,6 +237,9 @@ void release_job(const Job &job)
     PMIx_server_deregister_nspace(job.nspace.c_str(), nullptr, nullptr);
 }
 
-void stop_server() { PMIx_server_finalize(); }
+void stop_server()
+{
+    PMIx_server_finalize();
+}
 
-} // namespace pmixrun
+}  // namespace pmixrun

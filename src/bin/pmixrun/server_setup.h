@@ -26,6 +26,6 @@ void release_job(const Job &job);
 // Finalizes the server.
 void stop_server();
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

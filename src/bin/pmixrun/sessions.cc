@@ -80,4 +80,4 @@ std::vector<uint32_t> SessionTable::end(uint32_t id)
     return ended;
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

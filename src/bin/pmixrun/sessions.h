@@ -22,14 +22,14 @@ namespace pmixrun {
 
 struct Session {
     uint32_t id = 0;
-    std::string user_refid;               // PMIX_ALLOC_REQ_ID, may be empty
-    std::string alloc_refid;              // PMIX_ALLOC_ID
-    std::optional<uint32_t> parent;       // none: the default session
-    bool separated = false;               // outlives its parent
+    std::string user_refid;          // PMIX_ALLOC_REQ_ID, may be empty
+    std::string alloc_refid;         // PMIX_ALLOC_ID
+    std::optional<uint32_t> parent;  // none: the default session
+    bool separated = false;          // outlives its parent
     bool paused = false;
     bool ended = false;
     std::vector<std::string> nodes;
-    std::vector<std::string> jobs;        // namespaces, in start order
+    std::vector<std::string> jobs;  // namespaces, in start order
     std::vector<uint32_t> children;
 };
 
@@ -58,6 +58,6 @@ private:
     std::map<uint32_t, Session> sessions_;
 };
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

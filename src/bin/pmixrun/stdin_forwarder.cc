@@ -129,4 +129,4 @@ void StdinForwarder::close_all()
     for (Reader &reader : readers_) close_reader(reader);
 }
 
-} // namespace pmixrun
+}  // namespace pmixrun

@@ -75,12 +75,12 @@ private:
     void settle(Reader &reader, pmix_status_t status);
 
     std::vector<Reader> readers_;
-    bool input_open_ = true;                    // pmixrun's own stdin may be read
-    std::size_t input_entry_ = SIZE_MAX;        // index in the poll set, or none
-    std::vector<std::size_t> reader_entries_;   // readers_ index per poll entry after input_entry_
+    bool input_open_ = true;                   // pmixrun's own stdin may be read
+    std::size_t input_entry_ = SIZE_MAX;       // index in the poll set, or none
+    std::vector<std::size_t> reader_entries_;  // readers_ index per poll entry after input_entry_
     std::size_t first_reader_entry_ = 0;
 };
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

@@ -177,8 +177,11 @@ int Supervisor::run()
     return rt_.exit_code();
 }
 
-} // namespace
+}  // namespace
 
-int supervise(const SupervisorSetup &setup) { return Supervisor(setup).run(); }
+int supervise(const SupervisorSetup &setup)
+{
+    return Supervisor(setup).run();
+}
 
-} // namespace pmixrun
+}  // namespace pmixrun

@@ -23,7 +23,7 @@ namespace pmixrun {
 struct SupervisorSetup {
     Runtime *runtime = nullptr;
     HostEvents *events = nullptr;
-    int signal_fd = -1;      // signalfd of the blocked signals
+    int signal_fd = -1;                  // signalfd of the blocked signals
     std::vector<StdinFeed> stdin_feeds;  // the command line job's stdin readers
     bool stdin_from_tool = false;        // --stdin-tool: pmixrun's own stdin is not read
     double timeout_seconds = 0;
@@ -32,6 +32,6 @@ struct SupervisorSetup {
 // Runs until every job is done; the exit code.
 int supervise(const SupervisorSetup &setup);
 
-} // namespace pmixrun
+}  // namespace pmixrun
 
 #endif

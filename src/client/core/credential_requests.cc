@@ -21,8 +21,7 @@ bool answer_locally(pmix_status_t status)
 
 // Runs the local answer on the progress thread (a _nb callback never runs
 // before its call returned).
-template <typename Reply, typename Done, typename Local>
-pmix_status_t post_local(Done done, Local local)
+template <typename Reply, typename Done, typename Local> pmix_status_t post_local(Done done, Local local)
 {
     return runtime::ProgressEngine::process().post([done = std::move(done), local = std::move(local)] {
         auto reply = std::make_shared<Reply>();
@@ -44,8 +43,7 @@ std::function<void(pmix_status_t, std::shared_ptr<Reply>)> or_locally(Done done,
 }
 
 // Self-access hands a reply by reference; the client side wants it shared.
-template <typename Reply, typename Done>
-std::function<void(Reply &)> share_reply(Done done)
+template <typename Reply, typename Done> std::function<void(Reply &)> share_reply(Done done)
 {
     return [done = std::move(done)](Reply &reply) {
         auto shared = std::make_shared<Reply>(std::move(reply));
@@ -57,7 +55,8 @@ std::function<void(Reply &)> share_reply(Done done)
 // them with a status-only PMIX_ERR_NOT_SUPPORTED: read that too.
 template <typename Reply, typename Request>
 pmix_status_t ask_server(const std::shared_ptr<Session> &session, const Request &request,
-                         std::chrono::milliseconds timeout, std::function<void(pmix_status_t, std::shared_ptr<Reply>)> done)
+                         std::chrono::milliseconds timeout,
+                         std::function<void(pmix_status_t, std::shared_ptr<Reply>)> done)
 {
     return send_message(session, request, timeout, [done](pmix_status_t st, const wire::Frame *frame) {
         auto reply = std::make_shared<Reply>();
@@ -105,12 +104,11 @@ pmix_status_t start_get_credential(const pmix_info_t directives[], size_t ndirs,
         make_local_credential(request->directives.data(), request->directives.size(), reply_p);
     };
     if (!session) {
-        return server::server_get_credential_nb(directives, ndirs,
-                                                share_reply<Reply>(or_locally<Reply>(done, local)));
+        return server::server_get_credential_nb(directives, ndirs, share_reply<Reply>(or_locally<Reply>(done, local)));
     }
     if (session->singleton) return post_local<Reply>(done, local);
     rc = ask_server<Reply>(session, *request, timeout_of(directives, ndirs, client::kServerTimeoutMargin),
-                               or_locally<Reply>(done, local));
+                           or_locally<Reply>(done, local));
     // No server to send to (a tool that lost it): as if never connected.
     return answer_locally(rc) ? post_local<Reply>(done, local) : rc;
 }
@@ -140,7 +138,7 @@ pmix_status_t start_validate_credential(const pmix_byte_object_t *credential, co
     }
     if (session->singleton) return post_local<Reply>(done, local);
     rc = ask_server<Reply>(session, *request, timeout_of(directives, ndirs, client::kServerTimeoutMargin),
-                               or_locally<Reply>(done, local));
+                           or_locally<Reply>(done, local));
     return answer_locally(rc) ? post_local<Reply>(done, local) : rc;
 }
 

@@ -35,8 +35,8 @@ bool parse_rank(std::string_view text, pmix_rank_t *rank_p)
 // The newest of OpenPMIx's per-version URI variables that is set.
 const char *legacy_server_uri()
 {
-    for (const char *name : {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3",
-                             "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
+    for (const char *name :
+         {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
         if (const char *value = env(name)) {
             return value;
         }
@@ -63,8 +63,7 @@ std::vector<std::string> split_list(std::string_view text, char separator)
     return items;
 }
 
-bool parse_server_uri(std::string_view value, std::string *nspace_p, pmix_rank_t *rank_p,
-                      std::string *uri_p)
+bool parse_server_uri(std::string_view value, std::string *nspace_p, pmix_rank_t *rank_p, std::string *uri_p)
 {
     size_t semicolon = value.find(';');
     if (semicolon == std::string_view::npos || semicolon + 1 >= value.size()) {

@@ -11,19 +11,19 @@
 namespace pmixpp::client {
 
 struct ServerContact {
-    std::vector<std::string> uris;     // priority order
-    std::string server_nspace;         // may be empty when only PMIXPP_SERVER_URIS is set
+    std::vector<std::string> uris;  // priority order
+    std::string server_nspace;      // may be empty when only PMIXPP_SERVER_URIS is set
     pmix_rank_t server_rank = PMIX_RANK_UNDEF;
-    std::string nspace;                // PMIX_NAMESPACE (empty: we have no identity yet)
+    std::string nspace;                  // PMIX_NAMESPACE (empty: we have no identity yet)
     pmix_rank_t rank = PMIX_RANK_UNDEF;  // PMIX_RANK
-    std::vector<std::string> psec;     // PMIX_SECURITY_MODE, comma-separated
-    std::vector<std::string> gds;      // PMIX_GDS_MODULE, comma-separated
-    std::string ptl;                   // PMIX_PTL_MODULE (informational)
+    std::vector<std::string> psec;       // PMIX_SECURITY_MODE, comma-separated
+    std::vector<std::string> gds;        // PMIX_GDS_MODULE, comma-separated
+    std::string ptl;                     // PMIX_PTL_MODULE (informational)
     // A tool (PMIx_tool_init) says so in its Hello, a launcher tool too; the
     // nspace/rank above are then the identity it asks for (may be empty).
     bool tool = false;
     bool launcher = false;
-    std::string found_in;              // where it was found, for messages
+    std::string found_in;  // where it was found, for messages
 };
 
 // False when the environment names no server (we run as a singleton). The
@@ -34,8 +34,7 @@ struct ServerContact {
 bool discover_server(ServerContact *contact_p, std::string *error_p);
 
 // "<nspace>.<rank>;<uri>" -> parts. False when malformed.
-bool parse_server_uri(std::string_view value, std::string *nspace_p, pmix_rank_t *rank_p,
-                      std::string *uri_p);
+bool parse_server_uri(std::string_view value, std::string *nspace_p, pmix_rank_t *rank_p, std::string *uri_p);
 
 // Splits on `separator`, dropping empty items.
 std::vector<std::string> split_list(std::string_view text, char separator);

@@ -27,8 +27,8 @@ struct Chain {
     std::vector<EventHandler> handlers;
     size_t next = 0;
     wire::Event event;
-    wire::InfoArray delivered;  // what the running handler was given
-    wire::InfoArray results;    // what the handlers so far returned
+    wire::InfoArray delivered;            // what the running handler was given
+    wire::InfoArray results;              // what the handlers so far returned
     pmix_status_t status = PMIX_SUCCESS;  // the last handler's; PMIX_GROUP_CONSTRUCT_ABORT sticks
 };
 using ChainPtr = std::shared_ptr<Chain>;
@@ -74,8 +74,8 @@ pmix_status_t append_infos(wire::InfoArray *array_p, const pmix_info_t *src, siz
     return rc;
 }
 
-void step_done(pmix_status_t status, pmix_info_t *results, size_t nresults, pmix_op_cbfunc_t cbfunc,
-               void *thiscbdata, void *notification_cbdata)
+void step_done(pmix_status_t status, pmix_info_t *results, size_t nresults, pmix_op_cbfunc_t cbfunc, void *thiscbdata,
+               void *notification_cbdata)
 {
     std::shared_ptr<Step> step;
     {

@@ -48,14 +48,10 @@ bool any_matches(const std::vector<pmix_proc_t> &patterns, const pmix_proc_t &pr
 bool source_in_range(const EventFilter &filter, const pmix_proc_t &source, const EventHome &home)
 {
     switch (filter.range) {
-    case PMIX_RANGE_PROC_LOCAL:
-        return proc_matches(home.self, source) && source.rank == home.self.rank;
-    case PMIX_RANGE_NAMESPACE:
-        return std::strncmp(source.nspace, home.self.nspace, PMIX_MAX_NSLEN) == 0;
-    case PMIX_RANGE_LOCAL:
-        return home.on_this_node(source);
-    case PMIX_RANGE_CUSTOM:
-        return any_matches(filter.sources, source);
+    case PMIX_RANGE_PROC_LOCAL: return proc_matches(home.self, source) && source.rank == home.self.rank;
+    case PMIX_RANGE_NAMESPACE: return std::strncmp(source.nspace, home.self.nspace, PMIX_MAX_NSLEN) == 0;
+    case PMIX_RANGE_LOCAL: return home.on_this_node(source);
+    case PMIX_RANGE_CUSTOM: return any_matches(filter.sources, source);
     default:  // undefined, session, global, RM: every source
         return true;
     }

@@ -30,8 +30,7 @@ int bucket_of(const EventHandler &h)
 }  // namespace
 
 pmix_status_t EventRegistry::describe(const pmix_status_t codes[], size_t ncodes, const pmix_info_t info[],
-                                      size_t ninfo, pmix_notification_fn_t function,
-                                      EventHandler *handler_p)
+                                      size_t ninfo, pmix_notification_fn_t function, EventHandler *handler_p)
 {
     if (function == nullptr || (codes == nullptr && ncodes > 0) || (info == nullptr && ninfo > 0)) {
         return PMIX_ERR_BAD_PARAM;
@@ -41,8 +40,7 @@ pmix_status_t EventRegistry::describe(const pmix_status_t codes[], size_t ncodes
     handler.codes.assign(codes, codes + ncodes);
     for (size_t i = 0; i < ninfo; ++i) {
         const pmix_info_t &item = info[i];
-        if (key_is(item, PMIX_EVENT_HDLR_NAME) && item.value.type == PMIX_STRING &&
-            item.value.data.string != nullptr) {
+        if (key_is(item, PMIX_EVENT_HDLR_NAME) && item.value.type == PMIX_STRING && item.value.data.string != nullptr) {
             handler.name = item.value.data.string;
         } else if (key_is(item, PMIX_EVENT_HDLR_FIRST) && info_true(item)) {
             handler.placement = -1;
@@ -98,8 +96,8 @@ std::vector<EventHandler> EventRegistry::matching(const wire::Event &event, cons
     std::vector<EventHandler> selected;
     bool no_defaults = excludes_default_handlers(event);
     for (const auto &h : handlers_) {
-        bool wants_code = h.codes.empty() ? !no_defaults
-                                          : std::find(h.codes.begin(), h.codes.end(), event.status) != h.codes.end();
+        bool wants_code =
+            h.codes.empty() ? !no_defaults : std::find(h.codes.begin(), h.codes.end(), event.status) != h.codes.end();
         if (wants_code && filter_accepts(h.filter, event, home)) {
             selected.push_back(h);
         }

@@ -36,11 +36,11 @@ struct EventHandler {
     size_t reference = 0;
     std::vector<pmix_status_t> codes;  // empty: a default handler (every event)
     pmix_notification_fn_t function = nullptr;
-    std::string name;                  // PMIX_EVENT_HDLR_NAME
-    void *return_object = nullptr;     // PMIX_EVENT_RETURN_OBJECT
+    std::string name;               // PMIX_EVENT_HDLR_NAME
+    void *return_object = nullptr;  // PMIX_EVENT_RETURN_OBJECT
     bool has_return_object = false;
-    int placement = 0;                 // -1 first, +1 last, 0 by kind
-    bool prepend = false;              // PMIX_EVENT_HDLR_PREPEND
+    int placement = 0;     // -1 first, +1 last, 0 by kind
+    bool prepend = false;  // PMIX_EVENT_HDLR_PREPEND
     EventFilter filter;
     std::optional<uint64_t> server_reference;
     uint64_t sequence = 0;
@@ -65,8 +65,8 @@ class EventRegistry {
 public:
     // Reads codes and info (name, placement, return object, filters) into a
     // handler.
-    static pmix_status_t describe(const pmix_status_t codes[], size_t ncodes, const pmix_info_t info[],
-                                  size_t ninfo, pmix_notification_fn_t function, EventHandler *handler_p);
+    static pmix_status_t describe(const pmix_status_t codes[], size_t ncodes, const pmix_info_t info[], size_t ninfo,
+                                  pmix_notification_fn_t function, EventHandler *handler_p);
 
     // Stores the handler, assigning its reference.
     size_t add(EventHandler handler);

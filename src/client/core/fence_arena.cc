@@ -85,8 +85,7 @@ void attach_arena(Session &session, const wire::InfoArray &welcome_info)
         std::string why;
         if (arena::Arena::open(item.value.data.string, session.self.nspace, &client_arena->arena, &why) !=
             PMIX_SUCCESS) {
-            runtime::log_trace("PMIX_MCA_pmix_client_verbose", "client",
-                               "fences go through the server: " + why);
+            runtime::log_trace("PMIX_MCA_pmix_client_verbose", "client", "fences go through the server: " + why);
             return;
         }
         client_arena->imported = std::make_unique<std::atomic<uint32_t>[]>(client_arena->arena->nprocs());
@@ -162,8 +161,8 @@ void arena_import(const Session &session, const pmix_proc_t &target)
     }
     for (const wire::ProcData &record : records) {
         if (record.proc.rank != target.rank || record.info.empty()) continue;
-        if (session.store->put_modex(target.nspace, target.rank, PMIX_GLOBAL, record.info.data(),
-                                     record.info.size()) != PMIX_SUCCESS) {
+        if (session.store->put_modex(target.nspace, target.rank, PMIX_GLOBAL, record.info.data(), record.info.size()) !=
+            PMIX_SUCCESS) {
             return;
         }
     }

@@ -47,8 +47,8 @@ void attach_arena(Session &session, const wire::InfoArray &welcome_info);
 void arena_note_commit(Session &session, const wire::CommitRequest &request);
 // PMIx_Fence: true when the fence was done in the arena (*status_p is its
 // outcome); false when it is for the server.
-bool arena_fence(Session &session, const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                 size_t ninfo, pmix_status_t *status_p);
+bool arena_fence(Session &session, const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
+                 pmix_status_t *status_p);
 // The connection to the server ended: fences waiting here give up.
 void arena_server_lost(Session &session);
 // PMIx_Get of a peer of this job: brings its slot into the store when it

@@ -60,8 +60,7 @@ void answer_group_event(const wire::Event &event, pmix_status_t handlers_status,
         request.answer = claims_lead(results) ? wire::GroupAnswer::claim_leader : wire::GroupAnswer::no_claim;
     }
     // The server's answer says only whether this one counted: nothing to do.
-    (void)send_message(session, request, std::chrono::milliseconds(0),
-                       [](pmix_status_t, const wire::Frame *) {});
+    (void)send_message(session, request, std::chrono::milliseconds(0), [](pmix_status_t, const wire::Frame *) {});
 }
 
 }  // namespace pmixpp::client

@@ -24,8 +24,7 @@ constexpr int kConnectTimeoutMs = 10000;
 constexpr int kHandshakeTimeoutMs = 30000;
 constexpr const char *kVerbose = "PMIX_MCA_pmix_client_verbose";
 
-template <typename Module>
-const Module *module_table(const framework::SelectedModule &selected, size_t needed_size)
+template <typename Module> const Module *module_table(const framework::SelectedModule &selected, size_t needed_size)
 {
     const auto *module = static_cast<const Module *>(selected.module);
     if (module == nullptr || module->struct_size < needed_size) {
@@ -35,8 +34,7 @@ const Module *module_table(const framework::SelectedModule &selected, size_t nee
 }
 
 // The selected modules of fw, the ones named in `preferred` first (in that order).
-std::vector<framework::SelectedModule> ordered_modules(std::string_view fw,
-                                                       const std::vector<std::string> &preferred,
+std::vector<framework::SelectedModule> ordered_modules(std::string_view fw, const std::vector<std::string> &preferred,
                                                        pmix_status_t *rc_p)
 {
     std::vector<framework::SelectedModule> selected;
@@ -68,8 +66,8 @@ pmix_status_t connect_transport(const ServerContact &contact, int *fd_p, std::st
     pmix_status_t last = PMIX_ERR_UNREACH;
     bool any_handled = false;
     for (const auto &selected : transports) {
-        const auto *ptl = module_table<pmixpp_ptl_module_t>(
-            selected, offsetof(pmixpp_ptl_module_t, connect) + sizeof(void *));
+        const auto *ptl =
+            module_table<pmixpp_ptl_module_t>(selected, offsetof(pmixpp_ptl_module_t, connect) + sizeof(void *));
         if (ptl == nullptr || ptl->handles_uri == nullptr || ptl->connect == nullptr) {
             continue;
         }
@@ -85,18 +83,17 @@ pmix_status_t connect_transport(const ServerContact &contact, int *fd_p, std::st
                 *ptl_p = selected.component;
                 return PMIX_SUCCESS;
             }
-            runtime::log_trace(kVerbose, "client",
-                               "cannot connect to " + uri + " with ptl/" + selected.component);
+            runtime::log_trace(kVerbose, "client", "cannot connect to " + uri + " with ptl/" + selected.component);
         }
     }
     std::string uris;
     for (const auto &uri : contact.uris) {
         uris += (uris.empty() ? "" : ";") + uri;
     }
-    runtime::log_warning("client", any_handled
-        ? "cannot connect to the PMIx server at " + uris + " (is the server still running?)"
-        : "no selected transport handles the server's URIs " + uris +
-              " (check PMIX_MCA_ptl and the installed ptl components)");
+    runtime::log_warning("client", any_handled ? "cannot connect to the PMIx server at " + uris +
+                                                     " (is the server still running?)"
+                                               : "no selected transport handles the server's URIs " + uris +
+                                                     " (check PMIX_MCA_ptl and the installed ptl components)");
     return last == PMIX_SUCCESS ? PMIX_ERR_UNREACH : last;
 }
 
@@ -158,16 +155,15 @@ pmix_status_t read_answer(int fd, wire::Welcome *welcome_p)
 {
     wire::Frame frame;
     std::string reason;
-    pmix_status_t rc = wire::recv_frame_blocking(fd, wire::FrameLimits::from_environment(),
-                                                 kHandshakeTimeoutMs, &frame, &reason);
+    pmix_status_t rc =
+        wire::recv_frame_blocking(fd, wire::FrameLimits::from_environment(), kHandshakeTimeoutMs, &frame, &reason);
     if (rc != PMIX_SUCCESS) {
-        runtime::log_warning("client", "no answer from the PMIx server to our hello: " + reason +
-                                           " (check the server's log)");
+        runtime::log_warning("client",
+                             "no answer from the PMIx server to our hello: " + reason + " (check the server's log)");
         return rc;
     }
     wire::HandshakeMessage type{};
-    if (frame.header.kind != wire::FrameKind::handshake ||
-        wire::peek_handshake(frame.payload, &type) != PMIX_SUCCESS) {
+    if (frame.header.kind != wire::FrameKind::handshake || wire::peek_handshake(frame.payload, &type) != PMIX_SUCCESS) {
         runtime::log_warning("client", "the PMIx server answered our hello with something else "
                                        "(is it a pmixpp server of a compatible version?)");
         return PMIX_ERR_UNPACK_FAILURE;
@@ -178,8 +174,8 @@ pmix_status_t read_answer(int fd, wire::Welcome *welcome_p)
         if (rc != PMIX_SUCCESS) {
             return rc;
         }
-        runtime::log_warning("client", "the PMIx server refused us: " + refuse.reason +
-                                           " (" + PMIx_Error_string(refuse.status) + ")");
+        runtime::log_warning("client", "the PMIx server refused us: " + refuse.reason + " (" +
+                                           PMIx_Error_string(refuse.status) + ")");
         return refuse.status == PMIX_SUCCESS ? PMIX_ERR_UNREACH : refuse.status;
     }
     wire::Welcome welcome;
@@ -222,9 +218,8 @@ pmix_status_t import_job_data(const wire::Welcome &welcome, std::unique_ptr<stor
         return PMIX_SUCCESS;
     }
     if (rc != PMIX_SUCCESS) {
-        runtime::log_warning("client", std::string("cannot import the job data of ") +
-                                           welcome.peer_nspace + " with gds/" + store->module_name() +
-                                           ": " + PMIx_Error_string(rc));
+        runtime::log_warning("client", std::string("cannot import the job data of ") + welcome.peer_nspace +
+                                           " with gds/" + store->module_name() + ": " + PMIx_Error_string(rc));
         return rc;
     }
     *store_p = std::move(store);
@@ -269,8 +264,8 @@ pmix_status_t connect_and_greet(const ServerContact &contact, Greeted *greeted_p
     }
     std::string reason;
     if (rc == PMIX_SUCCESS) {
-        rc = wire::send_frame_blocking(fd.get(), wire::FrameKind::handshake, wire::kNoTag, payload,
-                                       kHandshakeTimeoutMs, &reason);
+        rc = wire::send_frame_blocking(fd.get(), wire::FrameKind::handshake, wire::kNoTag, payload, kHandshakeTimeoutMs,
+                                       &reason);
     }
     if (rc == PMIX_SUCCESS) {
         rc = read_answer(fd.get(), &greeted.welcome);

@@ -17,7 +17,7 @@ namespace pmixpp::client {
 struct Session;
 
 struct Greeted {
-    int fd = -1;                         // connected, handshake done; the caller owns it
+    int fd = -1;  // connected, handshake done; the caller owns it
     wire::Welcome welcome;
     std::unique_ptr<store::Store> store;  // the job data of the Welcome, imported
     // The store could not use the Welcome's job data where it lives (a

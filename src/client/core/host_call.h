@@ -42,9 +42,9 @@ pmix_status_t send_for_reply(const std::shared_ptr<Session> &session, const Requ
 // Runs start(done) and waits for done on this thread; the reply is left in
 // *reply_p (never on the progress thread: it would wait for itself).
 template <typename Reply>
-pmix_status_t wait_for_reply(
-    const std::function<pmix_status_t(std::function<void(pmix_status_t, std::shared_ptr<Reply>)>)> &start,
-    std::shared_ptr<Reply> *reply_p)
+pmix_status_t
+wait_for_reply(const std::function<pmix_status_t(std::function<void(pmix_status_t, std::shared_ptr<Reply>)>)> &start,
+               std::shared_ptr<Reply> *reply_p)
 {
     if (runtime::ProgressEngine::process().on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
     using ReplyLatch = runtime::Latch<std::shared_ptr<Reply>>;
@@ -68,8 +68,9 @@ inline InfoDone info_callback(pmix_info_cbfunc_t cbfunc, void *cbdata)
         if (cbfunc == nullptr) return;
         auto *held = new (std::nothrow) std::shared_ptr<wire::InfoReply>(reply);
         if (held == nullptr) return cbfunc(st, nullptr, 0, cbdata, nullptr, nullptr);
-        cbfunc(st, reply ? reply->info.data() : nullptr, reply ? reply->info.size() : 0, cbdata,
-               [](void *p) { delete static_cast<std::shared_ptr<wire::InfoReply> *>(p); }, held);
+        cbfunc(
+            st, reply ? reply->info.data() : nullptr, reply ? reply->info.size() : 0, cbdata,
+            [](void *p) { delete static_cast<std::shared_ptr<wire::InfoReply> *>(p); }, held);
     };
 }
 

@@ -103,9 +103,8 @@ pmix_status_t host_get(const pmix_proc_t *proc, const char *key, const pmix_info
     }
     using ValueLatch = runtime::Latch<store::ValuePtr>;
     auto latch = std::make_shared<ValueLatch>();
-    pmix_status_t rc = host_get_nb(proc, key, info, ninfo, [latch](pmix_status_t st, store::ValuePtr v) {
-        latch->complete(st, std::move(v));
-    });
+    pmix_status_t rc = host_get_nb(proc, key, info, ninfo,
+                                   [latch](pmix_status_t st, store::ValuePtr v) { latch->complete(st, std::move(v)); });
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
@@ -137,8 +136,7 @@ pmix_status_t host_fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix
     if ((procs == nullptr && nprocs > 0) || (info == nullptr && ninfo > 0)) {
         return PMIX_ERR_BAD_PARAM;
     }
-    return server::server_fence_nb(procs, nprocs, info, ninfo,
-                                   [done](wire::FenceReply &reply) { done(reply.status); });
+    return server::server_fence_nb(procs, nprocs, info, ninfo, [done](wire::FenceReply &reply) { done(reply.status); });
 }
 
 pmix_status_t host_query_nb(const pmix_query_t queries[], size_t nqueries, HostQueryDone done)
@@ -152,8 +150,7 @@ pmix_status_t host_query_nb(const pmix_query_t queries[], size_t nqueries, HostQ
     });
 }
 
-pmix_status_t host_resolve_peers(const char *nodename, const char *nspace, pmix_proc_t **procs_p,
-                                 size_t *nprocs_p)
+pmix_status_t host_resolve_peers(const char *nodename, const char *nspace, pmix_proc_t **procs_p, size_t *nprocs_p)
 {
     pmix_proc_t me;
     pmix_status_t rc = host_identity(&me);

@@ -9,8 +9,8 @@
 
 namespace pmixpp::client {
 
-pmix_status_t host_register_handler(const pmix_status_t codes[], size_t ncodes, const pmix_info_t info[],
-                                    size_t ninfo, pmix_notification_fn_t function, HostRegDone done)
+pmix_status_t host_register_handler(const pmix_status_t codes[], size_t ncodes, const pmix_info_t info[], size_t ninfo,
+                                    pmix_notification_fn_t function, HostRegDone done)
 {
     EventHandler handler;
     pmix_status_t rc = EventRegistry::describe(codes, ncodes, info, ninfo, function, &handler);
@@ -27,8 +27,8 @@ pmix_status_t host_register_handler(const pmix_status_t codes[], size_t ncodes, 
             return;
         }
         uint64_t server_reference = 0;
-        pmix_status_t st = server::server_register_events(handler.codes.data(), handler.codes.size(),
-                                                          &server_reference);
+        pmix_status_t st =
+            server::server_register_events(handler.codes.data(), handler.codes.size(), &server_reference);
         if (st == PMIX_SUCCESS) {
             handler.server_reference = server_reference;
         }

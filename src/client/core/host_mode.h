@@ -53,14 +53,13 @@ using HostQueryDone = std::function<void(pmix_status_t status, std::shared_ptr<w
 pmix_status_t host_query_nb(const pmix_query_t queries[], size_t nqueries, HostQueryDone done);
 
 // Resolve_peers / Resolve_nodes from the server's store.
-pmix_status_t host_resolve_peers(const char *nodename, const char *nspace, pmix_proc_t **procs_p,
-                                 size_t *nprocs_p);
+pmix_status_t host_resolve_peers(const char *nodename, const char *nspace, pmix_proc_t **procs_p, size_t *nprocs_p);
 pmix_status_t host_resolve_nodes(const char *nspace, char **nodelist_p);
 
 // ---- events (host_events.cc)
 using HostRegDone = std::function<void(pmix_status_t status, size_t reference)>;
-pmix_status_t host_register_handler(const pmix_status_t codes[], size_t ncodes, const pmix_info_t info[],
-                                    size_t ninfo, pmix_notification_fn_t function, HostRegDone done);
+pmix_status_t host_register_handler(const pmix_status_t codes[], size_t ncodes, const pmix_info_t info[], size_t ninfo,
+                                    pmix_notification_fn_t function, HostRegDone done);
 pmix_status_t host_deregister_handler(size_t reference, HostOpDone done);
 pmix_status_t host_notify(pmix_status_t status, const pmix_proc_t *source, pmix_data_range_t range,
                           const pmix_info_t info[], size_t ninfo, HostOpDone done);

@@ -39,7 +39,7 @@ struct Global {
     std::shared_mutex access;  // guards `session`
     std::shared_ptr<Session> session;
     int refcount = 0;
-    int host_refcount = 0;     // PMIx_Init calls of a host (no session)
+    int host_refcount = 0;  // PMIx_Init calls of a host (no session)
 };
 
 std::atomic<Global *> g_global{nullptr};
@@ -79,8 +79,7 @@ void load_proc(pmix_proc_t *proc, const char *nspace, pmix_rank_t rank)
 struct event_base *event_base_of(const pmix_info_t info[], size_t ninfo)
 {
     for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, PMIX_EVENT_BASE, PMIX_MAX_KEYLEN) == 0 &&
-            info[i].value.type == PMIX_POINTER) {
+        if (std::strncmp(info[i].key, PMIX_EVENT_BASE, PMIX_MAX_KEYLEN) == 0 && info[i].value.type == PMIX_POINTER) {
             return static_cast<struct event_base *>(info[i].value.data.ptr);
         }
     }
@@ -177,8 +176,7 @@ pmix_status_t start_connected(const std::shared_ptr<Session> &session, const Ser
     }
     if (session->tool) {
         // A server keeps no job data for a tool: its own keys are local.
-        (void)register_tool_self(session->self.nspace, session->self.rank, session->hostname,
-                                 *session->store);
+        (void)register_tool_self(session->self.nspace, session->self.rank, session->hostname, *session->store);
     }
     if (!session->arena) attach_arena(*session, w.info);  // the fence arena the Welcome names
     const bool needs_private_copy = greeted.needs_private_copy && !session->tool;
@@ -204,8 +202,8 @@ Session::~Session() = default;
 
 bool Session::on_this_node(const pmix_proc_t &proc) const
 {
-    if (is_self(*this, proc) || (proc.rank == server.rank && std::strncmp(proc.nspace, server.nspace,
-                                                                          PMIX_MAX_NSLEN) == 0)) {
+    if (is_self(*this, proc) ||
+        (proc.rank == server.rank && std::strncmp(proc.nspace, server.nspace, PMIX_MAX_NSLEN) == 0)) {
         return true;
     }
     store::GetRequest request;
@@ -234,8 +232,7 @@ bool initialized()
 
 bool is_self(const Session &session, const pmix_proc_t &proc)
 {
-    return proc.rank == session.self.rank &&
-           std::strncmp(proc.nspace, session.self.nspace, PMIX_MAX_NSLEN) == 0;
+    return proc.rank == session.self.rank && std::strncmp(proc.nspace, session.self.nspace, PMIX_MAX_NSLEN) == 0;
 }
 
 namespace {

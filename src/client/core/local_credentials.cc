@@ -90,8 +90,10 @@ pmix_status_t no_module(const char *call, const std::vector<std::string> &types)
 {
     const std::string available = names_of(portable_modules({}));
     if (types.empty()) {
-        runtime::log_warning("client", std::string(call) + ": no psec module makes portable credentials "
-                                                           "(selected: " + available + "); check PMIX_MCA_psec");
+        runtime::log_warning("client", std::string(call) +
+                                           ": no psec module makes portable credentials "
+                                           "(selected: " +
+                                           available + "); check PMIX_MCA_psec");
     } else {
         runtime::log_warning("client", std::string(call) + ": PMIX_CRED_TYPE asks for " + names_of(types) +
                                            " but the psec modules here are: " + available +
@@ -101,8 +103,7 @@ pmix_status_t no_module(const char *call, const std::vector<std::string> &types)
 }
 
 // PMIX_CRED_TYPE, and for a validation PMIX_USERID and PMIX_GRPID.
-pmix_status_t describe_credential(const std::string &type, const uid_t *uid, const gid_t *gid,
-                                  wire::InfoArray *info_p)
+pmix_status_t describe_credential(const std::string &type, const uid_t *uid, const gid_t *gid, wire::InfoArray *info_p)
 {
     const pmix_status_t rc = info_p->allocate(uid != nullptr ? 3 : 1);
     if (rc != PMIX_SUCCESS) return rc;

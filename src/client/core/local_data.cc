@@ -127,8 +127,7 @@ void cache_reply(const Session &session, const pmix_proc_t &target, const wire::
         return;
     }
     if (target.rank == PMIX_RANK_WILDCARD) {
-        (void)session.store->put(target.nspace, PMIXPP_GDS_LEVEL_JOB, PMIX_RANK_WILDCARD, data.data(),
-                                 data.size());
+        (void)session.store->put(target.nspace, PMIXPP_GDS_LEVEL_JOB, PMIX_RANK_WILDCARD, data.data(), data.size());
         return;
     }
     (void)session.store->put_modex(target.nspace, target.rank, PMIX_GLOBAL, data.data(), data.size());
@@ -147,8 +146,7 @@ bool has_collected(const Session &session, const pmix_proc_t &proc)
 {
     std::string nspace = nspace_string(proc.nspace);
     std::lock_guard lock(session.collected_mutex);
-    return session.collected_nspaces.count(nspace) != 0 ||
-           session.collected_procs.count({nspace, proc.rank}) != 0;
+    return session.collected_nspaces.count(nspace) != 0 || session.collected_procs.count({nspace, proc.rank}) != 0;
 }
 
 void mark_collected(const Session &session, const pmix_proc_t &proc)

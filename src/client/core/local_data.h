@@ -13,9 +13,9 @@
 namespace pmixpp::client {
 
 struct Lookup {
-    pmix_proc_t target{};                 // nspace filled; rank may be WILDCARD/UNDEF
-    const char *key = nullptr;            // nullptr: everything about target
-    const pmix_info_t *info = nullptr;    // PMIx_Get's qualifiers and directives
+    pmix_proc_t target{};               // nspace filled; rank may be WILDCARD/UNDEF
+    const char *key = nullptr;          // nullptr: everything about target
+    const pmix_info_t *info = nullptr;  // PMIx_Get's qualifiers and directives
     size_t ninfo = 0;
     pmix_scope_t visibility = PMIX_GLOBAL;  // PMIX_DATA_SCOPE
 };

@@ -79,8 +79,7 @@ void on_notification(const std::shared_ptr<Session> &session, const wire::Frame 
     deliver_event(session, std::move(event));
 }
 
-void on_frame(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink> &weak_link,
-              const wire::Frame &frame)
+void on_frame(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink> &weak_link, const wire::Frame &frame)
 {
     auto session = weak.lock();
     auto link = weak_link.lock();
@@ -92,9 +91,7 @@ void on_frame(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink
         // A reply nobody waits for (timed out before) is dropped.
         link->tracker->complete(frame);
         break;
-    case wire::FrameKind::notify:
-        on_notification(session, frame);
-        break;
+    case wire::FrameKind::notify: on_notification(session, frame); break;
     default:
         runtime::log_trace("PMIX_MCA_pmix_client_verbose", "client",
                            std::string("unexpected ") + wire::frame_kind_name(frame.header.kind) +
@@ -118,8 +115,8 @@ void forget_link(Session &session, const std::shared_ptr<ServerLink> &link)
     }
 }
 
-void on_close(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink> &weak_link,
-              pmix_status_t status, const std::string &reason)
+void on_close(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink> &weak_link, pmix_status_t status,
+              const std::string &reason)
 {
     auto session = weak.lock();
     auto link = weak_link.lock();
@@ -134,9 +131,8 @@ void on_close(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink
         return;
     }
     arena_server_lost(*session);  // fences waiting in shared memory give up
-    runtime::log_warning("client", std::string("lost the connection to the PMIx server ") +
-                                       proc_text(link->server) + ": " + reason + " (" +
-                                       PMIx_Error_string(status) + ")");
+    runtime::log_warning("client", std::string("lost the connection to the PMIx server ") + proc_text(link->server) +
+                                       ": " + reason + " (" + PMIx_Error_string(status) + ")");
     wire::Event event;
     event.status = PMIX_ERR_LOST_CONNECTION;
     event.source = link->server;
@@ -148,8 +144,7 @@ void on_close(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink
 
 std::string proc_text(const pmix_proc_t &proc)
 {
-    return std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN)) + "." +
-           std::to_string(proc.rank);
+    return std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN)) + "." + std::to_string(proc.rank);
 }
 
 void make_active(Session &session, const std::shared_ptr<ServerLink> &link)
@@ -165,8 +160,8 @@ void make_active(Session &session, const std::shared_ptr<ServerLink> &link)
     }
 }
 
-pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd,
-                                const pmix_proc_t &server, std::shared_ptr<ServerLink> *link_p)
+pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd, const pmix_proc_t &server,
+                                std::shared_ptr<ServerLink> *link_p)
 {
     pmix_status_t rc = PMIX_SUCCESS;
     pmix_status_t posted = session->engine->run_and_wait([&] {
@@ -235,9 +230,7 @@ pmix_status_t send_request(const std::shared_ptr<Session> &session, wire::Bytes 
     if (!link || !link->connection || !link->tracker || !link->connection->is_open()) {
         // Reported later, never inline: _nb callers' callbacks must not run
         // before their call returns.
-        return session->engine->post([handler = std::move(handler)] {
-            handler(PMIX_ERR_LOST_CONNECTION, nullptr);
-        });
+        return session->engine->post([handler = std::move(handler)] { handler(PMIX_ERR_LOST_CONNECTION, nullptr); });
     }
     uint32_t tag = link->tracker->add(std::move(handler), timeout);
     pmix_status_t rc = link->connection->send(wire::FrameKind::request, tag, payload);
@@ -289,8 +282,7 @@ pmix_status_t wait_for_status(const std::function<pmix_status_t(StatusDone done)
     return rc != PMIX_SUCCESS ? rc : latch->wait();
 }
 
-std::chrono::milliseconds timeout_of(const pmix_info_t info[], size_t ninfo,
-                                     std::chrono::milliseconds margin)
+std::chrono::milliseconds timeout_of(const pmix_info_t info[], size_t ninfo, std::chrono::milliseconds margin)
 {
     for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
         if (std::strncmp(info[i].key, PMIX_TIMEOUT, PMIX_MAX_KEYLEN) != 0) {

@@ -19,8 +19,7 @@ using ReplyHandler = std::function<void(pmix_status_t status, const wire::Frame 
 
 // Hands the connected fd to a new ServerLink (a wire::Connection) on the
 // progress thread; it becomes the active link when there is none.
-pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd,
-                                const pmix_proc_t &server,
+pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd, const pmix_proc_t &server,
                                 std::shared_ptr<ServerLink> *link_p = nullptr);
 
 // Makes link the one requests go to. Progress thread.
@@ -75,8 +74,7 @@ pmix_status_t wait_for_status(const std::function<pmix_status_t(StatusDone done)
 
 // The reply of a request: the transport status, else the decode status, else
 // the reply's own status. *reply_p is filled whenever decoding succeeded.
-template <typename Reply>
-pmix_status_t read_reply(pmix_status_t status, const wire::Frame *frame, Reply *reply_p)
+template <typename Reply> pmix_status_t read_reply(pmix_status_t status, const wire::Frame *frame, Reply *reply_p)
 {
     if (status != PMIX_SUCCESS) {
         return status;

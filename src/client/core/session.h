@@ -111,8 +111,7 @@ std::shared_ptr<Session> current_session();
 // Lifecycle (core/lifecycle.cc). PMIx_Init starts a client, PMIx_tool_init
 // a tool (tool_start.h); both share the reference count and the teardown.
 enum class Role { client, tool };
-pmix_status_t initialize(const pmix_info_t info[], size_t ninfo, pmix_proc_t *proc_p,
-                         Role role = Role::client);
+pmix_status_t initialize(const pmix_info_t info[], size_t ninfo, pmix_proc_t *proc_p, Role role = Role::client);
 pmix_status_t finalize(const pmix_info_t info[], size_t ninfo);
 bool initialized();
 

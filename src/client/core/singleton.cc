@@ -71,8 +71,7 @@ std::string singleton_nspace(const std::string &hostname)
     return nspace;
 }
 
-pmix_status_t register_singleton(const char *nspace, const std::string &hostname,
-                                 const store::Store &store)
+pmix_status_t register_singleton(const char *nspace, const std::string &hostname, const store::Store &store)
 {
     uint32_t one = 1;
     uint32_t zero = 0;
@@ -91,8 +90,8 @@ pmix_status_t register_singleton(const char *nspace, const std::string &hostname
     options.local_hostname = hostname;
     jobdata::JobSummary summary;
     std::string error;
-    pmix_status_t rc = jobdata::register_nspace(nspace, 1, infos.items.data(), infos.items.size(),
-                                                options, store, &summary, &error);
+    pmix_status_t rc =
+        jobdata::register_nspace(nspace, 1, infos.items.data(), infos.items.size(), options, store, &summary, &error);
     return rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc;
 }
 

@@ -18,8 +18,7 @@ std::string singleton_nspace(const std::string &hostname);
 
 // Registers the one-process job `nspace` (rank 0 on `hostname`) in `store`
 // with every derived key (job size 1, local rank 0, local peers "0", ...).
-pmix_status_t register_singleton(const char *nspace, const std::string &hostname,
-                                 const store::Store &store);
+pmix_status_t register_singleton(const char *nspace, const std::string &hostname, const store::Store &store);
 
 std::string local_hostname();
 

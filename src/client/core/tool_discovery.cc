@@ -67,8 +67,7 @@ bool usable_file(const std::string &path, rendezvous::Contact *found_p, std::str
 }
 
 // One named file: found, or UNREACH with the reason.
-pmix_status_t from_file(const std::string &path, const char *what, ServerContact *contact_p,
-                        std::string *problem_p)
+pmix_status_t from_file(const std::string &path, const char *what, ServerContact *contact_p, std::string *problem_p)
 {
     rendezvous::Contact found;
     std::string why;
@@ -105,23 +104,23 @@ pmix_status_t from_explicit(const ToolOptions &o, ServerContact *contact_p, std:
     }
     if (!o.attachment_file.empty()) return from_file(o.attachment_file, "attachment-file", contact_p, problem_p);
     if (o.server_pid != 0) {
-        return from_file(join_path(o.server_tmpdir, rendezvous::pid_file_name(o.hostname, o.server_pid)),
-                         "such", contact_p, problem_p);
-    }
-    if (!o.server_nspace.empty()) {
-        return from_file(join_path(o.server_tmpdir, rendezvous::nspace_file_name(o.hostname, o.server_nspace)),
-                         "such", contact_p, problem_p);
-    }
-    if (o.to_system) {
-        return from_file(join_path(o.system_tmpdir, rendezvous::system_file_name(o.hostname)), "system",
+        return from_file(join_path(o.server_tmpdir, rendezvous::pid_file_name(o.hostname, o.server_pid)), "such",
                          contact_p, problem_p);
     }
-    if (o.to_scheduler) {
-        return from_file(join_path(o.system_tmpdir, rendezvous::scheduler_file_name(o.hostname)),
-                         "scheduler", contact_p, problem_p);
+    if (!o.server_nspace.empty()) {
+        return from_file(join_path(o.server_tmpdir, rendezvous::nspace_file_name(o.hostname, o.server_nspace)), "such",
+                         contact_p, problem_p);
     }
-    return from_file(join_path(o.system_tmpdir, rendezvous::controller_file_name(o.hostname)),
-                     "system-controller", contact_p, problem_p);
+    if (o.to_system) {
+        return from_file(join_path(o.system_tmpdir, rendezvous::system_file_name(o.hostname)), "system", contact_p,
+                         problem_p);
+    }
+    if (o.to_scheduler) {
+        return from_file(join_path(o.system_tmpdir, rendezvous::scheduler_file_name(o.hostname)), "scheduler",
+                         contact_p, problem_p);
+    }
+    return from_file(join_path(o.system_tmpdir, rendezvous::controller_file_name(o.hostname)), "system-controller",
+                     contact_p, problem_p);
 }
 
 // The pmix.<host>.<pid> files of live servers of our uid.
@@ -167,13 +166,13 @@ pmix_status_t from_search(const ToolOptions &o, ServerContact *contact_p, std::s
     if (live.size() > 1) {
         std::string pids;
         for (const auto &[path, found] : live) pids += (pids.empty() ? "" : ", ") + std::to_string(found.pid);
-        *problem_p = "several PMIx servers of this user run on this node (pids " + pids + " in " +
-                     o.server_tmpdir + "): pass PMIX_SERVER_PIDINFO with the pid of the one to use";
+        *problem_p = "several PMIx servers of this user run on this node (pids " + pids + " in " + o.server_tmpdir +
+                     "): pass PMIX_SERVER_PIDINFO with the pid of the one to use";
         return PMIX_ERR_BAD_PARAM;
     }
     if (from_file(system_path, "system", contact_p, &why) == PMIX_SUCCESS) return PMIX_SUCCESS;
-    *problem_p = "no PMIx server found: no PMIX_SERVER_URI* in the environment, no live pmix." +
-                 o.hostname + ".<pid> file of our uid in " + o.server_tmpdir + ", no " + system_path +
+    *problem_p = "no PMIx server found: no PMIX_SERVER_URI* in the environment, no live pmix." + o.hostname +
+                 ".<pid> file of our uid in " + o.server_tmpdir + ", no " + system_path +
                  " (start a server with tool support, or pass PMIX_SERVER_URI, PMIX_SERVER_PIDINFO, "
                  "PMIX_TOOL_ATTACHMENT_FILE or PMIX_SERVER_TMPDIR/PMIX_SYSTEM_TMPDIR)";
     return PMIX_ERR_UNREACH;
@@ -191,8 +190,7 @@ void tool_trace(const std::string &what)
     runtime::log_trace("PMIX_MCA_pmix_client_verbose", "tool", what);
 }
 
-pmix_status_t find_tool_server(const ToolOptions &options, ServerContact *contact_p,
-                               std::string *problem_p)
+pmix_status_t find_tool_server(const ToolOptions &options, ServerContact *contact_p, std::string *problem_p)
 {
     ServerContact contact;
     pmix_status_t rc = options.explicit_target() ? from_explicit(options, &contact, problem_p)

@@ -18,8 +18,7 @@ namespace pmixpp::client {
 // filled in. PMIX_ERR_UNREACH with *problem_p saying what was searched and
 // how to point the tool at a server; PMIX_ERR_BAD_PARAM when the default
 // search finds several servers (*problem_p lists their pids).
-pmix_status_t find_tool_server(const ToolOptions &options, ServerContact *contact_p,
-                               std::string *problem_p);
+pmix_status_t find_tool_server(const ToolOptions &options, ServerContact *contact_p, std::string *problem_p);
 
 // One line for the trace of the search (PMIX_MCA_pmix_client_verbose > 0,
 // or PMIX_DEBUG >= 10).

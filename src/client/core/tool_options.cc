@@ -19,9 +19,15 @@ constexpr unsigned kMaxRetryDelaySeconds = 60;
 // means to the server. read_one wants yes or no, not a status.
 using util::key_is;
 
-bool read_flag(const pmix_value_t &v, bool *flag_p) { return util::read_bool(v, flag_p) == PMIX_SUCCESS; }
+bool read_flag(const pmix_value_t &v, bool *flag_p)
+{
+    return util::read_bool(v, flag_p) == PMIX_SUCCESS;
+}
 
-bool read_string(const pmix_value_t &v, std::string *text_p) { return util::read_string(v, text_p) == PMIX_SUCCESS; }
+bool read_string(const pmix_value_t &v, std::string *text_p)
+{
+    return util::read_string(v, text_p) == PMIX_SUCCESS;
+}
 
 bool read_unsigned(const pmix_value_t &v, unsigned long long *number_p)
 {
@@ -74,12 +80,11 @@ bool read_one(const pmix_info_t &info, ToolOptions &o)
 
 bool ToolOptions::explicit_target() const
 {
-    return !server_uri.empty() || !attachment_file.empty() || server_pid != 0 ||
-           !server_nspace.empty() || to_system || to_scheduler || to_controller;
+    return !server_uri.empty() || !attachment_file.empty() || server_pid != 0 || !server_nspace.empty() || to_system ||
+           to_scheduler || to_controller;
 }
 
-pmix_status_t read_tool_options(const pmix_info_t info[], size_t ninfo, ToolOptions *options_p,
-                                std::string *error_p)
+pmix_status_t read_tool_options(const pmix_info_t info[], size_t ninfo, ToolOptions *options_p, std::string *error_p)
 {
     if (info == nullptr && ninfo > 0) {
         *error_p = "info is NULL but ninfo is not 0";
@@ -88,8 +93,7 @@ pmix_status_t read_tool_options(const pmix_info_t info[], size_t ninfo, ToolOpti
     ToolOptions options;
     for (size_t i = 0; i < ninfo; ++i) {
         if (!read_one(info[i], options)) {
-            *error_p = std::string("attribute ") +
-                       std::string(info[i].key, strnlen(info[i].key, PMIX_MAX_KEYLEN)) +
+            *error_p = std::string("attribute ") + std::string(info[i].key, strnlen(info[i].key, PMIX_MAX_KEYLEN)) +
                        " has a value of the wrong type or out of range";
             return PMIX_ERR_BAD_PARAM;
         }

@@ -45,8 +45,7 @@ struct ToolOptions {
 
 // Reads the attributes of info (unknown ones are ignored). PMIX_ERR_BAD_PARAM
 // with *error_p for a known attribute of the wrong type or value.
-pmix_status_t read_tool_options(const pmix_info_t info[], size_t ninfo, ToolOptions *options_p,
-                                std::string *error_p);
+pmix_status_t read_tool_options(const pmix_info_t info[], size_t ninfo, ToolOptions *options_p, std::string *error_p);
 
 }  // namespace pmixpp::client
 

@@ -34,8 +34,7 @@ std::shared_ptr<ServerLink> link_of(const Session &session, const pmix_proc_t &s
 
 }  // namespace
 
-pmix_status_t attach_tool(const pmix_info_t info[], size_t ninfo, pmix_proc_t *myproc_p,
-                          pmix_proc_t *server_p)
+pmix_status_t attach_tool(const pmix_info_t info[], size_t ninfo, pmix_proc_t *myproc_p, pmix_proc_t *server_p)
 {
     std::shared_ptr<Session> session;
     pmix_status_t rc = tool_session(&session);
@@ -76,8 +75,7 @@ namespace {
 
 // Runs act(session, link) on the progress thread for the link to `server`;
 // PMIX_ERR_NOT_FOUND when the tool has no connection to it.
-template <typename Action>
-pmix_status_t with_link(const pmix_proc_t &server, Action act)
+template <typename Action> pmix_status_t with_link(const pmix_proc_t &server, Action act)
 {
     std::shared_ptr<Session> session;
     pmix_status_t rc = tool_session(&session);
@@ -96,9 +94,8 @@ pmix_status_t with_link(const pmix_proc_t &server, Action act)
 
 pmix_status_t set_tool_server(const pmix_proc_t &server)
 {
-    return with_link(server, [](Session &session, const std::shared_ptr<ServerLink> &link) {
-        make_active(session, link);
-    });
+    return with_link(server,
+                     [](Session &session, const std::shared_ptr<ServerLink> &link) { make_active(session, link); });
 }
 
 pmix_status_t disconnect_tool_server(const pmix_proc_t &server)

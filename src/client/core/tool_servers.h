@@ -23,8 +23,7 @@ pmix_status_t connect_tool(const std::shared_ptr<Session> &session, const ToolOp
 // One more server for an initialized tool, found with the same attributes
 // as PMIx_tool_init; the tool keeps its identity. *myproc_p / *server_p may
 // be null.
-pmix_status_t attach_tool(const pmix_info_t info[], size_t ninfo, pmix_proc_t *myproc_p,
-                          pmix_proc_t *server_p);
+pmix_status_t attach_tool(const pmix_info_t info[], size_t ninfo, pmix_proc_t *myproc_p, pmix_proc_t *server_p);
 
 pmix_status_t tool_servers(std::vector<pmix_proc_t> *servers_p);
 pmix_status_t set_tool_server(const pmix_proc_t &server);

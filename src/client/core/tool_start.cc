@@ -34,8 +34,8 @@ bool retryable(pmix_status_t rc)
 
 pmix_status_t start_standalone(const std::shared_ptr<Session> &session, const ToolOptions &options)
 {
-    pmix_status_t rc = start_singleton(*session, options.nspace.empty() ? generated_nspace(options.hostname)
-                                                                        : options.nspace);
+    pmix_status_t rc =
+        start_singleton(*session, options.nspace.empty() ? generated_nspace(options.hostname) : options.nspace);
     if (rc == PMIX_SUCCESS && options.rank != PMIX_RANK_UNDEF && options.rank != 0) {
         session->self.rank = options.rank;
         rc = register_tool_self(session->self.nspace, options.rank, session->hostname, *session->store);
@@ -56,8 +56,8 @@ pmix_status_t connect_tool(const std::shared_ptr<Session> &session, const ToolOp
         if (rc == PMIX_SUCCESS) {
             rc = start_connected(session, contact, link_p);
             if (rc == PMIX_SUCCESS) return PMIX_SUCCESS;
-            *problem_p = "cannot connect to the PMIx server found in " + contact.found_in + ": " +
-                         PMIx_Error_string(rc);
+            *problem_p =
+                "cannot connect to the PMIx server found in " + contact.found_in + ": " + PMIx_Error_string(rc);
         }
         if (!retryable(rc)) break;
     }

@@ -17,8 +17,7 @@ pmix_status_t pack(pmix_data_buffer_t *buf, const void *src, size_t n, pmix_data
     return rc;
 }
 
-pmix_status_t unpack(pmix_data_buffer_t *buf, void *dest, size_t *n_inout,
-                     pmix_data_type_t type)
+pmix_status_t unpack(pmix_data_buffer_t *buf, void *dest, size_t *n_inout, pmix_data_type_t type)
 {
     if (buf == nullptr || dest == nullptr || n_inout == nullptr || *n_inout == 0) {
         return PMIX_ERR_BAD_PARAM;

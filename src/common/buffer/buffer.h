@@ -18,8 +18,7 @@ pmix_status_t pack(pmix_data_buffer_t *buf, const void *src, size_t n, pmix_data
 // Reads the next group into caller storage for *n_inout elements and sets
 // *n_inout to the number read. PMIX_ERR_PACK_MISMATCH when the next group has
 // another type, PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER when nothing is left.
-pmix_status_t unpack(pmix_data_buffer_t *buf, void *dest, size_t *n_inout,
-                     pmix_data_type_t type);
+pmix_status_t unpack(pmix_data_buffer_t *buf, void *dest, size_t *n_inout, pmix_data_type_t type);
 
 // Type tag of the next group without consuming it.
 pmix_status_t peek_type(const pmix_data_buffer_t *buf, pmix_data_type_t *type_p);
@@ -28,14 +27,12 @@ pmix_status_t peek_type(const pmix_data_buffer_t *buf, pmix_data_type_t *type_p)
 pmix_status_t copy_payload(pmix_data_buffer_t *dest, const pmix_data_buffer_t *src);
 
 // Typed conveniences for the wire protocol: pack_one(buf, x, PMIX_UINT32).
-template <typename T>
-pmix_status_t pack_one(pmix_data_buffer_t *buf, const T &value, pmix_data_type_t type)
+template <typename T> pmix_status_t pack_one(pmix_data_buffer_t *buf, const T &value, pmix_data_type_t type)
 {
     return pack(buf, &value, 1, type);
 }
 
-template <typename T>
-pmix_status_t unpack_one(pmix_data_buffer_t *buf, T *value_p, pmix_data_type_t type)
+template <typename T> pmix_status_t unpack_one(pmix_data_buffer_t *buf, T *value_p, pmix_data_type_t type)
 {
     size_t n = 1;
     return unpack(buf, value_p, &n, type);

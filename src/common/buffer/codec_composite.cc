@@ -32,17 +32,14 @@ pmix_status_t pack_value_payload(Packer &p, const pmix_value_t &v)
         return no_codec_status(v.type);
     }
     switch (value_holding(v.type)) {
-    case ValueHolding::kInline:
-        return pack_elements(p, &v.data, 1, v.type);
+    case ValueHolding::kInline: return pack_elements(p, &v.data, 1, v.type);
     case ValueHolding::kBoxed:
         // A presence byte, because some hosts leave the box empty.
         if (v.data.ptr == nullptr) {
             return p.put_u8(0);
         }
-        return chain([&] { return p.put_u8(1); },
-                     [&] { return pack_elements(p, v.data.ptr, 1, v.type); });
-    default:
-        return PMIX_ERR_NOT_SUPPORTED;
+        return chain([&] { return p.put_u8(1); }, [&] { return pack_elements(p, v.data.ptr, 1, v.type); });
+    default: return PMIX_ERR_NOT_SUPPORTED;
     }
 }
 
@@ -101,16 +98,14 @@ pmix_status_t unpack_value(Unpacker &u, void *element)
 pmix_status_t pack_info(Packer &p, const void *element)
 {
     const auto *info = static_cast<const pmix_info_t *>(element);
-    return chain([&] { return put_key(p, info->key); },
-                 [&] { return p.put_u32(info->flags); },
+    return chain([&] { return put_key(p, info->key); }, [&] { return p.put_u32(info->flags); },
                  [&] { return pack_value(p, &info->value); });
 }
 
 pmix_status_t unpack_info(Unpacker &u, void *element)
 {
     auto *info = static_cast<pmix_info_t *>(element);
-    pmix_status_t rc = chain([&] { return get_key(u, info->key); },
-                             [&] { return u.get_u32(&info->flags); },
+    pmix_status_t rc = chain([&] { return get_key(u, info->key); }, [&] { return u.get_u32(&info->flags); },
                              [&] { return unpack_value(u, &info->value); });
     // The sender's "persistent" (someone else frees the data) described the
     // sender's memory. What was just unpacked belongs to the receiver, and
@@ -122,26 +117,22 @@ pmix_status_t unpack_info(Unpacker &u, void *element)
 pmix_status_t pack_pdata(Packer &p, const void *element)
 {
     const auto *pd = static_cast<const pmix_pdata_t *>(element);
-    return chain([&] { return put_proc(p, pd->proc); },
-                 [&] { return put_key(p, pd->key); },
+    return chain([&] { return put_proc(p, pd->proc); }, [&] { return put_key(p, pd->key); },
                  [&] { return pack_value(p, &pd->value); });
 }
 
 pmix_status_t unpack_pdata(Unpacker &u, void *element)
 {
     auto *pd = static_cast<pmix_pdata_t *>(element);
-    return chain([&] { return get_proc(u, &pd->proc); },
-                 [&] { return get_key(u, pd->key); },
+    return chain([&] { return get_proc(u, &pd->proc); }, [&] { return get_key(u, pd->key); },
                  [&] { return unpack_value(u, &pd->value); });
 }
 
 pmix_status_t pack_app(Packer &p, const void *element)
 {
     const auto *app = static_cast<const pmix_app_t *>(element);
-    return chain([&] { return p.put_string(app->cmd); },
-                 [&] { return p.put_argv(app->argv); },
-                 [&] { return p.put_argv(app->env); },
-                 [&] { return p.put_string(app->cwd); },
+    return chain([&] { return p.put_string(app->cmd); }, [&] { return p.put_argv(app->argv); },
+                 [&] { return p.put_argv(app->env); }, [&] { return p.put_string(app->cwd); },
                  [&] { return put_integer(p, app->maxprocs); },
                  [&] { return pack_array(p, app->info, app->ninfo, PMIX_INFO); });
 }
@@ -150,10 +141,8 @@ pmix_status_t unpack_app(Unpacker &u, void *element)
 {
     auto *app = static_cast<pmix_app_t *>(element);
     void *info = nullptr;
-    pmix_status_t rc = chain([&] { return u.get_string(&app->cmd); },
-                             [&] { return u.get_argv(&app->argv); },
-                             [&] { return u.get_argv(&app->env); },
-                             [&] { return u.get_string(&app->cwd); },
+    pmix_status_t rc = chain([&] { return u.get_string(&app->cmd); }, [&] { return u.get_argv(&app->argv); },
+                             [&] { return u.get_argv(&app->env); }, [&] { return u.get_string(&app->cwd); },
                              [&] { return get_integer(u, &app->maxprocs); },
                              [&] { return unpack_array(u, &info, &app->ninfo, PMIX_INFO); });
     app->info = static_cast<pmix_info_t *>(info);
@@ -171,8 +160,8 @@ pmix_status_t unpack_query(Unpacker &u, void *element)
 {
     auto *q = static_cast<pmix_query_t *>(element);
     void *quals = nullptr;
-    pmix_status_t rc = chain([&] { return u.get_argv(&q->keys); },
-                             [&] { return unpack_array(u, &quals, &q->nqual, PMIX_INFO); });
+    pmix_status_t rc =
+        chain([&] { return u.get_argv(&q->keys); }, [&] { return unpack_array(u, &quals, &q->nqual, PMIX_INFO); });
     q->qualifiers = static_cast<pmix_info_t *>(quals);
     return rc;
 }

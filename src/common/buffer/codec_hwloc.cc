@@ -53,8 +53,7 @@ pmix_status_t unpack_cpuset(Unpacker &u, void *element)
 {
     auto *cs = static_cast<pmix_cpuset_t *>(element);
     char *list = nullptr;
-    pmix_status_t rc = chain([&] { return u.get_string(&cs->source); },
-                             [&] { return u.get_string(&list); });
+    pmix_status_t rc = chain([&] { return u.get_string(&cs->source); }, [&] { return u.get_string(&list); });
     if (rc != PMIX_SUCCESS || list == nullptr) {
         return rc;
     }
@@ -115,8 +114,7 @@ pmix_status_t load_topology_xml(const char *xml, hwloc_topology_t *topology_p)
     }
     // Keep every object the sender described, I/O devices included.
     if (hwloc_topology_set_all_types_filter(topology, HWLOC_TYPE_FILTER_KEEP_ALL) != 0 ||
-        hwloc_topology_set_xmlbuffer(topology, xml, static_cast<int>(len)) != 0 ||
-        hwloc_topology_load(topology) != 0) {
+        hwloc_topology_set_xmlbuffer(topology, xml, static_cast<int>(len)) != 0 || hwloc_topology_load(topology) != 0) {
         hwloc_topology_destroy(topology);
         return PMIX_ERR_UNPACK_FAILURE;
     }
@@ -128,8 +126,7 @@ pmix_status_t unpack_topology(Unpacker &u, void *element)
 {
     auto *topo = static_cast<pmix_topology_t *>(element);
     char *xml = nullptr;
-    pmix_status_t rc = chain([&] { return u.get_string(&topo->source); },
-                             [&] { return u.get_string(&xml); });
+    pmix_status_t rc = chain([&] { return u.get_string(&topo->source); }, [&] { return u.get_string(&xml); });
     if (rc != PMIX_SUCCESS || xml == nullptr) {
         return rc;
     }

@@ -9,40 +9,26 @@ namespace {
 pmix_status_t pack_proc_stats(Packer &p, const void *element)
 {
     const auto *s = static_cast<const pmix_proc_stats_t *>(element);
-    return chain([&] { return p.put_string(s->node); },
-                 [&] { return put_proc(p, s->proc); },
-                 [&] { return put_integer(p, s->pid); },
-                 [&] { return p.put_string(s->cmd); },
-                 [&] { return put_integer(p, s->state); },
-                 [&] { return put_timeval(p, s->time); },
-                 [&] { return p.put_float(s->percent_cpu); },
-                 [&] { return put_integer(p, s->priority); },
-                 [&] { return put_integer(p, s->num_threads); },
-                 [&] { return p.put_float(s->pss); },
-                 [&] { return p.put_float(s->vsize); },
-                 [&] { return p.put_float(s->rss); },
-                 [&] { return p.put_float(s->peak_vsize); },
-                 [&] { return put_integer(p, s->processor); },
+    return chain([&] { return p.put_string(s->node); }, [&] { return put_proc(p, s->proc); },
+                 [&] { return put_integer(p, s->pid); }, [&] { return p.put_string(s->cmd); },
+                 [&] { return put_integer(p, s->state); }, [&] { return put_timeval(p, s->time); },
+                 [&] { return p.put_float(s->percent_cpu); }, [&] { return put_integer(p, s->priority); },
+                 [&] { return put_integer(p, s->num_threads); }, [&] { return p.put_float(s->pss); },
+                 [&] { return p.put_float(s->vsize); }, [&] { return p.put_float(s->rss); },
+                 [&] { return p.put_float(s->peak_vsize); }, [&] { return put_integer(p, s->processor); },
                  [&] { return put_timeval(p, s->sample_time); });
 }
 
 pmix_status_t unpack_proc_stats(Unpacker &u, void *element)
 {
     auto *s = static_cast<pmix_proc_stats_t *>(element);
-    return chain([&] { return u.get_string(&s->node); },
-                 [&] { return get_proc(u, &s->proc); },
-                 [&] { return get_integer(u, &s->pid); },
-                 [&] { return u.get_string(&s->cmd); },
-                 [&] { return get_integer(u, &s->state); },
-                 [&] { return get_timeval(u, &s->time); },
-                 [&] { return u.get_float(&s->percent_cpu); },
-                 [&] { return get_integer(u, &s->priority); },
-                 [&] { return get_integer(u, &s->num_threads); },
-                 [&] { return u.get_float(&s->pss); },
-                 [&] { return u.get_float(&s->vsize); },
-                 [&] { return u.get_float(&s->rss); },
-                 [&] { return u.get_float(&s->peak_vsize); },
-                 [&] { return get_integer(u, &s->processor); },
+    return chain([&] { return u.get_string(&s->node); }, [&] { return get_proc(u, &s->proc); },
+                 [&] { return get_integer(u, &s->pid); }, [&] { return u.get_string(&s->cmd); },
+                 [&] { return get_integer(u, &s->state); }, [&] { return get_timeval(u, &s->time); },
+                 [&] { return u.get_float(&s->percent_cpu); }, [&] { return get_integer(u, &s->priority); },
+                 [&] { return get_integer(u, &s->num_threads); }, [&] { return u.get_float(&s->pss); },
+                 [&] { return u.get_float(&s->vsize); }, [&] { return u.get_float(&s->rss); },
+                 [&] { return u.get_float(&s->peak_vsize); }, [&] { return get_integer(u, &s->processor); },
                  [&] { return get_timeval(u, &s->sample_time); });
 }
 
@@ -52,22 +38,29 @@ template <typename Stats, size_t N> struct Counters {
 };
 
 constexpr Counters<pmix_disk_stats_t, 11> kDiskCounters = {{
-    &pmix_disk_stats_t::num_reads_completed, &pmix_disk_stats_t::num_reads_merged,
-    &pmix_disk_stats_t::num_sectors_read, &pmix_disk_stats_t::milliseconds_reading,
-    &pmix_disk_stats_t::num_writes_completed, &pmix_disk_stats_t::num_writes_merged,
-    &pmix_disk_stats_t::num_sectors_written, &pmix_disk_stats_t::milliseconds_writing,
-    &pmix_disk_stats_t::num_ios_in_progress, &pmix_disk_stats_t::milliseconds_io,
+    &pmix_disk_stats_t::num_reads_completed,
+    &pmix_disk_stats_t::num_reads_merged,
+    &pmix_disk_stats_t::num_sectors_read,
+    &pmix_disk_stats_t::milliseconds_reading,
+    &pmix_disk_stats_t::num_writes_completed,
+    &pmix_disk_stats_t::num_writes_merged,
+    &pmix_disk_stats_t::num_sectors_written,
+    &pmix_disk_stats_t::milliseconds_writing,
+    &pmix_disk_stats_t::num_ios_in_progress,
+    &pmix_disk_stats_t::milliseconds_io,
     &pmix_disk_stats_t::weighted_milliseconds_io,
 }};
 
 constexpr Counters<pmix_net_stats_t, 6> kNetCounters = {{
-    &pmix_net_stats_t::num_bytes_recvd, &pmix_net_stats_t::num_packets_recvd,
-    &pmix_net_stats_t::num_recv_errs, &pmix_net_stats_t::num_bytes_sent,
-    &pmix_net_stats_t::num_packets_sent, &pmix_net_stats_t::num_send_errs,
+    &pmix_net_stats_t::num_bytes_recvd,
+    &pmix_net_stats_t::num_packets_recvd,
+    &pmix_net_stats_t::num_recv_errs,
+    &pmix_net_stats_t::num_bytes_sent,
+    &pmix_net_stats_t::num_packets_sent,
+    &pmix_net_stats_t::num_send_errs,
 }};
 
-template <typename Stats, size_t N>
-pmix_status_t put_counters(Packer &p, const Stats &s, const Counters<Stats, N> &c)
+template <typename Stats, size_t N> pmix_status_t put_counters(Packer &p, const Stats &s, const Counters<Stats, N> &c)
 {
     pmix_status_t rc = PMIX_SUCCESS;
     for (size_t i = 0; rc == PMIX_SUCCESS && i < N; ++i) {
@@ -76,8 +69,7 @@ pmix_status_t put_counters(Packer &p, const Stats &s, const Counters<Stats, N> &
     return rc;
 }
 
-template <typename Stats, size_t N>
-pmix_status_t get_counters(Unpacker &u, Stats *s, const Counters<Stats, N> &c)
+template <typename Stats, size_t N> pmix_status_t get_counters(Unpacker &u, Stats *s, const Counters<Stats, N> &c)
 {
     pmix_status_t rc = PMIX_SUCCESS;
     for (size_t i = 0; rc == PMIX_SUCCESS && i < N; ++i) {
@@ -116,12 +108,10 @@ pmix_status_t unpack_net_stats(Unpacker &u, void *element)
 
 // The node gauges, in wire order.
 constexpr float pmix_node_stats_t::*kNodeGauges[] = {
-    &pmix_node_stats_t::la,          &pmix_node_stats_t::la5,
-    &pmix_node_stats_t::la15,        &pmix_node_stats_t::total_mem,
-    &pmix_node_stats_t::free_mem,    &pmix_node_stats_t::buffers,
-    &pmix_node_stats_t::cached,      &pmix_node_stats_t::swap_cached,
-    &pmix_node_stats_t::swap_total,  &pmix_node_stats_t::swap_free,
-    &pmix_node_stats_t::mapped,
+    &pmix_node_stats_t::la,        &pmix_node_stats_t::la5,         &pmix_node_stats_t::la15,
+    &pmix_node_stats_t::total_mem, &pmix_node_stats_t::free_mem,    &pmix_node_stats_t::buffers,
+    &pmix_node_stats_t::cached,    &pmix_node_stats_t::swap_cached, &pmix_node_stats_t::swap_total,
+    &pmix_node_stats_t::swap_free, &pmix_node_stats_t::mapped,
 };
 
 pmix_status_t pack_node_stats(Packer &p, const void *element)
@@ -133,8 +123,7 @@ pmix_status_t pack_node_stats(Packer &p, const void *element)
             rc = p.put_float(s->*gauge);
         }
     }
-    return chain([&] { return rc; },
-                 [&] { return put_timeval(p, s->sample_time); },
+    return chain([&] { return rc; }, [&] { return put_timeval(p, s->sample_time); },
                  [&] { return pack_array(p, s->diskstats, s->ndiskstats, PMIX_DISK_STATS); },
                  [&] { return pack_array(p, s->netstats, s->nnetstats, PMIX_NET_STATS); });
 }
@@ -150,8 +139,7 @@ pmix_status_t unpack_node_stats(Unpacker &u, void *element)
     }
     void *disks = nullptr;
     void *nets = nullptr;
-    rc = chain([&] { return rc; },
-               [&] { return get_timeval(u, &s->sample_time); },
+    rc = chain([&] { return rc; }, [&] { return get_timeval(u, &s->sample_time); },
                [&] { return unpack_array(u, &disks, &s->ndiskstats, PMIX_DISK_STATS); },
                [&] { return unpack_array(u, &nets, &s->nnetstats, PMIX_NET_STATS); });
     s->diskstats = static_cast<pmix_disk_stats_t *>(disks);

@@ -21,8 +21,7 @@ const CodecIndex &codec_index()
     // Function-local so it is built on first use, not at library load.
     static const CodecIndex index = [] {
         CodecIndex idx;
-        for (CodecSpan span : {scalar_codecs(), struct_codecs(), composite_codecs(),
-                               stats_codecs(), hwloc_codecs()}) {
+        for (CodecSpan span : {scalar_codecs(), struct_codecs(), composite_codecs(), stats_codecs(), hwloc_codecs()}) {
             for (size_t i = 0; i < span.count; ++i) {
                 idx.by_type[span.codecs[i].type] = &span.codecs[i];
             }
@@ -56,8 +55,7 @@ pmix_status_t no_codec_status(pmix_data_type_t type)
     case PMIX_POINTER:  // an address means nothing in another process
     case PMIX_KVAL:     // OpenPMIx-internal list item, not a public struct
         return PMIX_ERR_NOT_SUPPORTED;
-    default:
-        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+    default: return PMIX_ERR_UNKNOWN_DATA_TYPE;
     }
 }
 

@@ -20,8 +20,7 @@ constexpr uint64_t kMaxInflateRatio = 1032;
 
 }  // namespace
 
-extern "C" bool PMIx_Data_compress(const uint8_t *inbytes, size_t size, uint8_t **outbytes,
-                                   size_t *nbytes)
+extern "C" bool PMIx_Data_compress(const uint8_t *inbytes, size_t size, uint8_t **outbytes, size_t *nbytes)
 {
     if (inbytes == nullptr || outbytes == nullptr || nbytes == nullptr || size == 0 ||
         size > std::numeric_limits<uint32_t>::max()) {
@@ -32,8 +31,7 @@ extern "C" bool PMIx_Data_compress(const uint8_t *inbytes, size_t size, uint8_t 
     if (out == nullptr) {
         return false;
     }
-    if (compress2(out + kHeaderBytes, &bound, inbytes, static_cast<uLong>(size),
-                  Z_BEST_COMPRESSION) != Z_OK) {
+    if (compress2(out + kHeaderBytes, &bound, inbytes, static_cast<uLong>(size), Z_BEST_COMPRESSION) != Z_OK) {
         std::free(out);
         return false;
     }
@@ -45,8 +43,7 @@ extern "C" bool PMIx_Data_compress(const uint8_t *inbytes, size_t size, uint8_t 
     return true;
 }
 
-extern "C" bool PMIx_Data_decompress(const uint8_t *inbytes, size_t size, uint8_t **outbytes,
-                                     size_t *nbytes)
+extern "C" bool PMIx_Data_decompress(const uint8_t *inbytes, size_t size, uint8_t **outbytes, size_t *nbytes)
 {
     if (inbytes == nullptr || outbytes == nullptr || nbytes == nullptr || size <= kHeaderBytes) {
         return false;

@@ -11,8 +11,8 @@ using pmixpp::buffer::buffer_is_consistent;
 
 extern "C" {
 
-pmix_status_t PMIx_Data_pack(const pmix_proc_t *target, pmix_data_buffer_t *buffer, void *src,
-                             int32_t num_vals, pmix_data_type_t type)
+pmix_status_t PMIx_Data_pack(const pmix_proc_t *target, pmix_data_buffer_t *buffer, void *src, int32_t num_vals,
+                             pmix_data_type_t type)
 {
     (void)target;  // one encoding for every peer
     if (buffer == nullptr || num_vals < 0) {
@@ -37,8 +37,8 @@ pmix_status_t PMIx_Data_pack(const pmix_proc_t *target, pmix_data_buffer_t *buff
 // PMIX_INT32, PMIX_SIZE and PMIX_UINT64, PMIX_SCOPE and PMIX_UINT8, ...)
 // unpacks; any other type difference is PMIX_ERR_PACK_MISMATCH.
 // docs/wire-format.md describes the encoding and the other differences.
-pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source, pmix_data_buffer_t *buffer,
-                               void *dest, int32_t *max_num_values, pmix_data_type_t type)
+pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source, pmix_data_buffer_t *buffer, void *dest,
+                               int32_t *max_num_values, pmix_data_type_t type)
 {
     (void)source;
     if (max_num_values == nullptr) {

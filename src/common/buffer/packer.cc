@@ -196,15 +196,15 @@ pmix_status_t Unpacker::peek_u16(uint16_t *v_p) const
     return PMIX_SUCCESS;
 }
 
-#define PMIXPP_GET_UNSIGNED(name, T, width)                                  \
-    pmix_status_t Unpacker::name(T *v_p)                                     \
-    {                                                                        \
-        uint64_t v;                                                          \
-        pmix_status_t rc = get_le(&v, width);                                \
-        if (rc == PMIX_SUCCESS) {                                            \
-            *v_p = static_cast<T>(v);                                        \
-        }                                                                    \
-        return rc;                                                           \
+#define PMIXPP_GET_UNSIGNED(name, T, width)                                                                            \
+    pmix_status_t Unpacker::name(T *v_p)                                                                               \
+    {                                                                                                                  \
+        uint64_t v;                                                                                                    \
+        pmix_status_t rc = get_le(&v, width);                                                                          \
+        if (rc == PMIX_SUCCESS) {                                                                                      \
+            *v_p = static_cast<T>(v);                                                                                  \
+        }                                                                                                              \
+        return rc;                                                                                                     \
     }
 PMIXPP_GET_UNSIGNED(get_u8, uint8_t, 1)
 PMIXPP_GET_UNSIGNED(get_u16, uint16_t, 2)

@@ -37,7 +37,7 @@ inline constexpr unsigned kMaxNestingDepth = kMaxUnpackDepth;
 inline constexpr uint32_t kNullString = 0;
 
 class Packer {
-  public:
+public:
     explicit Packer(pmix_data_buffer_t *buf);
     Packer(const Packer &) = delete;
     Packer &operator=(const Packer &) = delete;
@@ -63,7 +63,7 @@ class Packer {
     // Undo everything appended since construction.
     void rollback();
 
-  private:
+private:
     pmix_status_t put_le(uint64_t v, unsigned width);
     pmix_status_t reserve(size_t n);
     pmix_data_buffer_t *buf_;
@@ -71,7 +71,7 @@ class Packer {
 };
 
 class Unpacker {
-  public:
+public:
     explicit Unpacker(pmix_data_buffer_t *buf);
     Unpacker(const Unpacker &) = delete;
     Unpacker &operator=(const Unpacker &) = delete;
@@ -105,7 +105,7 @@ class Unpacker {
     // Containers entered so far (see kMaxUnpackDepth).
     unsigned depth = 0;
 
-  private:
+private:
     pmix_status_t get_le(uint64_t *v_p, unsigned width);
     pmix_data_buffer_t *buf_;
     const unsigned char *cur_ = nullptr;
@@ -115,14 +115,14 @@ class Unpacker {
 
 // Scope guard for recursion through nested arrays and values while unpacking.
 template <typename Walker> class DepthGuard {
-  public:
+public:
     explicit DepthGuard(Walker &w) : w_(w) { ++w_.depth; }
     ~DepthGuard() { --w_.depth; }
     DepthGuard(const DepthGuard &) = delete;
     DepthGuard &operator=(const DepthGuard &) = delete;
     bool too_deep() const { return w_.depth > kMaxUnpackDepth; }
 
-  private:
+private:
     Walker &w_;
 };
 

@@ -22,8 +22,7 @@ const FormatterIndex &formatter_index()
 {
     static const FormatterIndex index = [] {
         FormatterIndex idx;
-        for (FormatterSpan span : {scalar_formatters(), struct_formatters(),
-                                   container_formatters()}) {
+        for (FormatterSpan span : {scalar_formatters(), struct_formatters(), container_formatters()}) {
             for (size_t i = 0; i < span.count; ++i) {
                 idx.by_type[span.formatters[i].type] = span.formatters[i].format;
             }
@@ -95,8 +94,7 @@ void format_app(Printer &pr, const void *element)
     const auto *app = static_cast<const pmix_app_t *>(element);
     pr.out += format_text("Cmd: %s Argv: ", app->cmd == nullptr ? "NULL" : app->cmd);
     put_argv(pr, app->argv);
-    pr.out += format_text(" Cwd: %s Maxprocs: %d Env: ", app->cwd == nullptr ? "NULL" : app->cwd,
-                          app->maxprocs);
+    pr.out += format_text(" Cwd: %s Maxprocs: %d Env: ", app->cwd == nullptr ? "NULL" : app->cwd, app->maxprocs);
     put_argv(pr, app->env);
     pr.out += format_text(" Info: %zu", app->ninfo);
     put_info_lines(pr, app->info, app->ninfo);
@@ -129,12 +127,9 @@ void format_data_array(Printer &pr, const void *element)
 }
 
 constexpr Formatter kContainerFormatters[] = {
-    {PMIX_VALUE, format_value_element},
-    {PMIX_INFO, format_info_element},
-    {PMIX_PDATA, format_pdata},
-    {PMIX_APP, format_app},
-    {PMIX_QUERY, format_query},
-    {PMIX_DATA_ARRAY, format_data_array},
+    {PMIX_VALUE, format_value_element}, {PMIX_INFO, format_info_element},
+    {PMIX_PDATA, format_pdata},         {PMIX_APP, format_app},
+    {PMIX_QUERY, format_query},         {PMIX_DATA_ARRAY, format_data_array},
 };
 
 }  // namespace
@@ -165,12 +160,9 @@ void format_value(Printer &pr, const pmix_value_t &value)
         return;
     }
     const values::TypeTraits *traits = values::find_type(value.type);
-    values::ValueHolding holding = traits == nullptr ? values::ValueHolding::kNotHeld
-                                                     : traits->holding;
+    values::ValueHolding holding = traits == nullptr ? values::ValueHolding::kNotHeld : traits->holding;
     switch (holding) {
-    case values::ValueHolding::kInline:
-        format_element(pr, &value.data, value.type);
-        break;
+    case values::ValueHolding::kInline: format_element(pr, &value.data, value.type); break;
     case values::ValueHolding::kBoxed:
         if (value.data.ptr == nullptr) {
             pr.out += "NULL";
@@ -178,9 +170,7 @@ void format_value(Printer &pr, const pmix_value_t &value)
             format_element(pr, value.data.ptr, value.type);
         }
         break;
-    default:
-        format_element(pr, &value.data.ptr, PMIX_POINTER);
-        break;
+    default: format_element(pr, &value.data.ptr, PMIX_POINTER); break;
     }
 }
 

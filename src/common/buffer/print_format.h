@@ -15,7 +15,11 @@ struct Printer {
     std::string out;
     std::string indent;
 
-    void line_break() { out += '\n'; out += indent; }
+    void line_break()
+    {
+        out += '\n';
+        out += indent;
+    }
 };
 
 // Appends one element (layout as in values/type_ops.h) without a type label.

@@ -88,8 +88,8 @@ void format_double(Printer &pr, const void *element)
 void format_timeval(Printer &pr, const void *element)
 {
     auto tv = load<struct timeval>(element);
-    pr.out += format_text("%" PRId64 ".%06" PRId64 " s", static_cast<int64_t>(tv.tv_sec),
-                          static_cast<int64_t>(tv.tv_usec));
+    pr.out +=
+        format_text("%" PRId64 ".%06" PRId64 " s", static_cast<int64_t>(tv.tv_sec), static_cast<int64_t>(tv.tv_usec));
 }
 
 void format_string(Printer &pr, const void *element)

@@ -35,9 +35,8 @@ void format_proc_info(Printer &pr, const void *element)
     const auto *pi = static_cast<const pmix_proc_info_t *>(element);
     pr.out += "Proc: ";
     put_proc(pr, pi->proc);
-    pr.out += format_text(" Host: %s Exec: %s Pid: %d Exit code: %d State: %s",
-                          or_null(pi->hostname), or_null(pi->executable_name),
-                          static_cast<int>(pi->pid), pi->exit_code,
+    pr.out += format_text(" Host: %s Exec: %s Pid: %d Exit code: %d State: %s", or_null(pi->hostname),
+                          or_null(pi->executable_name), static_cast<int>(pi->pid), pi->exit_code,
                           PMIx_Proc_state_string(pi->state));
 }
 
@@ -65,8 +64,8 @@ void format_coord(Printer &pr, const void *element)
 void format_geometry(Printer &pr, const void *element)
 {
     const auto *g = static_cast<const pmix_geometry_t *>(element);
-    pr.out += format_text("Fabric: %zu UUID: %s OS name: %s Coordinates:", g->fabric,
-                          or_null(g->uuid), or_null(g->osname));
+    pr.out +=
+        format_text("Fabric: %zu UUID: %s OS name: %s Coordinates:", g->fabric, or_null(g->uuid), or_null(g->osname));
     for (size_t i = 0; g->coordinates != nullptr && i < g->ncoords; ++i) {
         pr.out += ' ';
         put_coord(pr, g->coordinates[i]);
@@ -76,23 +75,22 @@ void format_geometry(Printer &pr, const void *element)
 void format_devdist(Printer &pr, const void *element)
 {
     const auto *d = static_cast<const pmix_device_distance_t *>(element);
-    pr.out += format_text("UUID: %s OS name: %s Type: %s Distance: %u-%u", or_null(d->uuid),
-                          or_null(d->osname), PMIx_Device_type_string(d->type), d->mindist,
-                          d->maxdist);
+    pr.out += format_text("UUID: %s OS name: %s Type: %s Distance: %u-%u", or_null(d->uuid), or_null(d->osname),
+                          PMIx_Device_type_string(d->type), d->mindist, d->maxdist);
 }
 
 void format_endpoint(Printer &pr, const void *element)
 {
     const auto *e = static_cast<const pmix_endpoint_t *>(element);
-    pr.out += format_text("UUID: %s OS name: %s Endpoint: %zu bytes", or_null(e->uuid),
-                          or_null(e->osname), e->endpt.size);
+    pr.out +=
+        format_text("UUID: %s OS name: %s Endpoint: %zu bytes", or_null(e->uuid), or_null(e->osname), e->endpt.size);
 }
 
 void format_regattr(Printer &pr, const void *element)
 {
     const auto *r = static_cast<const pmix_regattr_t *>(element);
-    pr.out += format_text("Name: %s Key: %.*s Type: %s", or_null(r->name), PMIX_MAX_KEYLEN,
-                          r->string, PMIx_Data_type_string(r->type));
+    pr.out += format_text("Name: %s Key: %.*s Type: %s", or_null(r->name), PMIX_MAX_KEYLEN, r->string,
+                          PMIx_Data_type_string(r->type));
     for (char **d = r->description; d != nullptr && *d != nullptr; ++d) {
         pr.out += format_text(" \"%s\"", *d);
     }
@@ -116,8 +114,7 @@ void format_cpuset(Printer &pr, const void *element)
 void format_topology(Printer &pr, const void *element)
 {
     const auto *t = static_cast<const pmix_topology_t *>(element);
-    pr.out += format_text("Source: %s Topology: %s", or_null(t->source),
-                          t->topology == nullptr ? "NONE" : "loaded");
+    pr.out += format_text("Source: %s Topology: %s", or_null(t->source), t->topology == nullptr ? "NONE" : "loaded");
 }
 
 void format_data_buffer(Printer &pr, const void *element)
@@ -135,19 +132,16 @@ void format_proc_stats(Printer &pr, const void *element)
     put_proc(pr, s->proc);
     pr.out += format_text(" Pid: %d Cmd: %s State: %c CPU: %g%% Priority: %d Threads: %u "
                           "PSS: %g VSize: %g RSS: %g Peak VSize: %g Processor: %u",
-                          static_cast<int>(s->pid), or_null(s->cmd),
-                          s->state == '\0' ? '-' : s->state,
-                          static_cast<double>(s->percent_cpu), s->priority, s->num_threads,
-                          static_cast<double>(s->pss), static_cast<double>(s->vsize),
-                          static_cast<double>(s->rss), static_cast<double>(s->peak_vsize),
-                          s->processor);
+                          static_cast<int>(s->pid), or_null(s->cmd), s->state == '\0' ? '-' : s->state,
+                          static_cast<double>(s->percent_cpu), s->priority, s->num_threads, static_cast<double>(s->pss),
+                          static_cast<double>(s->vsize), static_cast<double>(s->rss),
+                          static_cast<double>(s->peak_vsize), s->processor);
 }
 
 void put_disk_stats(Printer &pr, const pmix_disk_stats_t &d)
 {
-    pr.out += format_text("Disk: %s Reads: %" PRIu64 " Writes: %" PRIu64 " IO ms: %" PRIu64,
-                          or_null(d.disk), d.num_reads_completed, d.num_writes_completed,
-                          d.milliseconds_io);
+    pr.out += format_text("Disk: %s Reads: %" PRIu64 " Writes: %" PRIu64 " IO ms: %" PRIu64, or_null(d.disk),
+                          d.num_reads_completed, d.num_writes_completed, d.milliseconds_io);
 }
 
 void format_disk_stats(Printer &pr, const void *element)
@@ -157,10 +151,9 @@ void format_disk_stats(Printer &pr, const void *element)
 
 void put_net_stats(Printer &pr, const pmix_net_stats_t &n)
 {
-    pr.out += format_text("Interface: %s Bytes in: %" PRIu64 " Bytes out: %" PRIu64
-                          " Errors in/out: %" PRIu64 "/%" PRIu64,
-                          or_null(n.net_interface), n.num_bytes_recvd, n.num_bytes_sent,
-                          n.num_recv_errs, n.num_send_errs);
+    pr.out +=
+        format_text("Interface: %s Bytes in: %" PRIu64 " Bytes out: %" PRIu64 " Errors in/out: %" PRIu64 "/%" PRIu64,
+                    or_null(n.net_interface), n.num_bytes_recvd, n.num_bytes_sent, n.num_recv_errs, n.num_send_errs);
 }
 
 void format_net_stats(Printer &pr, const void *element)
@@ -171,9 +164,8 @@ void format_net_stats(Printer &pr, const void *element)
 void format_node_stats(Printer &pr, const void *element)
 {
     const auto *s = static_cast<const pmix_node_stats_t *>(element);
-    pr.out += format_text("Node: %s Load: %g %g %g Memory total/free: %g/%g MB",
-                          or_null(s->node), static_cast<double>(s->la),
-                          static_cast<double>(s->la5), static_cast<double>(s->la15),
+    pr.out += format_text("Node: %s Load: %g %g %g Memory total/free: %g/%g MB", or_null(s->node),
+                          static_cast<double>(s->la), static_cast<double>(s->la5), static_cast<double>(s->la15),
                           static_cast<double>(s->total_mem), static_cast<double>(s->free_mem));
     std::string outer = pr.indent;
     pr.indent += "  ";

@@ -50,9 +50,9 @@ Arena::~Arena()
     if (base_ != nullptr) ::munmap(base_, size_);
 }
 
-pmix_status_t Arena::create(const std::string &path, const std::string &nspace, uint32_t nprocs,
-                            uint32_t slot_capacity, std::optional<std::pair<uint32_t, uint32_t>> owner,
-                            std::unique_ptr<Arena> *arena_p, std::string *why_p)
+pmix_status_t Arena::create(const std::string &path, const std::string &nspace, uint32_t nprocs, uint32_t slot_capacity,
+                            std::optional<std::pair<uint32_t, uint32_t>> owner, std::unique_ptr<Arena> *arena_p,
+                            std::string *why_p)
 {
     if (nprocs == 0 || nprocs > kMaxProcs || nspace.size() > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
     const std::size_t stride = round_up(kSlotHeader + slot_capacity, 64);

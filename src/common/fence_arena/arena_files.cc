@@ -36,7 +36,8 @@ bool in_memory(const std::string &dir)
 bool writable_directory(const std::string &dir)
 {
     struct stat st {};
-    return !dir.empty() && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::access(dir.c_str(), W_OK | X_OK) == 0;
+    return !dir.empty() && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+           ::access(dir.c_str(), W_OK | X_OK) == 0;
 }
 
 bool server_alive(long pid)

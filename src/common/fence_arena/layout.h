@@ -31,8 +31,8 @@ inline constexpr uint32_t kOverflow = 0xffffffffu;         // slot length: data 
 struct alignas(64) Header {
     uint64_t magic = 0;
     uint32_t nprocs = 0;
-    uint32_t slot_capacity = 0;   // data bytes per slot
-    uint64_t slot_stride = 0;     // bytes from one slot to the next
+    uint32_t slot_capacity = 0;  // data bytes per slot
+    uint64_t slot_stride = 0;    // bytes from one slot to the next
     uint64_t file_size = 0;
     char nspace[PMIX_MAX_NSLEN + 1] = {};
     // Written by the server only. Set: whole-job fences go through the
@@ -59,9 +59,18 @@ inline constexpr std::size_t kSlotHeader = sizeof(Slot);
 static_assert(std::atomic<uint32_t>::is_always_lock_free, "the barrier word is shared between processes");
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t), "the barrier word is a futex");
 
-inline uint32_t generation_of(uint32_t state) { return state >> 16; }
-inline uint32_t arrivals_of(uint32_t state) { return state & 0xffffu; }
-inline uint32_t make_state(uint32_t generation, uint32_t arrivals) { return ((generation & 0xffffu) << 16) | arrivals; }
+inline uint32_t generation_of(uint32_t state)
+{
+    return state >> 16;
+}
+inline uint32_t arrivals_of(uint32_t state)
+{
+    return state & 0xffffu;
+}
+inline uint32_t make_state(uint32_t generation, uint32_t arrivals)
+{
+    return ((generation & 0xffffu) << 16) | arrivals;
+}
 
 }  // namespace pmixpp::arena
 

@@ -13,8 +13,7 @@ namespace {
 using internal::Cursor;
 using internal::refuse;
 
-constexpr std::string_view kNodeFix =
-    "pass the output of PMIx_generate_regex or a plain comma-separated list of names";
+constexpr std::string_view kNodeFix = "pass the output of PMIx_generate_regex or a plain comma-separated list of names";
 
 // ---- generation ----------------------------------------------------------
 
@@ -75,8 +74,7 @@ bool try_add(NameGroup *group_p, std::string_view name)
 {
     if (group_p->numbers.empty()) return false;
     const std::size_t fixed = group_p->prefix.size() + group_p->suffix.size();
-    if (name.size() <= fixed || !name.starts_with(group_p->prefix) ||
-        !name.ends_with(group_p->suffix)) {
+    if (name.size() <= fixed || !name.starts_with(group_p->prefix) || !name.ends_with(group_p->suffix)) {
         return false;
     }
     const std::string_view digits = name.substr(group_p->prefix.size(), name.size() - fixed);
@@ -85,8 +83,7 @@ bool try_add(NameGroup *group_p, std::string_view name)
         if (!internal::is_digit(c)) return false;
     }
     const WidthRange fits = widths_printing(digits);
-    const WidthRange both{std::max(fits.min, group_p->width.min),
-                          std::min(fits.max, group_p->width.max)};
+    const WidthRange both{std::max(fits.min, group_p->width.min), std::min(fits.max, group_p->width.max)};
     if (both.min > both.max) return false;
     group_p->width = both;
     group_p->numbers.push_back(value_of(digits));
@@ -198,8 +195,7 @@ public:
     bool take(std::uint64_t count, std::uint64_t bytes_each)
     {
         if (count > kMaxNames - names_) return false;
-        if (bytes_each > internal::kMaxNameBytes ||
-            count > (internal::kMaxNameBytes - bytes_) / bytes_each) {
+        if (bytes_each > internal::kMaxNameBytes || count > (internal::kMaxNameBytes - bytes_) / bytes_each) {
             return false;
         }
         names_ += static_cast<std::size_t>(count);
@@ -220,8 +216,7 @@ pmix_status_t parse_ranges(Cursor *cursor, std::vector<NumberRange> *ranges_p)
         NumberRange range{};
         std::string_view digits;
         if (!cursor->read_number(&range.first, &digits)) {
-            return refuse("expected a number of at most 18 digits in the node map", map,
-                          cursor->pos(), kNodeFix);
+            return refuse("expected a number of at most 18 digits in the node map", map, cursor->pos(), kNodeFix);
         }
         range.width = digits.size();
         range.last = range.first;
@@ -264,15 +259,14 @@ pmix_status_t parse_item(Cursor *cursor, ExpansionBudget *budget, MapItem *item_
         const pmix_status_t rc = parse_ranges(cursor, &item.ranges);
         if (rc != PMIX_SUCCESS) return rc;
         if (!cursor->read_text(",", &item.suffix)) {
-            return refuse("bad character or %-escape after ']' in the node map", map,
-                          cursor->pos(), kNodeFix);
+            return refuse("bad character or %-escape after ']' in the node map", map, cursor->pos(), kNodeFix);
         }
     } else if (item.prefix.empty()) {
         return refuse("empty node name in the node map", map, cursor->pos(), kNodeFix);
     }
     if (!fits_budget(item, budget)) {
-        return refuse("node map expands to more than 1048576 names or 256 MiB", map,
-                      cursor->pos(), "check the ranges; split the job if it is real");
+        return refuse("node map expands to more than 1048576 names or 256 MiB", map, cursor->pos(),
+                      "check the ranges; split the job if it is real");
     }
     *item_p = std::move(item);
     return PMIX_SUCCESS;
@@ -368,8 +362,7 @@ pmix_status_t parse_node_map(std::string_view map, std::vector<std::string> *nod
         pmix_status_t rc = internal::classify(map, "node map", &format, &offset);
         if (rc != PMIX_SUCCESS) return rc;
         std::vector<std::string> names;
-        rc = format == internal::MapFormat::kOurs ? parse_ours(map, offset, &names)
-                                                  : parse_plain(map, offset, &names);
+        rc = format == internal::MapFormat::kOurs ? parse_ours(map, offset, &names) : parse_plain(map, offset, &names);
         if (rc != PMIX_SUCCESS) return rc;
         if (names.empty()) return refuse("node map has no names", map, offset, kNodeFix);
         *nodes_p = std::move(names);

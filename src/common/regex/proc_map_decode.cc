@@ -13,8 +13,7 @@ namespace {
 using internal::Cursor;
 using internal::refuse;
 
-constexpr std::string_view kProcFix =
-    "pass the output of PMIx_generate_ppn or a plain list like \"0,1;2-3\"";
+constexpr std::string_view kProcFix = "pass the output of PMIx_generate_ppn or a plain list like \"0,1;2-3\"";
 // Ranks at or above this are PMIx's special values (wildcard, undef, ...).
 constexpr std::int64_t kRankLimit = PMIX_RANK_VALID;
 
@@ -50,8 +49,7 @@ pmix_status_t parse_run(Cursor *cursor, ParsedRun *run_p)
     const std::string_view map = cursor->input();
     ParsedRun run{0, 0, 1};
     if (!read_bounded(cursor, kRankLimit, &run.first)) {
-        return refuse("expected a rank below PMIX_RANK_VALID in the proc map", map, cursor->pos(),
-                      kProcFix);
+        return refuse("expected a rank below PMIX_RANK_VALID in the proc map", map, cursor->pos(), kProcFix);
     }
     run.last = run.first;
     if (cursor->accept('-')) {
@@ -63,12 +61,10 @@ pmix_status_t parse_run(Cursor *cursor, ParsedRun *run_p)
         if (cursor->accept('/')) {
             const std::size_t stride_at = cursor->pos();
             if (!read_bounded(cursor, kRankLimit, &run.stride) || run.stride == 0) {
-                return refuse("expected a stride of at least 1 in the proc map", map, stride_at,
-                              kProcFix);
+                return refuse("expected a stride of at least 1 in the proc map", map, stride_at, kProcFix);
             }
             if ((run.last - run.first) % run.stride != 0) {
-                return refuse("stride does not reach the end of its range in the proc map", map,
-                              stride_at, kProcFix);
+                return refuse("stride does not reach the end of its range in the proc map", map, stride_at, kProcFix);
             }
         }
     }
@@ -82,17 +78,14 @@ pmix_status_t parse_repeat(Cursor *cursor, ParsedPattern *pattern_p)
     const std::string_view map = cursor->input();
     if (!cursor->accept('*')) return PMIX_SUCCESS;
     const std::size_t at = cursor->pos();
-    if (!read_bounded(cursor, static_cast<std::int64_t>(kMaxNames) + 1, &pattern_p->repeat) ||
-        pattern_p->repeat == 0) {
-        return refuse("expected a node count from 1 to 1048576 after '*' in the proc map", map,
-                      at, kProcFix);
+    if (!read_bounded(cursor, static_cast<std::int64_t>(kMaxNames) + 1, &pattern_p->repeat) || pattern_p->repeat == 0) {
+        return refuse("expected a node count from 1 to 1048576 after '*' in the proc map", map, at, kProcFix);
     }
     const bool negative = cursor->peek() == '-';
     if (!cursor->accept('+') && !cursor->accept('-')) return PMIX_SUCCESS;
     const std::size_t delta_at = cursor->pos();
     if (!read_bounded(cursor, kRankLimit, &pattern_p->delta)) {
-        return refuse("expected a rank shift after the node count in the proc map", map, delta_at,
-                      kProcFix);
+        return refuse("expected a rank shift after the node count in the proc map", map, delta_at, kProcFix);
     }
     if (negative) pattern_p->delta = -pattern_p->delta;
     return PMIX_SUCCESS;
@@ -146,12 +139,12 @@ pmix_status_t parse_pattern(Cursor *cursor, RankBudget *budget, ParsedPattern *p
     const pmix_status_t rc = parse_repeat(cursor, &pattern);
     if (rc != PMIX_SUCCESS) return rc;
     if (!ranks_stay_valid(pattern)) {
-        return refuse("rank shift takes ranks below 0 or to PMIX_RANK_VALID in the proc map", map,
-                      cursor->pos(), kProcFix);
+        return refuse("rank shift takes ranks below 0 or to PMIX_RANK_VALID in the proc map", map, cursor->pos(),
+                      kProcFix);
     }
     if (!budget->take(static_cast<std::uint64_t>(pattern.repeat), pattern.ranks_per_node)) {
-        return refuse("proc map expands to too many nodes (limit 1048576) or ranks (limit 67108864)",
-                      map, cursor->pos(), "check the counts; split the job if it is real");
+        return refuse("proc map expands to too many nodes (limit 1048576) or ranks (limit 67108864)", map,
+                      cursor->pos(), "check the counts; split the job if it is real");
     }
     *pattern_p = std::move(pattern);
     return PMIX_SUCCESS;
@@ -173,8 +166,7 @@ void expand(const ParsedPattern &pattern, std::vector<std::vector<pmix_rank_t>> 
 }
 
 // Plain lists are the same grammar without '/' and '*', so one parser serves both.
-pmix_status_t parse_body(std::string_view map, std::size_t offset,
-                         std::vector<std::vector<pmix_rank_t>> *ranks_p)
+pmix_status_t parse_body(std::string_view map, std::size_t offset, std::vector<std::vector<pmix_rank_t>> *ranks_p)
 {
     Cursor cursor(map, offset);
     RankBudget budget;

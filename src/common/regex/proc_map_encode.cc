@@ -33,8 +33,7 @@ std::vector<RankRun> runs_of(const std::vector<pmix_rank_t> &ranks)
         std::size_t last = i;
         if (i + 1 < ranks.size() && ranks[i + 1] > ranks[i]) {
             const std::int64_t stride = static_cast<std::int64_t>(ranks[i + 1]) - first;
-            while (last + 1 < ranks.size() &&
-                   static_cast<std::int64_t>(ranks[last + 1]) - ranks[last] == stride) {
+            while (last + 1 < ranks.size() && static_cast<std::int64_t>(ranks[last + 1]) - ranks[last] == stride) {
                 ++last;
             }
             const auto count = static_cast<std::int64_t>(last - i + 1);
@@ -51,8 +50,7 @@ std::vector<RankRun> runs_of(const std::vector<pmix_rank_t> &ranks)
 }
 
 // True when `next` is `base` with every run moved by the same amount.
-bool shifted_copy(const std::vector<RankRun> &base, const std::vector<RankRun> &next,
-                  std::int64_t *shift_p)
+bool shifted_copy(const std::vector<RankRun> &base, const std::vector<RankRun> &next, std::int64_t *shift_p)
 {
     if (base.size() != next.size()) return false;
     const std::int64_t shift = next.front().first - base.front().first;

@@ -45,13 +45,11 @@ bool has_version_tag_of_ours(std::string_view map)
 
 }  // namespace
 
-pmix_status_t refuse(std::string_view what, std::string_view input, std::size_t pos,
-                     std::string_view fix)
+pmix_status_t refuse(std::string_view what, std::string_view input, std::size_t pos, std::string_view fix)
 {
     const std::string snippet = printable_snippet(input, pos);
-    std::fprintf(stderr, "pmixpp: regex: %.*s at byte %zu near \"%s\" (%.*s)\n",
-                 static_cast<int>(what.size()), what.data(), pos, snippet.c_str(),
-                 static_cast<int>(fix.size()), fix.data());
+    std::fprintf(stderr, "pmixpp: regex: %.*s at byte %zu near \"%s\" (%.*s)\n", static_cast<int>(what.size()),
+                 what.data(), pos, snippet.c_str(), static_cast<int>(fix.size()), fix.data());
     return PMIX_ERR_BAD_PARAM;
 }
 
@@ -61,8 +59,7 @@ std::string_view strip_terminators(std::string_view map)
     return map;
 }
 
-pmix_status_t classify(std::string_view map, std::string_view kind, MapFormat *format_p,
-                       std::size_t *body_offset_p)
+pmix_status_t classify(std::string_view map, std::string_view kind, MapFormat *format_p, std::size_t *body_offset_p)
 {
     if (map.starts_with(kFormatTag)) {
         *format_p = MapFormat::kOurs;
@@ -110,8 +107,7 @@ bool is_allowed_in_name(char c)
 
 bool is_name_char(char c)
 {
-    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
-           c == '_' || c == '-';
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '_' || c == '-';
 }
 
 void append_escaped(std::string_view text, std::string *out_p)

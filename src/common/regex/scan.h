@@ -23,16 +23,14 @@ enum class MapFormat { kOurs, kPlain };
 
 // Logs "pmixpp: regex: <what> at byte <pos> near "<snippet>" (<fix>)" and
 // returns PMIX_ERR_BAD_PARAM, so callers can `return refuse(...)`.
-pmix_status_t refuse(std::string_view what, std::string_view input, std::size_t pos,
-                     std::string_view fix);
+pmix_status_t refuse(std::string_view what, std::string_view input, std::size_t pos, std::string_view fix);
 
 // Drops the NUL terminators a PMIX_REGEX byte object carries in its size.
 std::string_view strip_terminators(std::string_view map);
 
 // Our tag -> kOurs; "raw:" or no tag -> kPlain; another version of our format
 // or OpenPMIx's own encodings -> refused. body_offset_p: where the list starts.
-pmix_status_t classify(std::string_view map, std::string_view kind, MapFormat *format_p,
-                       std::size_t *body_offset_p);
+pmix_status_t classify(std::string_view map, std::string_view kind, MapFormat *format_p, std::size_t *body_offset_p);
 
 // Splits on `sep`, keeping empty fields (callers refuse them with a position).
 std::vector<std::string_view> split(std::string_view text, char sep);
@@ -48,8 +46,7 @@ void append_escaped(std::string_view text, std::string *out_p);
 // Reads input[pos...] as it goes; never reads past the end.
 class Cursor {
 public:
-    explicit Cursor(std::string_view input, std::size_t offset = 0)
-        : input_(input), pos_(offset) {}
+    explicit Cursor(std::string_view input, std::size_t offset = 0) : input_(input), pos_(offset) {}
     bool at_end() const { return pos_ >= input_.size(); }
     char peek() const { return at_end() ? '\0' : input_[pos_]; }
     bool accept(char c);

@@ -19,10 +19,10 @@ namespace pmixpp::rendezvous {
 
 // What a rendezvous file says about its server.
 struct Contact {
-    std::vector<std::string> uris;     // every URI it listens on, priority order
+    std::vector<std::string> uris;  // every URI it listens on, priority order
     std::string server_nspace;
     pmix_rank_t server_rank = PMIX_RANK_UNDEF;
-    std::string library_version;       // PMIx_Get_version() of the server
+    std::string library_version;  // PMIx_Get_version() of the server
     pid_t pid = 0;
     uid_t uid = 0;
     gid_t gid = 0;

@@ -31,7 +31,10 @@ pmix_status_t fail(pmix_status_t rc, const std::string &why, std::string *error_
     return rc;
 }
 
-std::string errno_text(int error) { return std::strerror(error); }
+std::string errno_text(int error)
+{
+    return std::strerror(error);
+}
 
 std::string parent_of(const std::string &path)
 {
@@ -53,8 +56,7 @@ class DirectoryLock {
 public:
     static constexpr int kLockPatienceMs = 500;
 
-    explicit DirectoryLock(const std::string &dir)
-        : fd_(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+    explicit DirectoryLock(const std::string &dir) : fd_(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
     {
         if (!fd_) return;
         for (int waited = 0; flock(fd_.get(), LOCK_EX | LOCK_NB) != 0; waited += 10) {
@@ -115,8 +117,7 @@ pmix_status_t read_guarded(const std::string &path, std::string *text_p, std::st
 }
 
 // The finished text in a fresh, private temp file beside path.
-pmix_status_t write_temp(const std::string &path, const Contact &contact, std::string *temp_p,
-                         std::string *error_p)
+pmix_status_t write_temp(const std::string &path, const Contact &contact, std::string *temp_p, std::string *error_p)
 {
     const std::string text = format(contact);
     std::string why;
@@ -152,7 +153,7 @@ pmix_status_t write_temp(const std::string &path, const Contact &contact, std::s
 void sync_directory(const std::string &dir)
 {
     const util::UniqueFd fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (fd) (void) fsync(fd.get());
+    if (fd) (void)fsync(fd.get());
 }
 
 // Why the existing file at path may not be taken over; PMIX_SUCCESS when it
@@ -162,20 +163,22 @@ pmix_status_t judge_existing(const std::string &path, std::string *error_p)
     struct stat info {};
     if (lstat(path.c_str(), &info) != 0) return PMIX_SUCCESS;  // gone meanwhile
     if (info.st_uid != geteuid()) {
-        return fail(PMIX_ERR_EXISTS, path + " exists and belongs to uid " + std::to_string(info.st_uid) +
-                                         " (another user's server; use a different PMIX_SYSTEM_TMPDIR)",
+        return fail(PMIX_ERR_EXISTS,
+                    path + " exists and belongs to uid " + std::to_string(info.st_uid) +
+                        " (another user's server; use a different PMIX_SYSTEM_TMPDIR)",
                     error_p);
     }
     Contact owner;
     std::string why;
     if (read_file(path, &owner, &why) != PMIX_SUCCESS) {
-        return fail(PMIX_ERR_EXISTS, path + " exists and is not a pmixpp rendezvous file (" + why +
-                                         "; remove it if no server uses it)",
+        return fail(PMIX_ERR_EXISTS,
+                    path + " exists and is not a pmixpp rendezvous file (" + why + "; remove it if no server uses it)",
                     error_p);
     }
     if (server_alive(owner)) {
-        return fail(PMIX_ERR_EXISTS, path + " is held by the live server pid " + std::to_string(owner.pid) +
-                                         " (stop that server or use a different PMIX_SYSTEM_TMPDIR)",
+        return fail(PMIX_ERR_EXISTS,
+                    path + " is held by the live server pid " + std::to_string(owner.pid) +
+                        " (stop that server or use a different PMIX_SYSTEM_TMPDIR)",
                     error_p);
     }
     return PMIX_SUCCESS;
@@ -251,7 +254,7 @@ try {
     Contact owner;
     if (read_file(path, &owner, nullptr) != PMIX_SUCCESS) return;
     if (owner.pid != getpid() || owner.start_time != process_start_time(getpid())) return;
-    (void) unlink(path.c_str());
+    (void)unlink(path.c_str());
 } catch (const std::bad_alloc &) {
 }
 

@@ -49,8 +49,7 @@ bool printable(std::string_view text)
     return true;
 }
 
-template <typename Number>
-bool read_number(std::string_view text, Number *value_p)
+template <typename Number> bool read_number(std::string_view text, Number *value_p)
 {
     if (text.empty() || text.size() > 20) return false;
     unsigned long long value = 0;
@@ -124,9 +123,18 @@ pmix_status_t read_fields(const std::map<std::string, std::string, std::less<>> 
 
 }  // namespace
 
-std::string system_file_name(const std::string &host) { return "pmix.sys." + host; }
-std::string scheduler_file_name(const std::string &host) { return "pmix.sched." + host; }
-std::string controller_file_name(const std::string &host) { return "pmix.sysctrlr." + host; }
+std::string system_file_name(const std::string &host)
+{
+    return "pmix.sys." + host;
+}
+std::string scheduler_file_name(const std::string &host)
+{
+    return "pmix.sched." + host;
+}
+std::string controller_file_name(const std::string &host)
+{
+    return "pmix.sysctrlr." + host;
+}
 
 std::string pid_file_name(const std::string &host, pid_t pid)
 {

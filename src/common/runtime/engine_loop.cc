@@ -47,10 +47,7 @@ thread_local const EngineLoop *running_callback_of = nullptr;
 
 class CallbackScope {
 public:
-    explicit CallbackScope(const EngineLoop *loop) : previous_(running_callback_of)
-    {
-        running_callback_of = loop;
-    }
+    explicit CallbackScope(const EngineLoop *loop) : previous_(running_callback_of) { running_callback_of = loop; }
     ~CallbackScope() { running_callback_of = previous_; }
     CallbackScope(const CallbackScope &) = delete;
     CallbackScope &operator=(const CallbackScope &) = delete;
@@ -73,11 +70,10 @@ void run_guarded(const std::function<void()> &fn, const char *what)
     try {
         fn();
     } catch (const std::exception &e) {
-        log_warning("runtime", std::string(what) + " threw: " + e.what() +
-                                   " (this is a bug in pmixpp; the work was abandoned)");
+        log_warning("runtime",
+                    std::string(what) + " threw: " + e.what() + " (this is a bug in pmixpp; the work was abandoned)");
     } catch (...) {
-        log_warning("runtime", std::string(what) +
-                                   " threw an unknown exception (this is a bug in pmixpp)");
+        log_warning("runtime", std::string(what) + " threw an unknown exception (this is a bug in pmixpp)");
     }
 }
 
@@ -91,8 +87,8 @@ std::shared_ptr<EngineLoop> EngineLoop::create(struct event_base *base, bool own
     // thread even when a host's base was created without libevent locking.
     loop->wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (loop->wake_fd_ < 0) {
-        log_warning("runtime", std::string("cannot create the progress engine's eventfd: ") +
-                                   std::strerror(errno) + " (raise the open-file limit)");
+        log_warning("runtime", std::string("cannot create the progress engine's eventfd: ") + std::strerror(errno) +
+                                   " (raise the open-file limit)");
         return nullptr;
     }
     loop->wake_event_ = event_new(base, loop->wake_fd_, EV_READ | EV_PERSIST, on_wake, loop.get());
@@ -214,8 +210,7 @@ void EngineLoop::stop_external(std::chrono::milliseconds wait)
     if (finished_cv_.wait_for(lock, wait, [this] { return finished_; })) {
         return;
     }
-    log_warning("runtime", "the host's event base (PMIX_EVENT_BASE) did not run for " +
-                               std::to_string(wait.count()) +
+    log_warning("runtime", "the host's event base (PMIX_EVENT_BASE) did not run for " + std::to_string(wait.count()) +
                                " ms after the progress engine was released; its shutdown and "
                                "queued work will complete the next time that base runs (keep "
                                "driving the base until PMIx finalize returns)");

@@ -49,20 +49,17 @@ inline constexpr uint32_t kDone = 4;
 inline void futex_wait(std::atomic<uint32_t> *word, uint32_t expected, const struct timespec *timeout)
 {
     static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
-    (void)::syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAIT_PRIVATE, expected,
-                    timeout, nullptr, 0);
+    (void)::syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAIT_PRIVATE, expected, timeout, nullptr, 0);
 }
 
 inline void futex_wake_all(std::atomic<uint32_t> *word)
 {
-    (void)::syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAKE_PRIVATE, INT32_MAX,
-                    nullptr, nullptr, 0);
+    (void)::syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
 }
 
 }  // namespace latch_detail
 
-template <typename Payload = std::monostate>
-class Latch {
+template <typename Payload = std::monostate> class Latch {
 public:
     // Returns false when the latch had already been completed.
     bool complete(pmix_status_t status, Payload payload = Payload{})
@@ -110,8 +107,7 @@ public:
                 return PMIX_ERR_TIMEOUT;
             }
             const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
-            struct timespec relative = {static_cast<time_t>(ns / 1000000000),
-                                        static_cast<long>(ns % 1000000000)};
+            struct timespec relative = {static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
             if (wait_step(&relative)) {
                 return status_;
             }
@@ -133,9 +129,7 @@ private:
         if (seen == kDone) {
             return true;
         }
-        uint32_t marked = seen == kPending ? kPendingSleeping
-                          : seen == kCompleting ? kCompletingSleeping
-                                                : seen;
+        uint32_t marked = seen == kPending ? kPendingSleeping : seen == kCompleting ? kCompletingSleeping : seen;
         if (marked != seen && !state_.compare_exchange_strong(seen, marked, std::memory_order_acquire)) {
             return seen == kDone;  // moved on under us: look again
         }

@@ -115,8 +115,7 @@ pmix_status_t ProgressEngine::acquire(struct event_base *external_or_null)
     impl_->forget_if_forked();
     if (impl_->refs > 0) {
         if (external_or_null != nullptr && external_or_null != impl_->current->base) {
-            log_trace(kVerboseEnv, "runtime",
-                      "PMIX_EVENT_BASE ignored: the progress engine is already running");
+            log_trace(kVerboseEnv, "runtime", "PMIX_EVENT_BASE ignored: the progress engine is already running");
         }
         ++impl_->refs;
         return PMIX_SUCCESS;

@@ -8,8 +8,7 @@ namespace pmixpp::runtime {
 
 WarningLimiter::WarningLimiter(ProgressEngine &engine, std::string area, std::chrono::milliseconds window)
     : engine_(engine), area_(std::move(area)), window_(window), alive_(std::make_shared<bool>(true))
-{
-}
+{}
 
 WarningLimiter::~WarningLimiter()
 {
@@ -53,8 +52,8 @@ void WarningLimiter::close_window(const std::string &cause)
     const double seconds = static_cast<double>(window_.count()) / 1000.0;
     char span[32];
     std::snprintf(span, sizeof(span), "%g", seconds);
-    log_warning(area_, state.last_text + " (" + std::to_string(state.swallowed) + " more like it in the last " +
-                           span + " s)");
+    log_warning(area_,
+                state.last_text + " (" + std::to_string(state.swallowed) + " more like it in the last " + span + " s)");
     ++printed_;
     state.swallowed = 0;
     std::weak_ptr<bool> alive = alive_;

@@ -73,12 +73,12 @@ pmix_status_t derive_known(const pmixpp_gds_module_t &module, pmixpp_gds_store_t
     pmix_value_t *name = nullptr;
     const pmix_status_t rc = module.fetch(store, &node, PMIX_HOSTNAME, &name);
     if (rc != PMIX_SUCCESS) return rc;
-    *value_p = *name; // the node's copy is ours: take its contents
+    *value_p = *name;  // the node's copy is ours: take its contents
     std::free(name);
     return PMIX_SUCCESS;
 }
 
-} // namespace
+}  // namespace
 
 bool is_derived_proc_key(std::string_view key)
 {
@@ -95,8 +95,8 @@ pmix_status_t derive_proc_key(const pmixpp_gds_module_t &module, pmixpp_gds_stor
     return derive_known(module, store, nspace, rank, key, value_p);
 }
 
-pmix_status_t add_derived_proc_keys(const pmixpp_gds_module_t &module, pmixpp_gds_store_t *store,
-                                    const char *nspace, pmix_rank_t rank, InfoArray *info_p)
+pmix_status_t add_derived_proc_keys(const pmixpp_gds_module_t &module, pmixpp_gds_store_t *store, const char *nspace,
+                                    pmix_rank_t rank, InfoArray *info_p)
 {
     const bool member = in_job(module, store, nspace, rank);
     std::array<pmix_info_t, kDerived.size()> extra{};
@@ -128,4 +128,4 @@ pmix_status_t add_derived_proc_keys(const pmixpp_gds_module_t &module, pmixpp_gd
     return PMIX_SUCCESS;
 }
 
-} // namespace pmixpp::store
+}  // namespace pmixpp::store

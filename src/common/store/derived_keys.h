@@ -31,15 +31,14 @@ bool is_derived_proc_key(std::string_view key);
 // The derived value of `key` for (nspace, rank) into *value_p (an empty
 // pmix_value_t the caller destructs). PMIX_ERR_NOT_FOUND when the key is not
 // derivable there.
-pmix_status_t derive_proc_key(const pmixpp_gds_module_t &module, pmixpp_gds_store_t *store,
-                              const char *nspace, pmix_rank_t rank, std::string_view key,
-                              pmix_value_t *value_p);
+pmix_status_t derive_proc_key(const pmixpp_gds_module_t &module, pmixpp_gds_store_t *store, const char *nspace,
+                              pmix_rank_t rank, std::string_view key, pmix_value_t *value_p);
 
 // Adds to *info_p (what the module holds for the proc, possibly empty) every
 // derivable key it lacks. PMIX_ERR_NOT_FOUND when the result is empty.
-pmix_status_t add_derived_proc_keys(const pmixpp_gds_module_t &module, pmixpp_gds_store_t *store,
-                                    const char *nspace, pmix_rank_t rank, InfoArray *info_p);
+pmix_status_t add_derived_proc_keys(const pmixpp_gds_module_t &module, pmixpp_gds_store_t *store, const char *nspace,
+                                    pmix_rank_t rank, InfoArray *info_p);
 
-} // namespace pmixpp::store
+}  // namespace pmixpp::store
 
 #endif

@@ -107,8 +107,7 @@ uint32_t session_of(const Store &store, const char *nspace)
 
 // The id of `level` for this request: the qualifier's, else that of the
 // target proc (a real rank) or of the asking proc (a wildcard).
-std::optional<uint32_t> level_id(const Store &store, const GetRequest &request, const Qualified &q,
-                                 Level level)
+std::optional<uint32_t> level_id(const Store &store, const GetRequest &request, const Qualified &q, Level level)
 {
     if (q.level == level && q.id) return q.id;
     const pmix_proc_t *owner = PMIX_RANK_IS_VALID(request.target->rank) ? request.target : request.self;
@@ -130,9 +129,9 @@ std::optional<uint32_t> level_id(const Store &store, const GetRequest &request, 
 // level without ever looking up the caller's node).
 struct Step {
     Level level;
-    std::optional<uint32_t> id; // fixed id, or resolved through level_id
+    std::optional<uint32_t> id;  // fixed id, or resolved through level_id
     bool modex = false;
-    bool resolve = false;       // id comes from level_id(level)
+    bool resolve = false;  // id comes from level_id(level)
 };
 
 // At most: qualifier, proc, modex, natural, job, node, app, session.
@@ -216,7 +215,7 @@ pmix_status_t prepare(const Store &store, const GetRequest &request, Qualified *
     return PMIX_SUCCESS;
 }
 
-} // namespace
+}  // namespace
 
 std::optional<Level> natural_level(std::string_view key)
 {
@@ -257,4 +256,4 @@ pmix_status_t get(const Store &store, const GetRequest &request, ValuePtr *value
     return found;
 }
 
-} // namespace pmixpp::store
+}  // namespace pmixpp::store

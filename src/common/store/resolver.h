@@ -34,12 +34,12 @@
 namespace pmixpp::store {
 
 struct GetRequest {
-    const pmix_proc_t *target = nullptr;        // required
-    const char *key = nullptr;                  // required
-    const pmix_info_t *qualifiers = nullptr;    // PMIx_Get's info array
+    const pmix_proc_t *target = nullptr;      // required
+    const char *key = nullptr;                // required
+    const pmix_info_t *qualifiers = nullptr;  // PMIx_Get's info array
     std::size_t nqualifiers = 0;
-    const pmix_proc_t *self = nullptr;          // the asking process, may be NULL (server)
-    pmix_scope_t modex_visibility = PMIX_GLOBAL; // see gds.h fetch_modex
+    const pmix_proc_t *self = nullptr;            // the asking process, may be NULL (server)
+    pmix_scope_t modex_visibility = PMIX_GLOBAL;  // see gds.h fetch_modex
 };
 
 // The level a key naturally belongs to, from the attribute's definition;
@@ -50,7 +50,7 @@ std::optional<Level> natural_level(std::string_view key);
 struct Address {
     Level level;
     uint32_t id;
-    bool modex = false; // look in (nspace, id=rank) modex data instead
+    bool modex = false;  // look in (nspace, id=rank) modex data instead
 };
 
 // The addresses to try, in order, for `request`; entries whose id depends on
@@ -62,6 +62,6 @@ pmix_status_t plan(const Store &store, const GetRequest &request, std::vector<Ad
 // plan() and the first hit. PMIX_ERR_NOT_FOUND when nothing matches.
 pmix_status_t get(const Store &store, const GetRequest &request, ValuePtr *value_p);
 
-} // namespace pmixpp::store
+}  // namespace pmixpp::store
 
 #endif

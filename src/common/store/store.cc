@@ -59,9 +59,9 @@ namespace {
 bool complete(const pmixpp_gds_module_t *m)
 {
     constexpr std::size_t v1_size = offsetof(pmixpp_gds_module_t, import_nspace) + sizeof(m->import_nspace);
-    return m->struct_size >= v1_size && m->name != nullptr && m->store_create && m->store_destroy &&
-           m->store && m->fetch && m->fetch_all && m->lookup_node && m->has_nspace && m->store_modex &&
-           m->fetch_modex && m->fetch_modex_all && m->remove_nspace && m->export_nspace && m->import_nspace;
+    return m->struct_size >= v1_size && m->name != nullptr && m->store_create && m->store_destroy && m->store &&
+           m->fetch && m->fetch_all && m->lookup_node && m->has_nspace && m->store_modex && m->fetch_modex &&
+           m->fetch_modex_all && m->remove_nspace && m->export_nspace && m->import_nspace;
 }
 
 pmixpp_gds_address_t address(const char *nspace, Level level, uint32_t id)
@@ -69,7 +69,7 @@ pmixpp_gds_address_t address(const char *nspace, Level level, uint32_t id)
     return pmixpp_gds_address_t{nspace, level, id};
 }
 
-} // namespace
+}  // namespace
 
 pmix_status_t Store::create(const pmixpp_gds_module_t *module, std::unique_ptr<Store> *store_p,
                             const pmix_info_t hints[], std::size_t nhints)
@@ -87,7 +87,10 @@ pmix_status_t Store::create(const pmixpp_gds_module_t *module, std::unique_ptr<S
     return PMIX_SUCCESS;
 }
 
-Store::~Store() { module_->store_destroy(handle_); }
+Store::~Store()
+{
+    module_->store_destroy(handle_);
+}
 
 pmix_status_t Store::put(const char *nspace, Level level, uint32_t id, const pmix_info_t info[],
                          std::size_t ninfo) const
@@ -103,18 +106,16 @@ pmix_status_t Store::put_value(const char *nspace, Level level, uint32_t id, con
     pmix_info_t info;
     std::memset(&info, 0, sizeof info);
     values::load_key(info.key, key);
-    info.value = *value; // a shallow view: the module copies, we never destruct it
+    info.value = *value;  // a shallow view: the module copies, we never destruct it
     return put(nspace, level, id, &info, 1);
 }
 
-pmix_status_t Store::fetch(const char *nspace, Level level, uint32_t id, const char *key,
-                           ValuePtr *value_p) const
+pmix_status_t Store::fetch(const char *nspace, Level level, uint32_t id, const char *key, ValuePtr *value_p) const
 {
     const pmixpp_gds_address_t addr = address(nspace, level, id);
     pmix_value_t *value = nullptr;
     pmix_status_t rc = module_->fetch(handle_, &addr, key, &value);
-    if (rc == PMIX_ERR_NOT_FOUND && level == PMIXPP_GDS_LEVEL_PROC && key != nullptr &&
-        is_derived_proc_key(key)) {
+    if (rc == PMIX_ERR_NOT_FOUND && level == PMIXPP_GDS_LEVEL_PROC && key != nullptr && is_derived_proc_key(key)) {
         value = static_cast<pmix_value_t *>(std::calloc(1, sizeof(pmix_value_t)));
         if (value == nullptr) return PMIX_ERR_NOMEM;
         rc = derive_proc_key(*module_, handle_, nspace, id, key, value);
@@ -145,16 +146,19 @@ pmix_status_t Store::lookup_node(const char *nspace, const char *hostname, uint3
     return module_->lookup_node(handle_, nspace, hostname, nodeid_p);
 }
 
-bool Store::has_nspace(const char *nspace) const { return module_->has_nspace(handle_, nspace) != 0; }
+bool Store::has_nspace(const char *nspace) const
+{
+    return module_->has_nspace(handle_, nspace) != 0;
+}
 
-pmix_status_t Store::put_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope,
-                               const pmix_info_t info[], std::size_t ninfo) const
+pmix_status_t Store::put_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope, const pmix_info_t info[],
+                               std::size_t ninfo) const
 {
     return module_->store_modex(handle_, nspace, rank, scope, info, ninfo);
 }
 
-pmix_status_t Store::fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                                 const char *key, ValuePtr *value_p) const
+pmix_status_t Store::fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to, const char *key,
+                                 ValuePtr *value_p) const
 {
     pmix_value_t *value = nullptr;
     const pmix_status_t rc = module_->fetch_modex(handle_, nspace, rank, visible_to, key, &value);
@@ -172,7 +176,10 @@ pmix_status_t Store::fetch_modex_all(const char *nspace, pmix_rank_t rank, pmix_
     return rc;
 }
 
-pmix_status_t Store::remove_nspace(const char *nspace) const { return module_->remove_nspace(handle_, nspace); }
+pmix_status_t Store::remove_nspace(const char *nspace) const
+{
+    return module_->remove_nspace(handle_, nspace);
+}
 
 pmix_status_t Store::export_nspace(const char *nspace, pmix_byte_object_t *blob_p) const
 {
@@ -213,4 +220,4 @@ pmix_status_t Store::import_modex(const char *nspace, const pmix_byte_object_t &
     return module_->import_modex(handle_, nspace, &blob, keep);
 }
 
-} // namespace pmixpp::store
+}  // namespace pmixpp::store

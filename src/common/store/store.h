@@ -68,21 +68,19 @@ public:
     pmixpp_gds_store_t *handle() const { return handle_; }
 
     // Registered data (see gds.h for the addressing and errors).
-    pmix_status_t put(const char *nspace, Level level, uint32_t id, const pmix_info_t info[],
-                      std::size_t ninfo) const;
+    pmix_status_t put(const char *nspace, Level level, uint32_t id, const pmix_info_t info[], std::size_t ninfo) const;
     pmix_status_t put_value(const char *nspace, Level level, uint32_t id, const char *key,
                             const pmix_value_t *value) const;
-    pmix_status_t fetch(const char *nspace, Level level, uint32_t id, const char *key,
-                        ValuePtr *value_p) const;
+    pmix_status_t fetch(const char *nspace, Level level, uint32_t id, const char *key, ValuePtr *value_p) const;
     pmix_status_t fetch_all(const char *nspace, Level level, uint32_t id, InfoArray *info_p) const;
     pmix_status_t lookup_node(const char *nspace, const char *hostname, uint32_t *nodeid_p) const;
     bool has_nspace(const char *nspace) const;
 
     // Modex data.
-    pmix_status_t put_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope,
-                            const pmix_info_t info[], std::size_t ninfo) const;
-    pmix_status_t fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
-                              const char *key, ValuePtr *value_p) const;
+    pmix_status_t put_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t scope, const pmix_info_t info[],
+                            std::size_t ninfo) const;
+    pmix_status_t fetch_modex(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to, const char *key,
+                              ValuePtr *value_p) const;
     pmix_status_t fetch_modex_all(const char *nspace, pmix_rank_t rank, pmix_scope_t visible_to,
                                   InfoArray *info_p) const;
 
@@ -104,13 +102,12 @@ public:
     pmix_status_t import_modex(const char *nspace, const pmix_byte_object_t &blob, pmix_rank_t keep) const;
 
 private:
-    Store(const pmixpp_gds_module_t *module, pmixpp_gds_store_t *handle)
-        : module_(module), handle_(handle) {}
+    Store(const pmixpp_gds_module_t *module, pmixpp_gds_store_t *handle) : module_(module), handle_(handle) {}
 
     const pmixpp_gds_module_t *module_;
     pmixpp_gds_store_t *handle_;
 };
 
-} // namespace pmixpp::store
+}  // namespace pmixpp::store
 
 #endif

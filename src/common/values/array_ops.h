@@ -14,8 +14,7 @@ pmix_status_t copy_elements(void **dest_p, const void *src, size_t n, pmix_data_
 
 // Element-wise comparison of two arrays of the same type: the longer array
 // is greater, otherwise the first element that differs decides.
-pmix_value_cmp_t compare_elements(const void *a, size_t na, const void *b, size_t nb,
-                                  pmix_data_type_t type);
+pmix_value_cmp_t compare_elements(const void *a, size_t na, const void *b, size_t nb, pmix_data_type_t type);
 
 }  // namespace pmixpp::values
 

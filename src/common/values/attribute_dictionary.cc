@@ -73,9 +73,7 @@ const AttributeEntry *find_attribute_by_name(const char *name)
         return nullptr;
     }
     auto it = std::lower_bound(std::begin(kAttributes), std::end(kAttributes), name,
-                               [](const AttributeEntry &e, const char *n) {
-                                   return std::strcmp(e.name, n) < 0;
-                               });
+                               [](const AttributeEntry &e, const char *n) { return std::strcmp(e.name, n) < 0; });
     return (it != std::end(kAttributes) && 0 == std::strcmp(it->name, name)) ? &*it : nullptr;
 }
 
@@ -85,9 +83,7 @@ const AttributeEntry *find_attribute_by_key(const char *key)
         return nullptr;
     }
     auto it = std::lower_bound(kByKey.begin(), kByKey.end(), key,
-                               [](unsigned short i, const char *k) {
-                                   return std::strcmp(kAttributes[i].key, k) < 0;
-                               });
+                               [](unsigned short i, const char *k) { return std::strcmp(kAttributes[i].key, k) < 0; });
     if (it == kByKey.end() || 0 != std::strcmp(kAttributes[*it].key, key)) {
         return nullptr;
     }

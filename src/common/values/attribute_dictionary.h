@@ -10,10 +10,10 @@
 namespace pmixpp::values {
 
 struct AttributeEntry {
-    const char *name;         // "PMIX_JOB_SIZE"
-    const char *key;          // "pmix.job.size"
-    pmix_data_type_t type;    // PMIX_UINT32; PMIX_UNDEF when it varies
-    bool deprecated;          // declared in pmix_deprecated.h
+    const char *name;       // "PMIX_JOB_SIZE"
+    const char *key;        // "pmix.job.size"
+    pmix_data_type_t type;  // PMIX_UINT32; PMIX_UNDEF when it varies
+    bool deprecated;        // declared in pmix_deprecated.h
 };
 
 const AttributeEntry *find_attribute_by_name(const char *name);

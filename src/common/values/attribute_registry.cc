@@ -57,15 +57,14 @@ pmix_status_t register_attributes(const char *function, char *const attrs[])
         }
         std::lock_guard<std::mutex> lock(reg->mutex);
         auto [it, inserted] = reg->by_function.try_emplace(function, std::move(described));
-        (void) it;
+        (void)it;
         return inserted ? PMIX_SUCCESS : PMIX_ERR_REPEAT_ATTR_REGISTRATION;
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
 }
 
-pmix_status_t registered_attributes(const char *function,
-                                    std::vector<RegisteredAttribute> *attrs_p)
+pmix_status_t registered_attributes(const char *function, std::vector<RegisteredAttribute> *attrs_p)
 {
     Registry *reg = registry();
     if (nullptr == function || nullptr == attrs_p) {
@@ -105,8 +104,7 @@ std::vector<std::string> registered_functions()
     return names;
 }
 
-pmix_status_t registered_attributes_as_regattr(const char *function, pmix_regattr_t **attrs_p,
-                                               size_t *count_p)
+pmix_status_t registered_attributes_as_regattr(const char *function, pmix_regattr_t **attrs_p, size_t *count_p)
 {
     if (nullptr == attrs_p || nullptr == count_p) {
         return PMIX_ERR_BAD_PARAM;

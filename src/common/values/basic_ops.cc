@@ -144,9 +144,7 @@ pmix_status_t copy_nspace(void *dest, const void *src)
 
 pmix_value_cmp_t compare_nspace(const void *a, const void *b)
 {
-    return three_way(std::strncmp(static_cast<const char *>(a), static_cast<const char *>(b),
-                                  PMIX_MAX_NSLEN),
-                     0);
+    return three_way(std::strncmp(static_cast<const char *>(a), static_cast<const char *>(b), PMIX_MAX_NSLEN), 0);
 }
 
 pmix_value_cmp_t compare_proc(const void *a, const void *b)

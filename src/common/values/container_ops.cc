@@ -23,8 +23,7 @@ void destruct_value(void *element)
 
 pmix_value_cmp_t compare_value(const void *a, const void *b)
 {
-    return value_compare(static_cast<const pmix_value_t *>(a),
-                         static_cast<const pmix_value_t *>(b));
+    return value_compare(static_cast<const pmix_value_t *>(a), static_cast<const pmix_value_t *>(b));
 }
 
 pmix_status_t copy_info(void *dest, const void *src)
@@ -75,8 +74,7 @@ pmix_value_cmp_t compare_pdata(const void *a, const void *b)
     auto x = static_cast<const pmix_pdata_t *>(a);
     auto y = static_cast<const pmix_pdata_t *>(b);
     FieldComparison cmp;
-    cmp.then(compare_proc(&x->proc, &y->proc))
-        .then(three_way(std::strncmp(x->key, y->key, PMIX_MAX_KEYLEN), 0));
+    cmp.then(compare_proc(&x->proc, &y->proc)).then(three_way(std::strncmp(x->key, y->key, PMIX_MAX_KEYLEN), 0));
     if (cmp.undecided()) {
         cmp.then(value_compare(&x->value, &y->value));
     }
@@ -90,10 +88,8 @@ pmix_status_t copy_app(void *dest, const void *src)
     to->maxprocs = from->maxprocs;
     pmix_status_t rc = PMIX_ERR_NOMEM;
     void *infos = nullptr;
-    if (PMIX_SUCCESS == dup_string(&to->cmd, from->cmd) &&
-        PMIX_SUCCESS == dup_argv(&to->argv, from->argv) &&
-        PMIX_SUCCESS == dup_argv(&to->env, from->env) &&
-        PMIX_SUCCESS == dup_string(&to->cwd, from->cwd)) {
+    if (PMIX_SUCCESS == dup_string(&to->cmd, from->cmd) && PMIX_SUCCESS == dup_argv(&to->argv, from->argv) &&
+        PMIX_SUCCESS == dup_argv(&to->env, from->env) && PMIX_SUCCESS == dup_string(&to->cwd, from->cwd)) {
         rc = copy_elements(&infos, from->info, from->ninfo, PMIX_INFO);
     }
     if (PMIX_SUCCESS != rc) {
@@ -190,8 +186,7 @@ pmix_value_cmp_t compare_query(const void *a, const void *b)
 
 pmix_status_t copy_data_array(void *dest, const void *src)
 {
-    return values::copy_data_array(static_cast<pmix_data_array_t *>(dest),
-                                   static_cast<const pmix_data_array_t *>(src));
+    return values::copy_data_array(static_cast<pmix_data_array_t *>(dest), static_cast<const pmix_data_array_t *>(src));
 }
 
 void destruct_data_array(void *element)

@@ -17,7 +17,10 @@ bool read_index(std::string_view text, std::size_t *at, unsigned long *value_p)
     return *at > start;
 }
 
-bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 // One group: an optional (first group: required) "0x" and 1 to 8 hex digits.
 bool read_group(std::string_view text, std::size_t *at, bool prefix_required)

@@ -14,9 +14,9 @@ using CopyFn = pmix_status_t (*)(void *dest, const void *src);
 using DestructFn = void (*)(void *element);
 using CompareFn = pmix_value_cmp_t (*)(const void *a, const void *b);
 
-#define PMIXPP_ELEMENT_OPS(name)                                 \
-    pmix_status_t copy_##name(void *dest, const void *src);      \
-    void destruct_##name(void *element);                         \
+#define PMIXPP_ELEMENT_OPS(name)                                                                                       \
+    pmix_status_t copy_##name(void *dest, const void *src);                                                            \
+    void destruct_##name(void *element);                                                                               \
     pmix_value_cmp_t compare_##name(const void *a, const void *b)
 
 // strings and bytes (basic_ops.cc)
@@ -60,8 +60,7 @@ PMIXPP_ELEMENT_OPS(topology);
 
 // Scalars: trivially copyable, compared by value (memcpy because array
 // elements of packed buffers need not be aligned).
-template <typename T>
-pmix_value_cmp_t compare_scalar(const void *a, const void *b)
+template <typename T> pmix_value_cmp_t compare_scalar(const void *a, const void *b)
 {
     T x;
     T y;

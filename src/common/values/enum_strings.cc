@@ -81,10 +81,8 @@ constexpr NamedValue<int> kRanges[] = {
 };
 
 constexpr NamedValue<int> kAllocDirectives[] = {
-    {PMIX_ALLOC_NEW, "NEW"},
-    {PMIX_ALLOC_EXTEND, "EXTEND"},
-    {PMIX_ALLOC_RELEASE, "RELEASE"},
-    {PMIX_ALLOC_REAQUIRE, "REACQUIRE"},
+    {PMIX_ALLOC_NEW, "NEW"},           {PMIX_ALLOC_EXTEND, "EXTEND"},
+    {PMIX_ALLOC_RELEASE, "RELEASE"},   {PMIX_ALLOC_REAQUIRE, "REACQUIRE"},
     {PMIX_ALLOC_EXTERNAL, "EXTERNAL"},
 };
 

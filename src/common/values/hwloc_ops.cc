@@ -134,8 +134,7 @@ pmix_status_t copy_topology(void *dest, const void *src)
 void destruct_topology(void *element)
 {
     auto topo = static_cast<pmix_topology_t *>(element);
-    if (nullptr != topo->topology && is_hwloc_source(topo->source) &&
-        topo->topology != library_topology.load()) {
+    if (nullptr != topo->topology && is_hwloc_source(topo->source) && topo->topology != library_topology.load()) {
         hwloc_topology_destroy(static_cast<hwloc_topology_t>(topo->topology));
     }
     std::free(topo->source);

@@ -36,8 +36,7 @@ pmix_info_t *append_slot(InfoList *list)
     return &list->items.back();
 }
 
-template <typename Fill>
-pmix_status_t append(void *ptr, Fill fill)
+template <typename Fill> pmix_status_t append(void *ptr, Fill fill)
 {
     InfoList *list = as_list(ptr);
     if (nullptr == list) {
@@ -66,15 +65,12 @@ PMIX_EXPORT void *PMIx_Info_list_start(void)
     return new (std::nothrow) values::InfoList;
 }
 
-PMIX_EXPORT pmix_status_t PMIx_Info_list_add(void *ptr, const char *key, const void *value,
-                                             pmix_data_type_t type)
+PMIX_EXPORT pmix_status_t PMIx_Info_list_add(void *ptr, const char *key, const void *value, pmix_data_type_t type)
 {
     if (nullptr == key) {
         return PMIX_ERR_BAD_PARAM;
     }
-    return values::append(ptr, [&](pmix_info_t *slot) {
-        return values::info_load(slot, key, value, type);
-    });
+    return values::append(ptr, [&](pmix_info_t *slot) { return values::info_load(slot, key, value, type); });
 }
 
 // The standard leaves the inserted info's data with the caller: the list
@@ -113,8 +109,7 @@ PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr, pmix_data_array_t *p
         return PMIX_ERR_EMPTY;
     }
     void *array = nullptr;
-    pmix_status_t rc = values::copy_elements(&array, list->items.data(), list->items.size(),
-                                             PMIX_INFO);
+    pmix_status_t rc = values::copy_elements(&array, list->items.data(), list->items.size(), PMIX_INFO);
     if (PMIX_SUCCESS != rc) {
         return rc;
     }

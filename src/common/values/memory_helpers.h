@@ -25,8 +25,7 @@ inline void free_and_clear(char **s)
 }
 
 // Three-way comparison mapped onto pmix_value_cmp_t.
-template <typename T>
-pmix_value_cmp_t three_way(const T &a, const T &b)
+template <typename T> pmix_value_cmp_t three_way(const T &a, const T &b)
 {
     if (a < b) {
         return PMIX_VALUE2_GREATER;
@@ -45,9 +44,8 @@ pmix_value_cmp_t compare_bytes(const void *a, size_t na, const void *b, size_t n
 
 // Chains field comparisons: the first field that differs decides.
 class FieldComparison {
-  public:
-    template <typename T>
-    FieldComparison &number(const T &a, const T &b)
+public:
+    template <typename T> FieldComparison &number(const T &a, const T &b)
     {
         if (PMIX_EQUAL == result_) {
             result_ = three_way(a, b);
@@ -78,7 +76,7 @@ class FieldComparison {
     bool undecided() const { return PMIX_EQUAL == result_; }
     pmix_value_cmp_t result() const { return result_; }
 
-  private:
+private:
     pmix_value_cmp_t result_ = PMIX_EQUAL;
 };
 

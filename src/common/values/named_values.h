@@ -6,8 +6,7 @@
 
 namespace pmixpp::values {
 
-template <typename T>
-struct NamedValue {
+template <typename T> struct NamedValue {
     T value;
     const char *name;
 };

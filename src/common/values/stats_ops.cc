@@ -24,8 +24,7 @@ pmix_status_t copy_proc_stats(void *dest, const void *src)
     *to = *from;
     to->node = nullptr;
     to->cmd = nullptr;
-    if (PMIX_SUCCESS != dup_string(&to->node, from->node) ||
-        PMIX_SUCCESS != dup_string(&to->cmd, from->cmd)) {
+    if (PMIX_SUCCESS != dup_string(&to->node, from->node) || PMIX_SUCCESS != dup_string(&to->cmd, from->cmd)) {
         destruct_proc_stats(dest);
         return PMIX_ERR_NOMEM;
     }
@@ -188,12 +187,10 @@ pmix_value_cmp_t compare_node_stats(const void *a, const void *b)
         .number(x->mapped, y->mapped)
         .then(compare_timevals(x->sample_time, y->sample_time));
     if (cmp.undecided()) {
-        cmp.then(compare_elements(x->diskstats, x->ndiskstats, y->diskstats, y->ndiskstats,
-                                  PMIX_DISK_STATS));
+        cmp.then(compare_elements(x->diskstats, x->ndiskstats, y->diskstats, y->ndiskstats, PMIX_DISK_STATS));
     }
     if (cmp.undecided()) {
-        cmp.then(compare_elements(x->netstats, x->nnetstats, y->netstats, y->nnetstats,
-                                  PMIX_NET_STATS));
+        cmp.then(compare_elements(x->netstats, x->nnetstats, y->netstats, y->nnetstats, PMIX_NET_STATS));
     }
     return cmp.result();
 }

@@ -36,9 +36,8 @@ extern "C" PMIX_EXPORT const char *PMIx_Error_string(pmix_status_t status)
 {
     using pmixpp::values::kStatusNames;
     using pmixpp::values::StatusName;
-    auto it = std::lower_bound(
-        std::begin(kStatusNames), std::end(kStatusNames), status,
-        [](const StatusName &entry, pmix_status_t value) { return entry.value < value; });
+    auto it = std::lower_bound(std::begin(kStatusNames), std::end(kStatusNames), status,
+                               [](const StatusName &entry, pmix_status_t value) { return entry.value < value; });
     if (it != std::end(kStatusNames) && it->value == status) {
         return it->name;
     }

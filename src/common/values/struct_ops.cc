@@ -62,8 +62,7 @@ pmix_status_t copy_envar(void *dest, const void *src)
     auto to = static_cast<pmix_envar_t *>(dest);
     auto from = static_cast<const pmix_envar_t *>(src);
     to->separator = from->separator;
-    if (PMIX_SUCCESS != dup_string(&to->envar, from->envar) ||
-        PMIX_SUCCESS != dup_string(&to->value, from->value)) {
+    if (PMIX_SUCCESS != dup_string(&to->envar, from->envar) || PMIX_SUCCESS != dup_string(&to->value, from->value)) {
         return fail_copy(dest, destruct_envar, PMIX_ERR_NOMEM);
     }
     return PMIX_SUCCESS;
@@ -118,8 +117,7 @@ pmix_value_cmp_t compare_coord(const void *a, const void *b)
     if (x->view != y->view) {
         return PMIX_VALUE_INCOMPATIBLE_OBJECTS;
     }
-    return compare_elements(x->coord, x->coord ? x->dims : 0, y->coord, y->coord ? y->dims : 0,
-                            PMIX_UINT32);
+    return compare_elements(x->coord, x->coord ? x->dims : 0, y->coord, y->coord ? y->dims : 0, PMIX_UINT32);
 }
 
 pmix_status_t copy_geometry(void *dest, const void *src)
@@ -127,8 +125,7 @@ pmix_status_t copy_geometry(void *dest, const void *src)
     auto to = static_cast<pmix_geometry_t *>(dest);
     auto from = static_cast<const pmix_geometry_t *>(src);
     to->fabric = from->fabric;
-    if (PMIX_SUCCESS != dup_string(&to->uuid, from->uuid) ||
-        PMIX_SUCCESS != dup_string(&to->osname, from->osname)) {
+    if (PMIX_SUCCESS != dup_string(&to->uuid, from->uuid) || PMIX_SUCCESS != dup_string(&to->osname, from->osname)) {
         return fail_copy(dest, destruct_geometry, PMIX_ERR_NOMEM);
     }
     void *coords = nullptr;
@@ -160,8 +157,7 @@ pmix_value_cmp_t compare_geometry(const void *a, const void *b)
     FieldComparison cmp;
     cmp.string(x->uuid, y->uuid).string(x->osname, y->osname);
     if (cmp.undecided()) {
-        cmp.then(compare_elements(x->coordinates, x->ncoords, y->coordinates, y->ncoords,
-                                  PMIX_COORD));
+        cmp.then(compare_elements(x->coordinates, x->ncoords, y->coordinates, y->ncoords, PMIX_COORD));
     }
     return cmp.result();
 }
@@ -173,8 +169,7 @@ pmix_status_t copy_devdist(void *dest, const void *src)
     to->type = from->type;
     to->mindist = from->mindist;
     to->maxdist = from->maxdist;
-    if (PMIX_SUCCESS != dup_string(&to->uuid, from->uuid) ||
-        PMIX_SUCCESS != dup_string(&to->osname, from->osname)) {
+    if (PMIX_SUCCESS != dup_string(&to->uuid, from->uuid) || PMIX_SUCCESS != dup_string(&to->osname, from->osname)) {
         return fail_copy(dest, destruct_devdist, PMIX_ERR_NOMEM);
     }
     return PMIX_SUCCESS;
@@ -207,8 +202,7 @@ pmix_status_t copy_endpoint(void *dest, const void *src)
 {
     auto to = static_cast<pmix_endpoint_t *>(dest);
     auto from = static_cast<const pmix_endpoint_t *>(src);
-    if (PMIX_SUCCESS != dup_string(&to->uuid, from->uuid) ||
-        PMIX_SUCCESS != dup_string(&to->osname, from->osname) ||
+    if (PMIX_SUCCESS != dup_string(&to->uuid, from->uuid) || PMIX_SUCCESS != dup_string(&to->osname, from->osname) ||
         PMIX_SUCCESS != copy_byte_object(&to->endpt, &from->endpt)) {
         return fail_copy(dest, destruct_endpoint, PMIX_ERR_NOMEM);
     }

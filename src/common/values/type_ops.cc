@@ -96,8 +96,7 @@ pmix_status_t copy_elements(void **dest_p, const void *src, size_t n, pmix_data_
     return PMIX_SUCCESS;
 }
 
-pmix_value_cmp_t compare_elements(const void *a, size_t na, const void *b, size_t nb,
-                                  pmix_data_type_t type)
+pmix_value_cmp_t compare_elements(const void *a, size_t na, const void *b, size_t nb, pmix_data_type_t type)
 {
     if (nullptr == a) {
         na = 0;
@@ -157,14 +156,9 @@ void *value_payload(pmix_value_t *val, size_t *size_p)
     if (nullptr != traits) {
         switch (traits->holding) {
         case ValueHolding::kInline:
-        case ValueHolding::kRawPointer:
-            payload = &val->data;
-            break;
-        case ValueHolding::kBoxed:
-            payload = val->data.ptr;
-            break;
-        case ValueHolding::kNotHeld:
-            break;
+        case ValueHolding::kRawPointer: payload = &val->data; break;
+        case ValueHolding::kBoxed: payload = val->data.ptr; break;
+        case ValueHolding::kNotHeld: break;
         }
     }
     if (nullptr != size_p) {

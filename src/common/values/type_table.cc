@@ -13,13 +13,20 @@ namespace {
 using H = ValueHolding;
 
 // A scalar: no owned memory, compared by value.
-#define PMIXPP_SCALAR(type, ctype) \
-    {type, #type, sizeof(ctype), H::kInline, nullptr, nullptr, ops::compare_scalar<ctype>}
+#define PMIXPP_SCALAR(type, ctype)                                                                                     \
+    {                                                                                                                  \
+        type, #type, sizeof(ctype), H::kInline, nullptr, nullptr, ops::compare_scalar<ctype>                           \
+    }
 // A type with its own copy/destruct/compare functions.
-#define PMIXPP_OWNING(type, ctype, holding, fn) \
-    {type, #type, sizeof(ctype), holding, ops::copy_##fn, ops::destruct_##fn, ops::compare_##fn}
+#define PMIXPP_OWNING(type, ctype, holding, fn)                                                                        \
+    {                                                                                                                  \
+        type, #type, sizeof(ctype), holding, ops::copy_##fn, ops::destruct_##fn, ops::compare_##fn                     \
+    }
 // A type the headers name but that has no element representation here.
-#define PMIXPP_NAME_ONLY(type, name) {type, name, 0, H::kNotHeld, nullptr, nullptr, nullptr}
+#define PMIXPP_NAME_ONLY(type, name)                                                                                   \
+    {                                                                                                                  \
+        type, name, 0, H::kNotHeld, nullptr, nullptr, nullptr                                                          \
+    }
 
 constexpr TypeTraits kTypes[] = {
     PMIXPP_NAME_ONLY(PMIX_UNDEF, "PMIX_UNDEF"),
@@ -40,8 +47,7 @@ constexpr TypeTraits kTypes[] = {
     PMIXPP_SCALAR(PMIX_UINT64, uint64_t),
     PMIXPP_SCALAR(PMIX_FLOAT, float),
     PMIXPP_SCALAR(PMIX_DOUBLE, double),
-    {PMIX_TIMEVAL, "PMIX_TIMEVAL", sizeof(struct timeval), H::kInline, nullptr, nullptr,
-     ops::compare_timeval},
+    {PMIX_TIMEVAL, "PMIX_TIMEVAL", sizeof(struct timeval), H::kInline, nullptr, nullptr, ops::compare_timeval},
     PMIXPP_SCALAR(PMIX_TIME, time_t),
     PMIXPP_SCALAR(PMIX_STATUS, pmix_status_t),
     PMIXPP_OWNING(PMIX_VALUE, pmix_value_t, H::kNotHeld, value),
@@ -53,8 +59,7 @@ constexpr TypeTraits kTypes[] = {
     PMIXPP_OWNING(PMIX_BYTE_OBJECT, pmix_byte_object_t, H::kInline, byte_object),
     PMIXPP_NAME_ONLY(PMIX_KVAL, "PMIX_KVAL"),
     PMIXPP_SCALAR(PMIX_PERSIST, pmix_persistence_t),
-    {PMIX_POINTER, "PMIX_POINTER", sizeof(void *), H::kRawPointer, nullptr, nullptr,
-     ops::compare_pointer},
+    {PMIX_POINTER, "PMIX_POINTER", sizeof(void *), H::kRawPointer, nullptr, nullptr, ops::compare_pointer},
     PMIXPP_SCALAR(PMIX_SCOPE, pmix_scope_t),
     PMIXPP_SCALAR(PMIX_DATA_RANGE, pmix_data_range_t),
     PMIXPP_SCALAR(PMIX_COMMAND, uint8_t),
@@ -82,8 +87,8 @@ constexpr TypeTraits kTypes[] = {
     PMIXPP_SCALAR(PMIX_DEVTYPE, pmix_device_type_t),
     PMIXPP_SCALAR(PMIX_LOCTYPE, pmix_locality_t),
     PMIXPP_OWNING(PMIX_COMPRESSED_BYTE_OBJECT, pmix_byte_object_t, H::kInline, byte_object),
-    {PMIX_PROC_NSPACE, "PMIX_PROC_NSPACE", sizeof(pmix_nspace_t), H::kBoxed, ops::copy_nspace,
-     nullptr, ops::compare_nspace},
+    {PMIX_PROC_NSPACE, "PMIX_PROC_NSPACE", sizeof(pmix_nspace_t), H::kBoxed, ops::copy_nspace, nullptr,
+     ops::compare_nspace},
     PMIXPP_OWNING(PMIX_PROC_STATS, pmix_proc_stats_t, H::kBoxed, proc_stats),
     PMIXPP_OWNING(PMIX_DISK_STATS, pmix_disk_stats_t, H::kBoxed, disk_stats),
     PMIXPP_OWNING(PMIX_NET_STATS, pmix_net_stats_t, H::kBoxed, net_stats),

@@ -13,19 +13,19 @@ namespace pmixpp::values {
 
 // Where pmix_value_t::data keeps a value of the type.
 enum class ValueHolding : unsigned char {
-    kInline,       // the element itself sits at &val->data (scalars, char*, bo, envar)
-    kBoxed,        // val->data holds a malloc'ed pointer to one element
-    kRawPointer,   // PMIX_POINTER: the caller's pointer, never owned
-    kNotHeld,      // array-only types (pmix_info_t, pmix_app_t, ...)
+    kInline,      // the element itself sits at &val->data (scalars, char*, bo, envar)
+    kBoxed,       // val->data holds a malloc'ed pointer to one element
+    kRawPointer,  // PMIX_POINTER: the caller's pointer, never owned
+    kNotHeld,     // array-only types (pmix_info_t, pmix_app_t, ...)
 };
 
 struct TypeTraits {
     pmix_data_type_t type;
     const char *name;
-    size_t size;             // bytes of one element; 0: a name without element ops
+    size_t size;  // bytes of one element; 0: a name without element ops
     ValueHolding holding;
-    ops::CopyFn copy;        // nullptr: trivially copyable (memcpy)
-    ops::DestructFn destruct;// nullptr: owns nothing
+    ops::CopyFn copy;          // nullptr: trivially copyable (memcpy)
+    ops::DestructFn destruct;  // nullptr: owns nothing
     ops::CompareFn compare;
 };
 

@@ -10,8 +10,7 @@ namespace values = pmixpp::values;
 
 extern "C" {
 
-PMIX_EXPORT pmix_status_t PMIx_Value_load(pmix_value_t *val, const void *data,
-                                          pmix_data_type_t type)
+PMIX_EXPORT pmix_status_t PMIx_Value_load(pmix_value_t *val, const void *data, pmix_data_type_t type)
 {
     if (nullptr == val) {
         return PMIX_ERR_BAD_PARAM;
@@ -49,8 +48,7 @@ PMIX_EXPORT void PMIx_Data_array_destruct(pmix_data_array_t *d)
     d->size = 0;
 }
 
-PMIX_EXPORT pmix_status_t PMIx_Info_load(pmix_info_t *info, const char *key, const void *data,
-                                         pmix_data_type_t type)
+PMIX_EXPORT pmix_status_t PMIx_Info_load(pmix_info_t *info, const char *key, const void *data, pmix_data_type_t type)
 {
     return values::info_load(info, key, data, type);
 }

@@ -48,15 +48,10 @@ pmix_status_t load_regex(pmix_value_t *val, const char *regex)
 pmix_status_t load_payload(pmix_value_t *val, const void *data, const TypeTraits &traits)
 {
     switch (traits.type) {
-    case PMIX_STRING:
-        return dup_string(&val->data.string, static_cast<const char *>(data));
-    case PMIX_REGEX:
-        return load_regex(val, static_cast<const char *>(data));
-    case PMIX_POINTER:
-        val->data.ptr = const_cast<void *>(data);
-        return PMIX_SUCCESS;
-    default:
-        return store_element(val, data, traits);
+    case PMIX_STRING: return dup_string(&val->data.string, static_cast<const char *>(data));
+    case PMIX_REGEX: return load_regex(val, static_cast<const char *>(data));
+    case PMIX_POINTER: val->data.ptr = const_cast<void *>(data); return PMIX_SUCCESS;
+    default: return store_element(val, data, traits);
     }
 }
 
@@ -104,8 +99,7 @@ pmix_status_t value_load(pmix_value_t *val, const void *data, pmix_data_type_t t
 
 namespace {
 
-pmix_status_t unload_copy_into(const pmix_value_t *val, const TypeTraits &traits, void *dest,
-                               size_t *size_p)
+pmix_status_t unload_copy_into(const pmix_value_t *val, const TypeTraits &traits, void *dest, size_t *size_p)
 {
     const void *payload = value_payload(const_cast<pmix_value_t *>(val), nullptr);
     if (nullptr == payload) {
@@ -126,8 +120,7 @@ pmix_status_t unload_copy_into(const pmix_value_t *val, const TypeTraits &traits
     return PMIX_SUCCESS;
 }
 
-pmix_status_t unload_allocated(const pmix_value_t *val, const TypeTraits &traits,
-                               void **data_p, size_t *size_p)
+pmix_status_t unload_allocated(const pmix_value_t *val, const TypeTraits &traits, void **data_p, size_t *size_p)
 {
     const void *payload = value_payload(const_cast<pmix_value_t *>(val), nullptr);
     if (PMIX_STRING == traits.type) {
@@ -283,8 +276,7 @@ void load_key(pmix_key_t key, const char *src)
     }
 }
 
-pmix_status_t info_load(pmix_info_t *info, const char *key, const void *data,
-                        pmix_data_type_t type)
+pmix_status_t info_load(pmix_info_t *info, const char *key, const void *data, pmix_data_type_t type)
 {
     if (nullptr == info || nullptr == key) {
         return PMIX_ERR_BAD_PARAM;

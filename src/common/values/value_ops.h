@@ -33,8 +33,7 @@ pmix_value_cmp_t value_compare(const pmix_value_t *a, const pmix_value_t *b);
 // Copies at most PMIX_MAX_KEYLEN characters and always terminates.
 void load_key(pmix_key_t key, const char *src);
 
-pmix_status_t info_load(pmix_info_t *info, const char *key, const void *data,
-                        pmix_data_type_t type);
+pmix_status_t info_load(pmix_info_t *info, const char *key, const void *data, pmix_data_type_t type);
 
 // A PMIX_INFO_PERSISTENT source lends its value: the copy shares it and stays
 // persistent, so neither copy releases it (the standard's PMIX_INFO_DESTRUCT

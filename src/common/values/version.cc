@@ -8,6 +8,5 @@
 
 extern "C" PMIX_EXPORT const char *PMIx_Get_version(void)
 {
-    return "pmixpp " PMIXPP_VERSION_STRING
-           " (PMIx Standard: 4.2, Stable ABI: 0.0, Provisional ABI: 0.0)";
+    return "pmixpp " PMIXPP_VERSION_STRING " (PMIx Standard: 4.2, Stable ABI: 0.0, Provisional ABI: 0.0)";
 }

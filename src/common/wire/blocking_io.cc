@@ -21,8 +21,7 @@ class Deadline {
 public:
     explicit Deadline(int timeout_ms)
         : forever_(timeout_ms < 0), end_(Clock::now() + std::chrono::milliseconds(timeout_ms))
-    {
-    }
+    {}
 
     // Milliseconds left for poll(): -1 forever, 0 when expired.
     int remaining_ms() const
@@ -68,8 +67,7 @@ pmix_status_t wait_ready(int fd, short events, const Deadline &deadline, std::st
     }
 }
 
-pmix_status_t write_all(int fd, const uint8_t *data, size_t size, const Deadline &deadline,
-                        std::string *reason_p)
+pmix_status_t write_all(int fd, const uint8_t *data, size_t size, const Deadline &deadline, std::string *reason_p)
 {
     size_t done = 0;
     while (done < size) {
@@ -95,8 +93,8 @@ pmix_status_t write_all(int fd, const uint8_t *data, size_t size, const Deadline
 
 // Reads exactly size bytes. EOF before the first byte of a frame is a clean
 // close; anywhere else the frame is truncated. `part` names it for the reason.
-pmix_status_t read_all(int fd, uint8_t *data, size_t size, const Deadline &deadline,
-                       bool frame_start, const char *part, std::string *reason_p)
+pmix_status_t read_all(int fd, uint8_t *data, size_t size, const Deadline &deadline, bool frame_start, const char *part,
+                       std::string *reason_p)
 {
     size_t done = 0;
     while (done < size) {
@@ -130,9 +128,8 @@ pmix_status_t read_all(int fd, uint8_t *data, size_t size, const Deadline &deadl
 
 }  // namespace
 
-pmix_status_t send_frame_blocking(int fd, FrameKind kind, uint32_t tag,
-                                  std::span<const uint8_t> payload, int timeout_ms,
-                                  std::string *reason_p)
+pmix_status_t send_frame_blocking(int fd, FrameKind kind, uint32_t tag, std::span<const uint8_t> payload,
+                                  int timeout_ms, std::string *reason_p)
 {
     std::vector<uint8_t> bytes;
     pmix_status_t status = encode_frame(kind, tag, payload, &bytes);
@@ -143,8 +140,8 @@ pmix_status_t send_frame_blocking(int fd, FrameKind kind, uint32_t tag,
     return write_all(fd, bytes.data(), bytes.size(), Deadline(timeout_ms), reason_p);
 }
 
-pmix_status_t recv_frame_blocking(int fd, const FrameLimits &limits, int timeout_ms,
-                                  Frame *frame_p, std::string *reason_p)
+pmix_status_t recv_frame_blocking(int fd, const FrameLimits &limits, int timeout_ms, Frame *frame_p,
+                                  std::string *reason_p)
 {
     Deadline deadline(timeout_ms);
     HeaderBytes head{};

@@ -37,8 +37,7 @@ Connection::~Connection()
     }
 }
 
-std::shared_ptr<Connection> Connection::create(runtime::ProgressEngine &engine, int fd,
-                                               FrameLimits limits)
+std::shared_ptr<Connection> Connection::create(runtime::ProgressEngine &engine, int fd, FrameLimits limits)
 {
     int flags = ::fcntl(fd, F_GETFL);
     if (flags >= 0) {
@@ -82,9 +81,7 @@ void Connection::hold_reading(std::chrono::milliseconds at_most)
 pmix_status_t Connection::start()
 {
     try {
-        return run_on_progress(impl_->engine, [self = shared_from_this()] {
-            self->impl_->register_events(self);
-        });
+        return run_on_progress(impl_->engine, [self = shared_from_this()] { self->impl_->register_events(self); });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

@@ -115,11 +115,10 @@ private:
 // the fd. Work on blocking and non-blocking fds; timeout_ms < 0 waits forever.
 // Failures: PMIX_ERR_TIMEOUT, PMIX_ERR_LOST_CONNECTION (EOF/IO error), and
 // the decode_header statuses; *reason_p (if non-null) says why.
-pmix_status_t send_frame_blocking(int fd, FrameKind kind, uint32_t tag,
-                                  std::span<const uint8_t> payload, int timeout_ms,
+pmix_status_t send_frame_blocking(int fd, FrameKind kind, uint32_t tag, std::span<const uint8_t> payload,
+                                  int timeout_ms, std::string *reason_p = nullptr);
+pmix_status_t recv_frame_blocking(int fd, const FrameLimits &limits, int timeout_ms, Frame *frame_p,
                                   std::string *reason_p = nullptr);
-pmix_status_t recv_frame_blocking(int fd, const FrameLimits &limits, int timeout_ms,
-                                  Frame *frame_p, std::string *reason_p = nullptr);
 
 }  // namespace pmixpp::wire
 

@@ -94,7 +94,8 @@ void Connection::Impl::end_hold()
 
 bool Connection::Impl::should_stop_reading() const
 {
-    return reading_paused || reading_held || (flow.frames_per_wakeup > 0 && frames_this_wakeup >= flow.frames_per_wakeup);
+    return reading_paused || reading_held ||
+           (flow.frames_per_wakeup > 0 && frames_this_wakeup >= flow.frames_per_wakeup);
 }
 
 bool Connection::Impl::release_held()

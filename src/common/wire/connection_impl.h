@@ -26,8 +26,7 @@ inline constexpr const char *kPtlVerboseEnv = "PMIX_MCA_ptl_verbose";
 struct Connection::Impl {
     Impl(runtime::ProgressEngine &engine_in, int fd_in, FrameLimits limits_in)
         : engine(engine_in), fd(fd_in), limits(limits_in)
-    {
-    }
+    {}
 
     // connection_io.cc: the progress-thread side.
     void register_events(std::shared_ptr<Connection> owner);
@@ -70,7 +69,7 @@ struct Connection::Impl {
     std::mutex out_mutex;
     bool started = false;
     bool closed = false;
-    bool flush_posted = false;  // a flush() is queued on the progress thread
+    bool flush_posted = false;         // a flush() is queued on the progress thread
     std::shared_ptr<Connection> self;  // keeps an open connection alive
     std::weak_ptr<Connection> weak_self;
     struct event *read_event = nullptr;
@@ -86,10 +85,10 @@ struct Connection::Impl {
     // Bytes read but not yet handed over: the rest of a read when reading
     // paused between two frames (at most one read's worth).
     std::vector<uint8_t> held;
-    bool reading_paused = false;      // progress thread
-    bool reading_held = false;        // progress thread: hold_reading
+    bool reading_paused = false;  // progress thread
+    bool reading_held = false;    // progress thread: hold_reading
     runtime::Timer hold_timer;
-    bool pause_requested = false;     // under out_mutex: a sender passed the high water
+    bool pause_requested = false;  // under out_mutex: a sender passed the high water
     size_t frames_this_wakeup = 0;
 
     // Frames waiting to be written; the first one is partly written. A frame
@@ -101,7 +100,7 @@ struct Connection::Impl {
     };
     std::deque<Queued> outgoing;
     size_t outgoing_offset = 0;
-    size_t queued_bytes = 0;          // unsent bytes in outgoing
+    size_t queued_bytes = 0;  // unsent bytes in outgoing
     bool close_after_send = false;
     pmix_status_t pending_close_status = PMIX_SUCCESS;
     std::string pending_close_reason;

@@ -86,8 +86,7 @@ ssize_t write_frame(int fd, std::span<const uint8_t> header, std::span<const uin
 }
 
 // What a partial write left of header+payload, as one queued buffer.
-std::vector<uint8_t> unsent_bytes(std::span<const uint8_t> header, std::span<const uint8_t> payload,
-                                  size_t written)
+std::vector<uint8_t> unsent_bytes(std::span<const uint8_t> header, std::span<const uint8_t> payload, size_t written)
 {
     std::vector<uint8_t> rest;
     rest.reserve(header.size() + payload.size() - written);
@@ -129,8 +128,7 @@ void Connection::Impl::register_events(std::shared_ptr<Connection> owner)
     flush();
 }
 
-pmix_status_t Connection::Impl::send_now(std::span<const uint8_t> header,
-                                         std::span<const uint8_t> payload)
+pmix_status_t Connection::Impl::send_now(std::span<const uint8_t> header, std::span<const uint8_t> payload)
 {
     return send_frame(header, payload, nullptr);
 }
@@ -332,9 +330,7 @@ void Connection::Impl::arm_idle_timer()
     auto ms = idle_timeout.count();
     idle_timer = engine.add_timer(idle_timeout, [weak = weak_self, ms] {
         if (auto conn = weak.lock()) {
-            conn->impl_->finish_close(PMIX_ERR_TIMEOUT,
-                                      "no complete frame within " + std::to_string(ms) + " ms",
-                                      true);
+            conn->impl_->finish_close(PMIX_ERR_TIMEOUT, "no complete frame within " + std::to_string(ms) + " ms", true);
         }
     });
 }
@@ -358,8 +354,8 @@ Connection::Impl::WriteStep Connection::Impl::write_queued_locked(int *errno_p)
     while (!outgoing.empty()) {
         const Queued &front = outgoing.front();
         const std::span<const uint8_t> own(front.own);
-        const std::span<const uint8_t> tail = front.shared ? std::span<const uint8_t>(*front.shared)
-                                                           : std::span<const uint8_t>();
+        const std::span<const uint8_t> tail =
+            front.shared ? std::span<const uint8_t>(*front.shared) : std::span<const uint8_t>();
         const ssize_t n = outgoing_offset < own.size()
                               ? write_frame(fd, own.subspan(outgoing_offset), tail)
                               : write_frame(fd, tail.subspan(outgoing_offset - own.size()), {});
@@ -400,9 +396,7 @@ void Connection::Impl::flush()
     // finds the queue empty after we unlock writes by itself, and posts a
     // flush (which runs after this) if the socket is full.
     switch (step) {
-    case WriteStep::would_block:
-        event_add(write_event, nullptr);
-        return;
+    case WriteStep::would_block: event_add(write_event, nullptr); return;
     case WriteStep::failed:
         finish_close(PMIX_ERR_LOST_CONNECTION, std::string("write failed: ") + std::strerror(error), false);
         return;
@@ -463,21 +457,18 @@ Connection::Impl::ReadStep Connection::Impl::handle_read_result(ssize_t n)
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
             return ReadStep::would_block;
         }
-        finish_close(PMIX_ERR_LOST_CONNECTION, std::string("read failed: ") + std::strerror(errno),
-                     false);
+        finish_close(PMIX_ERR_LOST_CONNECTION, std::string("read failed: ") + std::strerror(errno), false);
         return ReadStep::closed;
     }
     if (header_got == 0 && !in_payload) {
         finish_close(PMIX_ERR_LOST_CONNECTION, "peer closed the connection", false);
         return ReadStep::closed;
     }
-    std::string where = in_payload
-        ? "payload (" + std::to_string(payload_got) + " of " +
-              std::to_string(incoming.header.payload_size) + " bytes)"
-        : "header (" + std::to_string(header_got) + " of " + std::to_string(kFrameHeaderSize) +
-              " bytes)";
-    finish_close(PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER,
-                 "peer closed the connection inside a frame " + where, true);
+    std::string where =
+        in_payload ? "payload (" + std::to_string(payload_got) + " of " + std::to_string(incoming.header.payload_size) +
+                         " bytes)"
+                   : "header (" + std::to_string(header_got) + " of " + std::to_string(kFrameHeaderSize) + " bytes)";
+    finish_close(PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER, "peer closed the connection inside a frame " + where, true);
     return ReadStep::closed;
 }
 
@@ -541,8 +532,7 @@ bool Connection::Impl::take_payload_bytes(const uint8_t **bytes_p, size_t *size_
         try {
             incoming.payload.resize(next);
         } catch (const std::bad_alloc &) {
-            finish_close(PMIX_ERR_NOMEM, "out of memory for a " + std::to_string(total) + "-byte frame",
-                         true);
+            finish_close(PMIX_ERR_NOMEM, "out of memory for a " + std::to_string(total) + "-byte frame", true);
             return false;
         }
     }

@@ -37,9 +37,21 @@ bool parse_byte_size(const char *text, std::size_t *bytes_p)
     unsigned shift = 0;
     switch (*end) {
     case '\0': break;
-    case 'k': case 'K': shift = 10; ++end; break;
-    case 'm': case 'M': shift = 20; ++end; break;
-    case 'g': case 'G': shift = 30; ++end; break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        ++end;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        ++end;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        ++end;
+        break;
     default: return false;
     }
     if (*end != '\0' || number > (std::numeric_limits<std::size_t>::max() >> shift)) return false;

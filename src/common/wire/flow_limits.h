@@ -34,7 +34,7 @@ struct FlowLimits {
 
     std::size_t high_water = 0;  // 0: never pause reading
     std::size_t low_water = 0;
-    std::size_t hard_limit = 0;  // 0: never drop
+    std::size_t hard_limit = 0;         // 0: never drop
     std::size_t frames_per_wakeup = 0;  // 0: no cap
 
     bool pauses() const { return high_water > 0; }

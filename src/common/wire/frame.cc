@@ -45,8 +45,7 @@ uint32_t get_u32(const uint8_t *p)
 
 bool known_kind(uint16_t kind)
 {
-    return kind >= static_cast<uint16_t>(FrameKind::handshake) &&
-           kind <= static_cast<uint16_t>(FrameKind::notify);
+    return kind >= static_cast<uint16_t>(FrameKind::handshake) && kind <= static_cast<uint16_t>(FrameKind::notify);
 }
 
 }  // namespace
@@ -119,9 +118,8 @@ pmix_status_t encode_frame(FrameKind kind, uint32_t tag, std::span<const uint8_t
     return PMIX_SUCCESS;
 }
 
-pmix_status_t decode_header(std::span<const uint8_t, kFrameHeaderSize> bytes,
-                            const FrameLimits &limits, FrameHeader *header_p,
-                            std::string *reason_p)
+pmix_status_t decode_header(std::span<const uint8_t, kFrameHeaderSize> bytes, const FrameLimits &limits,
+                            FrameHeader *header_p, std::string *reason_p)
 {
     const uint8_t *p = bytes.data();
     uint32_t magic = get_u32(p);

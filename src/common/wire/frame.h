@@ -73,9 +73,8 @@ pmix_status_t encode_frame(FrameKind kind, uint32_t tag, std::span<const uint8_t
 // *reason_p says what was wrong (for the log line) and the status is:
 //   PMIX_ERR_UNPACK_FAILURE  bad magic, version 0 or unknown kind
 //   PMIX_ERR_BAD_PARAM       payload length above limits.max_payload
-pmix_status_t decode_header(std::span<const uint8_t, kFrameHeaderSize> bytes,
-                            const FrameLimits &limits, FrameHeader *header_p,
-                            std::string *reason_p);
+pmix_status_t decode_header(std::span<const uint8_t, kFrameHeaderSize> bytes, const FrameLimits &limits,
+                            FrameHeader *header_p, std::string *reason_p);
 
 }  // namespace pmixpp::wire
 

@@ -86,22 +86,22 @@ struct Hello {
     uint16_t min_version = kMinProtocolVersion;
     uint16_t max_version = kMaxProtocolVersion;
     PeerType peer_type = PeerType::Client;
-    std::string nspace;                // may be empty for a tool without identity
+    std::string nspace;  // may be empty for a tool without identity
     pmix_rank_t rank = PMIX_RANK_UNDEF;
     int32_t pid = 0;
-    std::string psec_module;           // name of the psec module that made `credential`
-    Bytes credential;                  // may be empty (native psec relies on the kernel)
+    std::string psec_module;               // name of the psec module that made `credential`
+    Bytes credential;                      // may be empty (native psec relies on the kernel)
     std::vector<std::string> gds_modules;  // usable gds modules, preferred first
-    std::string ptl_module;            // the transport this connection uses
-    std::string library_version;       // PMIx_Get_version() of the peer
-    InfoArray info;                    // extensions
+    std::string ptl_module;                // the transport this connection uses
+    std::string library_version;           // PMIx_Get_version() of the peer
+    InfoArray info;                        // extensions
 };
 
 // Server -> client when the connection is accepted.
 struct Welcome {
     uint16_t version = kMaxProtocolVersion;  // chosen protocol version
     pmix_status_t status = PMIX_SUCCESS;
-    std::string gds_module;                  // chosen from Hello::gds_modules
+    std::string gds_module;  // chosen from Hello::gds_modules
     std::string server_nspace;
     pmix_rank_t server_rank = PMIX_RANK_UNDEF;
     // The identity the server knows the peer by (assigned by the server when a
@@ -261,7 +261,7 @@ struct QueryRequest {
 // (messages_publish.cc): forwarded to the host's publish / lookup /
 // unpublish upcalls. A key is at most PMIX_MAX_KEYLEN bytes.
 struct PublishRequest {
-    InfoArray info;        // the data, plus directives (PMIX_RANGE, PMIX_PERSISTENCE, ...)
+    InfoArray info;  // the data, plus directives (PMIX_RANGE, PMIX_PERSISTENCE, ...)
 };
 struct LookupRequest {
     std::vector<std::string> keys;
@@ -415,7 +415,8 @@ struct HeartbeatRequest {};
 // answered by an IofPullReply with the server's registration id, which
 // IofDeregister names later. IofPush carries stdin for the targets (an empty
 // chunk with eof is a plain end of input); answered by a StatusReply.
-inline constexpr uint16_t kIofOutputChannels = PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL | PMIX_FWD_STDDIAG_CHANNEL;
+inline constexpr uint16_t kIofOutputChannels =
+    PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL | PMIX_FWD_STDDIAG_CHANNEL;
 struct IofPullRequest {
     std::vector<pmix_proc_t> procs;  // not empty; a wildcard rank means the whole nspace
     uint16_t channels = 0;           // a non-empty subset of kIofOutputChannels
@@ -672,8 +673,7 @@ pmix_status_t decode_modex(const void *blob, size_t size, std::vector<ProcData> 
 // ---------------------------------------------------------------- whole payloads
 
 // Appends msg to buf; buf is unchanged on failure.
-template <typename Message>
-pmix_status_t encode_payload(const Message &msg, pmix_data_buffer_t *buf)
+template <typename Message> pmix_status_t encode_payload(const Message &msg, pmix_data_buffer_t *buf)
 {
     if (!buffer::buffer_is_consistent(buf)) {
         return PMIX_ERR_BAD_PARAM;
@@ -688,8 +688,7 @@ pmix_status_t encode_payload(const Message &msg, pmix_data_buffer_t *buf)
 
 // Decodes the unread rest of buf as exactly one message: trailing bytes are
 // malformed. On success the bytes are consumed; on failure buf is unchanged.
-template <typename Message>
-pmix_status_t decode_payload(pmix_data_buffer_t *buf, Message *msg_p)
+template <typename Message> pmix_status_t decode_payload(pmix_data_buffer_t *buf, Message *msg_p)
 {
     if (buf == nullptr || msg_p == nullptr) {
         return PMIX_ERR_BAD_PARAM;
@@ -715,8 +714,7 @@ pmix_status_t decode_payload(pmix_data_buffer_t *buf, Message *msg_p)
 pmix_data_buffer_t borrow_bytes(const void *bytes, size_t size);
 
 // Decodes exactly one message from raw payload bytes (e.g. a frame's body).
-template <typename Message>
-pmix_status_t decode_payload(const void *bytes, size_t size, Message *msg_p)
+template <typename Message> pmix_status_t decode_payload(const void *bytes, size_t size, Message *msg_p)
 {
     if (bytes == nullptr && size != 0) {
         return PMIX_ERR_BAD_PARAM;
@@ -725,15 +723,13 @@ pmix_status_t decode_payload(const void *bytes, size_t size, Message *msg_p)
     return decode_payload(&view, msg_p);
 }
 
-template <typename Message>
-pmix_status_t decode_payload(std::span<const uint8_t> bytes, Message *msg_p)
+template <typename Message> pmix_status_t decode_payload(std::span<const uint8_t> bytes, Message *msg_p)
 {
     return decode_payload(bytes.data(), bytes.size(), msg_p);
 }
 
 // Encodes msg into a fresh byte vector (*bytes_p set only on success).
-template <typename Message>
-pmix_status_t encode_to_bytes(const Message &msg, Bytes *bytes_p)
+template <typename Message> pmix_status_t encode_to_bytes(const Message &msg, Bytes *bytes_p)
 {
     pmix_data_buffer_t buf{};
     pmix_status_t rc = encode_payload(msg, &buf);

@@ -19,7 +19,7 @@ namespace pmixpp::wire {
 // releases them with the library's destructors, so an error half-way through a
 // decode leaks nothing. Move-only; copy explicitly with assign_copy.
 template <typename T, pmix_data_type_t Type> class PmixArray {
-  public:
+public:
     static constexpr pmix_data_type_t kType = Type;
 
     PmixArray() = default;
@@ -28,8 +28,7 @@ template <typename T, pmix_data_type_t Type> class PmixArray {
     PmixArray &operator=(const PmixArray &) = delete;
     PmixArray(PmixArray &&other) noexcept
         : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0))
-    {
-    }
+    {}
     PmixArray &operator=(PmixArray &&other) noexcept
     {
         if (this != &other) {
@@ -104,7 +103,7 @@ template <typename T, pmix_data_type_t Type> class PmixArray {
         return std::exchange(data_, nullptr);
     }
 
-  private:
+private:
     T *data_ = nullptr;
     size_t size_ = 0;
 };

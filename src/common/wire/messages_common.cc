@@ -218,8 +218,7 @@ pmix_status_t peek_handshake(std::span<const uint8_t> payload, HandshakeMessage 
         return rc;
     }
     auto type = static_cast<HandshakeMessage>(code);
-    if (type != HandshakeMessage::Hello && type != HandshakeMessage::Welcome &&
-        type != HandshakeMessage::Refuse) {
+    if (type != HandshakeMessage::Hello && type != HandshakeMessage::Welcome && type != HandshakeMessage::Refuse) {
         return PMIX_ERR_UNPACK_FAILURE;
     }
     *type_p = type;

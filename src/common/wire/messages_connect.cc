@@ -9,15 +9,13 @@ using namespace fields;
 
 namespace {
 
-pmix_status_t put_membership(Packer &p, Command command, const std::vector<pmix_proc_t> &procs,
-                             const InfoArray &info)
+pmix_status_t put_membership(Packer &p, Command command, const std::vector<pmix_proc_t> &procs, const InfoArray &info)
 {
     return chain([&] { return put_command(p, command); }, [&] { return put_procs(p, procs); },
                  [&] { return put_array(p, info); });
 }
 
-template <typename Request>
-pmix_status_t get_membership(Unpacker &u, Command command, Request *msg_p)
+template <typename Request> pmix_status_t get_membership(Unpacker &u, Command command, Request *msg_p)
 {
     return decode_into(msg_p, [&](Request &msg) {
         return chain([&] { return expect_command(u, command); }, [&] { return get_procs(u, &msg.procs); },

@@ -20,10 +20,8 @@ pmix_status_t put_event_body(Packer &p, const Event &event)
     if (!is_known_range(event.range)) {
         return PMIX_ERR_BAD_PARAM;
     }
-    return chain([&] { return put_status(p, event.status); },
-                 [&] { return put_proc(p, event.source); },
-                 [&] { return p.put_u8(event.range); },
-                 [&] { return put_array(p, event.info); });
+    return chain([&] { return put_status(p, event.status); }, [&] { return put_proc(p, event.source); },
+                 [&] { return p.put_u8(event.range); }, [&] { return put_array(p, event.info); });
 }
 
 pmix_status_t get_range(Unpacker &u, pmix_data_range_t *range_p)
@@ -42,10 +40,8 @@ pmix_status_t get_range(Unpacker &u, pmix_data_range_t *range_p)
 
 pmix_status_t get_event_body(Unpacker &u, Event *event)
 {
-    return chain([&] { return get_status(u, &event->status); },
-                 [&] { return get_proc(u, &event->source); },
-                 [&] { return get_range(u, &event->range); },
-                 [&] { return get_array(u, &event->info); });
+    return chain([&] { return get_status(u, &event->status); }, [&] { return get_proc(u, &event->source); },
+                 [&] { return get_range(u, &event->range); }, [&] { return get_array(u, &event->info); });
 }
 
 pmix_status_t put_codes(Packer &p, const std::vector<pmix_status_t> &codes)
@@ -91,17 +87,14 @@ pmix_status_t get_codes(Unpacker &u, std::vector<pmix_status_t> *codes_p)
 
 pmix_status_t encode(const AbortRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::Abort); },
-                 [&] { return put_status(p, msg.status); },
-                 [&] { return put_text(p, msg.message, kMaxMessageLength); },
-                 [&] { return put_procs(p, msg.procs); });
+    return chain([&] { return put_command(p, Command::Abort); }, [&] { return put_status(p, msg.status); },
+                 [&] { return put_text(p, msg.message, kMaxMessageLength); }, [&] { return put_procs(p, msg.procs); });
 }
 
 pmix_status_t decode(Unpacker &u, AbortRequest *msg_p)
 {
     return decode_into(msg_p, [&](AbortRequest &msg) {
-        return chain([&] { return expect_command(u, Command::Abort); },
-                     [&] { return get_status(u, &msg.status); },
+        return chain([&] { return expect_command(u, Command::Abort); }, [&] { return get_status(u, &msg.status); },
                      [&] { return get_text(u, kMaxMessageLength, &msg.message); },
                      [&] { return get_procs(u, &msg.procs); });
     });
@@ -109,8 +102,7 @@ pmix_status_t decode(Unpacker &u, AbortRequest *msg_p)
 
 pmix_status_t encode(const FinalizeRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::Finalize); },
-                 [&] { return put_array(p, msg.directives); });
+    return chain([&] { return put_command(p, Command::Finalize); }, [&] { return put_array(p, msg.directives); });
 }
 
 pmix_status_t decode(Unpacker &u, FinalizeRequest *msg_p)
@@ -123,8 +115,7 @@ pmix_status_t decode(Unpacker &u, FinalizeRequest *msg_p)
 
 pmix_status_t encode(const RegisterEventsRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::RegisterEvents); },
-                 [&] { return put_codes(p, msg.codes); },
+    return chain([&] { return put_command(p, Command::RegisterEvents); }, [&] { return put_codes(p, msg.codes); },
                  [&] { return put_array(p, msg.info); });
 }
 
@@ -132,15 +123,13 @@ pmix_status_t decode(Unpacker &u, RegisterEventsRequest *msg_p)
 {
     return decode_into(msg_p, [&](RegisterEventsRequest &msg) {
         return chain([&] { return expect_command(u, Command::RegisterEvents); },
-                     [&] { return get_codes(u, &msg.codes); },
-                     [&] { return get_array(u, &msg.info); });
+                     [&] { return get_codes(u, &msg.codes); }, [&] { return get_array(u, &msg.info); });
     });
 }
 
 pmix_status_t encode(const DeregisterEventsRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::DeregisterEvents); },
-                 [&] { return p.put_u64(msg.reference); });
+    return chain([&] { return put_command(p, Command::DeregisterEvents); }, [&] { return p.put_u64(msg.reference); });
 }
 
 pmix_status_t decode(Unpacker &u, DeregisterEventsRequest *msg_p)
@@ -153,8 +142,7 @@ pmix_status_t decode(Unpacker &u, DeregisterEventsRequest *msg_p)
 
 pmix_status_t encode(const NotifyEventRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::NotifyEvent); },
-                 [&] { return put_event_body(p, msg.event); });
+    return chain([&] { return put_command(p, Command::NotifyEvent); }, [&] { return put_event_body(p, msg.event); });
 }
 
 pmix_status_t decode(Unpacker &u, NotifyEventRequest *msg_p)
@@ -167,15 +155,13 @@ pmix_status_t decode(Unpacker &u, NotifyEventRequest *msg_p)
 
 pmix_status_t encode(const QueryRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::Query); },
-                 [&] { return put_array(p, msg.queries); });
+    return chain([&] { return put_command(p, Command::Query); }, [&] { return put_array(p, msg.queries); });
 }
 
 pmix_status_t decode(Unpacker &u, QueryRequest *msg_p)
 {
     return decode_into(msg_p, [&](QueryRequest &msg) {
-        return chain([&] { return expect_command(u, Command::Query); },
-                     [&] { return get_array(u, &msg.queries); });
+        return chain([&] { return expect_command(u, Command::Query); }, [&] { return get_array(u, &msg.queries); });
     });
 }
 
@@ -188,35 +174,30 @@ pmix_status_t encode(const StatusReply &msg, Packer &p)
 
 pmix_status_t decode(Unpacker &u, StatusReply *msg_p)
 {
-    return decode_into(msg_p,
-                       [&](StatusReply &msg) { return get_status(u, &msg.status); });
+    return decode_into(msg_p, [&](StatusReply &msg) { return get_status(u, &msg.status); });
 }
 
 pmix_status_t encode(const RegisterEventsReply &msg, Packer &p)
 {
-    return chain([&] { return put_status(p, msg.status); },
-                 [&] { return p.put_u64(msg.reference); });
+    return chain([&] { return put_status(p, msg.status); }, [&] { return p.put_u64(msg.reference); });
 }
 
 pmix_status_t decode(Unpacker &u, RegisterEventsReply *msg_p)
 {
     return decode_into(msg_p, [&](RegisterEventsReply &msg) {
-        return chain([&] { return get_status(u, &msg.status); },
-                     [&] { return u.get_u64(&msg.reference); });
+        return chain([&] { return get_status(u, &msg.status); }, [&] { return u.get_u64(&msg.reference); });
     });
 }
 
 pmix_status_t encode(const QueryReply &msg, Packer &p)
 {
-    return chain([&] { return put_status(p, msg.status); },
-                 [&] { return put_array(p, msg.results); });
+    return chain([&] { return put_status(p, msg.status); }, [&] { return put_array(p, msg.results); });
 }
 
 pmix_status_t decode(Unpacker &u, QueryReply *msg_p)
 {
     return decode_into(msg_p, [&](QueryReply &msg) {
-        return chain([&] { return get_status(u, &msg.status); },
-                     [&] { return get_array(u, &msg.results); });
+        return chain([&] { return get_status(u, &msg.status); }, [&] { return get_array(u, &msg.results); });
     });
 }
 
@@ -231,9 +212,8 @@ pmix_status_t encode(const Event &msg, Packer &p)
 pmix_status_t decode(Unpacker &u, Event *msg_p)
 {
     return decode_into(msg_p, [&](Event &msg) {
-        return chain(
-            [&] { return expect_code(u, static_cast<uint16_t>(Notification::Event)); },
-            [&] { return get_event_body(u, &msg); });
+        return chain([&] { return expect_code(u, static_cast<uint16_t>(Notification::Event)); },
+                     [&] { return get_event_body(u, &msg); });
     });
 }
 

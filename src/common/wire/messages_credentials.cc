@@ -26,8 +26,7 @@ pmix_status_t get_credential_blob(Unpacker &u, bool empty_allowed, Bytes *creden
 
 pmix_status_t encode(const GetCredentialRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::GetCredential); },
-                 [&] { return put_array(p, msg.directives); });
+    return chain([&] { return put_command(p, Command::GetCredential); }, [&] { return put_array(p, msg.directives); });
 }
 
 pmix_status_t decode(Unpacker &u, GetCredentialRequest *msg_p)

@@ -63,69 +63,58 @@ pmix_status_t get_shared(Unpacker &u, std::vector<SharedModex> *shared_p)
 
 pmix_status_t encode(const CommitRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::Commit); },
-                 [&] { return put_array(p, msg.local); },
-                 [&] { return put_array(p, msg.remote); },
-                 [&] { return put_array(p, msg.global); },
+    return chain([&] { return put_command(p, Command::Commit); }, [&] { return put_array(p, msg.local); },
+                 [&] { return put_array(p, msg.remote); }, [&] { return put_array(p, msg.global); },
                  [&] { return msg.reply_wanted ? PMIX_SUCCESS : p.put_u8(kCommitNoReply); });
 }
 
 pmix_status_t decode(Unpacker &u, CommitRequest *msg_p)
 {
     return decode_into(msg_p, [&](CommitRequest &msg) {
-        return chain([&] { return expect_command(u, Command::Commit); },
-                     [&] { return get_array(u, &msg.local); },
-                     [&] { return get_array(u, &msg.remote); },
-                     [&] { return get_array(u, &msg.global); },
+        return chain([&] { return expect_command(u, Command::Commit); }, [&] { return get_array(u, &msg.local); },
+                     [&] { return get_array(u, &msg.remote); }, [&] { return get_array(u, &msg.global); },
                      [&] { return get_reply_flag(u, &msg.reply_wanted); });
     });
 }
 
 pmix_status_t encode(const FenceRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::Fence); },
-                 [&] { return put_procs(p, msg.procs); },
+    return chain([&] { return put_command(p, Command::Fence); }, [&] { return put_procs(p, msg.procs); },
                  [&] { return put_array(p, msg.directives); });
 }
 
 pmix_status_t decode(Unpacker &u, FenceRequest *msg_p)
 {
     return decode_into(msg_p, [&](FenceRequest &msg) {
-        return chain([&] { return expect_command(u, Command::Fence); },
-                     [&] { return get_procs(u, &msg.procs); },
+        return chain([&] { return expect_command(u, Command::Fence); }, [&] { return get_procs(u, &msg.procs); },
                      [&] { return get_array(u, &msg.directives); });
     });
 }
 
 pmix_status_t encode(const FenceReply &msg, Packer &p)
 {
-    return chain([&] { return put_status(p, msg.status); },
-                 [&] { return put_blob(p, msg.data); },
+    return chain([&] { return put_status(p, msg.status); }, [&] { return put_blob(p, msg.data); },
                  [&] { return msg.shared.empty() ? PMIX_SUCCESS : put_shared(p, msg.shared); });
 }
 
 pmix_status_t decode(Unpacker &u, FenceReply *msg_p)
 {
     return decode_into(msg_p, [&](FenceReply &msg) {
-        return chain([&] { return get_status(u, &msg.status); },
-                     [&] { return get_blob(u, &msg.data); },
+        return chain([&] { return get_status(u, &msg.status); }, [&] { return get_blob(u, &msg.data); },
                      [&] { return u.remaining() == 0 ? PMIX_SUCCESS : get_shared(u, &msg.shared); });
     });
 }
 
 pmix_status_t encode(const GetRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::Get); },
-                 [&] { return put_proc(p, msg.proc); },
-                 [&] { return put_text(p, msg.key, PMIX_MAX_KEYLEN); },
-                 [&] { return put_array(p, msg.directives); });
+    return chain([&] { return put_command(p, Command::Get); }, [&] { return put_proc(p, msg.proc); },
+                 [&] { return put_text(p, msg.key, PMIX_MAX_KEYLEN); }, [&] { return put_array(p, msg.directives); });
 }
 
 pmix_status_t decode(Unpacker &u, GetRequest *msg_p)
 {
     return decode_into(msg_p, [&](GetRequest &msg) {
-        return chain([&] { return expect_command(u, Command::Get); },
-                     [&] { return get_proc(u, &msg.proc); },
+        return chain([&] { return expect_command(u, Command::Get); }, [&] { return get_proc(u, &msg.proc); },
                      [&] { return get_text(u, PMIX_MAX_KEYLEN, &msg.key); },
                      [&] { return get_array(u, &msg.directives); });
     });
@@ -133,15 +122,13 @@ pmix_status_t decode(Unpacker &u, GetRequest *msg_p)
 
 pmix_status_t encode(const GetReply &msg, Packer &p)
 {
-    return chain([&] { return put_status(p, msg.status); },
-                 [&] { return put_array(p, msg.data); });
+    return chain([&] { return put_status(p, msg.status); }, [&] { return put_array(p, msg.data); });
 }
 
 pmix_status_t decode(Unpacker &u, GetReply *msg_p)
 {
     return decode_into(msg_p, [&](GetReply &msg) {
-        return chain([&] { return get_status(u, &msg.status); },
-                     [&] { return get_array(u, &msg.data); });
+        return chain([&] { return get_status(u, &msg.status); }, [&] { return get_array(u, &msg.data); });
     });
 }
 
@@ -156,8 +143,7 @@ pmix_status_t append_modex(const std::vector<ProcData> &procs, Bytes *blob_p)
     Packer packer(&buf);
     pmix_status_t rc = PMIX_SUCCESS;
     for (size_t i = 0; rc == PMIX_SUCCESS && i < procs.size(); ++i) {
-        rc = chain([&] { return packer.put_u8(kModexRecordV1); },
-                   [&] { return put_proc(packer, procs[i].proc); },
+        rc = chain([&] { return packer.put_u8(kModexRecordV1); }, [&] { return put_proc(packer, procs[i].proc); },
                    [&] { return put_array(packer, procs[i].info); });
     }
     if (rc == PMIX_SUCCESS && buf.bytes_used != 0) {
@@ -197,8 +183,7 @@ pmix_status_t decode_modex(const void *blob, size_t size, std::vector<ProcData> 
     while (rc == PMIX_SUCCESS && unpacker.remaining() != 0) {
         ProcData record;
         rc = chain([&] { return expect_code8(unpacker, kModexRecordV1); },
-                   [&] { return get_proc(unpacker, &record.proc); },
-                   [&] { return get_array(unpacker, &record.info); });
+                   [&] { return get_proc(unpacker, &record.proc); }, [&] { return get_array(unpacker, &record.info); });
         if (rc == PMIX_SUCCESS) {
             try {
                 procs.push_back(std::move(record));

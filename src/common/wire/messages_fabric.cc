@@ -9,8 +9,7 @@ using namespace fields;
 
 pmix_status_t encode(const FabricRegisterRequest &msg, Packer &p)
 {
-    return chain([&] { return put_command(p, Command::FabricRegister); },
-                 [&] { return put_array(p, msg.directives); });
+    return chain([&] { return put_command(p, Command::FabricRegister); }, [&] { return put_array(p, msg.directives); });
 }
 
 pmix_status_t decode(Unpacker &u, FabricRegisterRequest *msg_p)

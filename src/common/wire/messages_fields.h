@@ -72,14 +72,12 @@ pmix_status_t put_blob(Packer &p, const Bytes &blob);
 pmix_status_t get_blob(Unpacker &u, Bytes *blob_p);
 
 // u32 count + elements (the codec's array encoding).
-template <typename T, pmix_data_type_t Type>
-pmix_status_t put_array(Packer &p, const PmixArray<T, Type> &array)
+template <typename T, pmix_data_type_t Type> pmix_status_t put_array(Packer &p, const PmixArray<T, Type> &array)
 {
     return buffer::pack_array(p, array.data(), array.size(), Type);
 }
 
-template <typename T, pmix_data_type_t Type>
-pmix_status_t get_array(Unpacker &u, PmixArray<T, Type> *array_p)
+template <typename T, pmix_data_type_t Type> pmix_status_t get_array(Unpacker &u, PmixArray<T, Type> *array_p)
 {
     void *elements = nullptr;
     size_t n = 0;
@@ -96,8 +94,7 @@ pmix_status_t get_array(Unpacker &u, PmixArray<T, Type> *array_p)
 // Reads a message into a fresh struct and hands it over only on success, so
 // *msg_p is untouched (and nothing leaks) when a field fails:
 //   return decode_into(msg_p, [&](X &msg) { return chain(...); });
-template <typename Message, typename ReadFields>
-pmix_status_t decode_into(Message *msg_p, ReadFields &&read_fields)
+template <typename Message, typename ReadFields> pmix_status_t decode_into(Message *msg_p, ReadFields &&read_fields)
 {
     Message msg;
     pmix_status_t rc = read_fields(msg);

@@ -19,8 +19,8 @@ pmix_status_t decode(Unpacker &u, GroupConstructRequest *msg_p)
 {
     return decode_into(msg_p, [&](GroupConstructRequest &msg) {
         return chain([&] { return expect_command(u, Command::GroupConstruct); },
-                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); },
-                     [&] { return get_procs(u, &msg.procs); }, [&] { return get_array(u, &msg.info); });
+                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); }, [&] { return get_procs(u, &msg.procs); },
+                     [&] { return get_array(u, &msg.info); });
     });
 }
 
@@ -35,8 +35,8 @@ pmix_status_t decode(Unpacker &u, GroupInviteRequest *msg_p)
 {
     return decode_into(msg_p, [&](GroupInviteRequest &msg) {
         return chain([&] { return expect_command(u, Command::GroupInvite); },
-                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); },
-                     [&] { return get_procs(u, &msg.procs); }, [&] { return get_array(u, &msg.info); });
+                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); }, [&] { return get_procs(u, &msg.procs); },
+                     [&] { return get_array(u, &msg.info); });
     });
 }
 
@@ -65,29 +65,25 @@ pmix_status_t decode(Unpacker &u, GroupJoinRequest *msg_p)
 {
     return decode_into(msg_p, [&](GroupJoinRequest &msg) {
         return chain([&] { return expect_command(u, Command::GroupJoin); },
-                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); },
-                     [&] { return get_proc(u, &msg.leader); }, [&] { return get_answer(u, &msg.answer); },
-                     [&] { return get_array(u, &msg.info); });
+                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); }, [&] { return get_proc(u, &msg.leader); },
+                     [&] { return get_answer(u, &msg.answer); }, [&] { return get_array(u, &msg.info); });
     });
 }
 
 namespace {
 
 // Destruct and leave: a group's name and directives under their own command.
-template <typename Request>
-pmix_status_t put_named(Packer &p, Command command, const Request &msg)
+template <typename Request> pmix_status_t put_named(Packer &p, Command command, const Request &msg)
 {
     return chain([&] { return put_command(p, command); }, [&] { return put_text(p, msg.group, PMIX_MAX_NSLEN); },
                  [&] { return put_array(p, msg.info); });
 }
 
-template <typename Request>
-pmix_status_t get_named(Unpacker &u, Command command, Request *msg_p)
+template <typename Request> pmix_status_t get_named(Unpacker &u, Command command, Request *msg_p)
 {
     return decode_into(msg_p, [&](Request &msg) {
         return chain([&] { return expect_command(u, command); },
-                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); },
-                     [&] { return get_array(u, &msg.info); });
+                     [&] { return get_text(u, PMIX_MAX_NSLEN, &msg.group); }, [&] { return get_array(u, &msg.info); });
     });
 }
 

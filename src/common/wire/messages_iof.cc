@@ -55,9 +55,8 @@ pmix_status_t encode(const IofPullRequest &msg, Packer &p)
 pmix_status_t decode(Unpacker &u, IofPullRequest *msg_p)
 {
     return decode_into(msg_p, [&](IofPullRequest &msg) {
-        return chain([&] { return expect_command(u, Command::IofPull); },
-                     [&] { return get_procs(u, &msg.procs); }, [&] { return check(!msg.procs.empty()); },
-                     [&] { return u.get_u16(&msg.channels); },
+        return chain([&] { return expect_command(u, Command::IofPull); }, [&] { return get_procs(u, &msg.procs); },
+                     [&] { return check(!msg.procs.empty()); }, [&] { return u.get_u16(&msg.channels); },
                      [&] { return check(valid_pull_channels(msg.channels)); },
                      [&] { return get_array(u, &msg.directives); });
     });
@@ -72,8 +71,8 @@ pmix_status_t encode(const IofDeregisterRequest &msg, Packer &p)
 pmix_status_t decode(Unpacker &u, IofDeregisterRequest *msg_p)
 {
     return decode_into(msg_p, [&](IofDeregisterRequest &msg) {
-        return chain([&] { return expect_command(u, Command::IofDeregister); },
-                     [&] { return u.get_u64(&msg.id); }, [&] { return get_array(u, &msg.directives); });
+        return chain([&] { return expect_command(u, Command::IofDeregister); }, [&] { return u.get_u64(&msg.id); },
+                     [&] { return get_array(u, &msg.directives); });
     });
 }
 
@@ -88,10 +87,9 @@ pmix_status_t encode(const IofPushRequest &msg, Packer &p)
 pmix_status_t decode(Unpacker &u, IofPushRequest *msg_p)
 {
     return decode_into(msg_p, [&](IofPushRequest &msg) {
-        return chain([&] { return expect_command(u, Command::IofPush); },
-                     [&] { return get_procs(u, &msg.targets); }, [&] { return check(!msg.targets.empty()); },
-                     [&] { return get_array(u, &msg.directives); }, [&] { return get_chunk(u, &msg.data); },
-                     [&] { return get_flag(u, &msg.eof); });
+        return chain([&] { return expect_command(u, Command::IofPush); }, [&] { return get_procs(u, &msg.targets); },
+                     [&] { return check(!msg.targets.empty()); }, [&] { return get_array(u, &msg.directives); },
+                     [&] { return get_chunk(u, &msg.data); }, [&] { return get_flag(u, &msg.eof); });
     });
 }
 
@@ -121,8 +119,7 @@ pmix_status_t decode(Unpacker &u, IofData *msg_p)
     return decode_into(msg_p, [&](IofData &msg) {
         return chain([&] { return expect_code(u, static_cast<uint16_t>(Notification::IofData)); },
                      [&] { return u.get_u64(&msg.id); }, [&] { return get_proc(u, &msg.source); },
-                     [&] { return u.get_u16(&msg.channel); },
-                     [&] { return check(valid_data_channel(msg.channel)); },
+                     [&] { return u.get_u16(&msg.channel); }, [&] { return check(valid_data_channel(msg.channel)); },
                      [&] { return get_chunk(u, &msg.data); }, [&] { return u.get_u64(&msg.dropped); },
                      [&] { return get_array(u, &msg.info); });
     });

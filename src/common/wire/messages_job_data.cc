@@ -24,15 +24,13 @@ pmix_status_t decode(Unpacker &u, JobDataRequest *msg_p)
 
 pmix_status_t encode(const JobDataReply &msg, Packer &p)
 {
-    return chain([&] { return put_status(p, msg.status); },
-                 [&] { return put_blob(p, msg.data); });
+    return chain([&] { return put_status(p, msg.status); }, [&] { return put_blob(p, msg.data); });
 }
 
 pmix_status_t decode(Unpacker &u, JobDataReply *msg_p)
 {
     return decode_into(msg_p, [&](JobDataReply &msg) {
-        return chain([&] { return get_status(u, &msg.status); },
-                     [&] { return get_blob(u, &msg.data); });
+        return chain([&] { return get_status(u, &msg.status); }, [&] { return get_blob(u, &msg.data); });
     });
 }
 

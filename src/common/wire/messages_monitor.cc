@@ -21,19 +21,15 @@ pmix_status_t expect_one(const InfoArray &monitor)
 pmix_status_t encode(const MonitorRequest &msg, Packer &p)
 {
     if (msg.monitor.size() != 1) return PMIX_ERR_BAD_PARAM;
-    return chain([&] { return put_command(p, Command::Monitor); },
-                 [&] { return put_array(p, msg.monitor); },
-                 [&] { return put_status(p, msg.error); },
-                 [&] { return put_array(p, msg.directives); });
+    return chain([&] { return put_command(p, Command::Monitor); }, [&] { return put_array(p, msg.monitor); },
+                 [&] { return put_status(p, msg.error); }, [&] { return put_array(p, msg.directives); });
 }
 
 pmix_status_t decode(Unpacker &u, MonitorRequest *msg_p)
 {
     return decode_into(msg_p, [&](MonitorRequest &msg) {
-        return chain([&] { return expect_command(u, Command::Monitor); },
-                     [&] { return get_array(u, &msg.monitor); },
-                     [&] { return expect_one(msg.monitor); },
-                     [&] { return get_status(u, &msg.error); },
+        return chain([&] { return expect_command(u, Command::Monitor); }, [&] { return get_array(u, &msg.monitor); },
+                     [&] { return expect_one(msg.monitor); }, [&] { return get_status(u, &msg.error); },
                      [&] { return get_array(u, &msg.directives); });
     });
 }

@@ -9,10 +9,8 @@
 
 namespace pmixpp::wire {
 
-RequestTracker::RequestTracker(runtime::ProgressEngine &engine)
-    : engine_(engine), alive_(std::make_shared<bool>(true))
-{
-}
+RequestTracker::RequestTracker(runtime::ProgressEngine &engine) : engine_(engine), alive_(std::make_shared<bool>(true))
+{}
 
 RequestTracker::~RequestTracker()
 {

@@ -55,8 +55,7 @@ std::string forbidden_target(const std::string &normal_path)
     }
     const std::string user = home_owner(normal_path);
     if (!user.empty()) {
-        return "is the home directory of user " + user +
-               ", never cleaned as a whole (register a directory inside it)";
+        return "is the home directory of user " + user + ", never cleaned as a whole (register a directory inside it)";
     }
     return "";
 }

@@ -83,7 +83,8 @@ void run_scope(server::Server &server, const ScopeKey &key)
     // Taken out first: whatever happens during the run, it runs once.
     const CleanupSet set = std::move(found->second);
     scopes.erase(found);
-    runtime::log_trace("PMIX_MCA_pmix_server_verbose", "cleanup", "running the registered cleanup of " + scope_name(key));
+    runtime::log_trace("PMIX_MCA_pmix_server_verbose", "cleanup",
+                       "running the registered cleanup of " + scope_name(key));
     SkipReport report(debug_enabled());
     execute(set, report);
 }
@@ -110,8 +111,8 @@ void process_ended(server::Server &server, const pmix_proc_t &proc)
 // refuses the whole request, in one line naming the path and the rule.
 pmix_status_t refuse_forbidden(const Registration &reg, std::string *why_p)
 {
-    for (const auto &[key, paths] : {std::pair{PMIX_REGISTER_CLEANUP, &reg.files},
-                                     std::pair{PMIX_REGISTER_CLEANUP_DIR, &reg.directories}}) {
+    for (const auto &[key, paths] :
+         {std::pair{PMIX_REGISTER_CLEANUP, &reg.files}, std::pair{PMIX_REGISTER_CLEANUP_DIR, &reg.directories}}) {
         for (const std::string &path : *paths) {
             const std::string rule = forbidden_target(path);
             if (rule.empty()) continue;

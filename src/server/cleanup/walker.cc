@@ -102,11 +102,9 @@ bool read_names(int fd, std::vector<std::string> *names_p)
 // One directory tree of a DirectoryEntry.
 class TreeWalk {
 public:
-    TreeWalk(const DirectoryEntry &top, MountIdentity mount, const std::set<std::string> &ignores,
-             SkipReport &report)
+    TreeWalk(const DirectoryEntry &top, MountIdentity mount, const std::set<std::string> &ignores, SkipReport &report)
         : top_(top), mount_(mount), device_(mount.device), ignores_(ignores), report_(report)
-    {
-    }
+    {}
 
     // Cleans the directory open as fd at path; true when it is now empty.
     bool clean(int fd, const std::string &path, int depth)

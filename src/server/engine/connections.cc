@@ -72,8 +72,7 @@ void on_frame(PeerId id, const wire::Frame &frame)
     if (peer->state == PeerState::handshaking) {
         if (frame.header.kind != wire::FrameKind::handshake) {
             drop_peer(*peer, PMIX_ERR_UNPACK_FAILURE,
-                      std::string("a ") + wire::frame_kind_name(frame.header.kind) +
-                          " frame before the handshake");
+                      std::string("a ") + wire::frame_kind_name(frame.header.kind) + " frame before the handshake");
             return;
         }
         if (peer->identifying) {
@@ -179,8 +178,8 @@ void on_close(PeerId id, pmix_status_t status)
 
 }  // namespace
 
-void adopt_connection(Server &server, int fd, const pmixpp_peer_identity_t &kernel,
-                      const std::string &ptl, const pmixpp_ptl_module_t *module)
+void adopt_connection(Server &server, int fd, const pmixpp_peer_identity_t &kernel, const std::string &ptl,
+                      const pmixpp_ptl_module_t *module)
 {
     if (!admit_uid(server, kernel, ptl)) {
         ::close(fd);
@@ -203,8 +202,7 @@ void adopt_connection(Server &server, int fd, const pmixpp_peer_identity_t &kern
     peer->connection->set_description(describe(*peer));
     peer->connection->set_flow_limits(wire::FlowLimits::server_from_environment());
     peer->connection->set_message_handler([id](const wire::Frame &frame) { on_frame(id, frame); });
-    peer->connection->set_close_handler(
-        [id](pmix_status_t status, const std::string &) { on_close(id, status); });
+    peer->connection->set_close_handler([id](pmix_status_t status, const std::string &) { on_close(id, status); });
     server.peers[id] = peer;
     arm_handshake_timer(server, *peer);
     if (peer->connection->start() != PMIX_SUCCESS) {

@@ -17,8 +17,8 @@ namespace pmixpp::server {
 
 // Closes fd at once when the peer's uid holds Config::max_connections_per_uid
 // connections already (one rate-limited warning line).
-void adopt_connection(Server &server, int fd, const pmixpp_peer_identity_t &kernel,
-                      const std::string &ptl, const pmixpp_ptl_module_t *module = nullptr);
+void adopt_connection(Server &server, int fd, const pmixpp_peer_identity_t &kernel, const std::string &ptl,
+                      const pmixpp_ptl_module_t *module = nullptr);
 
 }  // namespace pmixpp::server
 

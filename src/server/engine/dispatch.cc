@@ -7,8 +7,7 @@ namespace pmixpp::server {
 
 namespace {
 
-template <typename Request>
-using Handler = void (*)(Server &, Peer &, uint32_t, Request &);
+template <typename Request> using Handler = void (*)(Server &, Peer &, uint32_t, Request &);
 
 template <typename Request>
 void decode_and_run(Server &server, Peer &peer, const wire::Frame &frame, wire::Command command,
@@ -17,8 +16,8 @@ void decode_and_run(Server &server, Peer &peer, const wire::Frame &frame, wire::
     Request request;
     const pmix_status_t rc = wire::decode_payload(frame.payload, &request);
     if (rc != PMIX_SUCCESS) {
-        drop_peer(peer, rc, std::string("malformed ") + wire::command_name(command) +
-                                " request: " + PMIx_Error_string(rc));
+        drop_peer(peer, rc,
+                  std::string("malformed ") + wire::command_name(command) + " request: " + PMIx_Error_string(rc));
         return;
     }
     handler(server, peer, frame.header.tag, request);
@@ -58,12 +57,9 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
     case Command::Get: return decode_and_run(server, peer, frame, command, handle_get);
     case Command::Abort: return decode_and_run(server, peer, frame, command, handle_abort);
     case Command::Finalize: return decode_and_run(server, peer, frame, command, handle_finalize);
-    case Command::RegisterEvents:
-        return decode_and_run(server, peer, frame, command, handle_register_events);
-    case Command::DeregisterEvents:
-        return decode_and_run(server, peer, frame, command, handle_deregister_events);
-    case Command::NotifyEvent:
-        return decode_and_run(server, peer, frame, command, handle_notify_event);
+    case Command::RegisterEvents: return decode_and_run(server, peer, frame, command, handle_register_events);
+    case Command::DeregisterEvents: return decode_and_run(server, peer, frame, command, handle_deregister_events);
+    case Command::NotifyEvent: return decode_and_run(server, peer, frame, command, handle_notify_event);
     case Command::Query: return decode_and_run(server, peer, frame, command, handle_query);
     case Command::JobData: return decode_and_run(server, peer, frame, command, handle_job_data);
     case Command::JobControl: return decode_and_run(server, peer, frame, command, handle_job_control);
@@ -72,27 +68,20 @@ void dispatch_request(Server &server, Peer &peer, const wire::Frame &frame)
     case Command::Unpublish: return decode_and_run(server, peer, frame, command, handle_unpublish);
     case Command::Spawn: return decode_and_run(server, peer, frame, command, handle_spawn);
     case Command::Allocate: return decode_and_run(server, peer, frame, command, handle_allocate);
-    case Command::SessionControl:
-        return decode_and_run(server, peer, frame, command, handle_session_control);
+    case Command::SessionControl: return decode_and_run(server, peer, frame, command, handle_session_control);
     case Command::Log: return decode_and_run(server, peer, frame, command, handle_log);
     case Command::Connect: return decode_and_run(server, peer, frame, command, handle_connect);
     case Command::Disconnect: return decode_and_run(server, peer, frame, command, handle_disconnect);
-    case Command::GroupConstruct:
-        return decode_and_run(server, peer, frame, command, handle_group_construct);
-    case Command::GroupDestruct:
-        return decode_and_run(server, peer, frame, command, handle_group_destruct);
+    case Command::GroupConstruct: return decode_and_run(server, peer, frame, command, handle_group_construct);
+    case Command::GroupDestruct: return decode_and_run(server, peer, frame, command, handle_group_destruct);
     case Command::GroupLeave: return decode_and_run(server, peer, frame, command, handle_group_leave);
     case Command::GroupInvite: return decode_and_run(server, peer, frame, command, handle_group_invite);
     case Command::GroupJoin: return decode_and_run(server, peer, frame, command, handle_group_join);
-    case Command::GetCredential:
-        return decode_and_run(server, peer, frame, command, handle_get_credential);
-    case Command::ValidateCredential:
-        return decode_and_run(server, peer, frame, command, handle_validate_credential);
-    case Command::FabricRegister:
-        return decode_and_run(server, peer, frame, command, handle_fabric_register);
+    case Command::GetCredential: return decode_and_run(server, peer, frame, command, handle_get_credential);
+    case Command::ValidateCredential: return decode_and_run(server, peer, frame, command, handle_validate_credential);
+    case Command::FabricRegister: return decode_and_run(server, peer, frame, command, handle_fabric_register);
     case Command::FabricUpdate: return decode_and_run(server, peer, frame, command, handle_fabric_update);
-    case Command::FabricDeregister:
-        return decode_and_run(server, peer, frame, command, handle_fabric_deregister);
+    case Command::FabricDeregister: return decode_and_run(server, peer, frame, command, handle_fabric_deregister);
     case Command::Monitor: return decode_and_run(server, peer, frame, command, handle_monitor);
     case Command::Heartbeat: return decode_and_run(server, peer, frame, command, handle_heartbeat);
     case Command::IofPull: return decode_and_run(server, peer, frame, command, handle_iof_pull);

@@ -77,23 +77,20 @@ std::string psec_names(const Server &server)
     return names.empty() ? "none" : names;
 }
 
-Refusal authenticate(const Server &server, const Peer &peer, const wire::Hello &hello,
-                     uid_t *uid_p, gid_t *gid_p)
+Refusal authenticate(const Server &server, const Peer &peer, const wire::Hello &hello, uid_t *uid_p, gid_t *gid_p)
 {
     const pmixpp_psec_module_t *psec = psec_by_name(server, hello.psec_module);
     if (psec == nullptr) {
         return refuse_with(PMIX_ERR_NOT_SUPPORTED, "psec module '" + hello.psec_module +
-                                                       "' is not available here (have: " +
-                                                       psec_names(server) + ")");
+                                                       "' is not available here (have: " + psec_names(server) + ")");
     }
     pmix_byte_object_t credential{};
     credential.bytes = const_cast<char *>(reinterpret_cast<const char *>(hello.credential.data()));
     credential.size = hello.credential.size();
     const pmix_status_t rc = psec->validate_credential(&peer.kernel, &credential, uid_p, gid_p);
     if (rc != PMIX_SUCCESS) {
-        return refuse_with(PMIX_ERR_INVALID_CRED, "psec/" + hello.psec_module +
-                                                      " rejected the credential: " +
-                                                      PMIx_Error_string(rc));
+        return refuse_with(PMIX_ERR_INVALID_CRED,
+                           "psec/" + hello.psec_module + " rejected the credential: " + PMIx_Error_string(rc));
     }
     return {};
 }
@@ -110,14 +107,14 @@ Refusal check_registration(Server &server, const wire::Hello &hello, uid_t uid, 
     }
     const ClientRecord &client = found->second;
     if (client.uid != uid) {
-        return refuse_with(PMIX_ERR_INVALID_CRED,
-                           "uid " + std::to_string(uid) + " does not match uid " +
-                               std::to_string(client.uid) + " registered for " + namespace_text(hello));
+        return refuse_with(PMIX_ERR_INVALID_CRED, "uid " + std::to_string(uid) + " does not match uid " +
+                                                      std::to_string(client.uid) + " registered for " +
+                                                      namespace_text(hello));
     }
     if (client.gid != gid) {
-        return refuse_with(PMIX_ERR_INVALID_CRED,
-                           "gid " + std::to_string(gid) + " does not match gid " +
-                               std::to_string(client.gid) + " registered for " + namespace_text(hello));
+        return refuse_with(PMIX_ERR_INVALID_CRED, "gid " + std::to_string(gid) + " does not match gid " +
+                                                      std::to_string(client.gid) + " registered for " +
+                                                      namespace_text(hello));
     }
     if (client.peer != kNoPeer) {
         return refuse_with(PMIX_ERR_INVALID_CRED, namespace_text(hello) + " is already connected");
@@ -130,9 +127,8 @@ Refusal check_registration(Server &server, const wire::Hello &hello, uid_t uid, 
 Refusal check_pid(const Peer &peer, const wire::Hello &hello)
 {
     if (peer.kernel.pid_known != 1 || hello.pid == static_cast<int32_t>(peer.kernel.pid)) return {};
-    return refuse_with(PMIX_ERR_INVALID_CRED,
-                       "the hello claims pid " + std::to_string(hello.pid) + " but the kernel says pid " +
-                           std::to_string(peer.kernel.pid));
+    return refuse_with(PMIX_ERR_INVALID_CRED, "the hello claims pid " + std::to_string(hello.pid) +
+                                                  " but the kernel says pid " + std::to_string(peer.kernel.pid));
 }
 
 // Clients the host registered, and tools (launchers count as tools) when
@@ -142,12 +138,10 @@ Refusal check_peer_type(const wire::Hello &hello)
     switch (hello.peer_type) {
     case wire::PeerType::Client:
     case wire::PeerType::Tool:
-    case wire::PeerType::Launcher:
-        return {};
+    case wire::PeerType::Launcher: return {};
     case wire::PeerType::Singleton:
-        return refuse_with(PMIX_ERR_NOT_SUPPORTED,
-                           "a singleton (a client started without a launcher) cannot join this "
-                           "server: it serves the clients its host registered, and tools");
+        return refuse_with(PMIX_ERR_NOT_SUPPORTED, "a singleton (a client started without a launcher) cannot join this "
+                                                   "server: it serves the clients its host registered, and tools");
     default:
         return refuse_with(PMIX_ERR_NOT_SUPPORTED,
                            std::string(wire::peer_type_name(hello.peer_type)) +
@@ -155,16 +149,15 @@ Refusal check_peer_type(const wire::Hello &hello)
     }
 }
 
-Refusal check_hello(Server &server, const Peer &peer, const wire::Hello &hello, uint16_t *version_p,
-                    uid_t *uid_p, gid_t *gid_p)
+Refusal check_hello(Server &server, const Peer &peer, const wire::Hello &hello, uint16_t *version_p, uid_t *uid_p,
+                    gid_t *gid_p)
 {
     if (wire::negotiate_version(hello, version_p) != PMIX_SUCCESS) {
-        return refuse_with(PMIX_ERR_NOT_SUPPORTED,
-                           "no common protocol version (peer speaks " +
-                               std::to_string(hello.min_version) + ".." +
-                               std::to_string(hello.max_version) + ", this server " +
-                               std::to_string(wire::kMinProtocolVersion) + ".." +
-                               std::to_string(wire::kMaxProtocolVersion) + ")");
+        return refuse_with(PMIX_ERR_NOT_SUPPORTED, "no common protocol version (peer speaks " +
+                                                       std::to_string(hello.min_version) + ".." +
+                                                       std::to_string(hello.max_version) + ", this server " +
+                                                       std::to_string(wire::kMinProtocolVersion) + ".." +
+                                                       std::to_string(wire::kMaxProtocolVersion) + ")");
     }
     Refusal refusal = check_peer_type(hello);
     if (refusal.refused()) return refusal;
@@ -200,8 +193,7 @@ Refusal ask_host(Server &server, const wire::Hello &hello, const ClientRecord &c
     return refuse_with(rc, std::string("the host refused the connection: ") + PMIx_Error_string(rc));
 }
 
-pmix_status_t build_welcome(Server &server, const wire::Hello &hello, uint16_t version,
-                            wire::Welcome *welcome_p)
+pmix_status_t build_welcome(Server &server, const wire::Hello &hello, uint16_t version, wire::Welcome *welcome_p)
 {
     wire::Welcome welcome;
     welcome.version = version;
@@ -233,8 +225,8 @@ void accept_peer(Server &server, Peer &peer, const wire::Hello &hello, uint16_t 
     // namespace) through the server API: nothing found before it is trusted.
     ClientRecord *client = server.find_client(proc);
     if (!refusal.refused() && client == nullptr) {
-        refusal = refuse_with(PMIX_ERR_NOT_FOUND,
-                              namespace_text(hello) + " was deregistered while the host accepted it");
+        refusal =
+            refuse_with(PMIX_ERR_NOT_FOUND, namespace_text(hello) + " was deregistered while the host accepted it");
     }
     wire::Welcome welcome;
     if (!refusal.refused()) {
@@ -264,8 +256,7 @@ void handle_hello(Server &server, Peer &peer, const wire::Frame &frame)
 {
     wire::HandshakeMessage type{};
     wire::Hello hello;
-    if (wire::peek_handshake(frame.payload, &type) != PMIX_SUCCESS ||
-        type != wire::HandshakeMessage::Hello ||
+    if (wire::peek_handshake(frame.payload, &type) != PMIX_SUCCESS || type != wire::HandshakeMessage::Hello ||
         wire::decode_payload(frame.payload, &hello) != PMIX_SUCCESS) {
         send_refuse(peer, refuse_with(PMIX_ERR_UNPACK_FAILURE, "malformed hello"));
         return;

@@ -137,10 +137,11 @@ bool run_finalize_step(runtime::ProgressEngine &engine, std::function<void()> st
     if (rc != PMIX_SUCCESS) return false;
     const auto bound = runtime::kDefaultExternalStopWait;
     if (done->wait_for(bound) == PMIX_SUCCESS) return true;
-    runtime::log_warning("server", std::string("PMIx_server_finalize: the host's event base (PMIX_EVENT_BASE) did not ") +
-                                       what + " within " + std::to_string(bound.count()) +
-                                       " ms; the host must keep running that base until PMIx_server_finalize "
-                                       "returns (the server's state is left allocated so the base can finish it)");
+    runtime::log_warning("server",
+                         std::string("PMIx_server_finalize: the host's event base (PMIX_EVENT_BASE) did not ") + what +
+                             " within " + std::to_string(bound.count()) +
+                             " ms; the host must keep running that base until PMIx_server_finalize "
+                             "returns (the server's state is left allocated so the base can finish it)");
     return false;
 }
 
@@ -221,8 +222,7 @@ pmix_status_t launch(std::unique_ptr<Server> server, const pmix_info_t info[], s
 
 }  // namespace
 
-pmix_status_t start_server(const pmix_server_module_t *module, const pmix_info_t info[],
-                           std::size_t ninfo)
+pmix_status_t start_server(const pmix_server_module_t *module, const pmix_info_t info[], std::size_t ninfo)
 {
     std::lock_guard lock(g_lifecycle);
     if (current() != nullptr) {
@@ -267,7 +267,8 @@ pmix_status_t stop_server()
     if (server == nullptr) return PMIX_ERR_INIT;
     if (--g_references > 0) return PMIX_SUCCESS;
     runtime::ProgressEngine &engine = server->engine;
-    const bool shut = run_finalize_step(engine, [server] { shut_down(*server); }, "run the server's shutdown");
+    const bool shut = run_finalize_step(
+        engine, [server] { shut_down(*server); }, "run the server's shutdown");
     set_current(nullptr);
     // The store and the topology go before their components are unloaded.
     // If a step timed out it is still queued on the host's base and will
@@ -275,7 +276,8 @@ pmix_status_t stop_server()
     // we deliberately leak the server and our framework references rather
     // than free what that queued work uses (a use-after-free or a call into
     // an unloaded component).
-    const bool deleted = shut && run_finalize_step(engine, [server] { delete server; }, "free the server");
+    const bool deleted = shut && run_finalize_step(
+                                     engine, [server] { delete server; }, "free the server");
     if (deleted) release_frameworks();
     engine.release();
     if (!engine.running()) framework::set_event_base(nullptr);  // the base went with it

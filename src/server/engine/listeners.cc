@@ -22,8 +22,8 @@ const pmixpp_ptl_module_t *ptl_table(const framework::SelectedModule &selected)
 {
     const auto *module = static_cast<const pmixpp_ptl_module_t *>(selected.module);
     const std::size_t needed = offsetof(pmixpp_ptl_module_t, accept) + sizeof(void *);
-    if (module == nullptr || module->struct_size < needed || module->listen == nullptr ||
-        module->accept == nullptr || module->close_listener == nullptr) {
+    if (module == nullptr || module->struct_size < needed || module->listen == nullptr || module->accept == nullptr ||
+        module->close_listener == nullptr) {
         return nullptr;
     }
     return module;
@@ -38,8 +38,7 @@ public:
         if (info != nullptr) items_.assign(info, info + ninfo);  // borrowed, never destructed
         if (find_info(info, ninfo, PMIX_SERVER_TMPDIR) == nullptr) {
             pmix_info_t tmpdir{};
-            values::info_load(&tmpdir, PMIX_SERVER_TMPDIR, server.config.server_tmpdir.c_str(),
-                              PMIX_STRING);
+            values::info_load(&tmpdir, PMIX_SERVER_TMPDIR, server.config.server_tmpdir.c_str(), PMIX_STRING);
             items_.push_back(tmpdir);
             owned_ = true;
         }
@@ -91,23 +90,22 @@ void on_acceptable(evutil_socket_t, short, void *arg)
         if (rc == PMIX_ERR_OUT_OF_RESOURCE) return pause_listener(*server, *listener);
         if (rc != PMIX_SUCCESS) {
             runtime::log_trace("PMIX_MCA_ptl_verbose", "server",
-                               std::string("accept on ") + listener->socket.uri + " failed: " +
-                                   PMIx_Error_string(rc));
+                               std::string("accept on ") + listener->socket.uri + " failed: " + PMIx_Error_string(rc));
             return;
         }
         adopt_connection(*server, fd, kernel, listener->component, listener->module);
     }
 }
 
-pmix_status_t listen_on(Server &server, const framework::SelectedModule &selected,
-                        const ListenInfo &info, bool only_one)
+pmix_status_t listen_on(Server &server, const framework::SelectedModule &selected, const ListenInfo &info,
+                        bool only_one)
 {
     const pmixpp_ptl_module_t *module = ptl_table(selected);
     if (module == nullptr) return PMIX_ERR_NOT_AVAILABLE;
     std::array<pmixpp_ptl_listener_t, kMaxListenersPerTransport> opened{};
     std::size_t count = 0;
-    const pmix_status_t rc = module->listen(info.data(), info.size(), opened.data(),
-                                            only_one ? 1 : opened.size(), &count);
+    const pmix_status_t rc =
+        module->listen(info.data(), info.size(), opened.data(), only_one ? 1 : opened.size(), &count);
     if (rc != PMIX_SUCCESS) return rc;
     for (std::size_t i = 0; i < count && i < opened.size(); ++i) {
         Listener listener;
@@ -125,12 +123,10 @@ pmix_status_t open_listeners(Server &server, const pmix_info_t info[], std::size
 {
     const ListenInfo listen_info(server, info, ninfo);
     for (const auto &selected : server.ptl_modules) {
-        const pmix_status_t rc =
-            listen_on(server, selected, listen_info, server.config.single_listener);
+        const pmix_status_t rc = listen_on(server, selected, listen_info, server.config.single_listener);
         if (rc == PMIX_ERR_NOT_AVAILABLE) continue;
         if (rc != PMIX_SUCCESS) {
-            runtime::log_warning("server", "ptl/" + selected.component + " cannot listen: " +
-                                               PMIx_Error_string(rc) +
+            runtime::log_warning("server", "ptl/" + selected.component + " cannot listen: " + PMIx_Error_string(rc) +
                                                " (clients cannot use this transport)");
             continue;
         }
@@ -138,8 +134,8 @@ pmix_status_t open_listeners(Server &server, const pmix_info_t info[], std::size
     }
     // Events are created only now: the vector no longer moves.
     for (auto &listener : server.listeners) {
-        listener.accept_event = event_new(server.engine.base(), listener.socket.fd,
-                                          EV_READ | EV_PERSIST, on_acceptable, &listener);
+        listener.accept_event =
+            event_new(server.engine.base(), listener.socket.fd, EV_READ | EV_PERSIST, on_acceptable, &listener);
         if (listener.accept_event == nullptr || event_add(listener.accept_event, nullptr) != 0) {
             close_listeners(server);
             return PMIX_ERR_OUT_OF_RESOURCE;

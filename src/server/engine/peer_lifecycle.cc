@@ -71,7 +71,7 @@ void peer_gone(Server &server, Peer &peer, pmix_status_t reason)
         if (client != nullptr && loss.proc_ended) client->peer = kNoPeer;
         if (loss.proc_ended) mark_gone(server, peer.proc);
     }
-    server.hooks.peer_lost(server, loss);  // engine/subsystems.cc: who hears, in which order
+    server.hooks.peer_lost(server, loss);             // engine/subsystems.cc: who hears, in which order
     if (peer.tool) return forget_tool(server, peer);  // a tool is forgotten, no job hears of it
     if (loss.finalized) return;
     runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",

@@ -102,8 +102,7 @@ pmix_status_t server_get_nb(const pmix_proc_t &target, const char *key, const pm
 
 pmix_status_t server_put(pmix_scope_t scope, const char *key, const pmix_value_t *value)
 {
-    if (key == nullptr || *key == '\0' || strnlen(key, PMIX_MAX_KEYLEN + 1) > PMIX_MAX_KEYLEN ||
-        value == nullptr) {
+    if (key == nullptr || *key == '\0' || strnlen(key, PMIX_MAX_KEYLEN + 1) > PMIX_MAX_KEYLEN || value == nullptr) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (scope != PMIX_LOCAL && scope != PMIX_REMOTE && scope != PMIX_GLOBAL && scope != PMIX_INTERNAL) {
@@ -167,8 +166,7 @@ pmix_status_t commit_staged(Server &server)
             if (staged.scope == scope) batch.push_back(staged.info);  // shallow: the store copies
         }
         if (batch.empty()) continue;
-        const pmix_status_t rc = server.store->put_modex(self.nspace, self.rank, scope, batch.data(),
-                                                         batch.size());
+        const pmix_status_t rc = server.store->put_modex(self.nspace, self.rank, scope, batch.data(), batch.size());
         if (rc != PMIX_SUCCESS) return rc;
     }
     for (auto &staged : server.staged_puts) values::info_destruct(&staged.info);

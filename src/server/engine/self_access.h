@@ -52,8 +52,8 @@ pmix_status_t server_get(const pmix_proc_t *target, const char *key, const pmix_
 // the target (reply.data holds all its key/values). reply.status is the
 // outcome; on PMIX_SUCCESS with a key, reply.data[0] is that key.
 using GetDone = std::function<void(wire::GetReply &reply)>;
-pmix_status_t server_get_nb(const pmix_proc_t &target, const char *key,
-                            const pmix_info_t qualifiers[], std::size_t nqualifiers, GetDone done);
+pmix_status_t server_get_nb(const pmix_proc_t &target, const char *key, const pmix_info_t qualifiers[],
+                            std::size_t nqualifiers, GetDone done);
 
 // PMIx_Put: staged until server_commit() (OpenPMIx semantics: a put is
 // visible to others only once committed). PMIX_ERR_BAD_PARAM for a NULL or
@@ -77,8 +77,8 @@ pmix_status_t server_commit();
 // is stored (PMIX_REMOTE) so a later server_get finds it; reply.data is
 // always empty (the caller shares the server's store).
 using FenceDone = std::function<void(wire::FenceReply &reply)>;
-pmix_status_t server_fence_nb(const pmix_proc_t procs[], std::size_t nprocs,
-                              const pmix_info_t info[], std::size_t ninfo, FenceDone done);
+pmix_status_t server_fence_nb(const pmix_proc_t procs[], std::size_t nprocs, const pmix_info_t info[],
+                              std::size_t ninfo, FenceDone done);
 
 // ---- queries ---------------------------------------------------------------
 
@@ -101,16 +101,14 @@ pmix_status_t server_set_event_sink(EventSink sink);
 // notify, events the host's own PMIx_Notify_event does NOT: the library
 // handles the raiser's handlers itself) whose code is in `codes` (none: all).
 // *reference_p identifies the registration for server_deregister_events.
-pmix_status_t server_register_events(const pmix_status_t codes[], std::size_t ncodes,
-                                     uint64_t *reference_p);
+pmix_status_t server_register_events(const pmix_status_t codes[], std::size_t ncodes, uint64_t *reference_p);
 pmix_status_t server_deregister_events(uint64_t reference);
 
 // PMIx_Notify_event of the host: delivered to the connected local clients in
 // range that registered for the code (source = the given proc, or the server
 // proc when NULL). Never sent back to the host's own upcall or sink.
-pmix_status_t server_notify_event(pmix_status_t status, const pmix_proc_t *source,
-                                  pmix_data_range_t range, const pmix_info_t info[],
-                                  std::size_t ninfo);
+pmix_status_t server_notify_event(pmix_status_t status, const pmix_proc_t *source, pmix_data_range_t range,
+                                  const pmix_info_t info[], std::size_t ninfo);
 
 // ---- monitoring ------------------------------------------------------------
 // PMIx_Process_monitor(_nb) of the host: its own monitor upcall, in the

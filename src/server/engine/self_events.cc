@@ -23,8 +23,7 @@ pmix_status_t server_set_event_sink(EventSink sink)
     }
 }
 
-pmix_status_t server_register_events(const pmix_status_t codes[], std::size_t ncodes,
-                                     uint64_t *reference_p)
+pmix_status_t server_register_events(const pmix_status_t codes[], std::size_t ncodes, uint64_t *reference_p)
 {
     if ((codes == nullptr && ncodes > 0) || reference_p == nullptr) return PMIX_ERR_BAD_PARAM;
     try {
@@ -53,9 +52,8 @@ pmix_status_t server_deregister_events(uint64_t reference)
     });
 }
 
-pmix_status_t server_notify_event(pmix_status_t status, const pmix_proc_t *source,
-                                  pmix_data_range_t range, const pmix_info_t info[],
-                                  std::size_t ninfo)
+pmix_status_t server_notify_event(pmix_status_t status, const pmix_proc_t *source, pmix_data_range_t range,
+                                  const pmix_info_t info[], std::size_t ninfo)
 {
     if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
     try {

@@ -41,8 +41,8 @@ struct SelfFenceCall {
     wire::Bytes data;
 };
 
-void self_fence_done(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
-                     pmix_release_cbfunc_t release, void *release_cbdata)
+void self_fence_done(pmix_status_t status, const char *data, size_t ndata, void *cbdata, pmix_release_cbfunc_t release,
+                     void *release_cbdata)
 {
     std::unique_ptr<SelfFenceCall> call(static_cast<SelfFenceCall *>(cbdata));
     wire::Bytes blob = take_host_blob(data, ndata, release, release_cbdata, &status);
@@ -61,8 +61,8 @@ bool only_self(const Server &server, const std::vector<pmix_proc_t> &procs)
     return true;
 }
 
-pmix_status_t make_call(Server &server, const std::vector<pmix_proc_t> &procs,
-                        const wire::InfoArray &directives, std::unique_ptr<SelfFenceCall> *call_p)
+pmix_status_t make_call(Server &server, const std::vector<pmix_proc_t> &procs, const wire::InfoArray &directives,
+                        std::unique_ptr<SelfFenceCall> *call_p)
 {
     auto call = std::make_unique<SelfFenceCall>();
     call->procs = procs;
@@ -83,12 +83,12 @@ void arm_timeout(Server &server, const wire::InfoArray &directives, const std::s
 {
     const auto seconds = directive_timeout(directives.data(), directives.size());
     if (!seconds) return;
-    fence->timer = server.engine.add_timer(std::chrono::seconds(*seconds),
-                                           [fence] { fence->answer(PMIX_ERR_TIMEOUT); });
+    fence->timer =
+        server.engine.add_timer(std::chrono::seconds(*seconds), [fence] { fence->answer(PMIX_ERR_TIMEOUT); });
 }
 
-void start_self_fence(Server &server, const std::vector<pmix_proc_t> &procs,
-                      const wire::InfoArray &directives, const std::shared_ptr<SelfFence> &fence)
+void start_self_fence(Server &server, const std::vector<pmix_proc_t> &procs, const wire::InfoArray &directives,
+                      const std::shared_ptr<SelfFence> &fence)
 {
     if (procs.empty() || only_self(server, procs)) return fence->answer(PMIX_SUCCESS);
     const auto upcall = server.host.slots().fence_nb;

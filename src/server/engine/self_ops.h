@@ -21,8 +21,7 @@ pmix_status_t post_self(std::function<void(Server &)> work, std::function<void(p
 // Wraps `done` so that it runs once: either through the returned function,
 // or with `status` = PMIX_ERR_LOST_CONNECTION from fail_self_ops() when the
 // server finalizes first.
-template <typename Reply>
-std::function<void(Reply &)> track_self_op(Server &server, std::function<void(Reply &)> done)
+template <typename Reply> std::function<void(Reply &)> track_self_op(Server &server, std::function<void(Reply &)> done)
 {
     struct Once {
         std::function<void(Reply &)> done;
@@ -53,8 +52,7 @@ std::function<void(Reply &)> track_self_op(Server &server, std::function<void(Re
 // Runs start(server, done) on the progress thread, with `done` guarded
 // against a server that finalizes first (the shape of every self-access
 // call that the server answers later).
-template <typename Reply, typename Start>
-pmix_status_t run_on_server(std::function<void(Reply &)> done, Start start)
+template <typename Reply, typename Start> pmix_status_t run_on_server(std::function<void(Reply &)> done, Start start)
 {
     auto shared_done = std::make_shared<std::function<void(Reply &)>>(std::move(done));
     return post_self(

@@ -88,9 +88,9 @@ void subscribe_peer_lost(Hooks &hooks)
 
 void subscribe_namespaces(Hooks &hooks)
 {
-    hooks.on_namespace_registered("session directories",
-                                  [](Server &server, const std::string &nspace, const pmix_info_t info[],
-                                     std::size_t ninfo) { sessiondirs::on_register_nspace(server, nspace, info, ninfo); });
+    hooks.on_namespace_registered(
+        "session directories", [](Server &server, const std::string &nspace, const pmix_info_t info[],
+                                  std::size_t ninfo) { sessiondirs::on_register_nspace(server, nspace, info, ninfo); });
     // setup_fork may run in a forked child from now on: what it reads of
     // the job is published before the host can fork.
     hooks.on_namespace_registered("fork state", [](Server &server, const std::string &nspace, const pmix_info_t *,

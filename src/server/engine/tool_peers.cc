@@ -107,8 +107,7 @@ void finish_tool(Server &server, const PendingTool &pending, pmix_status_t statu
     }
     pmix_proc_t tool{};
     if (!tool_identity(pending, assigned, &tool)) {
-        return refuse_peer(*peer, PMIX_ERR_BAD_PARAM,
-                           "the host accepted the tool but gave it no nspace and rank");
+        return refuse_peer(*peer, PMIX_ERR_BAD_PARAM, "the host accepted the tool but gave it no nspace and rank");
     }
     const std::string problem = check_answer(server, tool);
     if (!problem.empty()) return refuse_peer(*peer, PMIX_ERR_BAD_PARAM, problem);

@@ -23,8 +23,7 @@ namespace pmixpp::server {
 // any thread, or never (the handshake timeout then closes the connection).
 // Refused at once with PMIX_ERR_NOT_SUPPORTED when the host has no
 // tool_connected.
-void admit_tool(Server &server, Peer &peer, const wire::Hello &hello, uint16_t version, uid_t uid,
-                gid_t gid);
+void admit_tool(Server &server, Peer &peer, const wire::Hello &hello, uint16_t version, uid_t uid, gid_t gid);
 
 // The tool's connection ended: its record (and its namespace entry, with
 // its last tool) goes.

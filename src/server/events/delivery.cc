@@ -49,8 +49,8 @@ bool in_custom_range(const wire::Event &event, const pmix_proc_t &proc)
     if (value.type == PMIX_PROC && value.data.proc != nullptr) {
         return proc_matches(*value.data.proc, proc);
     }
-    if (value.type != PMIX_DATA_ARRAY || value.data.darray == nullptr ||
-        value.data.darray->type != PMIX_PROC || value.data.darray->array == nullptr) {
+    if (value.type != PMIX_DATA_ARRAY || value.data.darray == nullptr || value.data.darray->type != PMIX_PROC ||
+        value.data.darray->array == nullptr) {
         return false;
     }
     const auto *procs = static_cast<const pmix_proc_t *>(value.data.darray->array);
@@ -64,8 +64,7 @@ bool in_range(const wire::Event &event, const pmix_proc_t &proc)
 {
     switch (event.range) {
     case PMIX_RANGE_PROC_LOCAL: return proc_matches(event.source, proc);
-    case PMIX_RANGE_NAMESPACE:
-        return std::strncmp(event.source.nspace, proc.nspace, PMIX_MAX_NSLEN) == 0;
+    case PMIX_RANGE_NAMESPACE: return std::strncmp(event.source.nspace, proc.nspace, PMIX_MAX_NSLEN) == 0;
     case PMIX_RANGE_CUSTOM: return in_custom_range(event, proc);
     case PMIX_RANGE_RM: return false;  // for the host only
     default: return true;              // local, session, global, undefined
@@ -94,8 +93,8 @@ void relay_to_host(Server &server, wire::Event &event)
     auto held = std::make_shared<wire::Event>(std::move(event));
     host::start_op(
         [&](pmix_op_cbfunc_t cbfunc, void *cbdata) {
-            return upcall(held->status, &held->source, held->range, held->info.data(),
-                          held->info.size(), cbfunc, cbdata);
+            return upcall(held->status, &held->source, held->range, held->info.data(), held->info.size(), cbfunc,
+                          cbdata);
         },
         [held](pmix_status_t) {});
 }
@@ -206,8 +205,8 @@ pmix_status_t encode_event(const wire::Event &event, wire::SharedBytes *encoded_
     auto bytes = std::make_shared<wire::Bytes>();
     const pmix_status_t rc = wire::encode_to_bytes(event, bytes.get());
     if (rc != PMIX_SUCCESS) {
-        runtime::log_warning("server", std::string("cannot encode event ") + PMIx_Error_string(event.status) +
-                                           ": " + PMIx_Error_string(rc) + " (not delivered)");
+        runtime::log_warning("server", std::string("cannot encode event ") + PMIx_Error_string(event.status) + ": " +
+                                           PMIx_Error_string(rc) + " (not delivered)");
         return rc;
     }
     *encoded_p = std::move(bytes);
@@ -218,8 +217,8 @@ pmix_status_t encode_event(const wire::Event &event, wire::SharedBytes *encoded_
 // do not take it at once: a thousand slow readers hold one copy. Returns
 // the peers it reached.
 template <typename Wanted>
-std::vector<PeerId> fan_out(Server &server, const wire::Event &event, const wire::SharedBytes &encoded,
-                            PeerId exclude, Wanted wanted)
+std::vector<PeerId> fan_out(Server &server, const wire::Event &event, const wire::SharedBytes &encoded, PeerId exclude,
+                            Wanted wanted)
 {
     bool hold_producer = false;
     std::vector<PeerId> reached;

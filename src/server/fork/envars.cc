@@ -13,12 +13,14 @@ struct KeyOp {
     EnvarOp op;
 };
 constexpr KeyOp kKeys[] = {
-    {PMIX_SET_ENVAR, EnvarOp::set},         {PMIX_ADD_ENVAR, EnvarOp::add},
-    {PMIX_UNSET_ENVAR, EnvarOp::unset},     {PMIX_PREPEND_ENVAR, EnvarOp::prepend},
-    {PMIX_APPEND_ENVAR, EnvarOp::append},   {PMIX_FIRST_ENVAR, EnvarOp::first},
+    {PMIX_SET_ENVAR, EnvarOp::set},         {PMIX_ADD_ENVAR, EnvarOp::add},       {PMIX_UNSET_ENVAR, EnvarOp::unset},
+    {PMIX_PREPEND_ENVAR, EnvarOp::prepend}, {PMIX_APPEND_ENVAR, EnvarOp::append}, {PMIX_FIRST_ENVAR, EnvarOp::first},
 };
 
-std::string_view key_of(const pmix_info_t &info) { return {info.key, strnlen(info.key, sizeof info.key)}; }
+std::string_view key_of(const pmix_info_t &info)
+{
+    return {info.key, strnlen(info.key, sizeof info.key)};
+}
 
 bool valid_name(const std::string &name)
 {

@@ -51,8 +51,8 @@ EnvList fork_environment(const Server &server)
     const std::vector<std::string> uris = server.uris();
     if (!uris.empty()) {
         const std::string contact = config.nspace + "." + std::to_string(config.rank) + ";" + uris.front();
-        for (const char *name : {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3",
-                                 "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
+        for (const char *name :
+             {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
             env.emplace_back(name, contact);
         }
         env.emplace_back("PMIXPP_SERVER_URIS", joined(uris, ";"));

@@ -31,8 +31,14 @@ Published &published()
     return *state;
 }
 
-void lock_before_fork() { state_mutex().lock(); }
-void unlock_after_fork() { state_mutex().unlock(); }
+void lock_before_fork()
+{
+    state_mutex().lock();
+}
+void unlock_after_fork()
+{
+    state_mutex().unlock();
+}
 
 std::unique_lock<std::mutex> locked()
 {

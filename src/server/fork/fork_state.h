@@ -34,9 +34,9 @@ struct ForkPnet {
 
 // The server-wide part: the same for every child.
 struct ForkServerState {
-    EnvList environment;          // fork_environment() less the per-child entries
-    std::string hostname;         // the server's own name for this node
-    std::vector<ForkPnet> pnet;   // every active pnet module, best first
+    EnvList environment;         // fork_environment() less the per-child entries
+    std::string hostname;        // the server's own name for this node
+    std::vector<ForkPnet> pnet;  // every active pnet module, best first
 };
 
 // One namespace's part.

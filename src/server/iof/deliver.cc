@@ -28,7 +28,8 @@ constexpr std::chrono::milliseconds kDropNoticeDelay{50};
 
 void arm_drop_notice(Server &server);
 
-void count_drop(Server &server, Pull &pull, const Peer &peer, const pmix_proc_t &source, uint16_t channel, std::size_t size)
+void count_drop(Server &server, Pull &pull, const Peer &peer, const pmix_proc_t &source, uint16_t channel,
+                std::size_t size)
 {
     if (pull.dropped == 0) {  // one line per stall, not per chunk
         runtime::log_trace(kVerboseEnv, "server",
@@ -44,8 +45,8 @@ void count_drop(Server &server, Pull &pull, const Peer &peer, const pmix_proc_t 
 
 // One chunk to a pull whose peer has room, carrying the count of what was
 // dropped before it.
-void send_chunk(Pull &pull, Peer &peer, const pmix_proc_t &source, uint16_t channel,
-                const uint8_t *data, std::size_t size, const wire::InfoArray &info)
+void send_chunk(Pull &pull, Peer &peer, const pmix_proc_t &source, uint16_t channel, const uint8_t *data,
+                std::size_t size, const wire::InfoArray &info)
 {
     wire::IofData chunk;
     chunk.id = pull.id;

@@ -34,8 +34,8 @@ struct Pull {
     PeerId owner = kNoPeer;
     std::vector<pmix_proc_t> procs;
     uint16_t channels = 0;
-    bool active = false;       // false while the host's iof_pull has not answered
-    uint64_t dropped = 0;      // bytes dropped since the last chunk that got through
+    bool active = false;   // false while the host's iof_pull has not answered
+    uint64_t dropped = 0;  // bytes dropped since the last chunk that got through
     uint64_t dropped_total = 0;
     // Where the newest dropped bytes came from: the source and channel of
     // the empty chunk that tells the count when no other chunk follows.

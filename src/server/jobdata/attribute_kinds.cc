@@ -15,24 +15,42 @@ namespace {
 enum class Kind { u32, rank, u16, text, map, boolean };
 
 constexpr std::array<std::pair<std::string_view, Kind>, 37> kinds{{
-    {PMIX_JOB_SIZE, Kind::u32},          {PMIX_UNIV_SIZE, Kind::u32},
-    {PMIX_MAX_PROCS, Kind::u32},         {PMIX_JOB_NUM_APPS, Kind::u32},
-    {PMIX_LOCAL_SIZE, Kind::u32},        {PMIX_NODE_SIZE, Kind::u32},
-    {PMIX_NUM_NODES, Kind::u32},         {PMIX_APP_SIZE, Kind::u32},
-    {PMIX_APPNUM, Kind::u32},            {PMIX_NODEID, Kind::u32},
-    {PMIX_SESSION_ID, Kind::u32},        {PMIX_REINCARNATION, Kind::u32},
-    {PMIX_RANK, Kind::rank},             {PMIX_GLOBAL_RANK, Kind::rank},
-    {PMIX_APP_RANK, Kind::rank},         {PMIX_NPROC_OFFSET, Kind::rank},
-    {PMIX_LOCALLDR, Kind::rank},         {PMIX_APPLDR, Kind::rank},
-    {PMIX_LOCAL_RANK, Kind::u16},        {PMIX_NODE_RANK, Kind::u16},
-    {PMIX_HOSTNAME, Kind::text},         {PMIX_NSPACE, Kind::text},
-    {PMIX_JOBID, Kind::text},            {PMIX_LOCAL_PEERS, Kind::text},
-    {PMIX_LOCALITY_STRING, Kind::text},  {PMIX_CPUSET, Kind::text},
-    {PMIX_TMPDIR, Kind::text},           {PMIX_NSDIR, Kind::text},
-    {PMIX_PROCDIR, Kind::text},          {PMIX_WDIR, Kind::text},
-    {PMIX_APP_ARGV, Kind::text},         {PMIX_LOCAL_CPUSETS, Kind::text},
-    {PMIX_HOSTNAME_ALIASES, Kind::text}, {PMIX_NODE_LIST, Kind::text},
-    {PMIX_NODE_MAP, Kind::map},          {PMIX_PROC_MAP, Kind::map},
+    {PMIX_JOB_SIZE, Kind::u32},
+    {PMIX_UNIV_SIZE, Kind::u32},
+    {PMIX_MAX_PROCS, Kind::u32},
+    {PMIX_JOB_NUM_APPS, Kind::u32},
+    {PMIX_LOCAL_SIZE, Kind::u32},
+    {PMIX_NODE_SIZE, Kind::u32},
+    {PMIX_NUM_NODES, Kind::u32},
+    {PMIX_APP_SIZE, Kind::u32},
+    {PMIX_APPNUM, Kind::u32},
+    {PMIX_NODEID, Kind::u32},
+    {PMIX_SESSION_ID, Kind::u32},
+    {PMIX_REINCARNATION, Kind::u32},
+    {PMIX_RANK, Kind::rank},
+    {PMIX_GLOBAL_RANK, Kind::rank},
+    {PMIX_APP_RANK, Kind::rank},
+    {PMIX_NPROC_OFFSET, Kind::rank},
+    {PMIX_LOCALLDR, Kind::rank},
+    {PMIX_APPLDR, Kind::rank},
+    {PMIX_LOCAL_RANK, Kind::u16},
+    {PMIX_NODE_RANK, Kind::u16},
+    {PMIX_HOSTNAME, Kind::text},
+    {PMIX_NSPACE, Kind::text},
+    {PMIX_JOBID, Kind::text},
+    {PMIX_LOCAL_PEERS, Kind::text},
+    {PMIX_LOCALITY_STRING, Kind::text},
+    {PMIX_CPUSET, Kind::text},
+    {PMIX_TMPDIR, Kind::text},
+    {PMIX_NSDIR, Kind::text},
+    {PMIX_PROCDIR, Kind::text},
+    {PMIX_WDIR, Kind::text},
+    {PMIX_APP_ARGV, Kind::text},
+    {PMIX_LOCAL_CPUSETS, Kind::text},
+    {PMIX_HOSTNAME_ALIASES, Kind::text},
+    {PMIX_NODE_LIST, Kind::text},
+    {PMIX_NODE_MAP, Kind::map},
+    {PMIX_PROC_MAP, Kind::map},
     {PMIX_REGISTER_NODATA, Kind::boolean},
 }};
 
@@ -74,7 +92,7 @@ bool matches(Kind kind, const pmix_value_t &value)
     return false;
 }
 
-} // namespace
+}  // namespace
 
 bool type_ok(std::string_view key, const pmix_value_t &value, std::string *problem_p)
 {
@@ -109,4 +127,4 @@ const pmix_value_t *normalized(std::string_view key, const pmix_value_t &value, 
     }
 }
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata

@@ -20,6 +20,6 @@ bool type_ok(std::string_view key, const pmix_value_t &value, std::string *probl
 // width) a converted copy written to *scratch.
 const pmix_value_t *normalized(std::string_view key, const pmix_value_t &value, pmix_value_t *scratch);
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata
 
 #endif

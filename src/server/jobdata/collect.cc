@@ -22,7 +22,10 @@ constexpr int kMaxDepth = 16;
 
 enum class Context { job, session, app, node, proc };
 
-std::string_view key_of(const pmix_info_t &info) { return {info.key, strnlen(info.key, sizeof info.key)}; }
+std::string_view key_of(const pmix_info_t &info)
+{
+    return {info.key, strnlen(info.key, sizeof info.key)};
+}
 
 bool is_container(std::string_view key)
 {
@@ -144,7 +147,7 @@ pmix_status_t Walker::enter(const pmix_info_t &info, int depth)
         return walk(infos, array->size, Context::job, 0, depth + 1);
     }
     if (key == PMIX_APP_INFO_ARRAY) {
-        uint32_t appnum = 0; // a single application need not number itself
+        uint32_t appnum = 0;  // a single application need not number itself
         const pmix_info_t *num = util::find_info(*array, PMIX_APPNUM);
         if (num != nullptr && !as_uint32(num->value, &appnum)) {
             return fail(PMIX_ERR_TYPE_MISMATCH, "PMIX_APPNUM (pmix.appnum) in PMIX_APP_INFO_ARRAY must be uint32");
@@ -298,7 +301,7 @@ pmix_status_t Walker::proc_entry(const pmix_info_t &info, std::string_view key, 
     return PMIX_SUCCESS;
 }
 
-} // namespace
+}  // namespace
 
 GivenProc &ProcTable::at(pmix_rank_t rank)
 {
@@ -342,4 +345,4 @@ pmix_status_t collect(const char *nspace, const pmix_info_t info[], std::size_t 
     return rc;
 }
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata

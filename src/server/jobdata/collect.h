@@ -49,13 +49,13 @@ struct GivenProc {
     // pointers), then any others.
     const pmix_info_t *run = nullptr;
     uint32_t run_length = 0;
-    uint16_t given_keys = 0; // GivenKey bits
+    uint16_t given_keys = 0;  // GivenKey bits
     bool present = false;
     InfoRefs more;
     std::optional<uint32_t> appnum;
     std::optional<uint32_t> nodeid;
-    const char *hostname = nullptr; // the host's text, valid during the call
-    const char *cpuset = nullptr;   // PMIX_CPUSET text (hwloc list or mask)
+    const char *hostname = nullptr;  // the host's text, valid during the call
+    const char *cpuset = nullptr;    // PMIX_CPUSET text (hwloc list or mask)
 
     void add(const pmix_info_t *info)
     {
@@ -66,8 +66,7 @@ struct GivenProc {
         }
         more.push_back(info);
     }
-    template <typename Fn>
-    void for_each_info(Fn &&fn) const
+    template <typename Fn> void for_each_info(Fn &&fn) const
     {
         for (uint32_t i = 0; i < run_length; ++i) fn(run[i]);
         for (const pmix_info_t *info : more) fn(*info);
@@ -93,8 +92,7 @@ public:
     pmix_rank_t last_rank() const { return sparse_.empty() ? dense_last_ : sparse_.rbegin()->first; }
     void reserve(std::size_t n) { dense_.reserve(n); }
     // fn(rank, proc) for every described proc, ranks ascending.
-    template <typename Fn>
-    void for_each(Fn &&fn) const
+    template <typename Fn> void for_each(Fn &&fn) const
     {
         for (std::size_t r = 0; r < dense_.size(); ++r) {
             if (dense_[r].present) fn(static_cast<pmix_rank_t>(r), dense_[r]);
@@ -105,7 +103,7 @@ public:
 private:
     static constexpr std::size_t kMaxDenseGap = 65536;
     std::vector<GivenProc> dense_;
-    std::map<pmix_rank_t, GivenProc> sparse_; // every rank here is >= dense_.size()
+    std::map<pmix_rank_t, GivenProc> sparse_;  // every rank here is >= dense_.size()
     std::size_t count_ = 0;
     pmix_rank_t dense_last_ = 0;
 };
@@ -115,12 +113,12 @@ struct Collected {
     std::optional<uint32_t> session_id;
     InfoRefs session;
     InfoRefs job;
-    InfoRefs local_node;            // flat node keys: they describe this node
+    InfoRefs local_node;  // flat node keys: they describe this node
     std::map<uint32_t, GivenApp> apps;
     std::vector<GivenNode> nodes;
     ProcTable procs;
-    std::string node_map;           // PMIX_NODE_MAP of the job, if given
-    std::string proc_map;           // PMIX_PROC_MAP of the job, if given
+    std::string node_map;  // PMIX_NODE_MAP of the job, if given
+    std::string proc_map;  // PMIX_PROC_MAP of the job, if given
 
     // What the flat entries say of this node (layout.h decides with them
     // which node of the maps is this one): PMIX_HOSTNAME and PMIX_NODEID
@@ -136,13 +134,13 @@ struct Collected {
 
 // PMIX_SUCCESS, or PMIX_ERR_BAD_PARAM / PMIX_ERR_TYPE_MISMATCH with *error_p
 // naming the offending attribute.
-pmix_status_t collect(const char *nspace, const pmix_info_t info[], std::size_t ninfo,
-                      Collected *out_p, std::string *error_p);
+pmix_status_t collect(const char *nspace, const pmix_info_t info[], std::size_t ninfo, Collected *out_p,
+                      std::string *error_p);
 
 // Reads an integer value of any integer type into a uint32_t (range-checked;
 // util::read_unsigned of pmixpp/util.hpp).
 bool as_uint32(const pmix_value_t &value, uint32_t *out_p);
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata
 
 #endif

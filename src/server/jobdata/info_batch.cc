@@ -95,4 +95,4 @@ void InfoBatch::clear()
     strings_.clear();
 }
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata

@@ -44,11 +44,11 @@ public:
 private:
     pmix_info_t &append(const char *key);
 
-    std::vector<pmix_info_t> infos_; // slots [0, count_) are in use
+    std::vector<pmix_info_t> infos_;  // slots [0, count_) are in use
     std::size_t count_ = 0;
-    std::deque<std::string> strings_; // stable addresses for add_string
+    std::deque<std::string> strings_;  // stable addresses for add_string
 };
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata
 
 #endif

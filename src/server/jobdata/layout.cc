@@ -12,7 +12,8 @@ namespace {
 
 class Builder {
 public:
-    Builder(const Collected &given, Layout &layout, std::string &error) : given_(given), layout_(layout), error_(error) {}
+    Builder(const Collected &given, Layout &layout, std::string &error) : given_(given), layout_(layout), error_(error)
+    {}
 
     pmix_status_t run(ServerHost server_host);
 
@@ -212,7 +213,7 @@ void Builder::split_ranks_by_app_size()
         for (const pmix_info_t *info : app != nullptr ? app->infos : InfoRefs{}) {
             if (std::string_view(info->key) == PMIX_APP_SIZE) sized = as_uint32(info->value, &size);
         }
-        if (!sized) return; // cannot tell: everything stays in the first app
+        if (!sized) return;  // cannot tell: everything stays in the first app
         for (uint64_t r = first; r < first + size && r < layout_.known_ranks; ++r) {
             layout_.app_of_rank[r] = static_cast<int32_t>(a);
         }
@@ -242,7 +243,10 @@ void Builder::fill_per_node_and_app()
     }
 }
 
-std::string_view short_name(std::string_view hostname) { return hostname.substr(0, hostname.find('.')); }
+std::string_view short_name(std::string_view hostname)
+{
+    return hostname.substr(0, hostname.find('.'));
+}
 
 std::optional<std::size_t> Builder::node_by_short_name(std::string_view hostname) const
 {
@@ -294,7 +298,8 @@ pmix_status_t Builder::settle_local_node(ServerHost server_host)
     const bool described = !given_.local_node.empty() || !given_.local_peers.empty() || given_.this_nodeid;
     if (!layout_.local_node && described) {
         // This node is none of the maps' (or there are no maps).
-        const std::string name = given_.this_hostname != nullptr ? given_.this_hostname : std::string(server_host.hostname);
+        const std::string name =
+            given_.this_hostname != nullptr ? given_.this_hostname : std::string(server_host.hostname);
         if (given_.this_nodeid && by_id_.count(*given_.this_nodeid) == 0 && by_name_.count(name) == 0) {
             by_name_.emplace(name, layout_.nodes.size());
             by_id_.emplace(*given_.this_nodeid, layout_.nodes.size());
@@ -328,7 +333,7 @@ pmix_status_t Builder::run(ServerHost server_host)
     return PMIX_SUCCESS;
 }
 
-} // namespace
+}  // namespace
 
 pmix_status_t build_layout(const Collected &given, ServerHost server_host, Layout *layout_p, std::string *error_p)
 {
@@ -339,4 +344,4 @@ pmix_status_t build_layout(const Collected &given, ServerHost server_host, Layou
     return rc;
 }
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata

@@ -22,25 +22,25 @@ inline constexpr int32_t kUnplaced = -1;
 struct Node {
     std::optional<std::string> hostname;
     uint32_t nodeid = 0;
-    std::vector<pmix_rank_t> ranks; // ascending
+    std::vector<pmix_rank_t> ranks;  // ascending
     const GivenNode *given = nullptr;
 };
 
 struct App {
     uint32_t appnum = 0;
-    std::vector<pmix_rank_t> ranks; // ascending
+    std::vector<pmix_rank_t> ranks;  // ascending
     const GivenApp *given = nullptr;
 };
 
 struct Layout {
     std::vector<Node> nodes;
-    std::optional<std::size_t> local_node;      // index into nodes
-    std::vector<App> apps;                      // ordered by appnum
-    uint32_t known_ranks = 0;                   // ranks 0..known_ranks-1 may be described
-    std::vector<int32_t> node_of_rank;          // index into nodes, or kUnplaced
-    std::vector<uint32_t> local_rank_of;        // position among its node's ranks
-    std::vector<int32_t> app_of_rank;           // index into apps, or kUnplaced
-    std::vector<uint32_t> app_rank_of;          // position among its app's ranks
+    std::optional<std::size_t> local_node;  // index into nodes
+    std::vector<App> apps;                  // ordered by appnum
+    uint32_t known_ranks = 0;               // ranks 0..known_ranks-1 may be described
+    std::vector<int32_t> node_of_rank;      // index into nodes, or kUnplaced
+    std::vector<uint32_t> local_rank_of;    // position among its node's ranks
+    std::vector<int32_t> app_of_rank;       // index into apps, or kUnplaced
+    std::vector<uint32_t> app_rank_of;      // position among its app's ranks
     uint32_t job_size = 0;
     uint32_t num_apps = 1;
 
@@ -73,6 +73,6 @@ struct ServerHost {
 // PMIX_SUCCESS or an error with *error_p naming the inconsistent attribute.
 pmix_status_t build_layout(const Collected &given, ServerHost server_host, Layout *layout_p, std::string *error_p);
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata
 
 #endif

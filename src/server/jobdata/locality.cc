@@ -45,7 +45,7 @@ Bitmap parse(const char *text)
     return bitmap;
 }
 
-} // namespace
+}  // namespace
 
 std::string locality_string(hwloc_topology_t topology, const char *cpuset)
 {
@@ -77,4 +77,4 @@ std::string locality_string(hwloc_topology_t topology, const char *cpuset)
     return locality;
 }
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata

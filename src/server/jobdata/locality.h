@@ -17,6 +17,6 @@ namespace pmixpp::jobdata {
 // the text does not parse or overlaps nothing in `topology`.
 std::string locality_string(hwloc_topology_t topology, const char *cpuset);
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata
 
 #endif

@@ -41,7 +41,8 @@ public:
     Registrar(const char *nspace, const Collected &given, const Layout &layout, const Options &options,
               const store::Store &store)
         : nspace_(nspace), given_(given), layout_(layout), options_(options), store_(store),
-          app_keys_derived_(app_keys_derived(given, layout)) {}
+          app_keys_derived_(app_keys_derived(given, layout))
+    {}
 
     pmix_status_t run();
 
@@ -161,7 +162,7 @@ pmix_status_t Registrar::store_proc(pmix_rank_t rank)
 {
     const Node *node = layout_.node_of(rank);
     const GivenProc *given = given_.procs.find(rank);
-    if (node == nullptr && given == nullptr) return PMIX_SUCCESS; // nothing known
+    if (node == nullptr && given == nullptr) return PMIX_SUCCESS;  // nothing known
     // A key the host gave is not derived: its value wins, and a batch with
     // unique keys is taken whole by the store.
     const GivenProc none;
@@ -236,9 +237,8 @@ void summarize(const Collected &given, const Layout &layout, JobSummary *summary
     *summary_p = std::move(summary);
 }
 
-pmix_status_t register_checked(const char *nspace, const pmix_info_t info[], std::size_t ninfo,
-                               const Options &options, const store::Store &store, JobSummary *summary_p,
-                               std::string &error)
+pmix_status_t register_checked(const char *nspace, const pmix_info_t info[], std::size_t ninfo, const Options &options,
+                               const store::Store &store, JobSummary *summary_p, std::string &error)
 {
     Collected given;
     pmix_status_t rc = collect(nspace, info, ninfo, &given, &error);
@@ -267,7 +267,7 @@ pmix_status_t register_checked(const char *nspace, const pmix_info_t info[], std
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-} // namespace
+}  // namespace
 
 pmix_status_t register_nspace(const char *nspace, int nlocalprocs, const pmix_info_t info[], std::size_t ninfo,
                               const Options &options, const store::Store &store, JobSummary *summary_p,
@@ -299,4 +299,4 @@ pmix_status_t deregister_nspace(const char *nspace, const store::Store &store)
     return store.remove_nspace(nspace);
 }
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata

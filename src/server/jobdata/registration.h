@@ -47,24 +47,24 @@ struct JobSummary {
     uint32_t job_size = 0;
     uint32_t num_nodes = 0;
     uint32_t num_apps = 0;
-    bool nodata = false;                  // PMIX_REGISTER_NODATA was given
-    bool local_node_known = false;        // this node is one of the job's nodes
+    bool nodata = false;            // PMIX_REGISTER_NODATA was given
+    bool local_node_known = false;  // this node is one of the job's nodes
     uint32_t local_nodeid = 0;
-    std::string local_hostname;           // this node's name in the job ("" when it has none)
-    std::vector<pmix_rank_t> local_ranks; // ranks on this node, ascending
+    std::string local_hostname;            // this node's name in the job ("" when it has none)
+    std::vector<pmix_rank_t> local_ranks;  // ranks on this node, ascending
 };
 
 // Registers `nspace`. PMIX_OPERATION_SUCCEEDED on success (the value
 // PMIx_server_register_nspace returns when it completes at once); on error a
 // PMIx status and, when error_p is given, a message naming the offending
 // attribute. On error nothing of the namespace stays in the store.
-pmix_status_t register_nspace(const char *nspace, int nlocalprocs, const pmix_info_t info[],
-                              std::size_t ninfo, const Options &options, const store::Store &store,
-                              JobSummary *summary_p, std::string *error_p = nullptr);
+pmix_status_t register_nspace(const char *nspace, int nlocalprocs, const pmix_info_t info[], std::size_t ninfo,
+                              const Options &options, const store::Store &store, JobSummary *summary_p,
+                              std::string *error_p = nullptr);
 
 // Forgets everything stored for nspace. PMIX_ERR_NOT_FOUND if it is unknown.
 pmix_status_t deregister_nspace(const char *nspace, const store::Store &store);
 
-} // namespace pmixpp::jobdata
+}  // namespace pmixpp::jobdata
 
 #endif

@@ -36,7 +36,7 @@ struct Monitor {
     pmix_proc_t proc{};  // the monitored process: the requester
     Spec spec;
     runtime::Timer timer;
-    uint32_t quiet_periods = 0;  // periods in a row without a sign of life
+    uint32_t quiet_periods = 0;      // periods in a row without a sign of life
     bool alive_since_check = false;  // a heartbeat came during this period
     bool alerted = false;            // this stall was reported already
     FileSnapshot last;

@@ -79,8 +79,8 @@ pmix_status_t read_common(const pmix_info_t dirs[], std::size_t ndirs, Spec &spe
 }
 
 // A required period and an optional drop count, both at least 1.
-pmix_status_t read_timing(const pmix_info_t dirs[], std::size_t ndirs, const char *period_key,
-                          const char *drops_key, Spec &spec, std::string *reason_p)
+pmix_status_t read_timing(const pmix_info_t dirs[], std::size_t ndirs, const char *period_key, const char *drops_key,
+                          Spec &spec, std::string *reason_p)
 {
     pmix_status_t rc = read_count(dirs, ndirs, period_key, &spec.period_s, reason_p);
     if (rc == PMIX_SUCCESS) rc = read_count(dirs, ndirs, drops_key, &spec.drops, reason_p);
@@ -98,8 +98,8 @@ pmix_status_t read_file_spec(const pmix_info_t &monitor, const pmix_info_t dirs[
     if (read_string(monitor.value, &spec.path) != PMIX_SUCCESS || spec.path.empty()) {
         return bad(reason_p, "PMIX_MONITOR_FILE must name the file to watch (a non-empty string)");
     }
-    const pmix_status_t rc = read_timing(dirs, ndirs, PMIX_MONITOR_FILE_CHECK_TIME, PMIX_MONITOR_FILE_DROPS, spec,
-                                         reason_p);
+    const pmix_status_t rc =
+        read_timing(dirs, ndirs, PMIX_MONITOR_FILE_CHECK_TIME, PMIX_MONITOR_FILE_DROPS, spec, reason_p);
     if (rc != PMIX_SUCCESS) return rc;
     for (std::size_t i = 0; dirs != nullptr && i < ndirs; ++i) {
         if (key_is(dirs[i], PMIX_MONITOR_FILE_SIZE)) spec.watch_size = criterion_set(dirs[i].value);
@@ -131,8 +131,8 @@ pmix_status_t read_cancel(const pmix_value_t &value, Spec &spec, std::string *re
 
 }  // namespace
 
-pmix_status_t read_spec(const pmix_info_t &monitor, const pmix_info_t directives[], std::size_t ndirs,
-                        Spec *spec_p, std::string *reason_p)
+pmix_status_t read_spec(const pmix_info_t &monitor, const pmix_info_t directives[], std::size_t ndirs, Spec *spec_p,
+                        std::string *reason_p)
 {
     if (directives == nullptr) ndirs = 0;
     Spec spec;

@@ -17,11 +17,11 @@ enum class Kind { heartbeat, file, cancel };
 
 struct Spec {
     Kind kind = Kind::heartbeat;
-    std::string id;  // PMIX_MONITOR_ID; for a cancel, the monitor to stop
-    bool cancel_all = false;  // a cancel without an id: every monitor of the requester
+    std::string id;                                  // PMIX_MONITOR_ID; for a cancel, the monitor to stop
+    bool cancel_all = false;                         // a cancel without an id: every monitor of the requester
     pmix_data_range_t range = PMIX_RANGE_NAMESPACE;  // of the alert
-    uint32_t period_s = 0;  // PMIX_MONITOR_HEARTBEAT_TIME / PMIX_MONITOR_FILE_CHECK_TIME
-    uint32_t drops = 1;     // periods without a sign of life before the alert
+    uint32_t period_s = 0;                           // PMIX_MONITOR_HEARTBEAT_TIME / PMIX_MONITOR_FILE_CHECK_TIME
+    uint32_t drops = 1;                              // periods without a sign of life before the alert
     // The file monitor: which of the file's attributes count as a sign of life.
     std::string path;
     bool watch_size = false;
@@ -33,8 +33,8 @@ struct Spec {
 // what is wrong, for a log line:
 //   PMIX_ERR_NOT_SUPPORTED  the monitor key is not one the server runs itself
 //   PMIX_ERR_BAD_PARAM      a required directive is missing or has a bad value
-pmix_status_t read_spec(const pmix_info_t &monitor, const pmix_info_t directives[], std::size_t ndirs,
-                        Spec *spec_p, std::string *reason_p);
+pmix_status_t read_spec(const pmix_info_t &monitor, const pmix_info_t directives[], std::size_t ndirs, Spec *spec_p,
+                        std::string *reason_p);
 
 }  // namespace pmixpp::server::monitor
 

@@ -87,8 +87,9 @@ pmix_status_t refuse(Server &server, const pmix_proc_t &proc, pmix_status_t rc, 
 {
     // Rate-limited per kind of refusal (a fixed set of causes): a client
     // looping over a bad request must not flood the log.
-    server.warnings.note(std::string("monitor ") + PMIx_Error_string(rc), "PMIx_Process_monitor of " + proc_name(proc) + " refused (" +
-                                        PMIx_Error_string(rc) + "): " + reason);
+    server.warnings.note(std::string("monitor ") + PMIx_Error_string(rc), "PMIx_Process_monitor of " + proc_name(proc) +
+                                                                              " refused (" + PMIx_Error_string(rc) +
+                                                                              "): " + reason);
     return rc;
 }
 
@@ -102,8 +103,9 @@ pmix_status_t start(Server &server, OwnerId owner, const pmix_proc_t &proc, Spec
     Monitor *added = nullptr;
     const pmix_status_t rc = server.part<monitor::MonitorRegistry>().add(std::move(monitor), &added);
     if (rc != PMIX_SUCCESS) {
-        return refuse(server, proc, rc, "it holds " + std::to_string(kMaxMonitorsPerOwner) +
-                                            " monitors already; cancel some with PMIX_MONITOR_CANCEL");
+        return refuse(server, proc, rc,
+                      "it holds " + std::to_string(kMaxMonitorsPerOwner) +
+                          " monitors already; cancel some with PMIX_MONITOR_CANCEL");
     }
     arm(server, *added);
     return PMIX_SUCCESS;

@@ -20,7 +20,10 @@ const framework::SelectedModule *find_component(const Server &server, const std:
     return nullptr;
 }
 
-bool answered(pmix_status_t rc) { return rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED; }
+bool answered(pmix_status_t rc)
+{
+    return rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED;
+}
 
 // The component's list as an array, without a PMIX_FABRIC_INDEX of its own
 // (the core numbers registrations, not the component).
@@ -59,8 +62,7 @@ std::string identifier_in(const wire::InfoArray &info, const std::string &otherw
 }
 
 // Runs one hook with a fresh list; the description on success.
-template <typename Hook>
-pmix_status_t describe_with(Hook hook, wire::InfoArray *info_p)
+template <typename Hook> pmix_status_t describe_with(Hook hook, wire::InfoArray *info_p)
 {
     void *ilist = PMIx_Info_list_start();
     if (ilist == nullptr) return PMIX_ERR_NOMEM;
@@ -87,8 +89,8 @@ pmix_status_t register_fabric(Server &server, const pmix_info_t directives[], st
         const auto *module = module_of(selected);
         if (!PMIXPP_PNET_HAS(module, register_fabric)) continue;
         wire::InfoArray info;
-        const pmix_status_t rc = describe_with(
-            [&](void *ilist) { return module->register_fabric(directives, ndirs, ilist); }, &info);
+        const pmix_status_t rc =
+            describe_with([&](void *ilist) { return module->register_fabric(directives, ndirs, ilist); }, &info);
         if (rc == PMIX_ERR_NOMEM) return rc;
         if (rc == PMIX_ERR_NOT_FOUND || rc == PMIX_ERR_NOT_SUPPORTED) continue;  // not one it knows
         if (rc != PMIX_SUCCESS) {

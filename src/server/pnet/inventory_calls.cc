@@ -70,7 +70,8 @@ pmix_status_t deliver_inventory(Server &server, const pmix_info_t info[], std::s
         const auto *module = module_of(selected);
         if (!PMIXPP_PNET_HAS(module, deliver_inventory)) continue;
         const pmix_status_t rc = module->deliver_inventory(info, ninfo, directives, ndirs);
-        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) warn_failed(selected.component, "deliver_inventory", rc, "the inventory goes on without it");
+        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
+            warn_failed(selected.component, "deliver_inventory", rc, "the inventory goes on without it");
     }
     if (cbfunc != nullptr) post_to_server([cbfunc, cbdata](Server &) { cbfunc(PMIX_SUCCESS, cbdata); });
     return PMIX_SUCCESS;

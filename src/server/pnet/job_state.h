@@ -17,10 +17,10 @@
 namespace pmixpp::server::pnet {
 
 struct JobState {
-    std::vector<EnvarDirective> envars;  // from register_nspace, in order
-    int local_support_pending = 0;       // setup_local_support calls not done yet
-    std::set<pmix_rank_t> children_ended; // child cleanup ran
-    std::set<uint32_t> apps_ended;        // application cleanup ran
+    std::vector<EnvarDirective> envars;    // from register_nspace, in order
+    int local_support_pending = 0;         // setup_local_support calls not done yet
+    std::set<pmix_rank_t> children_ended;  // child cleanup ran
+    std::set<uint32_t> apps_ended;         // application cleanup ran
     // Local children not ended yet, per application; counted once, at the
     // first child that ends (one lookup per local rank for the whole job).
     std::map<uint32_t, uint32_t> children_left;

@@ -26,7 +26,8 @@ void count_children(const Server &server, Namespace &ns)
     if (ns.part<pnet::JobState>().counted) return;
     ns.part<pnet::JobState>().counted = true;
     for (pmix_rank_t local : ns.summary.local_ranks) {
-        if (ns.part<pnet::JobState>().children_ended.count(local) == 0) ++ns.part<pnet::JobState>().children_left[appnum_of(server, ns.name, local)];
+        if (ns.part<pnet::JobState>().children_ended.count(local) == 0)
+            ++ns.part<pnet::JobState>().children_left[appnum_of(server, ns.name, local)];
     }
 }
 
@@ -126,8 +127,8 @@ const pmixpp_pnet_module_t *module_of(const framework::SelectedModule &selected)
 
 void warn_failed(const std::string &component, const char *what, pmix_status_t rc, const char *consequence)
 {
-    runtime::log_warning("server", "pnet/" + component + ": " + what + " failed (" + PMIx_Error_string(rc) + "); " +
-                                       consequence);
+    runtime::log_warning("server",
+                         "pnet/" + component + ": " + what + " failed (" + PMIx_Error_string(rc) + "); " + consequence);
 }
 
 }  // namespace pmixpp::server::pnet

@@ -34,9 +34,9 @@ namespace pmixpp::server::pnet {
 
 // The module table of a selected pnet component, when it holds `member`
 // (an older, shorter table does not).
-#define PMIXPP_PNET_HAS(module, member)                                                     \
-    ((module) != nullptr &&                                                                 \
-     (module)->struct_size >= offsetof(pmixpp_pnet_module_t, member) + sizeof((module)->member) && \
+#define PMIXPP_PNET_HAS(module, member)                                                                                \
+    ((module) != nullptr &&                                                                                            \
+     (module)->struct_size >= offsetof(pmixpp_pnet_module_t, member) + sizeof((module)->member) &&                     \
      (module)->member != nullptr)
 
 // lifecycle.cc: every active pnet component, best first (none is fine).

@@ -114,8 +114,8 @@ void finish(Server &server, uint64_t id)
         call->app_cbfunc(PMIX_ERR_NOMEM, nullptr, 0, call->cbdata, nullptr, nullptr);
         return;
     }
-    call->app_cbfunc(status, static_cast<pmix_info_t *>(result->array), result->size, call->cbdata,
-                     release_result, result);
+    call->app_cbfunc(status, static_cast<pmix_info_t *>(result->array), result->size, call->cbdata, release_result,
+                     result);
 }
 
 void record_answer(Server &server, SetupCall &call, std::size_t index, pmix_status_t status)
@@ -152,8 +152,7 @@ void time_out(Server &server, uint64_t id)
         if (call.answers[i] != SetupCall::Answer::pending) continue;
         call.answers[i] = SetupCall::Answer::failed;
         runtime::log_warning("server", "pnet/" + call.components[i] + ": " + what(call) + " of " + call.nspace +
-                                           " did not answer within " + kTimeoutEnv +
-                                           "; the job goes on without it");
+                                           " did not answer within " + kTimeoutEnv + "; the job goes on without it");
     }
     call.pending = 0;
     if (call.first_failure == PMIX_SUCCESS) call.first_failure = PMIX_ERR_TIMEOUT;
@@ -233,8 +232,8 @@ SetupCall::~SetupCall()
     }
 }
 
-pmix_status_t start_application(Server &server, const std::string &nspace, const pmix_info_t info[],
-                                std::size_t ninfo, pmix_setup_application_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t start_application(Server &server, const std::string &nspace, const pmix_info_t info[], std::size_t ninfo,
+                                pmix_setup_application_cbfunc_t cbfunc, void *cbdata)
 {
     auto call = std::make_unique<SetupCall>();
     call->kind = SetupCall::Kind::application;

@@ -37,15 +37,15 @@ struct SetupCall {
     uint64_t id = 0;
     Kind kind = Kind::application;
     std::string nspace;
-    wire::InfoArray info;              // what components are handed
+    wire::InfoArray info;  // what components are handed
     std::vector<std::string> components;
     std::vector<Answer> answers;
-    std::vector<void *> lists;         // application: one PMIx_Info_list per component
+    std::vector<void *> lists;  // application: one PMIx_Info_list per component
     std::size_t pending = 0;
     pmix_status_t first_failure = PMIX_SUCCESS;
     runtime::Timer timer;
-    bool envars_only = false;          // PMIX_SETUP_APP_ENVARS
-    bool nonenvars_only = false;       // PMIX_SETUP_APP_NONENVARS
+    bool envars_only = false;     // PMIX_SETUP_APP_ENVARS
+    bool nonenvars_only = false;  // PMIX_SETUP_APP_NONENVARS
     pmix_setup_application_cbfunc_t app_cbfunc = nullptr;
     pmix_op_cbfunc_t op_cbfunc = nullptr;
     void *cbdata = nullptr;
@@ -61,8 +61,8 @@ struct SetupCalls {
     uint64_t next_id = 1;
 };
 
-pmix_status_t start_application(Server &server, const std::string &nspace, const pmix_info_t info[],
-                                std::size_t ninfo, pmix_setup_application_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t start_application(Server &server, const std::string &nspace, const pmix_info_t info[], std::size_t ninfo,
+                                pmix_setup_application_cbfunc_t cbfunc, void *cbdata);
 pmix_status_t start_local_support(Server &server, const std::string &nspace, const pmix_info_t info[],
                                   std::size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata);
 

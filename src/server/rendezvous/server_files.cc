@@ -49,7 +49,7 @@ std::string launcher_file(const pmix_info_t info[], std::size_t ninfo)
 {
     std::string path;
     if (const pmix_info_t *item = server::find_info(info, ninfo, PMIX_LAUNCHER_RENDEZVOUS_FILE)) {
-        (void) server::read_string(item->value, &path);
+        (void)server::read_string(item->value, &path);
     }
     if (path.empty()) {
         const char *env = std::getenv(PMIX_LAUNCHER_RENDEZVOUS_FILE);
@@ -111,7 +111,7 @@ pmix_status_t make_parents(const std::string &path, std::string *error_p)
     }
     for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
         if (mkdir(it->c_str(), 0700) == 0) {
-            (void) chmod(it->c_str(), 0700);  // exactly 0700 whatever the umask
+            (void)chmod(it->c_str(), 0700);  // exactly 0700 whatever the umask
             published().created_dirs.push_back(*it);
         } else if (errno != EEXIST) {
             *error_p = "cannot create " + *it + ": " + std::strerror(errno);
@@ -140,8 +140,7 @@ void store_start_time(Server &server, const std::string &start_time)
     value.data.string = const_cast<char *>(start_time.c_str());  // copied by the store
     if (server.store->put_value(server.config.nspace.c_str(), PMIXPP_GDS_LEVEL_PROC, server.config.rank,
                                 PMIX_SERVER_START_TIME, &value) != PMIX_SUCCESS) {
-        runtime::log_warning("server", "cannot store " PMIX_SERVER_START_TIME
-                                       " (PMIx_Get of it will not find it)");
+        runtime::log_warning("server", "cannot store " PMIX_SERVER_START_TIME " (PMIx_Get of it will not find it)");
     }
 }
 
@@ -162,8 +161,8 @@ pmix_status_t write_one(const Planned &entry, const Contact &contact)
         return rc;
     }
     // A tool file that cannot be written costs only the tools that look for it.
-    runtime::log_warning("server", "no rendezvous file " + entry.path + ": " + error +
-                                       " (tools will not find the server there)");
+    runtime::log_warning("server",
+                         "no rendezvous file " + entry.path + ": " + error + " (tools will not find the server there)");
     return PMIX_SUCCESS;
 }
 
@@ -199,7 +198,7 @@ void withdraw_server_files()
     Published &state = published();
     for (const std::string &path : state.files) release_file(path);
     // Children before parents; a directory someone else put files in stays.
-    for (auto it = state.created_dirs.rbegin(); it != state.created_dirs.rend(); ++it) (void) rmdir(it->c_str());
+    for (auto it = state.created_dirs.rbegin(); it != state.created_dirs.rend(); ++it) (void)rmdir(it->c_str());
     state = Published{};
 }
 

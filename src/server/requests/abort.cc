@@ -18,8 +18,8 @@ void handle_abort(Server &server, Peer &peer, uint32_t tag, wire::AbortRequest &
     host::start_op(
         [&](pmix_op_cbfunc_t cbfunc, void *cbdata) {
             pmix_proc_t *procs = held->procs.empty() ? nullptr : held->procs.data();
-            return upcall(&proc, server_object, held->status, held->message.c_str(), procs,
-                          held->procs.size(), cbfunc, cbdata);
+            return upcall(&proc, server_object, held->status, held->message.c_str(), procs, held->procs.size(), cbfunc,
+                          cbdata);
         },
         [id, tag, held](pmix_status_t status) {
             if (Server *now = current()) reply_status(*now, id, tag, status);

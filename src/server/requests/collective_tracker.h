@@ -28,13 +28,13 @@ struct Arrival {
 
 struct LocalCollective {
     uint64_t id = 0;
-    std::string signature;               // the sorted participant set
-    std::vector<pmix_proc_t> procs;      // what the host's upcall gets
-    std::set<std::string> expected;      // local participants (proc_name)
+    std::string signature;           // the sorted participant set
+    std::vector<pmix_proc_t> procs;  // what the host's upcall gets
+    std::set<std::string> expected;  // local participants (proc_name)
     std::vector<Arrival> arrived;
-    wire::InfoArray directives;          // the first arrival's (fence: plus merged flags)
+    wire::InfoArray directives;  // the first arrival's (fence: plus merged flags)
     bool host_called = false;
-    runtime::Timer timer;                // PMIX_TIMEOUT
+    runtime::Timer timer;  // PMIX_TIMEOUT
 
     bool has_arrived(const pmix_proc_t &proc) const;
     bool complete() const { return arrived.size() >= expected.size(); }
@@ -42,8 +42,7 @@ struct LocalCollective {
     bool drop(PeerId peer, const std::string &proc);
 };
 
-template <typename Collective>
-class CollectiveTracker {
+template <typename Collective> class CollectiveTracker {
 public:
     // The open (not yet handed to the host) collective for signature that
     // proc has not joined yet; nullptr if none.

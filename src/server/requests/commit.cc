@@ -34,13 +34,12 @@ void handle_commit(Server &server, Peer &peer, uint32_t tag, wire::CommitRequest
     }
     if (request.reply_wanted) return reply_status(server, peer.id, tag, rc);
     if (rc != PMIX_SUCCESS) {
-        runtime::log_warning("server", "could not store the data committed by " + describe(peer) + ": " +
-                                           PMIx_Error_string(rc));
+        runtime::log_warning("server",
+                             "could not store the data committed by " + describe(peer) + ": " + PMIx_Error_string(rc));
     }
 }
 
-pmix_status_t proc_modex(const Server &server, const pmix_proc_t &proc, pmix_scope_t scope,
-                         wire::ProcData *data_p)
+pmix_status_t proc_modex(const Server &server, const pmix_proc_t &proc, pmix_scope_t scope, wire::ProcData *data_p)
 {
     store::InfoArray info;
     const pmix_status_t rc = server.store->fetch_modex_all(proc.nspace, proc.rank, scope, &info);

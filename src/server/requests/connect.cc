@@ -61,7 +61,8 @@ void call_host(Server &server, ConnectCollective &collective)
     const auto upcall = collective.disconnect ? slots.disconnect : slots.connect;
     std::shared_ptr<ConnectUpcall> held;
     try {
-        held = std::make_shared<ConnectUpcall>(ConnectUpcall{std::move(collective.procs), std::move(collective.directives)});
+        held = std::make_shared<ConnectUpcall>(
+            ConnectUpcall{std::move(collective.procs), std::move(collective.directives)});
     } catch (const std::bad_alloc &) {
         return finish_connect(server, collective.id, PMIX_ERR_NOMEM);
     }
@@ -71,8 +72,7 @@ void call_host(Server &server, ConnectCollective &collective)
     // answered at once completed it).
     host::start_op(
         [upcall, held](pmix_op_cbfunc_t cbfunc, void *cbdata) {
-            return upcall(held->procs.data(), held->procs.size(), held->info.data(), held->info.size(), cbfunc,
-                          cbdata);
+            return upcall(held->procs.data(), held->procs.size(), held->info.data(), held->info.size(), cbfunc, cbdata);
         },
         [id, held](pmix_status_t status) {
             if (Server *now = current()) finish_connect(*now, id, status);
@@ -136,7 +136,8 @@ void handle_disconnect(Server &server, Peer &peer, uint32_t tag, wire::Disconnec
 
 void connect_peer_lost(Server &server, const Peer &peer)
 {
-    leave_all(server.part<ConnectTracker>(), peer, [&server](uint64_t id) { finish_connect(server, id, PMIX_ERR_LOST_CONNECTION); });
+    leave_all(server.part<ConnectTracker>(), peer,
+              [&server](uint64_t id) { finish_connect(server, id, PMIX_ERR_LOST_CONNECTION); });
 }
 
 void fail_all_connects(Server &server, pmix_status_t status)

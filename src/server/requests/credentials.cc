@@ -101,8 +101,8 @@ void start_get_credential(Server &server, const pmix_proc_t &requester, wire::Ge
     }
     auto *call = new (std::nothrow) GetCall{requester, std::move(request), std::move(respond)};
     if (call == nullptr) return respond_status_later<wire::GetCredentialReply>(std::move(respond), PMIX_ERR_NOMEM);
-    const pmix_status_t rc = upcall(&call->requester, call->request.directives.data(),
-                                    call->request.directives.size(), credential_done, call);
+    const pmix_status_t rc = upcall(&call->requester, call->request.directives.data(), call->request.directives.size(),
+                                    credential_done, call);
     if (rc == PMIX_SUCCESS) return;
     std::unique_ptr<GetCall> refused(call);
     respond_status_later<wire::GetCredentialReply>(std::move(refused->respond),
@@ -129,10 +129,9 @@ void start_validate_credential(Server &server, const pmix_proc_t &requester, wir
 
 void handle_get_credential(Server &server, Peer &peer, uint32_t tag, wire::GetCredentialRequest &request)
 {
-    start_get_credential(server, peer.proc, std::move(request),
-                         [peer = peer.id, tag](wire::GetCredentialReply &reply) {
-                             if (Server *now = current()) reply_to(*now, peer, tag, reply);
-                         });
+    start_get_credential(server, peer.proc, std::move(request), [peer = peer.id, tag](wire::GetCredentialReply &reply) {
+        if (Server *now = current()) reply_to(*now, peer, tag, reply);
+    });
 }
 
 void handle_validate_credential(Server &server, Peer &peer, uint32_t tag, wire::ValidateCredentialRequest &request)

@@ -49,7 +49,8 @@ void spawn_done(pmix_status_t status, char nspace[], void *cbdata)
                                        "telling the requester PMIX_ERR_BAD_PARAM (fix the host's spawn callback)");
         reply->status = PMIX_ERR_BAD_PARAM;
     }
-    post_to_server([peer = call->peer, tag = call->tag, reply](Server &server) { reply_to(server, peer, tag, *reply); });
+    post_to_server(
+        [peer = call->peer, tag = call->tag, reply](Server &server) { reply_to(server, peer, tag, *reply); });
 }
 
 // For allocate and session control: the host's info answer, copied.
@@ -66,7 +67,8 @@ void info_done(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbd
     }
     if (release != nullptr) release(release_cbdata);
     if (call == nullptr) return;
-    post_to_server([peer = call->peer, tag = call->tag, reply](Server &server) { reply_to(server, peer, tag, *reply); });
+    post_to_server(
+        [peer = call->peer, tag = call->tag, reply](Server &server) { reply_to(server, peer, tag, *reply); });
 }
 
 void reply_info_status(Server &server, PeerId peer, uint32_t tag, pmix_status_t status)
@@ -80,9 +82,8 @@ void log_done(pmix_status_t status, void *cbdata)
 {
     std::unique_ptr<HostCall<wire::LogRequest>> call(static_cast<HostCall<wire::LogRequest> *>(cbdata));
     if (call == nullptr) return;
-    post_to_server([peer = call->peer, tag = call->tag, status](Server &server) {
-        reply_status(server, peer, tag, status);
-    });
+    post_to_server(
+        [peer = call->peer, tag = call->tag, status](Server &server) { reply_status(server, peer, tag, status); });
 }
 
 }  // namespace
@@ -124,9 +125,8 @@ void handle_session_control(Server &server, Peer &peer, uint32_t tag, wire::Sess
     if (upcall == nullptr) return reply_info_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
     auto *call = hand_over(peer, tag, request);
     if (call == nullptr) return reply_info_status(server, peer.id, tag, PMIX_ERR_NOMEM);
-    const pmix_status_t rc =
-        upcall(&call->requester, call->request.session_id, call->request.directives.data(),
-               call->request.directives.size(), info_done<wire::SessionControlRequest>, call);
+    const pmix_status_t rc = upcall(&call->requester, call->request.session_id, call->request.directives.data(),
+                                    call->request.directives.size(), info_done<wire::SessionControlRequest>, call);
     if (rc == PMIX_SUCCESS) return;
     delete call;
     reply_info_status(server, peer.id, tag, immediate_status(rc, PMIX_SUCCESS));

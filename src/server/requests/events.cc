@@ -9,8 +9,7 @@
 
 namespace pmixpp::server {
 
-void handle_register_events(Server &server, Peer &peer, uint32_t tag,
-                            wire::RegisterEventsRequest &request)
+void handle_register_events(Server &server, Peer &peer, uint32_t tag, wire::RegisterEventsRequest &request)
 {
     EventRegistration registration;
     registration.reference = server.next_event_reference++;
@@ -21,13 +20,11 @@ void handle_register_events(Server &server, Peer &peer, uint32_t tag,
     replay_kept_events(server, peer, peer.events.back());
 }
 
-void handle_deregister_events(Server &server, Peer &peer, uint32_t tag,
-                              wire::DeregisterEventsRequest &request)
+void handle_deregister_events(Server &server, Peer &peer, uint32_t tag, wire::DeregisterEventsRequest &request)
 {
     auto &events = peer.events;
-    auto found = std::find_if(events.begin(), events.end(), [&](const EventRegistration &r) {
-        return r.reference == request.reference;
-    });
+    auto found = std::find_if(events.begin(), events.end(),
+                              [&](const EventRegistration &r) { return r.reference == request.reference; });
     if (found == events.end()) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_FOUND);
     host_events_removed(server, *found);
     events.erase(found);

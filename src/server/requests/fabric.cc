@@ -79,11 +79,13 @@ std::size_t registrations_of(const Server &server, PeerId owner)
 }
 
 // The requester may still be there to hold it (a host answer comes later).
-bool owner_present(Server &server, PeerId owner) { return owner == kNoPeer || server.find_peer(owner) != nullptr; }
+bool owner_present(Server &server, PeerId owner)
+{
+    return owner == kNoPeer || server.find_peer(owner) != nullptr;
+}
 
 // Records a registration and answers with its description.
-void record_and_respond(Server &server, RegisteredFabric fabric, wire::InfoArray &info,
-                        const FabricResponder &respond)
+void record_and_respond(Server &server, RegisteredFabric fabric, wire::InfoArray &info, const FabricResponder &respond)
 {
     const uint64_t index = server.part<FabricRegistry>().next_index++;
     wire::FabricReply reply;
@@ -144,8 +146,8 @@ void finish_host_call(Server &server, HostFabricCall &call, pmix_status_t status
 }
 
 // The host's answer may come from any thread, even from inside the upcall.
-void host_answered(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata,
-                   pmix_release_cbfunc_t release, void *release_cbdata)
+void host_answered(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata, pmix_release_cbfunc_t release,
+                   void *release_cbdata)
 {
     std::shared_ptr<HostFabricCall> call(static_cast<HostFabricCall *>(cbdata));
     auto copy = std::make_shared<wire::InfoArray>();
@@ -181,10 +183,10 @@ void start_fabric_register(Server &server, const pmix_proc_t &requester, PeerId 
                            wire::FabricRegisterRequest request, FabricResponder respond)
 {
     if (registrations_of(server, owner) >= kMaxFabricsPerRequester) {
-        server.warnings.note("fabrics", "PMIx_Fabric_register refused with PMIX_ERR_OUT_OF_RESOURCE: " +
-                                            std::string(requester.nspace) + "." + std::to_string(requester.rank) +
-                                            " holds " + std::to_string(kMaxFabricsPerRequester) +
-                                            " registrations already (deregister those it no longer uses)");
+        server.warnings.note(
+            "fabrics", "PMIx_Fabric_register refused with PMIX_ERR_OUT_OF_RESOURCE: " + std::string(requester.nspace) +
+                           "." + std::to_string(requester.rank) + " holds " + std::to_string(kMaxFabricsPerRequester) +
+                           " registrations already (deregister those it no longer uses)");
         return respond_status(respond, PMIX_ERR_OUT_OF_RESOURCE);
     }
     pnet::FabricDescription description;
@@ -209,8 +211,8 @@ void start_fabric_register(Server &server, const pmix_proc_t &requester, PeerId 
     respond_status(respond, rc);
 }
 
-void start_fabric_update(Server &server, const pmix_proc_t &requester, PeerId owner,
-                         wire::FabricUpdateRequest request, FabricResponder respond)
+void start_fabric_update(Server &server, const pmix_proc_t &requester, PeerId owner, wire::FabricUpdateRequest request,
+                         FabricResponder respond)
 {
     const auto it = server.part<FabricRegistry>().fabrics.find(request.index);
     if (it == server.part<FabricRegistry>().fabrics.end() || it->second.owner != owner) {

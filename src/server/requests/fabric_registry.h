@@ -20,15 +20,15 @@ namespace pmixpp::server {
 inline constexpr std::size_t kMaxFabricsPerRequester = 64;
 
 struct RegisteredFabric {
-    std::string name;          // the description's PMIX_FABRIC_IDENTIFIER
-    std::string component;     // the pnet component that answered; empty: the host
+    std::string name;            // the description's PMIX_FABRIC_IDENTIFIER
+    std::string component;       // the pnet component that answered; empty: the host
     std::size_t host_index = 0;  // the index the host's answer gave (update asks it by that)
-    PeerId owner = kNoPeer;    // kNoPeer: the host process itself
+    PeerId owner = kNoPeer;      // kNoPeer: the host process itself
 };
 
 struct FabricRegistry {
     std::map<uint64_t, RegisteredFabric> fabrics;
-    uint64_t next_index = 1;  // 0 is what PMIX_FABRIC_STATIC_INIT holds: never a registration
+    uint64_t next_index = 1;        // 0 is what PMIX_FABRIC_STATIC_INIT holds: never a registration
     bool said_unavailable = false;  // the line saying why nobody answers was printed
 };
 

@@ -42,8 +42,8 @@ void merge_directives(Collective &collective, wire::InfoArray &directives)
 
 }  // namespace
 
-wire::Bytes take_host_blob(const char *data, size_t ndata, pmix_release_cbfunc_t release,
-                           void *release_cbdata, pmix_status_t *status_p)
+wire::Bytes take_host_blob(const char *data, size_t ndata, pmix_release_cbfunc_t release, void *release_cbdata,
+                           pmix_status_t *status_p)
 {
     wire::Bytes blob;
     try {
@@ -69,8 +69,8 @@ pmix_status_t store_remote_blob(Server &server, const wire::Bytes &blob)
     for (const auto &record : records) {
         Namespace *ns = server.find_namespace(record.proc.nspace);
         if (ns != nullptr && ns->is_local(record.proc.rank)) continue;
-        rc = server.store->put_modex(record.proc.nspace, record.proc.rank, PMIX_REMOTE,
-                                     record.info.data(), record.info.size());
+        rc = server.store->put_modex(record.proc.nspace, record.proc.rank, PMIX_REMOTE, record.info.data(),
+                                     record.info.size());
         if (rc != PMIX_SUCCESS) return rc;
         if (ns != nullptr) ns->remote_data.insert(record.proc.rank);
     }
@@ -84,8 +84,7 @@ namespace {
 // this node must instead see its local peers with local + global scope, so
 // their records are rebuilt from the store, and PMIX_REMOTE keys never reach
 // a peer on the same node.
-pmix_status_t blob_for_local_peers(Server &server, const wire::Bytes &collected,
-                                   wire::Bytes *blob_p)
+pmix_status_t blob_for_local_peers(Server &server, const wire::Bytes &collected, wire::Bytes *blob_p)
 {
     if (collected.empty()) return PMIX_SUCCESS;
     std::vector<wire::ProcData> records;
@@ -100,8 +99,7 @@ pmix_status_t blob_for_local_peers(Server &server, const wire::Bytes &collected,
     return wire::encode_modex(records, blob_p);
 }
 
-pmix_status_t local_blob(Server &server, const Collective &collective, pmix_scope_t scope,
-                         wire::Bytes *blob_p);
+pmix_status_t local_blob(Server &server, const Collective &collective, pmix_scope_t scope, wire::Bytes *blob_p);
 
 // The data the local participants receive, and what the host's blob holds
 // for other nodes stored. A host whose collective brought back exactly our
@@ -110,8 +108,8 @@ pmix_status_t local_blob(Server &server, const Collective &collective, pmix_scop
 pmix_status_t take_collected(Server &server, const Collective &collective, const wire::Bytes &blob,
                              wire::Bytes *reply_data_p)
 {
-    const bool only_ours = !blob.empty() && collective.arrived.size() == collective.expected.size() &&
-                           blob == collective.contribution;
+    const bool only_ours =
+        !blob.empty() && collective.arrived.size() == collective.expected.size() && blob == collective.contribution;
     if (only_ours && collective.collect) {
         if (collective.contribution_scope == PMIX_LOCAL) {
             *reply_data_p = blob;
@@ -195,8 +193,8 @@ char *host_owned_copy(const wire::Bytes &blob, pmix_status_t *rc_p)
     return copy;
 }
 
-void host_fence_done(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
-                     pmix_release_cbfunc_t release, void *release_cbdata)
+void host_fence_done(pmix_status_t status, const char *data, size_t ndata, void *cbdata, pmix_release_cbfunc_t release,
+                     void *release_cbdata)
 {
     std::unique_ptr<HostFenceCall> call(static_cast<HostFenceCall *>(cbdata));
     const uint64_t id = call == nullptr ? 0 : call->id;
@@ -208,13 +206,10 @@ void host_fence_done(pmix_status_t status, const char *data, size_t ndata, void 
         inline_answer->blob = std::move(blob);
         return;
     }
-    post_to_server([id, status, blob = std::move(blob)](Server &server) {
-        finish_fence(server, id, status, blob);
-    });
+    post_to_server([id, status, blob = std::move(blob)](Server &server) { finish_fence(server, id, status, blob); });
 }
 
-pmix_status_t local_blob(Server &server, const Collective &collective, pmix_scope_t scope,
-                         wire::Bytes *blob_p)
+pmix_status_t local_blob(Server &server, const Collective &collective, pmix_scope_t scope, wire::Bytes *blob_p)
 {
     std::vector<wire::ProcData> records;
     for (const auto &participant : collective.arrived) {
@@ -231,8 +226,7 @@ pmix_status_t make_host_call(Collective &collective, std::unique_ptr<HostFenceCa
     auto call = std::make_unique<HostFenceCall>();
     call->id = collective.id;
     call->procs = collective.procs;
-    const pmix_status_t rc = call->directives.assign_copy(collective.directives.data(),
-                                                          collective.directives.size());
+    const pmix_status_t rc = call->directives.assign_copy(collective.directives.data(), collective.directives.size());
     if (rc != PMIX_SUCCESS) return rc;
     collective.contribution = std::move(collective.local_blob);
     *call_p = std::move(call);
@@ -333,7 +327,8 @@ void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &
 
 void fence_peer_lost(Server &server, const Peer &peer)
 {
-    leave_all(server.part<FenceTracker>(), peer, [&server](uint64_t id) { finish_fence(server, id, PMIX_ERR_LOST_CONNECTION, {}); });
+    leave_all(server.part<FenceTracker>(), peer,
+              [&server](uint64_t id) { finish_fence(server, id, PMIX_ERR_LOST_CONNECTION, {}); });
 }
 
 void fail_all_fences(Server &server, pmix_status_t status)

@@ -211,16 +211,19 @@ void open_fence_arena(Server &server, const std::string &nspace)
     const std::string dir = arena::arena_directory(server.config.server_tmpdir);
     if (server.part<FenceArenas>().swept_dirs.insert(dir).second) {
         if (const int reaped = arena::reap_orphans(dir); reaped > 0) {
-            runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server", "removed " + std::to_string(reaped) +
-                                            " fence arena(s) of servers no longer running from " + dir);
+            runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
+                               "removed " + std::to_string(reaped) +
+                                   " fence arena(s) of servers no longer running from " + dir);
         }
     }
     std::optional<std::pair<uint32_t, uint32_t>> owner;
-    if (server.config.job_uid) owner = std::make_pair(*server.config.job_uid, server.config.job_gid.value_or(::getgid()));
+    if (server.config.job_uid)
+        owner = std::make_pair(*server.config.job_uid, server.config.job_gid.value_or(::getgid()));
     auto entry = std::make_unique<ServerArena>();
     std::string why;
-    const pmix_status_t rc = arena::Arena::create(arena::arena_path(dir, server.part<FenceArenas>().next_serial++), nspace,
-                                                  ns->summary.job_size, slot_bytes(), owner, &entry->arena, &why);
+    const pmix_status_t rc =
+        arena::Arena::create(arena::arena_path(dir, server.part<FenceArenas>().next_serial++), nspace,
+                             ns->summary.job_size, slot_bytes(), owner, &entry->arena, &why);
     if (rc != PMIX_SUCCESS) {
         runtime::log_warning("server", "no fence arena for " + nspace + " (" + why +
                                            "): its fences go through the server; set " +

@@ -72,7 +72,7 @@ void share_collected(Server &server, std::size_t recipients, wire::FenceReply &r
     if (shared.empty()) return;
     std::erase_if(records, [&](const wire::ProcData &record) { return moved.count(nspace_of(record.proc)) != 0; });
     wire::Bytes rest;
-    if (!records.empty() && wire::encode_modex(records, &rest) != PMIX_SUCCESS) return; // all stays inline
+    if (!records.empty() && wire::encode_modex(records, &rest) != PMIX_SUCCESS) return;  // all stays inline
     reply.data = std::move(rest);
     reply.shared = std::move(shared);
 }

@@ -21,13 +21,10 @@ void handle_finalize(Server &server, Peer &peer, uint32_t tag, wire::FinalizeReq
     const pmix_proc_t proc = peer.proc;
     void *server_object = client == nullptr ? nullptr : client->server_object;
     const PeerId id = peer.id;
-    host::start_op(
-        [&](pmix_op_cbfunc_t cbfunc, void *cbdata) {
-            return upcall(&proc, server_object, cbfunc, cbdata);
-        },
-        [id, tag](pmix_status_t status) {
-            if (Server *now = current()) reply_status(*now, id, tag, status);
-        });
+    host::start_op([&](pmix_op_cbfunc_t cbfunc, void *cbdata) { return upcall(&proc, server_object, cbfunc, cbdata); },
+                   [id, tag](pmix_status_t status) {
+                       if (Server *now = current()) reply_status(*now, id, tag, status);
+                   });
 }
 
 }  // namespace pmixpp::server

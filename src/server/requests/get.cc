@@ -99,8 +99,7 @@ pmix_status_t everything(Server &server, const PendingGet &get, wire::GetReply *
     } else {
         rc = server.store->fetch_modex_all(nspace, target.rank, visibility(server, get), &modex);
         if (rc == PMIX_SUCCESS) {
-            const pmix_status_t level = server.store->fetch_all(nspace, PMIXPP_GDS_LEVEL_PROC,
-                                                                target.rank, &proc);
+            const pmix_status_t level = server.store->fetch_all(nspace, PMIXPP_GDS_LEVEL_PROC, target.rank, &proc);
             if (level != PMIX_SUCCESS && level != PMIX_ERR_NOT_FOUND) rc = level;
         }
     }
@@ -161,9 +160,9 @@ bool over_parked_limit(Server &server, const PendingGet &get)
     if (get.owner == kNoPeer) return false;
     const std::size_t limit = server.config.max_parked_requests;
     if (limit == 0 || server.waiters.owned_by(get.owner) < limit) return false;
-    server.warnings.note("parked", "gets refused with PMIX_ERR_OUT_OF_RESOURCE: " + proc_name(get.requester) +
-                                       " has " + std::to_string(limit) + " waiting (raise " +
-                                       kMaxParkedRequestsEnv + " if a job needs more)");
+    server.warnings.note("parked", "gets refused with PMIX_ERR_OUT_OF_RESOURCE: " + proc_name(get.requester) + " has " +
+                                       std::to_string(limit) + " waiting (raise " + kMaxParkedRequestsEnv +
+                                       " if a job needs more)");
     return true;
 }
 
@@ -186,8 +185,8 @@ struct HostModexCall {
     PendingGetPtr get;
 };
 
-void host_modex_done(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
-                     pmix_release_cbfunc_t release, void *release_cbdata)
+void host_modex_done(pmix_status_t status, const char *data, size_t ndata, void *cbdata, pmix_release_cbfunc_t release,
+                     void *release_cbdata)
 {
     std::unique_ptr<HostModexCall> call(static_cast<HostModexCall *>(cbdata));
     wire::Bytes blob = take_host_blob(data, ndata, release, release_cbdata, &status);
@@ -215,8 +214,7 @@ void ask_host(Server &server, const PendingGetPtr &get)
     const auto &directives = get->request.directives;
     runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
                        "asking the host's direct_modex for " + proc_name(get->request.proc));
-    const pmix_status_t rc = upcall(&get->request.proc, directives.data(), directives.size(),
-                                    host_modex_done, call);
+    const pmix_status_t rc = upcall(&get->request.proc, directives.data(), directives.size(), host_modex_done, call);
     if (rc == PMIX_SUCCESS) return;
     delete call;
     if (rc == PMIX_OPERATION_SUCCEEDED) return retry(server, get);
@@ -243,8 +241,7 @@ void when_missing(Server &server, const PendingGetPtr &get)
         if (server.self_committed) return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
         return wait_for_commit(server, get);
     }
-    if (ns != nullptr && ns->registered &&
-        (target.rank >= ns->summary.job_size || is_reserved_key(get->request.key))) {
+    if (ns != nullptr && ns->registered && (target.rank >= ns->summary.job_size || is_reserved_key(get->request.key))) {
         return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
     }
     if (target_is_local(server, target)) {
@@ -266,8 +263,8 @@ void when_missing(Server &server, const PendingGetPtr &get)
 
 }  // namespace
 
-void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest request,
-               GetResponder respond, PeerId owner)
+void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest request, GetResponder respond,
+               PeerId owner)
 {
     auto get = std::make_shared<PendingGet>();
     get->respond = std::move(respond);
@@ -287,9 +284,12 @@ void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest re
 void handle_get(Server &server, Peer &peer, uint32_t tag, wire::GetRequest &request)
 {
     const PeerId id = peer.id;
-    start_get(server, peer.proc, std::move(request), [id, tag](wire::GetReply &reply) {
-        if (Server *now = current()) reply_to(*now, id, tag, reply);
-    }, id);
+    start_get(
+        server, peer.proc, std::move(request),
+        [id, tag](wire::GetReply &reply) {
+            if (Server *now = current()) reply_to(*now, id, tag, reply);
+        },
+        id);
 }
 
 }  // namespace pmixpp::server

@@ -153,7 +153,7 @@ void member_lost(Server &server, GroupCollective &collective, const pmix_proc_t 
                            (had_arrived ? " inside its call" : " before its call") +
                            (collective.ft_collective ? " (ft)" : "") +
                            (collective.notify_termination ? " (notify)" : ""));
-    collective.awaiting.erase(proc_name(lost));                   // it will not answer
+    collective.awaiting.erase(proc_name(lost));  // it will not answer
     if (!collective.destruct && (collective.optional || (had_arrived && collective.ft_collective))) {
         leave_out(server, collective, lost);
         collective.partial = collective.partial || collective.optional;

@@ -252,8 +252,7 @@ void participant_lost(Server &server, Invitation &invitation, const Peer &peer)
     } else {
         return;
     }
-    if (invitation.leader_lost && invitation.asked_for_leader.erase(name) != 0 &&
-        invitation.asked_for_leader.empty()) {
+    if (invitation.leader_lost && invitation.asked_for_leader.erase(name) != 0 && invitation.asked_for_leader.empty()) {
         return no_leader_chosen(server, invitation.group);
     }
     drop_or_abort(server, invitation, lost, PMIX_GROUP_CONSTRUCT_ABORT);
@@ -386,8 +385,7 @@ void handle_group_join(Server &server, Peer &peer, uint32_t tag, wire::GroupJoin
     case wire::GroupAnswer::decline: return answer_invitation(server, peer, tag, invitation, request.answer);
     case wire::GroupAnswer::claim_leader:
     case wire::GroupAnswer::no_claim:
-        return answer_leader_choice(server, peer, tag, invitation,
-                                    request.answer == wire::GroupAnswer::claim_leader);
+        return answer_leader_choice(server, peer, tag, invitation, request.answer == wire::GroupAnswer::claim_leader);
     case wire::GroupAnswer::abort: break;
     }
     // Abort: the leader's handlers, or anyone's while there is no leader.
@@ -405,7 +403,8 @@ bool invitation_aborted_by(Server &server, const Peer &peer, const wire::Event &
         if (!PMIX_CHECK_KEY(&info, PMIX_GROUP_ID) || info.value.type != PMIX_STRING) continue;
         if (info.value.data.string == nullptr) return false;
         auto found = server.part<InvitationRegistry>().find(info.value.data.string);
-        if (found == server.part<InvitationRegistry>().end() || !same_proc(found->second.leader, peer.proc)) return false;
+        if (found == server.part<InvitationRegistry>().end() || !same_proc(found->second.leader, peer.proc))
+            return false;
         abort_invitation(server, found->first, PMIX_GROUP_CONSTRUCT_ABORT);
         return true;
     }

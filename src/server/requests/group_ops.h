@@ -46,8 +46,8 @@ void store_endpoint_data(Server &server, const std::string &group, const wire::I
 // results; every member then hears PMIX_GROUP_CONSTRUCT_COMPLETE (or
 // PMIX_GROUP_CONSTRUCT_ABORT) from `leader`.
 void form_announced_group(Server &server, const std::string &group, const pmix_proc_t &leader,
-                          std::vector<pmix_proc_t> members, std::vector<Arrival> waiting,
-                          wire::InfoArray directives, bool needs_host);
+                          std::vector<pmix_proc_t> members, std::vector<Arrival> waiting, wire::InfoArray directives,
+                          bool needs_host);
 
 }  // namespace pmixpp::server
 

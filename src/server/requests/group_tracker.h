@@ -23,9 +23,9 @@ struct GroupCollective : LocalCollective {
     // Formed by an invitation: its members hear PMIX_GROUP_CONSTRUCT_COMPLETE
     // (or _ABORT) from the leader when it ends.
     std::optional<pmix_proc_t> announced_by;
-    bool needs_host = false;  // a member elsewhere, or a context id asked
-    bool spans_nodes = false; // a member elsewhere: endpoint data goes to the host
-    bool optional = false;    // PMIX_GROUP_OPTIONAL: a member that is gone is left out
+    bool needs_host = false;   // a member elsewhere, or a context id asked
+    bool spans_nodes = false;  // a member elsewhere: endpoint data goes to the host
+    bool optional = false;     // PMIX_GROUP_OPTIONAL: a member that is gone is left out
     // Losing a member (group_failures.cc).
     bool notify_termination = false;   // PMIX_GROUP_NOTIFY_TERMINATION: ask the members
     bool ft_collective = false;        // PMIX_GROUP_FT_COLLECTIVE: drop one lost inside its call
@@ -44,9 +44,9 @@ using GroupTracker = CollectiveTracker<GroupCollective>;
 // A constructed group: answered to PMIx_Query_info and fences over its name,
 // removed by its destruct.
 struct Group {
-    std::vector<pmix_proc_t> members;    // normalised
-    std::optional<size_t> context_id;    // PMIX_GROUP_CONTEXT_ID the host assigned
-    bool host_knows = false;             // constructed through the host: destructed through it too
+    std::vector<pmix_proc_t> members;  // normalised
+    std::optional<size_t> context_id;  // PMIX_GROUP_CONTEXT_ID the host assigned
+    bool host_knows = false;           // constructed through the host: destructed through it too
 };
 
 using GroupRegistry = std::map<std::string, Group>;
@@ -63,10 +63,10 @@ struct Invitation {
     std::vector<pmix_proc_t> invited;     // every invitee, wildcards expanded, leader not among them
     std::set<std::string> pending;        // invitees that have not answered (proc_name)
     std::vector<pmix_proc_t> accepted;
-    std::vector<Arrival> joins;           // accepted PMIx_Group_join calls, waiting for the group
-    wire::InfoArray directives;           // the leader's
-    bool optional = false;                // PMIX_GROUP_OPTIONAL: the lost are left out
-    bool needs_host = false;              // PMIX_GROUP_ASSIGN_CONTEXT_ID
+    std::vector<Arrival> joins;  // accepted PMIx_Group_join calls, waiting for the group
+    wire::InfoArray directives;  // the leader's
+    bool optional = false;       // PMIX_GROUP_OPTIONAL: the lost are left out
+    bool needs_host = false;     // PMIX_GROUP_ASSIGN_CONTEXT_ID
     // The leader was lost: the participants asked for a new one that have
     // not answered yet (proc_name).
     bool leader_lost = false;

@@ -111,8 +111,8 @@ std::optional<pmix_proc_t> gone_member(Server &server, const std::vector<pmix_pr
 // PMIX_GROUP_CONSTRUCT_COMPLETE (with the membership and context id) or
 // PMIX_GROUP_CONSTRUCT_ABORT to the members of a group an invitation formed,
 // from its leader. Not for default handlers, as OpenPMIx raises them.
-void announce(Server &server, const std::string &group, const pmix_proc_t &leader,
-              std::vector<pmix_proc_t> members, pmix_status_t status, const wire::InfoArray &results)
+void announce(Server &server, const std::string &group, const pmix_proc_t &leader, std::vector<pmix_proc_t> members,
+              pmix_status_t status, const wire::InfoArray &results)
 {
     wire::Event event;
     event.status = status == PMIX_SUCCESS ? PMIX_GROUP_CONSTRUCT_COMPLETE : PMIX_GROUP_CONSTRUCT_ABORT;
@@ -162,7 +162,8 @@ void finish_group(Server &server, uint64_t id, pmix_status_t status, const wire:
         if (rc == PMIX_SUCCESS) {
             const std::optional<size_t> context_id = context_id_in(from_host);
             server.part<GroupRegistry>()[group] = Group{members, context_id, through_host};
-            if (context_id && !member_info.empty()) server.part<GroupInfoByContext>()[*context_id] = std::move(member_info);
+            if (context_id && !member_info.empty())
+                server.part<GroupInfoByContext>()[*context_id] = std::move(member_info);
         }
     }
     for (const Arrival &arrival : arrivals) reply_to(server, arrival.peer, arrival.tag, reply);
@@ -243,8 +244,7 @@ void refuse(Server &server, const Peer &peer, uint32_t tag, bool destruct, pmix_
 
 // The refusals that need no collective; PMIX_SUCCESS lets the caller join.
 pmix_status_t check_caller(Server &server, const Peer &peer, bool destruct, const std::string &group,
-                           const std::vector<pmix_proc_t> &members, const Participants &participants,
-                           bool needs_host)
+                           const std::vector<pmix_proc_t> &members, const Participants &participants, bool needs_host)
 {
     if (group.empty() || members.empty() || participants.local.count(proc_name(peer.proc)) == 0) {
         runtime::log_warning("server", describe(peer) + " called " + group_api_name(destruct) +
@@ -256,7 +256,6 @@ pmix_status_t check_caller(Server &server, const Peer &peer, bool destruct, cons
     if (participants.any_gone) return PMIX_GROUP_MEMBER_FAILED;
     return PMIX_SUCCESS;
 }
-
 
 // What this caller said about losing members (group_failures.cc).
 void note_failure_directives(GroupCollective &collective, const Peer &peer, const wire::InfoArray &info)
@@ -298,13 +297,12 @@ void run_collective(Server &server, Peer &peer, uint32_t tag, bool destruct, con
     const std::string signature = std::string(group_api_name(destruct)) + ":" + group + ":" + signature_of(members);
     const bool optional = !destruct && directive_flag(info.data(), info.size(), PMIX_GROUP_OPTIONAL);
     // Gone members are then handled once, by member_lost (group_failures.cc).
-    const bool tolerant = !destruct && (optional || directive_flag(info.data(), info.size(),
-                                                                   PMIX_GROUP_NOTIFY_TERMINATION) ||
-                                        directive_flag(info.data(), info.size(), PMIX_GROUP_FT_COLLECTIVE));
+    const bool tolerant =
+        !destruct && (optional || directive_flag(info.data(), info.size(), PMIX_GROUP_NOTIFY_TERMINATION) ||
+                      directive_flag(info.data(), info.size(), PMIX_GROUP_FT_COLLECTIVE));
     const bool any_gone = participants.any_gone;
     if (tolerant) participants.any_gone = false;  // handled once joined
-    const pmix_status_t refused =
-        check_caller(server, peer, destruct, group, members, participants, needs_host);
+    const pmix_status_t refused = check_caller(server, peer, destruct, group, members, participants, needs_host);
     if (refused == PMIX_GROUP_MEMBER_FAILED) {
         if (auto lost = gone_member(server, members)) {
             tell_members(server, PMIX_GROUP_MEMBER_FAILED, group, *lost, {peer.proc});
@@ -388,8 +386,8 @@ void proceed_if_complete(Server &server, GroupCollective &collective)
 }
 
 void form_announced_group(Server &server, const std::string &group, const pmix_proc_t &leader,
-                          std::vector<pmix_proc_t> members, std::vector<Arrival> waiting,
-                          wire::InfoArray directives, bool needs_host)
+                          std::vector<pmix_proc_t> members, std::vector<Arrival> waiting, wire::InfoArray directives,
+                          bool needs_host)
 {
     members = normalised(std::move(members));
     Participants participants = local_participants(server, members);

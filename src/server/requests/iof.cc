@@ -98,8 +98,8 @@ void handle_iof_pull(Server &server, Peer &peer, uint32_t tag, wire::IofPullRequ
     uint64_t id = 0;
     pmix_status_t rc = server.part<iof::IofRegistry>().add(peer.id, request.procs, request.channels, &id);
     if (rc != PMIX_SUCCESS) return reply_to(server, peer.id, tag, wire::IofPullReply{rc, 0});
-    std::unique_ptr<PendingPull> pending(
-        new (std::nothrow) PendingPull{peer.id, tag, id, replay_limit(request.directives)});
+    std::unique_ptr<PendingPull> pending(new (std::nothrow)
+                                             PendingPull{peer.id, tag, id, replay_limit(request.directives)});
     if (pending == nullptr) {
         server.part<iof::IofRegistry>().remove(peer.id, id);
         return reply_to(server, peer.id, tag, wire::IofPullReply{PMIX_ERR_NOMEM, 0});

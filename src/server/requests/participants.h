@@ -34,8 +34,8 @@ Participants local_participants(Server &server, const std::vector<pmix_proc_t> &
 // The caller joins the open collective of `signature` (a new one when none
 // is open, *created_p then true) and is counted as arrived.
 template <typename Collective>
-Collective &join(CollectiveTracker<Collective> &tracker, const std::string &signature, const Peer &peer,
-                 uint32_t tag, bool *created_p)
+Collective &join(CollectiveTracker<Collective> &tracker, const std::string &signature, const Peer &peer, uint32_t tag,
+                 bool *created_p)
 {
     Collective *collective = tracker.find_open(signature, peer.proc);
     *created_p = collective == nullptr;
@@ -60,8 +60,7 @@ void leave_all(CollectiveTracker<Collective> &tracker, const Peer &peer, const s
 
 // With PMIX_TIMEOUT among the collective's directives, expire(server, id)
 // runs once that many seconds passed (cancelled with collective.timer).
-void arm_timeout(Server &server, LocalCollective &collective,
-                 std::function<void(Server &server, uint64_t id)> expire);
+void arm_timeout(Server &server, LocalCollective &collective, std::function<void(Server &server, uint64_t id)> expire);
 
 }  // namespace pmixpp::server
 

@@ -46,7 +46,8 @@ void host_lookup_done(pmix_status_t status, pmix_pdata_t data[], size_t ndata, v
         const pmix_status_t rc = reply->data.assign_copy(data, ndata);
         if (rc != PMIX_SUCCESS) reply->status = rc;
     }
-    post_to_server([peer = call->peer, tag = call->tag, reply](Server &server) { reply_to(server, peer, tag, *reply); });
+    post_to_server(
+        [peer = call->peer, tag = call->tag, reply](Server &server) { reply_to(server, peer, tag, *reply); });
 }
 
 }  // namespace
@@ -77,8 +78,8 @@ void handle_lookup(Server &server, Peer &peer, uint32_t tag, wire::LookupRequest
     if (upcall == nullptr) return reply_to(server, peer.id, tag, refused);
     refused.status = append_peer_user(server, peer, request.directives);
     if (refused.status != PMIX_SUCCESS) return reply_to(server, peer.id, tag, refused);
-    auto *call = new (std::nothrow) HostLookup{peer.proc, KeyList(std::move(request.keys)), std::move(request.directives),
-                                               peer.id, tag};
+    auto *call = new (std::nothrow)
+        HostLookup{peer.proc, KeyList(std::move(request.keys)), std::move(request.directives), peer.id, tag};
     refused.status = PMIX_ERR_NOMEM;
     if (call == nullptr) return reply_to(server, peer.id, tag, refused);
     const pmix_status_t rc = upcall(&call->requester, call->keys.data(), call->directives.data(),

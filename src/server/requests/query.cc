@@ -162,8 +162,8 @@ struct HostQueryCall {
     std::shared_ptr<PendingQuery> query;
 };
 
-void host_query_done(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
-                     pmix_release_cbfunc_t release, void *release_cbdata)
+void host_query_done(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata, pmix_release_cbfunc_t release,
+                     void *release_cbdata)
 {
     std::unique_ptr<HostQueryCall> call(static_cast<HostQueryCall *>(cbdata));
     if (call != nullptr && info != nullptr) {
@@ -171,9 +171,7 @@ void host_query_done(pmix_status_t status, pmix_info_t *info, size_t ninfo, void
     }
     if (release != nullptr) release(release_cbdata);
     if (call == nullptr) return;
-    post_to_server([query = std::move(call->query), status](Server &server) {
-        finish(server, *query, status);
-    });
+    post_to_server([query = std::move(call->query), status](Server &server) { finish(server, *query, status); });
 }
 
 }  // namespace
@@ -215,8 +213,7 @@ std::size_t answer_and_strip(const Server &server, wire::QueryRequest &request, 
 
 }  // namespace
 
-void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request,
-                 QueryResponder respond)
+void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request, QueryResponder respond)
 {
     auto query = std::make_shared<PendingQuery>();
     query->respond = std::move(respond);
@@ -228,8 +225,8 @@ void start_query(Server &server, const pmix_proc_t &requester, wire::QueryReques
     if (upcall == nullptr) return finish(server, *query, PMIX_ERR_NOT_SUPPORTED);
     auto *call = new (std::nothrow) HostQueryCall{query};
     if (call == nullptr) return finish(server, *query, PMIX_ERR_NOMEM);
-    const pmix_status_t rc = upcall(&query->requester, query->request.queries.data(),
-                                    query->request.queries.size(), host_query_done, call);
+    const pmix_status_t rc =
+        upcall(&query->requester, query->request.queries.data(), query->request.queries.size(), host_query_done, call);
     if (rc == PMIX_SUCCESS) return;
     delete call;
     finish(server, *query, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);

@@ -19,12 +19,9 @@ void handle_fence(Server &server, Peer &peer, uint32_t tag, wire::FenceRequest &
 void handle_get(Server &server, Peer &peer, uint32_t tag, wire::GetRequest &request);
 void handle_abort(Server &server, Peer &peer, uint32_t tag, wire::AbortRequest &request);
 void handle_finalize(Server &server, Peer &peer, uint32_t tag, wire::FinalizeRequest &request);
-void handle_register_events(Server &server, Peer &peer, uint32_t tag,
-                            wire::RegisterEventsRequest &request);
-void handle_deregister_events(Server &server, Peer &peer, uint32_t tag,
-                              wire::DeregisterEventsRequest &request);
-void handle_notify_event(Server &server, Peer &peer, uint32_t tag,
-                         wire::NotifyEventRequest &request);
+void handle_register_events(Server &server, Peer &peer, uint32_t tag, wire::RegisterEventsRequest &request);
+void handle_deregister_events(Server &server, Peer &peer, uint32_t tag, wire::DeregisterEventsRequest &request);
+void handle_notify_event(Server &server, Peer &peer, uint32_t tag, wire::NotifyEventRequest &request);
 void handle_query(Server &server, Peer &peer, uint32_t tag, wire::QueryRequest &request);
 // publish.cc: to the host's publish / lookup / unpublish upcalls.
 void handle_publish(Server &server, Peer &peer, uint32_t tag, wire::PublishRequest &request);
@@ -63,8 +60,8 @@ void start_validate_credential(Server &server, const pmix_proc_t &requester, wir
 using FabricResponder = std::function<void(wire::FabricReply &reply)>;
 void start_fabric_register(Server &server, const pmix_proc_t &requester, PeerId owner,
                            wire::FabricRegisterRequest request, FabricResponder respond);
-void start_fabric_update(Server &server, const pmix_proc_t &requester, PeerId owner,
-                         wire::FabricUpdateRequest request, FabricResponder respond);
+void start_fabric_update(Server &server, const pmix_proc_t &requester, PeerId owner, wire::FabricUpdateRequest request,
+                         FabricResponder respond);
 // Ends owner's registration `index` (its component is told):
 // PMIX_ERR_NOT_FOUND when owner holds no such registration.
 pmix_status_t end_fabric(Server &server, PeerId owner, uint64_t index);
@@ -100,11 +97,10 @@ void start_monitor(Server &server, PeerId owner, const pmix_proc_t &requester, w
 using GetResponder = std::function<void(wire::GetReply &reply)>;
 // owner: the connection the request came in on (kNoPeer for the host's
 // own), whose parked gets are capped (PMIX_MCA_ptl_base_max_parked_requests).
-void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest request,
-               GetResponder respond, PeerId owner = kNoPeer);
+void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest request, GetResponder respond,
+               PeerId owner = kNoPeer);
 using QueryResponder = std::function<void(wire::QueryReply &reply)>;
-void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request,
-                 QueryResponder respond);
+void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request, QueryResponder respond);
 
 // fence_arena.cc (fence_arenas.h): the arena of a job registered here
 // whole; its name in a client's Welcome; a whole-job fence taken through it
@@ -153,8 +149,8 @@ pmix_status_t store_remote_blob(Server &server, const wire::Bytes &blob);
 // callback, then lets the host release them (the host may free them as soon
 // as release runs), on the progress thread after the callback returned. A
 // failed copy turns *status_p into PMIX_ERR_NOMEM.
-wire::Bytes take_host_blob(const char *data, size_t ndata, pmix_release_cbfunc_t release,
-                           void *release_cbdata, pmix_status_t *status_p);
+wire::Bytes take_host_blob(const char *data, size_t ndata, pmix_release_cbfunc_t release, void *release_cbdata,
+                           pmix_status_t *status_p);
 
 // fence_share.cc: when a collecting fence's replies to `recipients` local
 // participants would carry at least Config::share_modex_bytes in all, the
@@ -164,8 +160,7 @@ void share_collected(Server &server, std::size_t recipients, wire::FenceReply &r
 
 // commit.cc: the modex blob of one local proc's data visible to `scope`
 // (PMIX_REMOTE for other nodes, PMIX_LOCAL for peers on this node).
-pmix_status_t proc_modex(const Server &server, const pmix_proc_t &proc, pmix_scope_t scope,
-                         wire::ProcData *data_p);
+pmix_status_t proc_modex(const Server &server, const pmix_proc_t &proc, pmix_scope_t scope, wire::ProcData *data_p);
 
 }  // namespace pmixpp::server
 

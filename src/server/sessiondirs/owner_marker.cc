@@ -51,8 +51,7 @@ bool write_owner_marker(const std::string &dir)
 {
     const std::string start = rendezvous::process_start_time(getpid());
     if (start.empty()) return false;
-    const std::string text =
-        std::string(kPrefix) + std::to_string(getpid()) + std::string(kStartKey) + start + "\n";
+    const std::string text = std::string(kPrefix) + std::to_string(getpid()) + std::string(kStartKey) + start + "\n";
     const std::string path = dir + "/" + kOwnerMarker;
     util::UniqueFd fd(open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (!fd) return false;

@@ -16,8 +16,8 @@ using server::Server;
 
 constexpr uint32_t kJob = PMIX_RANK_WILDCARD;
 
-std::string stored_string(const Server &server, const std::string &nspace, store::Level level,
-                          uint32_t id, const char *key)
+std::string stored_string(const Server &server, const std::string &nspace, store::Level level, uint32_t id,
+                          const char *key)
 {
     store::ValuePtr value;
     if (server.store->fetch(nspace.c_str(), level, id, key, &value) != PMIX_SUCCESS) return {};
@@ -25,22 +25,21 @@ std::string stored_string(const Server &server, const std::string &nspace, store
     return value->data.string;
 }
 
-void store_string(const Server &server, const std::string &nspace, store::Level level, uint32_t id,
-                  const char *key, const std::string &text)
+void store_string(const Server &server, const std::string &nspace, store::Level level, uint32_t id, const char *key,
+                  const std::string &text)
 {
     pmix_value_t value{};
     value.type = PMIX_STRING;
     value.data.string = const_cast<char *>(text.c_str());  // copied by the store
     if (server.store->put_value(nspace.c_str(), level, id, key, &value) != PMIX_SUCCESS) {
-        runtime::log_warning("sessiondirs", std::string("cannot store ") + key + " for " + nspace +
-                                                " (clients will not find it)");
+        runtime::log_warning("sessiondirs",
+                             std::string("cannot store ") + key + " for " + nspace + " (clients will not find it)");
     }
 }
 
 // The hooks run inside the server's own calls, which must not see an
 // exception: without memory the directory is simply not made or removed.
-template <typename Fn>
-void guarded(const char *what, Fn &&fn) noexcept
+template <typename Fn> void guarded(const char *what, Fn &&fn) noexcept
 {
     try {
         fn();
@@ -51,15 +50,15 @@ void guarded(const char *what, Fn &&fn) noexcept
 
 void warn_not_made(const std::string &what, const std::string &nspace)
 {
-    runtime::log_warning("sessiondirs", "no " + what + " for " + nspace +
-                                            " (see the message above; clients get no such key)");
+    runtime::log_warning("sessiondirs",
+                         "no " + what + " for " + nspace + " (see the message above; clients get no such key)");
 }
 
 void register_client_dirs(Server &server, const std::string &nspace, pmix_rank_t rank)
 {
     const server::Namespace *ns = server.find_namespace(nspace);
     if (ns == nullptr || !ns->registered) return;  // on_register_nspace comes back for it
-    if (rank > PMIX_RANK_VALID) return;             // wildcard, undef, ...: no such proc
+    if (rank > PMIX_RANK_VALID) return;            // wildcard, undef, ...: no such proc
     if (!stored_string(server, nspace, PMIXPP_GDS_LEVEL_PROC, rank, PMIX_PROCDIR).empty()) return;
     std::string procdir;
     if (server.part<sessiondirs::SessionDirs>().proc_dir(nspace, rank, &procdir) != PMIX_SUCCESS) {
@@ -68,8 +67,7 @@ void register_client_dirs(Server &server, const std::string &nspace, pmix_rank_t
     store_string(server, nspace, PMIXPP_GDS_LEVEL_PROC, rank, PMIX_PROCDIR, procdir);
 }
 
-void register_nspace_dirs(Server &server, const std::string &nspace, const pmix_info_t info[],
-                          std::size_t ninfo)
+void register_nspace_dirs(Server &server, const std::string &nspace, const pmix_info_t info[], std::size_t ninfo)
 {
     SessionDirs &dirs = server.part<sessiondirs::SessionDirs>();
     dirs.release_nspace(nspace);  // a re-registration starts afresh
@@ -99,17 +97,16 @@ void on_server_init(Server &server, const pmix_info_t info[], std::size_t ninfo)
 {
     std::string host_tmpdir;
     if (const pmix_info_t *item = server::find_info(info, ninfo, PMIX_TMPDIR)) {
-        (void) server::read_string(item->value, &host_tmpdir);
+        (void)server::read_string(item->value, &host_tmpdir);
     }
     DirOwner owner;
     if (server.config.job_uid) owner.uid = *server.config.job_uid;
     if (server.config.job_gid) owner.gid = *server.config.job_gid;
     server.part<sessiondirs::SessionDirs>().configure(server.config.server_tmpdir, host_tmpdir,
-                                  server::directive_flag(info, ninfo, PMIX_TDIR_RMCLEAN), owner);
+                                                      server::directive_flag(info, ninfo, PMIX_TDIR_RMCLEAN), owner);
 }
 
-void on_register_nspace(Server &server, const std::string &nspace, const pmix_info_t info[],
-                        std::size_t ninfo)
+void on_register_nspace(Server &server, const std::string &nspace, const pmix_info_t info[], std::size_t ninfo)
 {
     guarded("register_nspace", [&] { register_nspace_dirs(server, nspace, info, ninfo); });
 }

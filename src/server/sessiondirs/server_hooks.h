@@ -20,8 +20,7 @@ namespace pmixpp::sessiondirs {
 void on_server_init(server::Server &server, const pmix_info_t info[], std::size_t ninfo);
 // Makes the nspace dir (and the proc dirs of clients registered earlier)
 // and stores PMIX_TMPDIR / PMIX_NSDIR as job data when the host gave none.
-void on_register_nspace(server::Server &server, const std::string &nspace,
-                        const pmix_info_t info[], std::size_t ninfo);
+void on_register_nspace(server::Server &server, const std::string &nspace, const pmix_info_t info[], std::size_t ninfo);
 // Makes the proc dir and stores PMIX_PROCDIR for the rank when the host
 // gave none. Nothing before the nspace is registered.
 void on_register_client(server::Server &server, const std::string &nspace, pmix_rank_t rank);

@@ -32,8 +32,7 @@ void remove_if_ours(const Directory &dir)
 {
     if (!dir.created || dir.host_cleans || dir.path.empty()) return;
     if (!remove_tree(dir.path)) {
-        runtime::log_warning("sessiondirs", "could not remove all of " + dir.path +
-                                                " (remove it by hand)");
+        runtime::log_warning("sessiondirs", "could not remove all of " + dir.path + " (remove it by hand)");
     }
 }
 
@@ -42,7 +41,8 @@ void remove_if_ours(const Directory &dir)
 pmix_status_t make_private_dir(const std::string &path, bool *created_p, DirOwner owner)
 {
     if (path.empty()) return PMIX_ERR_BAD_PARAM;
-    const bool give_away = geteuid() == 0 && (owner.uid != static_cast<uid_t>(-1) || owner.gid != static_cast<gid_t>(-1));
+    const bool give_away =
+        geteuid() == 0 && (owner.uid != static_cast<uid_t>(-1) || owner.gid != static_cast<gid_t>(-1));
     if (mkdir(path.c_str(), 0700) == 0) {
         // The umask may have taken bits away, never added: 0700 exactly.
         if (chmod(path.c_str(), 0700) != 0 || (give_away && chown(path.c_str(), owner.uid, owner.gid) != 0)) {
@@ -85,7 +85,8 @@ std::string unsquatted_name(const std::string &base, DirOwner owner)
         const std::string path = attempt == 0 ? base : base + "-" + std::to_string(attempt);
         struct stat info {};
         if (lstat(path.c_str(), &info) != 0) return path;
-        const bool ours = S_ISDIR(info.st_mode) && (info.st_uid == geteuid() || (give_away && info.st_uid == owner.uid));
+        const bool ours =
+            S_ISDIR(info.st_mode) && (info.st_uid == geteuid() || (give_away && info.st_uid == owner.uid));
         if (ours) return path;
         runtime::log_warning("sessiondirs", path + " exists and belongs to uid " + std::to_string(info.st_uid) +
                                                 ": not ours, left alone; using another name");
@@ -111,8 +112,8 @@ pmix_status_t SessionDirs::session_dir(std::string *path_p)
     if (session_.path.empty()) {
         // Unique per user and per server: two servers of one user, or two
         // users, never share (nor remove) each other's tree.
-        const std::string base = server_tmpdir_ + "/pmix-session." + std::to_string(geteuid()) + "." +
-                                 std::to_string(getpid());
+        const std::string base =
+            server_tmpdir_ + "/pmix-session." + std::to_string(geteuid()) + "." + std::to_string(getpid());
         std::string path = unsquatted_name(base, owner_);
         if (path.empty()) return PMIX_ERR_FILE_OPEN_FAILURE;
         bool created = false;
@@ -130,8 +131,7 @@ pmix_status_t SessionDirs::session_dir(std::string *path_p)
 }
 
 pmix_status_t SessionDirs::nspace_dir(const std::string &nspace, const std::string &host_tmpdir,
-                                      const std::string &host_nsdir, bool host_cleans,
-                                      std::string *path_p)
+                                      const std::string &host_nsdir, bool host_cleans, std::string *path_p)
 {
     auto found = nspaces_.find(nspace);
     if (found != nspaces_.end()) {

@@ -46,8 +46,8 @@ public:
     pmix_status_t session_dir(std::string *path_p);
     // The namespace's directory: host_nsdir when the host gave one, else
     // <host_tmpdir or our session dir>/<nspace>, created if missing.
-    pmix_status_t nspace_dir(const std::string &nspace, const std::string &host_tmpdir,
-                             const std::string &host_nsdir, bool host_cleans, std::string *path_p);
+    pmix_status_t nspace_dir(const std::string &nspace, const std::string &host_tmpdir, const std::string &host_nsdir,
+                             bool host_cleans, std::string *path_p);
     // <nspace dir>/<rank>, created if missing; nspace_dir must have run.
     pmix_status_t proc_dir(const std::string &nspace, pmix_rank_t rank, std::string *path_p);
 

@@ -90,7 +90,8 @@ bool socket_owner(const std::string &name, pid_t *pid_p)
     constexpr std::string_view kSocketPrefix = "pmixpp.";
     constexpr std::string_view kSocketSuffix = ".sock";
     std::string_view text = name;
-    if (text.size() <= kSocketPrefix.size() + kSocketSuffix.size() || text.substr(0, kSocketPrefix.size()) != kSocketPrefix ||
+    if (text.size() <= kSocketPrefix.size() + kSocketSuffix.size() ||
+        text.substr(0, kSocketPrefix.size()) != kSocketPrefix ||
         text.substr(text.size() - kSocketSuffix.size()) != kSocketSuffix) {
         return false;
     }
@@ -167,8 +168,7 @@ int reap_stale_rendezvous_files(const std::string &dir)
         const std::string path = dir + "/" + name;
         rendezvous::Contact owner;
         if (!rendezvous::reap_if_stale(path, &owner)) continue;
-        trace("removed the stale rendezvous file " + path + " (server pid " + std::to_string(owner.pid) +
-              " is gone)");
+        trace("removed the stale rendezvous file " + path + " (server pid " + std::to_string(owner.pid) + " is gone)");
         ++reaped;
     }
     // A writer killed between writing its temp file and renaming it.
@@ -179,8 +179,7 @@ int reap_stale_rendezvous_files(const std::string &dir)
         if (!leading_pid(std::string_view(name).substr(kTempPrefix.size()), &pid, &rest)) continue;
         const std::string path = dir + "/" + name;
         struct stat info {};
-        if (pid_runs(pid) || lstat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
-            info.st_uid != geteuid()) {
+        if (pid_runs(pid) || lstat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode) || info.st_uid != geteuid()) {
             continue;
         }
         if (unlink(path.c_str()) == 0) {

@@ -55,8 +55,7 @@ pmix_status_t bad(const char *key, const char *expected, std::string *error_p)
     return PMIX_ERR_BAD_PARAM;
 }
 
-pmix_status_t read_pointers(const pmix_info_t info[], std::size_t ninfo, Config &config,
-                            std::string *error_p)
+pmix_status_t read_pointers(const pmix_info_t info[], std::size_t ninfo, Config &config, std::string *error_p)
 {
     void *pointer = nullptr;
     if (const pmix_info_t *item = find_info(info, ninfo, PMIX_EVENT_BASE)) {
@@ -142,8 +141,7 @@ std::size_t count_from_environment(const char *variable, std::size_t fallback)
 void apply_defaults(Config &config)
 {
     config.max_parked_requests = count_from_environment(kMaxParkedRequestsEnv, Config::kDefaultMaxParkedRequests);
-    config.max_pending_requests =
-        count_from_environment(kMaxPendingRequestsEnv, Config::kDefaultMaxPendingRequests);
+    config.max_pending_requests = count_from_environment(kMaxPendingRequestsEnv, Config::kDefaultMaxPendingRequests);
     config.max_connections_per_uid =
         count_from_environment(kMaxConnectionsPerUidEnv, Config::kDefaultMaxConnectionsPerUid);
     config.handshake_timeout = handshake_timeout_from_environment();
@@ -163,8 +161,7 @@ void apply_defaults(Config &config)
 
 }  // namespace
 
-pmix_status_t parse_config(const pmix_info_t info[], std::size_t ninfo, Config *config_p,
-                           std::string *error_p)
+pmix_status_t parse_config(const pmix_info_t info[], std::size_t ninfo, Config *config_p, std::string *error_p)
 {
     if (info == nullptr && ninfo > 0) return bad("info", "non-NULL when ninfo > 0", error_p);
     Config config;
@@ -188,7 +185,8 @@ pmix_status_t parse_config(const pmix_info_t info[], std::size_t ninfo, Config *
             return bad(PMIX_SERVER_RANK, "a pmix_rank_t", error_p);
         }
     }
-    for (const auto &[key, field] : {std::pair{PMIX_USERID, &Config::job_uid}, std::pair{PMIX_GRPID, &Config::job_gid}}) {
+    for (const auto &[key, field] :
+         {std::pair{PMIX_USERID, &Config::job_uid}, std::pair{PMIX_GRPID, &Config::job_gid}}) {
         uint32_t id = 0;
         const pmix_info_t *item = find_info(info, ninfo, key);
         if (item == nullptr) continue;

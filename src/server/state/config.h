@@ -14,10 +14,10 @@ struct event_base;
 namespace pmixpp::server {
 
 struct Config {
-    std::string nspace;                       // PMIX_SERVER_NSPACE or "pmixpp-server-<host>-<pid>"
-    pmix_rank_t rank = 0;                     // PMIX_SERVER_RANK
-    std::string hostname;                     // PMIX_HOSTNAME or gethostname()
-    bool hostname_given = false;              // PMIX_HOSTNAME was given
+    std::string nspace;           // PMIX_SERVER_NSPACE or "pmixpp-server-<host>-<pid>"
+    pmix_rank_t rank = 0;         // PMIX_SERVER_RANK
+    std::string hostname;         // PMIX_HOSTNAME or gethostname()
+    bool hostname_given = false;  // PMIX_HOSTNAME was given
     // PMIX_USERID / PMIX_GRPID: whose jobs this server runs (Slurm passes
     // the job's user; its slurmstepd is root). Files clients must open (the
     // socket, shared segments) are given to them.
@@ -31,12 +31,12 @@ struct Config {
     bool single_listener = false;             // PMIX_SINGLE_LISTENER
     // Which rendezvous files the server writes (server/rendezvous/server_files.cc);
     // gateway and monitoring are only recorded.
-    bool tool_support = false;                // PMIX_SERVER_TOOL_SUPPORT
-    bool system_support = false;              // PMIX_SERVER_SYSTEM_SUPPORT
-    bool session_support = false;             // PMIX_SERVER_SESSION_SUPPORT
-    bool gateway = false;                     // PMIX_SERVER_GATEWAY
-    bool scheduler = false;                   // PMIX_SERVER_SCHEDULER
-    bool monitoring = false;                  // PMIX_SERVER_ENABLE_MONITORING
+    bool tool_support = false;     // PMIX_SERVER_TOOL_SUPPORT
+    bool system_support = false;   // PMIX_SERVER_SYSTEM_SUPPORT
+    bool session_support = false;  // PMIX_SERVER_SESSION_SUPPORT
+    bool gateway = false;          // PMIX_SERVER_GATEWAY
+    bool scheduler = false;        // PMIX_SERVER_SCHEDULER
+    bool monitoring = false;       // PMIX_SERVER_ENABLE_MONITORING
     // How long an accepted connection may take to complete its Hello:
     // PMIX_MCA_ptl_base_handshake_timeout, in seconds (fractions allowed),
     // default 10. A peer that stays silent, or sends part of a frame and
@@ -88,8 +88,7 @@ inline constexpr const char *kMaxConnectionsPerUidEnv = "PMIX_MCA_ptl_base_max_c
 
 // PMIX_ERR_BAD_PARAM (with *error_p naming the attribute) for a value of the
 // wrong type or an nspace longer than PMIX_MAX_NSLEN.
-pmix_status_t parse_config(const pmix_info_t info[], std::size_t ninfo, Config *config_p,
-                           std::string *error_p);
+pmix_status_t parse_config(const pmix_info_t info[], std::size_t ninfo, Config *config_p, std::string *error_p);
 
 std::string local_hostname();
 

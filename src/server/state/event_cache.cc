@@ -36,8 +36,7 @@ EventCache::EventCache()
     : max_events_(static_cast<std::size_t>(number_from_environment(kMaxEventsEnv, kDefaultMaxEvents, 1 << 20))),
       max_bytes_(kMaxCachedBytes),
       max_age_(number_from_environment(kEventEvictionTimeEnv, kDefaultEvictionSeconds, 86400))
-{
-}
+{}
 
 void EventCache::add(Entry entry)
 {
@@ -65,8 +64,8 @@ void EventCache::forget(const std::function<bool(const wire::Event &event)> &sta
 
 void EventCache::evict(Clock::time_point now)
 {
-    while (!entries_.empty() && (entries_.size() > max_events_ || bytes_ > max_bytes_ ||
-                                 now - entries_.front().raised > max_age_)) {
+    while (!entries_.empty() &&
+           (entries_.size() > max_events_ || bytes_ > max_bytes_ || now - entries_.front().raised > max_age_)) {
         bytes_ -= entries_.front().encoded->size();
         entries_.pop_front();
     }

@@ -159,8 +159,8 @@ pmix_status_t store_node(const Server &server, const NodeResources &node)
     const int with_name = node.hostname.empty() ? 0 : 1;
     if (with_name != 0) values::info_load(&identity[1], PMIX_HOSTNAME, node.hostname.c_str(), PMIX_STRING);
     batch.insert(batch.end(), identity, identity + 1 + with_name);
-    const pmix_status_t rc = server.store->put(kResourceNamespace, PMIXPP_GDS_LEVEL_NODE, node.nodeid,
-                                               batch.data(), batch.size());
+    const pmix_status_t rc =
+        server.store->put(kResourceNamespace, PMIXPP_GDS_LEVEL_NODE, node.nodeid, batch.data(), batch.size());
     for (auto &item : identity) values::info_destruct(&item);
     return rc;
 }
@@ -195,8 +195,7 @@ bool names_a_node(const store::GetRequest &request)
 
 }  // namespace
 
-pmix_status_t register_node_resources(Server &server, const pmix_info_t info[], std::size_t ninfo,
-                                      std::string *error_p)
+pmix_status_t register_node_resources(Server &server, const pmix_info_t info[], std::size_t ninfo, std::string *error_p)
 {
     std::vector<NodeSpec> specs;
     pmix_status_t rc = parse_specs(server, info, ninfo, &specs, error_p);

@@ -39,8 +39,7 @@ pmix_status_t deregister_node_resources(Server &server, const pmix_info_t info[]
 // in the target's own namespace and asks about a node (PMIX_NODE_INFO,
 // PMIX_NODEID, PMIX_HOSTNAME or a node-level key). PMIX_ERR_NOT_FOUND
 // otherwise.
-pmix_status_t get_node_resource(Server &server, const store::GetRequest &request,
-                                store::ValuePtr *value_p);
+pmix_status_t get_node_resource(Server &server, const store::GetRequest &request, store::ValuePtr *value_p);
 
 }  // namespace pmixpp::server
 

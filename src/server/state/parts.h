@@ -97,7 +97,7 @@ private:
         return made_.back().get();
     }
 
-    std::vector<parts_detail::Holder *> slots_;                 // by part type, not owning
+    std::vector<parts_detail::Holder *> slots_;                // by part type, not owning
     std::vector<std::unique_ptr<parts_detail::Holder>> made_;  // owning, oldest first
 };
 

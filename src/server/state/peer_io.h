@@ -21,14 +21,13 @@ std::string describe(const Peer &peer);
 // connection (it would leave the peer waiting forever).
 pmix_status_t send_bytes(Peer &peer, wire::FrameKind kind, uint32_t tag, const wire::Bytes &bytes);
 
-template <typename Message>
-void send_message(Peer &peer, wire::FrameKind kind, uint32_t tag, const Message &message)
+template <typename Message> void send_message(Peer &peer, wire::FrameKind kind, uint32_t tag, const Message &message)
 {
     wire::Bytes bytes;
     const pmix_status_t rc = wire::encode_to_bytes(message, &bytes);
     if (rc != PMIX_SUCCESS) {
-        runtime::log_warning("server", "cannot encode a reply to " + describe(peer) + ": " +
-                                           PMIx_Error_string(rc) + " (closing the connection)");
+        runtime::log_warning("server", "cannot encode a reply to " + describe(peer) + ": " + PMIx_Error_string(rc) +
+                                           " (closing the connection)");
         peer.connection->close(rc, "reply could not be encoded");
         return;
     }

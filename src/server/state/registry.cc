@@ -20,8 +20,7 @@ bool Peer::wants(pmix_status_t code) const
 {
     for (const auto &registration : events) {
         if (registration.codes.empty()) return true;
-        if (std::find(registration.codes.begin(), registration.codes.end(), code) !=
-            registration.codes.end()) {
+        if (std::find(registration.codes.begin(), registration.codes.end(), code) != registration.codes.end()) {
             return true;
         }
     }

@@ -75,17 +75,17 @@ struct Peer {
     pmixpp_peer_identity_t kernel{};  // what the ptl learned from the kernel
     std::string ptl;
     const pmixpp_ptl_module_t *ptl_module = nullptr;  // the transport that accepted it
-    int socket_fd = -1;           // the connection's (owned by it); valid while open
-    bool counted_uid = false;     // counted in Server::connections_per_uid
-    bool identifying = false;     // its hello waits for complete_identity
+    int socket_fd = -1;                               // the connection's (owned by it); valid while open
+    bool counted_uid = false;                         // counted in Server::connections_per_uid
+    bool identifying = false;                         // its hello waits for complete_identity
     // Tagged requests not yet answered (Config::max_pending_requests).
     std::size_t unanswered = 0;
     PeerState state = PeerState::handshaking;
-    pmix_proc_t proc{};               // valid once connected
+    pmix_proc_t proc{};  // valid once connected
     runtime::Timer handshake_timer;
     std::vector<EventRegistration> events;
-    bool tool = false;            // a tool or launcher (tool_peers.h), not a client
-    bool awaiting_host = false;   // its hello waits for the host's tool_connected
+    bool tool = false;           // a tool or launcher (tool_peers.h), not a client
+    bool awaiting_host = false;  // its hello waits for the host's tool_connected
 
     bool wants(pmix_status_t code) const;
     // Registered for this code by name (not only through a catch-all handler).

@@ -40,7 +40,8 @@ bool HostHandlers::names(pmix_status_t code) const
 {
     if (!sink) return false;
     for (const auto &registration : registrations) {
-        if (std::find(registration.codes.begin(), registration.codes.end(), code) != registration.codes.end()) return true;
+        if (std::find(registration.codes.begin(), registration.codes.end(), code) != registration.codes.end())
+            return true;
     }
     return false;
 }

@@ -75,8 +75,7 @@ class Server {
 public:
     explicit Server(runtime::ProgressEngine &progress)
         : engine(progress), waiters(progress), warnings(progress, "server")
-    {
-    }
+    {}
     ~Server();
     Server(const Server &) = delete;
     Server &operator=(const Server &) = delete;
@@ -128,7 +127,7 @@ public:
     Namespace *find_namespace(const char *nspace);
     Namespace &namespace_entry(const std::string &name);  // created on first use
     ClientRecord *find_client(const pmix_proc_t &proc);
-    pmix_proc_t self_proc() const;                // PMIX_SERVER_NSPACE / RANK
+    pmix_proc_t self_proc() const;  // PMIX_SERVER_NSPACE / RANK
     bool is_self(const pmix_proc_t &proc) const;
     Peer *find_peer(PeerId id);
     // Every URI listened on, in priority order.

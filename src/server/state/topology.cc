@@ -61,8 +61,7 @@ void share_topology(Server &server, const std::string &nspace, uint32_t local_no
         pmix_value_t value;
         value.type = PMIX_STRING;
         value.data.string = xml.data();
-        rc = server.store->put_value(nspace.c_str(), PMIXPP_GDS_LEVEL_NODE, local_nodeid,
-                                     PMIX_HWLOC_XML_V2, &value);
+        rc = server.store->put_value(nspace.c_str(), PMIXPP_GDS_LEVEL_NODE, local_nodeid, PMIX_HWLOC_XML_V2, &value);
     }
     if (rc != PMIX_SUCCESS) {
         runtime::log_warning("server", "cannot share the node topology with nspace " + nspace +

@@ -4,10 +4,7 @@
 
 namespace pmixpp::server {
 
-CommitWaiters::CommitWaiters(runtime::ProgressEngine &engine)
-    : engine_(engine), alive_(std::make_shared<bool>(true))
-{
-}
+CommitWaiters::CommitWaiters(runtime::ProgressEngine &engine) : engine_(engine), alive_(std::make_shared<bool>(true)) {}
 
 CommitWaiters::~CommitWaiters()
 {
@@ -15,8 +12,8 @@ CommitWaiters::~CommitWaiters()
     fail_all(PMIX_ERR_LOST_CONNECTION);
 }
 
-void CommitWaiters::add(const std::string &nspace, pmix_rank_t rank,
-                        std::chrono::milliseconds timeout, Callback callback, uint64_t owner)
+void CommitWaiters::add(const std::string &nspace, pmix_rank_t rank, std::chrono::milliseconds timeout,
+                        Callback callback, uint64_t owner)
 {
     const uint64_t id = next_id_++;
     Entry &entry = entries_[id];
@@ -59,8 +56,7 @@ template <typename Match> void CommitWaiters::finish_matching(Match match, pmix_
 
 void CommitWaiters::committed(const std::string &nspace, pmix_rank_t rank)
 {
-    finish_matching([&](const Entry &e) { return e.rank == rank && e.nspace == nspace; },
-                    PMIX_SUCCESS);
+    finish_matching([&](const Entry &e) { return e.rank == rank && e.nspace == nspace; }, PMIX_SUCCESS);
 }
 
 void CommitWaiters::fail_proc(const std::string &nspace, pmix_rank_t rank, pmix_status_t status)

@@ -31,8 +31,8 @@ public:
     // timeout 0: wait until committed or failed. owner: the connection the
     // request came in on (0: the host's own), so that one peer's parked
     // requests can be counted and dropped with it.
-    void add(const std::string &nspace, pmix_rank_t rank, std::chrono::milliseconds timeout,
-             Callback callback, uint64_t owner = 0);
+    void add(const std::string &nspace, pmix_rank_t rank, std::chrono::milliseconds timeout, Callback callback,
+             uint64_t owner = 0);
     std::size_t owned_by(uint64_t owner) const;
     void fail_owner(uint64_t owner, pmix_status_t status);
     void committed(const std::string &nspace, pmix_rank_t rank);

@@ -33,14 +33,14 @@ std::vector<std::string> with_name_server(const std::string &uri_file, std::vect
     return args;
 }
 
-} // namespace
+}  // namespace
 
 Test(open_mpi, publish_lookup_accept_connect_between_two_jobs)
 {
     const std::string dir = test_support::scratch_dir("pmixpp-compat");
     const std::string uri_file = dir + "/ompi-server.uri";
-    const pid_t name_server = test_support::start(OMPI_SERVER, {"--no-daemonize", "-r", uri_file},
-                                                  dir + "/ompi-server.log");
+    const pid_t name_server =
+        test_support::start(OMPI_SERVER, {"--no-daemonize", "-r", uri_file}, dir + "/ompi-server.log");
     cr_assert(wait_for_text(uri_file, ":", 30), "ompi-server wrote no URI:\n%s",
               read_text(dir + "/ompi-server.log").c_str());
 
@@ -58,8 +58,7 @@ Test(open_mpi, publish_lookup_accept_connect_between_two_jobs)
     test_support::remove_tree(dir);
 
     cr_assert(published, "the server job never published its port:\n%s", server_out.c_str());
-    cr_assert_eq(client.code, 0, "client job exited %d:\n%s%s", client.code, client.out.c_str(),
-                 client.err.c_str());
+    cr_assert_eq(client.code, 0, "client job exited %d:\n%s%s", client.code, client.out.c_str(), client.err.c_str());
     cr_assert_eq(server_code, 0, "server job exited %d:\n%s", server_code, server_out.c_str());
     // The client ranks contribute 0 + 1, the server ranks 1000 + 1001.
     cr_expect(has_line(client.out, "client 0: other side's sum 2001"), "%s", client.out.c_str());

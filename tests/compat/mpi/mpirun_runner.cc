@@ -11,22 +11,25 @@ namespace compat_test {
 std::vector<std::string> mpirun_args(int ranks, const std::string &program,
                                      const std::vector<std::string> &program_args)
 {
-    std::vector<std::string> args = {"--oversubscribe", "--timeout", std::to_string(MPIRUN_TIMEOUT_SECONDS),
-                                     "-n", std::to_string(ranks), program};
+    std::vector<std::string> args = {"--oversubscribe",     "--timeout", std::to_string(MPIRUN_TIMEOUT_SECONDS), "-n",
+                                     std::to_string(ranks), program};
     args.insert(args.end(), program_args.begin(), program_args.end());
     return args;
 }
 
 Result mpirun(int ranks, const std::string &program, const std::vector<std::string> &program_args)
 {
-    Result result = test_support::run(MPIRUN, mpirun_args(ranks, program, program_args), "",
-                                      MPIRUN_TIMEOUT_SECONDS + 15);
+    Result result =
+        test_support::run(MPIRUN, mpirun_args(ranks, program, program_args), "", MPIRUN_TIMEOUT_SECONDS + 15);
     cr_assert(!result.timed_out, "mpirun -n %d %s did not end:\n%s%s", ranks, program.c_str(), result.out.c_str(),
               result.err.c_str());
     return result;
 }
 
-std::string program_path(const char *name) { return std::string(COMPAT_MPI_DIR) + "/" + name; }
+std::string program_path(const char *name)
+{
+    return std::string(COMPAT_MPI_DIR) + "/" + name;
+}
 
 std::vector<LibpmixReport> libpmix_reports(const std::string &output)
 {
@@ -67,7 +70,7 @@ bool running(int pid)
     return state != 'Z' && state != 'X';
 }
 
-} // namespace
+}  // namespace
 
 void expect_our_libpmix(const std::string &output, const char *role, int ranks, const char *launcher)
 {
@@ -89,8 +92,9 @@ void expect_our_libpmix(const std::string &output, const char *role, int ranks, 
 void expect_all_gone(const std::string &output)
 {
     for (const LibpmixReport &report : libpmix_reports(output)) {
-        cr_expect(!running(report.pid), "%s %d (pid %d) outlived its job", report.role.c_str(), report.rank, report.pid);
+        cr_expect(!running(report.pid), "%s %d (pid %d) outlived its job", report.role.c_str(), report.rank,
+                  report.pid);
     }
 }
 
-} // namespace compat_test
+}  // namespace compat_test

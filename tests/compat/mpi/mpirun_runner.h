@@ -37,11 +37,10 @@ std::vector<LibpmixReport> libpmix_reports(const std::string &output);
 
 // Fails the test unless `ranks` reports of `role` came, one per rank, each
 // naming our build tree's libpmix in the process and in its launcher.
-void expect_our_libpmix(const std::string &output, const char *role, int ranks,
-                        const char *launcher = "mpirun");
+void expect_our_libpmix(const std::string &output, const char *role, int ranks, const char *launcher = "mpirun");
 // Fails the test if any of the reported processes still exists.
 void expect_all_gone(const std::string &output);
 
-} // namespace compat_test
+}  // namespace compat_test
 
 #endif

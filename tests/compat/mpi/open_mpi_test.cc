@@ -6,7 +6,6 @@
 
 #include <criterion/criterion.h>
 
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -24,8 +23,8 @@ void expect_hello(int ranks)
                  result.out.c_str(), result.err.c_str());
     const int sum = ranks * (ranks + 1) / 2;
     for (int rank = 0; rank < ranks; ++rank) {
-        const std::string line = "rank " + std::to_string(rank) + " of " + std::to_string(ranks) +
-                                 ": allreduce sum " + std::to_string(sum);
+        const std::string line =
+            "rank " + std::to_string(rank) + " of " + std::to_string(ranks) + ": allreduce sum " + std::to_string(sum);
         cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line.c_str(), result.out.c_str());
     }
     expect_our_libpmix(result.out, "rank", ranks);
@@ -34,30 +33,53 @@ void expect_hello(int ranks)
 void expect_ring(int ranks)
 {
     const Result result = mpirun(ranks, program_path("ring_barrier"));
-    cr_assert_eq(result.code, 0, "mpirun -n %d ring_barrier exited %d:\n%s%s", ranks, result.code,
-                 result.out.c_str(), result.err.c_str());
+    cr_assert_eq(result.code, 0, "mpirun -n %d ring_barrier exited %d:\n%s%s", ranks, result.code, result.out.c_str(),
+                 result.err.c_str());
     for (int rank = 0; rank < ranks; ++rank) {
         const int prev = (rank + ranks - 1) % ranks;
-        const std::string line = "rank " + std::to_string(rank) + " got " + std::to_string(prev) + " from " +
-                                 std::to_string(prev);
+        const std::string line =
+            "rank " + std::to_string(rank) + " got " + std::to_string(prev) + " from " + std::to_string(prev);
         cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line.c_str(), result.out.c_str());
     }
-    cr_expect(has_line(result.out, "1000 barriers done"), "the barrier loop did not finish:\n%s",
-              result.out.c_str());
+    cr_expect(has_line(result.out, "1000 barriers done"), "the barrier loop did not finish:\n%s", result.out.c_str());
     expect_our_libpmix(result.out, "rank", ranks);
 }
 
-} // namespace
+}  // namespace
 
-Test(open_mpi, hello_allreduce_on_1_rank) { expect_hello(1); }
-Test(open_mpi, hello_allreduce_on_2_ranks) { expect_hello(2); }
-Test(open_mpi, hello_allreduce_on_4_ranks) { expect_hello(4); }
-Test(open_mpi, hello_allreduce_on_8_ranks) { expect_hello(8); }
+Test(open_mpi, hello_allreduce_on_1_rank)
+{
+    expect_hello(1);
+}
+Test(open_mpi, hello_allreduce_on_2_ranks)
+{
+    expect_hello(2);
+}
+Test(open_mpi, hello_allreduce_on_4_ranks)
+{
+    expect_hello(4);
+}
+Test(open_mpi, hello_allreduce_on_8_ranks)
+{
+    expect_hello(8);
+}
 
-Test(open_mpi, sendrecv_ring_and_1000_barriers_on_1_rank) { expect_ring(1); }
-Test(open_mpi, sendrecv_ring_and_1000_barriers_on_2_ranks) { expect_ring(2); }
-Test(open_mpi, sendrecv_ring_and_1000_barriers_on_4_ranks) { expect_ring(4); }
-Test(open_mpi, sendrecv_ring_and_1000_barriers_on_8_ranks) { expect_ring(8); }
+Test(open_mpi, sendrecv_ring_and_1000_barriers_on_1_rank)
+{
+    expect_ring(1);
+}
+Test(open_mpi, sendrecv_ring_and_1000_barriers_on_2_ranks)
+{
+    expect_ring(2);
+}
+Test(open_mpi, sendrecv_ring_and_1000_barriers_on_4_ranks)
+{
+    expect_ring(4);
+}
+Test(open_mpi, sendrecv_ring_and_1000_barriers_on_8_ranks)
+{
+    expect_ring(8);
+}
 
 Test(open_mpi, comm_spawn_and_intercommunicator_allreduce)
 {
@@ -104,8 +126,8 @@ Test(open_mpi, shared_memory_split_groups_all_ranks_of_the_node)
     char host[256] = "";
     ::gethostname(host, sizeof host);
     for (int rank = 0; rank < 4; ++rank) {
-        const std::string line = "rank " + std::to_string(rank) + " on " + host + ": node-local rank " +
-                                 std::to_string(rank) + " of 4";
+        const std::string line =
+            "rank " + std::to_string(rank) + " on " + host + ": node-local rank " + std::to_string(rank) + " of 4";
         cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line.c_str(), result.out.c_str());
     }
     expect_our_libpmix(result.out, "rank", 4);

@@ -46,24 +46,31 @@ void expect_one_world(int ranks)
                  result.out.c_str(), result.err.c_str());
     const int sum = ranks * (ranks + 1) / 2;
     for (int rank = 0; rank < ranks; ++rank) {
-        const std::string line = "rank " + std::to_string(rank) + " of " + std::to_string(ranks) +
-                                 ": allreduce sum " + std::to_string(sum);
+        const std::string line =
+            "rank " + std::to_string(rank) + " of " + std::to_string(ranks) + ": allreduce sum " + std::to_string(sum);
         cr_expect(has_line(result.out, line), "missing \"%s\" (a singleton says \"of 1\") in:\n%s", line.c_str(),
                   result.out.c_str());
     }
     expect_our_libpmix(result.out, "rank", ranks, "pmixrun");
 }
 
-} // namespace
+}  // namespace
 
-Test(open_mpi_on_pmixrun, two_ranks_are_one_world) { expect_one_world(2); }
-Test(open_mpi_on_pmixrun, four_ranks_are_one_world) { expect_one_world(4); }
+Test(open_mpi_on_pmixrun, two_ranks_are_one_world)
+{
+    expect_one_world(2);
+}
+Test(open_mpi_on_pmixrun, four_ranks_are_one_world)
+{
+    expect_one_world(4);
+}
 
 Test(open_mpi_on_pmixrun, ring_and_1000_barriers)
 {
     const Result result = pmixrun(3, program_path("ring_barrier"));
     cr_assert_eq(result.code, 0, "exited %d:\n%s%s", result.code, result.out.c_str(), result.err.c_str());
-    for (const char *line : {"rank 0 got 2 from 2", "rank 1 got 0 from 0", "rank 2 got 1 from 1", "1000 barriers done"}) {
+    for (const char *line :
+         {"rank 0 got 2 from 2", "rank 1 got 0 from 0", "rank 2 got 1 from 1", "1000 barriers done"}) {
         cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line, result.out.c_str());
     }
 }
@@ -109,4 +116,3 @@ Test(open_mpi_on_pmixrun, comm_spawn_info_keys_place_the_child)
     cr_expect(has_line(result.out, "child cpus 1"), "%s", result.out.c_str());
     cr_expect(result.err.find("PMIX_MAPBY diagonal") != std::string::npos, "%s", result.err.c_str());
 }
-

@@ -17,8 +17,7 @@ int main(int argc, char **argv)
     const int next = (rank + 1) % size;
     const int prev = (rank + size - 1) % size;
     int got = -1;
-    MPI_Sendrecv(&rank, 1, MPI_INT, next, 7, &got, 1, MPI_INT, prev, 7, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&rank, 1, MPI_INT, next, 7, &got, 1, MPI_INT, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     printf("rank %d got %d from %d\n", rank, got, prev);
     for (int i = 0; i < BARRIERS; ++i) MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) printf("%d barriers done\n", BARRIERS);

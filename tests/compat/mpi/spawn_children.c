@@ -11,8 +11,7 @@ enum { CHILDREN = 2 };
 static int run_parent(int rank, char *program)
 {
     MPI_Comm children;
-    MPI_Comm_spawn(program, MPI_ARGV_NULL, CHILDREN, MPI_INFO_NULL, 0, MPI_COMM_WORLD,
-                   &children, MPI_ERRCODES_IGNORE);
+    MPI_Comm_spawn(program, MPI_ARGV_NULL, CHILDREN, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &children, MPI_ERRCODES_IGNORE);
     int remote = 0, sum = 0, mine = 100 + rank;
     MPI_Comm_remote_size(children, &remote);
     MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, children);

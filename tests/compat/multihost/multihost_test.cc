@@ -23,7 +23,7 @@ namespace {
 constexpr int kHosts = 3;
 constexpr const char *kSubnet = "10.251.0";
 
-std::string g_prefix; // this test's hosts: <prefix>n0, <prefix>n1, ...
+std::string g_prefix;  // this test's hosts: <prefix>n0, <prefix>n1, ...
 std::string g_scratch;
 
 std::string env_or_fail(const char *name)
@@ -33,8 +33,14 @@ std::string env_or_fail(const char *name)
     return value;
 }
 
-std::string script(const char *name) { return std::string(MULTIHOST_SCRIPT_DIR) + "/" + name; }
-std::string host(int index) { return g_prefix + "n" + std::to_string(index); }
+std::string script(const char *name)
+{
+    return std::string(MULTIHOST_SCRIPT_DIR) + "/" + name;
+}
+std::string host(int index)
+{
+    return g_prefix + "n" + std::to_string(index);
+}
 
 using test_support::count_lines_with;
 using test_support::has_line;
@@ -80,8 +86,9 @@ void setup_hosts()
     // A crashed earlier test with the same pid may have left its hosts.
     (void)run({script("teardown.sh"), g_prefix}, 30);
     Result made = run({script("setup.sh"), g_prefix, std::to_string(kHosts), kSubnet}, 60);
-    cr_assert_eq(made.code, 0, "setup.sh %s failed (exit %d):\n%s%s\n(needs 'ip netns' support: root, iproute2, a kernel "
-                               "with network namespaces and veth/bridge)",
+    cr_assert_eq(made.code, 0,
+                 "setup.sh %s failed (exit %d):\n%s%s\n(needs 'ip netns' support: root, iproute2, a kernel "
+                 "with network namespaces and veth/bridge)",
                  g_prefix.c_str(), made.code, made.out.c_str(), made.err.c_str());
     char pattern[] = "/tmp/pmixpp-multihost.XXXXXX";
     cr_assert_not_null(::mkdtemp(pattern));
@@ -92,20 +99,24 @@ void teardown_hosts()
 {
     if (!g_prefix.empty()) {
         Result gone = run({script("teardown.sh"), g_prefix}, 60);
-        if (gone.code != 0) std::fprintf(stderr, "teardown.sh %s: exit %d\n%s", g_prefix.c_str(), gone.code, gone.err.c_str());
+        if (gone.code != 0)
+            std::fprintf(stderr, "teardown.sh %s: exit %d\n%s", g_prefix.c_str(), gone.code, gone.err.c_str());
     }
     if (!g_scratch.empty()) (void)run({"/bin/rm", "-rf", g_scratch}, 30);
 }
 
-bool starts_with(const std::string &text, const std::string &head) { return text.compare(0, head.size(), head) == 0; }
+bool starts_with(const std::string &text, const std::string &head)
+{
+    return text.compare(0, head.size(), head) == 0;
+}
 
 struct Run {
     const char *program;
     int np;
-    std::vector<int> hosts; // the hostfile's, by index
+    std::vector<int> hosts;  // the hostfile's, by index
     int slots;
     int seconds;
-    std::string extra = ""; // more mpirun options
+    std::string extra = "";  // more mpirun options
 };
 
 // mpirun on host 0, its rsh agent entering the other hosts; the hostfile
@@ -158,15 +169,15 @@ std::set<std::string> expect_our_library_everywhere(const std::string &out, int 
         cr_expect_eq(ranks.count(report.rank), 0u, "rank %d reported twice", report.rank);
         ranks[report.rank] = report;
     }
-    cr_assert_eq(ranks.size(), static_cast<std::size_t>(np), "%zu of %d ranks reported their libpmix:\n%s", ranks.size(), np,
-                 out.c_str());
+    cr_assert_eq(ranks.size(), static_cast<std::size_t>(np), "%zu of %d ranks reported their libpmix:\n%s",
+                 ranks.size(), np, out.c_str());
     std::set<std::string> used;
     for (const auto &[rank, line] : ranks) {
         cr_assert(rank >= 0 && rank < np, "rank %d out of range", rank);
         cr_expect(allowed.count(line.host) == 1, "rank %d ran on %s, not a host of this test", rank, line.host.c_str());
         used.insert(line.host);
-        cr_expect(starts_with(line.own_libpmix, our_lib), "rank %d on %s mapped %s, not ours (%s*)", rank, line.host.c_str(),
-                  line.own_libpmix.c_str(), our_lib.c_str());
+        cr_expect(starts_with(line.own_libpmix, our_lib), "rank %d on %s mapped %s, not ours (%s*)", rank,
+                  line.host.c_str(), line.own_libpmix.c_str(), our_lib.c_str());
         const char *expected_launcher = line.host == host(0) ? "mpirun" : "orted";
         cr_expect_eq(line.launcher, expected_launcher, "rank %d on %s was launched by %s, expected %s", rank,
                      line.host.c_str(), line.launcher.c_str(), expected_launcher);
@@ -189,7 +200,8 @@ void expect_ring(const std::string &out, int np)
 {
     for (int rank = 0; rank < np; ++rank) {
         const int prev = (rank + np - 1) % np;
-        const std::string line = "rank " + std::to_string(rank) + " got " + std::to_string(prev) + " from " + std::to_string(prev);
+        const std::string line =
+            "rank " + std::to_string(rank) + " got " + std::to_string(prev) + " from " + std::to_string(prev);
         cr_expect(has_line(out, line), "missing '%s' in:\n%s", line.c_str(), out.c_str());
     }
     cr_expect(has_line(out, "1000 barriers done"), "missing '1000 barriers done' in:\n%s", out.c_str());
@@ -201,12 +213,13 @@ void expect_modex_through_host_fence(const std::string &err, std::size_t nodes)
 {
     const int asked = count_lines_with(err, "pmixpp: server: asking the host's fence_nb for 1 proc set(s)");
     const int collected = count_lines_with(err, "bytes of data (collect)");
-    cr_expect_eq(collected, static_cast<int>(nodes), "%d servers handed the modex to the host's fence_nb, expected %zu:\n%s",
-                 collected, nodes, err.c_str());
+    cr_expect_eq(collected, static_cast<int>(nodes),
+                 "%d servers handed the modex to the host's fence_nb, expected %zu:\n%s", collected, nodes,
+                 err.c_str());
     cr_expect_geq(asked, collected);
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(multihost, .init = setup_hosts, .fini = teardown_hosts, .timeout = 280);
 
@@ -272,8 +285,8 @@ Test(multihost, ring_barrier_on_three_hosts)
 // PMIx_server_dmodex_request.
 Test(multihost, ring_barrier_with_direct_modex)
 {
-    const Run spec{"ring_barrier", 8, {0, 1, 2}, 3, 240,
-                   "--mca pmix_base_async_modex 1 --mca pmix_base_collect_data 0"};
+    const Run spec{
+        "ring_barrier", 8, {0, 1, 2}, 3, 240, "--mca pmix_base_async_modex 1 --mca pmix_base_collect_data 0"};
     Result result = mpirun_across(spec);
     const std::set<std::string> used = expect_our_library_everywhere(result.out, spec.np, spec.hosts);
     cr_expect_eq(used.size(), 3u, "--map-by node put ranks on %zu hosts, expected 3", used.size());

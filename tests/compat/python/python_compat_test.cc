@@ -74,9 +74,8 @@ void expect_our_library(const std::string &out, const std::string &prefix)
 {
     const std::string path = value_after(out, prefix);
     const std::string lib_dir = real_path(std::string(BUILD_DIR) + "/lib") + "/";
-    cr_expect(real_path(path).rfind(lib_dir, 0) == 0,
-              "'%s' mapped libpmix.so.2 from '%s', not from this build (%s)", prefix.c_str(), path.c_str(),
-              lib_dir.c_str());
+    cr_expect(real_path(path).rfind(lib_dir, 0) == 0, "'%s' mapped libpmix.so.2 from '%s', not from this build (%s)",
+              prefix.c_str(), path.c_str(), lib_dir.c_str());
 }
 
 void require_bindings()
@@ -88,13 +87,19 @@ void require_bindings()
                  PYTHON, probe.err.c_str());
 }
 
-std::string dump(const Run &r) { return "output:\n" + r.out + "\nerrors:\n" + r.err; }
+std::string dump(const Run &r)
+{
+    return "output:\n" + r.out + "\nerrors:\n" + r.err;
+}
 
 // Each server its own directories: Criterion runs these tests side by side,
 // and other servers may run on this machine.
 std::string g_tmp;
 
-void make_tmp() { g_tmp = test_support::scratch_dir("python-compat"); }
+void make_tmp()
+{
+    g_tmp = test_support::scratch_dir("python-compat");
+}
 
 void drop_tmp()
 {
@@ -136,11 +141,11 @@ Test(python_compat, python_host_registers_a_job_and_forks_a_client)
     cr_expect_eq(r.code, 0, "python3 host.py exited with %d; %s", r.code, dump(r).c_str());
     expect_our_library(r.out, "host: libpmix ");
     expect_our_library(r.out, "rank 0 libpmix ");
-    for (const char *line : {"host: server init rc 0", "host: setup_fork rc 0", "host: client connected pycompat:0",
-                             "rank 0 nspace pycompat", "rank 0 job size 1 rc 0", "rank 0 fence rc 0",
-                             "rank 0 got value-from-0 from 0", "rank 0 all checks passed",
-                             "host: client finalized pycompat:0", "host: client exited with status 0",
-                             "host: server finalize rc 0", "host: all checks passed"}) {
+    for (const char *line :
+         {"host: server init rc 0", "host: setup_fork rc 0", "host: client connected pycompat:0",
+          "rank 0 nspace pycompat", "rank 0 job size 1 rc 0", "rank 0 fence rc 0", "rank 0 got value-from-0 from 0",
+          "rank 0 all checks passed", "host: client finalized pycompat:0", "host: client exited with status 0",
+          "host: server finalize rc 0", "host: all checks passed"}) {
         cr_expect(has_line_ending(r.out, line), "missing '%s'; %s", line, dump(r).c_str());
     }
     cr_expect(r.out.find("FAILED") == std::string::npos, "%s", dump(r).c_str());
@@ -152,11 +157,13 @@ Test(python_compat, more_client_calls_under_pmixrun)
     const Run r = run({PMIXRUN, "--tmpdir", g_tmp, "--timeout", "60", "-n", "1", PYTHON, CALLS_PY});
     cr_expect_eq(r.code, 0, "pmixrun -n 1 python3 calls.py exited with %d; %s", r.code, dump(r).c_str());
     expect_our_library(r.out, "libpmix ");
-    for (const char *call : {"initialized", "get_version", "error_string", "get_attribute_name", "get hostname",
-                             "resolve_peers", "resolve_nodes", "query namespaces", "publish", "lookup", "unpublish",
-                             "log", "connect", "disconnect", "allocation_request", "get_cpuset", "monitor",
-                             "monitor cancel", "fabric_register", "group_construct", "group_destruct",
-                             "group_invite", "group_join", "group_destruct invited", "finalize"}) {
+    for (const char *call : {"initialized",    "get_version",    "error_string",       "get_attribute_name",
+                             "get hostname",   "resolve_peers",  "resolve_nodes",      "query namespaces",
+                             "publish",        "lookup",         "unpublish",          "log",
+                             "connect",        "disconnect",     "allocation_request", "get_cpuset",
+                             "monitor",        "monitor cancel", "fabric_register",    "group_construct",
+                             "group_destruct", "group_invite",   "group_join",         "group_destruct invited",
+                             "finalize"}) {
         cr_expect(r.out.find(std::string("\n") + call + ": ") != std::string::npos, "no answer from %s; %s", call,
                   dump(r).c_str());
     }
@@ -169,8 +176,8 @@ Test(python_compat, more_client_calls_under_pmixrun)
 Test(python_compat, python_tool_pulls_output_and_pushes_stdin)
 {
     require_bindings();
-    const Run r = run({PMIXRUN, "--tmpdir", g_tmp, "--timeout", "60", "--stdin", "1", "--stdin-tool", "-n", "2",
-                       PYTHON, TOOL_IOF_PY});
+    const Run r = run({PMIXRUN, "--tmpdir", g_tmp, "--timeout", "60", "--stdin", "1", "--stdin-tool", "-n", "2", PYTHON,
+                       TOOL_IOF_PY});
     cr_expect_eq(r.code, 0, "pmixrun python3 tool_iof.py exited with %d; %s", r.code, dump(r).c_str());
     expect_our_library(r.out, "tool libpmix ");
     for (const char *line : {"tool: init: 0", "tool: iof_push: 0", "tool: all steps passed"}) {

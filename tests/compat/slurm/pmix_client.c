@@ -106,15 +106,17 @@ static void check_job_info(const pmix_proc_t *me, uint32_t *size_p)
     pmix_value_t *hostname = get(me, PMIX_HOSTNAME, false);
     const char *peer_list = peers != NULL && peers->type == PMIX_STRING ? peers->data.string : "?";
     const char *host = hostname != NULL && hostname->type == PMIX_STRING ? hostname->data.string : "?";
-    printf("client %u: nspace %s job size %ld local size %ld local rank %ld local peers %s pmix hostname %s\n", me->rank,
-           me->nspace, as_long(size), as_long(local_size), as_long(local_rank), peer_list, host);
+    printf("client %u: nspace %s job size %ld local size %ld local rank %ld local peers %s pmix hostname %s\n",
+           me->rank, me->nspace, as_long(size), as_long(local_size), as_long(local_rank), peer_list, host);
 
     const long slurm_node = env_long("SLURM_NODEID");
-    CHECK((long)me->rank == env_long("SLURM_PROCID"), "client %u: SLURM_PROCID is %ld", me->rank, env_long("SLURM_PROCID"));
-    CHECK(as_long(size) == env_long("SLURM_NTASKS"), "client %u: job size %ld, SLURM_NTASKS %ld", me->rank, as_long(size),
-          env_long("SLURM_NTASKS"));
-    CHECK(as_long(local_size) == tasks_on_node(slurm_node), "client %u: local size %ld, Slurm put %ld tasks on this node",
-          me->rank, as_long(local_size), tasks_on_node(slurm_node));
+    CHECK((long)me->rank == env_long("SLURM_PROCID"), "client %u: SLURM_PROCID is %ld", me->rank,
+          env_long("SLURM_PROCID"));
+    CHECK(as_long(size) == env_long("SLURM_NTASKS"), "client %u: job size %ld, SLURM_NTASKS %ld", me->rank,
+          as_long(size), env_long("SLURM_NTASKS"));
+    CHECK(as_long(local_size) == tasks_on_node(slurm_node),
+          "client %u: local size %ld, Slurm put %ld tasks on this node", me->rank, as_long(local_size),
+          tasks_on_node(slurm_node));
     CHECK(as_long(local_rank) == env_long("SLURM_LOCALID"), "client %u: local rank %ld, SLURM_LOCALID %ld", me->rank,
           as_long(local_rank), env_long("SLURM_LOCALID"));
     char mine[16];
@@ -156,7 +158,8 @@ static void put_commit_fence(const pmix_proc_t *me, bool collect)
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
     rc = PMIx_Fence(&wildcard, 1, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
-    CHECK(rc == PMIX_SUCCESS, "client %u: fence (collect %s): %s", me->rank, collect ? "yes" : "no", PMIx_Error_string(rc));
+    CHECK(rc == PMIX_SUCCESS, "client %u: fence (collect %s): %s", me->rank, collect ? "yes" : "no",
+          PMIx_Error_string(rc));
     if (rc == PMIX_SUCCESS) printf("client %u: fence (collect %s) done\n", me->rank, collect ? "yes" : "no");
 }
 
@@ -179,7 +182,8 @@ static void read_every_peer(const pmix_proc_t *me, uint32_t size)
         } else if (memcmp(value->data.bo.bytes, expected, BLOB_BYTES) != 0) {
             size_t first = 0;
             while (first < BLOB_BYTES && (unsigned char)value->data.bo.bytes[first] == expected[first]) ++first;
-            CHECK(false, "client %u: the %d bytes from rank %u differ from byte %zu on", me->rank, BLOB_BYTES, peer, first);
+            CHECK(false, "client %u: the %d bytes from rank %u differ from byte %zu on", me->rank, BLOB_BYTES, peer,
+                  first);
         } else {
             printf("client %u: %d bytes from rank %u on %s match\n", me->rank, BLOB_BYTES, peer, where);
             ++good;

@@ -23,7 +23,10 @@ namespace {
 
 using test_support::lines_with;
 
-std::string script() { return std::string(SLURM_SCRIPT_DIR) + "/cluster.sh"; }
+std::string script()
+{
+    return std::string(SLURM_SCRIPT_DIR) + "/cluster.sh";
+}
 
 std::string file_id(const std::string &path)
 {
@@ -135,7 +138,10 @@ std::string lines_of_job(const std::string &text, const std::string &job)
     return kept;
 }
 
-bool process_exists(int pid) { return ::kill(pid, 0) == 0 || errno == EPERM; }
+bool process_exists(int pid)
+{
+    return ::kill(pid, 0) == 0 || errno == EPERM;
+}
 
 // pids of slurmstepd processes of `job` ("slurmstepd: [J.S]").
 std::vector<int> stepds_of(const std::string &job)
@@ -154,7 +160,10 @@ std::vector<int> stepds_of(const std::string &job)
     return pids;
 }
 
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string &text, const std::string &part)
+{
+    return text.find(part) != std::string::npos;
+}
 
 std::string report_of(const Run &run)
 {
@@ -214,8 +223,9 @@ std::string stack_of(int pid)
     std::string kept;
     for (const std::string &line : lines_with(gdb.out, "")) {
         const bool thread = line.compare(0, 7, "Thread ") == 0;
-        const bool telling = line.compare(0, 1, "#") == 0 && (contains(line, " in pmixpp::") ||
-                                                               contains(line, " in pmixp_") || contains(line, "lock_wait"));
+        const bool telling =
+            line.compare(0, 1, "#") == 0 &&
+            (contains(line, " in pmixpp::") || contains(line, " in pmixp_") || contains(line, "lock_wait"));
         if (thread || telling) kept += "    " + line.substr(0, 200) + "\n";
     }
     return kept;
@@ -243,10 +253,16 @@ void end_hung_job(Run &run)
     for (int pid : stuck) ::kill(pid, SIGKILL);
 }
 
-} // namespace
+}  // namespace
 
-const char *label(Library library) { return library == Library::ours ? "ours" : "OpenPMIx"; }
-const char *node_prefix(Library library) { return library == Library::ours ? "ours" : "ompi"; }
+const char *label(Library library)
+{
+    return library == Library::ours ? "ours" : "OpenPMIx";
+}
+const char *node_prefix(Library library)
+{
+    return library == Library::ours ? "ours" : "ompi";
+}
 
 const Cluster &cluster()
 {
@@ -265,8 +281,9 @@ const Cluster &cluster()
     loaded.ours = values["PMIXPP_SLURM_OURS_LIB"];
     loaded.ours_file = file_id(loaded.ours);
     loaded.openpmix_file = file_id(OPENPMIX_LIBPMIX);
-    cr_assert(loaded.ours_file != loaded.openpmix_file, "our library %s and OpenPMIx's %s are the same file (%s): the "
-                                                        "proof of which one a process maps would prove nothing",
+    cr_assert(loaded.ours_file != loaded.openpmix_file,
+              "our library %s and OpenPMIx's %s are the same file (%s): the "
+              "proof of which one a process maps would prove nothing",
               loaded.ours.c_str(), OPENPMIX_LIBPMIX, loaded.ours_file.c_str());
     return loaded;
 }
@@ -282,7 +299,8 @@ std::vector<std::string> nodes_of(Library library, const std::string &partition)
 // As lib.sh's pmixpp_slurm_hostname_of.
 std::string hostname_of(const std::string &node)
 {
-    if (node.size() > 2 && node.compare(node.size() - 2, 2, "-c") == 0) return "host17-" + node.substr(0, node.size() - 2);
+    if (node.size() > 2 && node.compare(node.size() - 2, 2, "-c") == 0)
+        return "host17-" + node.substr(0, node.size() - 2);
     return node;
 }
 
@@ -291,7 +309,10 @@ void Run::expect(bool ok, const std::string &why)
     if (!ok) failures.push_back(why);
 }
 
-std::string Run::output() const { return "--- srun stdout\n" + result.out + "--- srun stderr\n" + result.err; }
+std::string Run::output() const
+{
+    return "--- srun stdout\n" + result.out + "--- srun stderr\n" + result.err;
+}
 
 std::vector<std::string> Run::stepd_errors() const
 {
@@ -398,15 +419,16 @@ void expect_proofs(Run &run, const std::string &role, int ranks)
         if (p.role != role) continue;
         ++seen[p.rank];
         used.insert(p.host);
-        const std::string who = role + " " + std::to_string(p.rank) + " (pid " + std::to_string(p.pid) + " on " + p.host + ")";
+        const std::string who =
+            role + " " + std::to_string(p.rank) + " (pid " + std::to_string(p.pid) + " on " + p.host + ")";
         run.expect(hosts.count(p.host) == 1, who + " ran on a host outside partition " + run.spec.partition);
         run.expect(p.file == want, who + " maps " + p.path + " as file " + p.file + ", not " + what);
         run.expect(p.parent == "slurmstepd", who + " was started by '" + p.parent + "', not slurmstepd");
         // A user's task cannot read root's slurmstepd's mappings; the root
         // cases prove what slurmstepd maps.
         if (!run.spec.user.empty()) continue;
-        run.expect(p.parent_file == want,
-                   who + ": its " + p.parent + " maps " + p.parent_path + " as file " + p.parent_file + ", not " + what);
+        run.expect(p.parent_file == want, who + ": its " + p.parent + " maps " + p.parent_path + " as file " +
+                                              p.parent_file + ", not " + what);
     }
     for (int rank = 0; rank < ranks; ++rank) {
         run.expect(seen[rank] == 1, role + " " + std::to_string(rank) + " reported its libpmix " +
@@ -414,7 +436,8 @@ void expect_proofs(Run &run, const std::string &role, int ranks)
     }
     if (run.spec.nodes > 0) {
         run.expect(used.size() == static_cast<std::size_t>(run.spec.nodes),
-                   "the ranks ran on " + std::to_string(used.size()) + " hosts, expected " + std::to_string(run.spec.nodes));
+                   "the ranks ran on " + std::to_string(used.size()) + " hosts, expected " +
+                       std::to_string(run.spec.nodes));
     }
 }
 
@@ -448,7 +471,8 @@ void expect_slurm_upcall(Run &run, const std::string &upcall, std::size_t nodes)
     if (upcall == "_fencenb_fn") {
         const int done = test_support::count_lines_with(run.log_lines_with("COLL_FENCE_"), " is DONE");
         run.expect(done >= static_cast<int>(nodes), "Slurm's fence finished (COLL_FENCE_* is DONE) on " +
-                                                        std::to_string(done) + " of " + std::to_string(nodes) + " nodes");
+                                                        std::to_string(done) + " of " + std::to_string(nodes) +
+                                                        " nodes");
     }
 }
 
@@ -481,7 +505,8 @@ void compare_error_lines(const Run &baseline, const Run &ours)
 {
     // OpenPMIx says nothing on its own in these cases: neither may we.
     const std::vector<std::string> ours_said = lines_with(ours.result.out + ours.result.err, "pmixpp:");
-    cr_expect(ours_said.empty(), "%s: our library printed %zu line(s) on the tasks' output where OpenPMIx prints none:\n%s",
+    cr_expect(ours_said.empty(),
+              "%s: our library printed %zu line(s) on the tasks' output where OpenPMIx prints none:\n%s",
               ours.spec.name.c_str(), ours_said.size(), joined(ours_said).c_str());
 
     // The plugin's own lines only: Slurm's (munge, name lookups of a user's
@@ -490,15 +515,17 @@ void compare_error_lines(const Run &baseline, const Run &ours)
     const std::vector<std::string> mine = lines_with(joined(ours.stepd_errors()), "mpi/pmix");
     const int base_handler = test_support::count_lines_with(joined(base), "_errhandler");
     const int my_handler = test_support::count_lines_with(joined(mine), "_errhandler");
-    std::fprintf(stderr, "[slurm] %-13s 'slurmstepd: error: mpi/pmix' lines on srun's output: OpenPMIx %zu (%d _errhandler), "
+    std::fprintf(stderr,
+                 "[slurm] %-13s 'slurmstepd: error: mpi/pmix' lines on srun's output: OpenPMIx %zu (%d _errhandler), "
                  "ours %zu (%d _errhandler)\n",
                  ours.spec.name.c_str(), base.size(), base_handler, mine.size(), my_handler);
     cr_expect(mine.size() <= base.size() && my_handler <= base_handler,
-              "%s: srun shows %zu 'slurmstepd: error: mpi/pmix' lines (%d from the plugin's _errhandler) on ours, %zu (%d) on "
+              "%s: srun shows %zu 'slurmstepd: error: mpi/pmix' lines (%d from the plugin's _errhandler) on ours, %zu "
+              "(%d) on "
               "OpenPMIx (more _errhandler lines: every rank that ends without PMIx_Finalize is reported to the host "
               "more often than OpenPMIx does, issue 17 item 4):\n--- ours\n%s--- OpenPMIx\n%s",
               ours.spec.name.c_str(), mine.size(), my_handler, base.size(), base_handler, joined(mine).c_str(),
               joined(base).c_str());
 }
 
-} // namespace slurm_test
+}  // namespace slurm_test

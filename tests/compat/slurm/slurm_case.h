@@ -26,23 +26,23 @@ const char *node_prefix(Library library);
 // The cluster recorded in $PMIXPP_SLURM_STATE by cluster.sh up.
 struct Cluster {
     std::string state;
-    std::string dir;     // its private directory: config, logs, spool
-    std::string ours;    // our libpmix.so.2 bound over OpenPMIx's file on ours-*
-    std::string ours_file;     // "major:minor:inode" of ours
-    std::string openpmix_file; // and of OpenPMIx's real file
+    std::string dir;            // its private directory: config, logs, spool
+    std::string ours;           // our libpmix.so.2 bound over OpenPMIx's file on ours-*
+    std::string ours_file;      // "major:minor:inode" of ours
+    std::string openpmix_file;  // and of OpenPMIx's real file
 };
 const Cluster &cluster();
 
 struct Case {
-    std::string name;                 // srun --job-name, and messages
-    std::string partition;            // "one" (node a), "alias" (node c), "three" (a, b, c)
+    std::string name;       // srun --job-name, and messages
+    std::string partition;  // "one" (node a), "alias" (node c), "three" (a, b, c)
     int ntasks = 1;
-    int nodes = 0;                    // > 0: -N nodes --ntasks-per-node ntasks/nodes
-    std::vector<std::string> command; // program and arguments
-    std::vector<std::string> env;     // VAR=VALUE for srun and so the tasks
-    int seconds = 30;                 // srun's deadline (a passing case takes 0.1-5 s)
-    std::string user;                 // run as this user ("" root); command[0] is copied
-                                      // where the user can run it (the cluster's share/)
+    int nodes = 0;                     // > 0: -N nodes --ntasks-per-node ntasks/nodes
+    std::vector<std::string> command;  // program and arguments
+    std::vector<std::string> env;      // VAR=VALUE for srun and so the tasks
+    int seconds = 30;                  // srun's deadline (a passing case takes 0.1-5 s)
+    std::string user;                  // run as this user ("" root); command[0] is copied
+                                       // where the user can run it (the cluster's share/)
 };
 
 // One "proof ROLE R pid P host H job J: libpmix PATH file F; parent COMM
@@ -67,13 +67,13 @@ struct Run {
     test_support::Result result;
     double seconds = 0;
     std::vector<Proof> proofs;
-    std::string job;                           // Slurm job id, when known
-    std::map<std::string, std::string> logs;   // node -> slurmd log lines written during the run
+    std::string job;                          // Slurm job id, when known
+    std::map<std::string, std::string> logs;  // node -> slurmd log lines written during the run
     std::vector<std::string> failures;
 
     void expect(bool ok, const std::string &why);
-    std::string output() const;                // stdout then stderr
-    std::vector<std::string> stepd_errors() const; // "slurmstepd-NODE: error: ..." lines
+    std::string output() const;                     // stdout then stderr
+    std::vector<std::string> stepd_errors() const;  // "slurmstepd-NODE: error: ..." lines
     // This job's slurmd/slurmstepd log lines containing `part`, as "NODE: line"
     // (the harmless spmix_appdir_ lines left out).
     std::string log_lines_with(const std::string &part) const;
@@ -104,6 +104,6 @@ void conclude(const Run &run);
 // no "pmixpp:" line at all.
 void compare_error_lines(const Run &baseline, const Run &ours);
 
-} // namespace slurm_test
+}  // namespace slurm_test
 
 #endif

@@ -67,8 +67,8 @@ static void slurm_proof_report(const char *role, int rank)
     compat_command_of(getppid(), parent_name, sizeof parent_name);
     const char *job = getenv("SLURM_JOB_ID");
     printf("proof %s %d pid %d host %s job %s: libpmix %s file %s; parent %s %d libpmix %s file %s\n", role, rank,
-           (int)getpid(), host, job != NULL ? job : "none", own.path, own.file, parent_name, (int)getppid(), parent.path,
-           parent.file);
+           (int)getpid(), host, job != NULL ? job : "none", own.path, own.file, parent_name, (int)getppid(),
+           parent.path, parent.file);
     fflush(stdout);
 }
 

@@ -18,7 +18,10 @@ using slurm_test::Case;
 using slurm_test::Library;
 using slurm_test::Run;
 
-std::string program(const char *name) { return std::string(SLURM_PROGRAMS_DIR) + "/" + name; }
+std::string program(const char *name)
+{
+    return std::string(SLURM_PROGRAMS_DIR) + "/" + name;
+}
 
 // Open MPI on 2 cores among namespaces: ranks yield while they wait, and TCP
 // stays on the cluster's bridge.
@@ -52,8 +55,7 @@ Case client_case(const std::string &name, const std::string &partition, int ntas
 
 // The case on OpenPMIx, then on ours, each checked by `check`; then the
 // error lines srun showed are compared.
-template <typename Check>
-void on_both(const Case &spec, Check check)
+template <typename Check> void on_both(const Case &spec, Check check)
 {
     Run baseline = slurm_test::run_case(Library::openpmix, spec);
     check(baseline);
@@ -102,7 +104,8 @@ void check_client(Run &run)
     // A job of Slurm's, not a singleton each rank made for itself.
     const std::string nspace = "slurm.pmix." + run.job + ".0";
     for (const std::string &line : test_support::lines_with(run.result.out, ": nspace ")) {
-        run.expect(line.find(": nspace " + nspace + " ") != std::string::npos, "not in Slurm's namespace " + nspace + ": " + line);
+        run.expect(line.find(": nspace " + nspace + " ") != std::string::npos,
+                   "not in Slurm's namespace " + nspace + ": " + line);
     }
 }
 
@@ -118,7 +121,8 @@ void check_remote_reads(Run &run)
         int matched = 0;
         for (int peer = 0; peer < n; ++peer) {
             if (host.count(rank) == 0 || host.count(peer) == 0 || host[rank] == host[peer]) continue;
-            const std::string line = "client " + std::to_string(rank) + ": 64 bytes from rank " + std::to_string(peer) + " on ";
+            const std::string line =
+                "client " + std::to_string(rank) + ": 64 bytes from rank " + std::to_string(peer) + " on ";
             if (test_support::count_lines_with(run.result.out, line) == 1) ++matched;
         }
         run.expect(matched == remote_peers, "client " + std::to_string(rank) + " matched the bytes of " +
@@ -127,20 +131,41 @@ void check_remote_reads(Run &run)
     }
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(slurm, .timeout = 300);
 
-Test(slurm, mpi_hello_allreduce_n1) { on_both(mpi_case("hello1", "hello_allreduce", "one", 1), check_hello); }
-Test(slurm, mpi_hello_allreduce_n2) { on_both(mpi_case("hello2", "hello_allreduce", "one", 2), check_hello); }
-Test(slurm, mpi_hello_allreduce_n4) { on_both(mpi_case("hello4", "hello_allreduce", "one", 4), check_hello); }
-Test(slurm, mpi_ring_barrier_n2) { on_both(mpi_case("ring2", "ring_barrier", "one", 2), check_ring); }
-Test(slurm, mpi_ring_barrier_n4) { on_both(mpi_case("ring4", "ring_barrier", "one", 4), check_ring); }
+Test(slurm, mpi_hello_allreduce_n1)
+{
+    on_both(mpi_case("hello1", "hello_allreduce", "one", 1), check_hello);
+}
+Test(slurm, mpi_hello_allreduce_n2)
+{
+    on_both(mpi_case("hello2", "hello_allreduce", "one", 2), check_hello);
+}
+Test(slurm, mpi_hello_allreduce_n4)
+{
+    on_both(mpi_case("hello4", "hello_allreduce", "one", 4), check_hello);
+}
+Test(slurm, mpi_ring_barrier_n2)
+{
+    on_both(mpi_case("ring2", "ring_barrier", "one", 2), check_ring);
+}
+Test(slurm, mpi_ring_barrier_n4)
+{
+    on_both(mpi_case("ring4", "ring_barrier", "one", 4), check_ring);
+}
 
 // Job size, local size and rank, put, commit, collecting fence, every
 // peer's value byte for byte.
-Test(slurm, c_client_n1) { on_both(client_case("client1", "one", 1), check_client); }
-Test(slurm, c_client_n4) { on_both(client_case("client4", "one", 4), check_client); }
+Test(slurm, c_client_n1)
+{
+    on_both(client_case("client1", "one", 1), check_client);
+}
+Test(slurm, c_client_n4)
+{
+    on_both(client_case("client4", "one", 4), check_client);
+}
 
 // Debian's python3-pmix (../python/client.py) as the task.
 Test(slurm, python_client_n2)
@@ -153,7 +178,8 @@ Test(slurm, python_client_n2)
     on_both(spec, [](Run &run) {
         slurm_test::expect_exit(run, 0);
         slurm_test::expect_proofs(run, "python", 2);
-        for (int rank = 0; rank < 2; ++rank) slurm_test::expect_line(run, "rank " + std::to_string(rank) + " all checks passed");
+        for (int rank = 0; rank < 2; ++rank)
+            slurm_test::expect_line(run, "rank " + std::to_string(rank) + " all checks passed");
     });
 }
 
@@ -216,7 +242,10 @@ Test(slurm, three_nodes_mpi_hello_allreduce)
     });
 }
 
-Test(slurm, three_nodes_mpi_ring_barrier) { on_both(mpi_case("ring6", "ring_barrier", "three", 6, 3), check_ring); }
+Test(slurm, three_nodes_mpi_ring_barrier)
+{
+    on_both(mpi_case("ring6", "ring_barrier", "three", 6, 3), check_ring);
+}
 
 // A site's jobs are a user's, while slurmstepd (our server) is root: the
 // server's socket, shared segments and session directories must be the

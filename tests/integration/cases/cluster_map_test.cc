@@ -27,7 +27,7 @@ std::string peer_arg(const JobLayout &layout, std::size_t node)
     return std::to_string(layout.ranks[node].front()) + ":" + layout.nodes[node] + ":" + std::to_string(node);
 }
 
-} // namespace
+}  // namespace
 
 Test(cluster_map, ten_thousand_nodes_minimal_info)
 {
@@ -52,8 +52,8 @@ Test(cluster_map, ten_thousand_nodes_minimal_info)
 
     Launch launch = exchange_launch(layout, 0);
     launch.args.push_back("--no-data");
-    for (std::size_t node : {std::size_t{0}, std::size_t{local_index - 1}, std::size_t{local_index + 1},
-                             std::size_t{kNodes - 1}}) {
+    for (std::size_t node :
+         {std::size_t{0}, std::size_t{local_index - 1}, std::size_t{local_index + 1}, std::size_t{kNodes - 1}}) {
         launch.args.push_back("--peer");
         launch.args.push_back(peer_arg(layout, node));
     }

@@ -34,7 +34,7 @@ void run_both_jobs()
     cr_expect_eq(counters.disconnects.load(), 0, "disconnect upcalls for an all-local collective");
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(connect, .fini = stop_host, .timeout = 240);
 

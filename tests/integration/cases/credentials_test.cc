@@ -218,7 +218,10 @@ void get_in_host_nb(NbCredential *nb)
               "PMIx_Get_credential_nb never called back");
 }
 
-std::string status_arg(pmix_status_t status) { return std::to_string(status); }
+std::string status_arg(pmix_status_t status)
+{
+    return std::to_string(status);
+}
 
 }  // namespace
 

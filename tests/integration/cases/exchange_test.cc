@@ -35,7 +35,7 @@ void run_exchange(const char *nspace, int nprocs, InfoStyle style, bool expect_c
     // library may complete the fence without the host.
 }
 
-} // namespace
+}  // namespace
 
 Test(exchange, four_procs)
 {
@@ -107,10 +107,8 @@ Test(exchange, two_jobs_side_by_side)
     cr_assert_eq(host().register_job(b, &layout_b, &error), PMIX_SUCCESS, "%s", error.c_str());
     std::vector<pid_t> pids_a;
     std::vector<pid_t> pids_b;
-    cr_assert_eq(host().spawn_job(a.nspace, layout_a, exchange_launch(layout_a, 10), &pids_a),
-                 PMIX_SUCCESS);
-    cr_assert_eq(host().spawn_job(b.nspace, layout_b, exchange_launch(layout_b, 10), &pids_b),
-                 PMIX_SUCCESS);
+    cr_assert_eq(host().spawn_job(a.nspace, layout_a, exchange_launch(layout_a, 10), &pids_a), PMIX_SUCCESS);
+    cr_assert_eq(host().spawn_job(b.nspace, layout_b, exchange_launch(layout_b, 10), &pids_b), PMIX_SUCCESS);
     expect_all_ok(host().wait(pids_a, kJobTimeoutMs), 2);
     expect_all_ok(host().wait(pids_b, kJobTimeoutMs), 3);
 }

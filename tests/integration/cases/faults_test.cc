@@ -25,8 +25,8 @@ Test(faults, a_client_killed_in_a_fence_fails_it_for_the_others_with_an_event)
     cr_assert_eq(results.size(), 4u);
     for (std::size_t i = 0; i + 1 < results.size(); ++i) {
         const ProcResult &result = results[i];
-        cr_expect(result.succeeded() && result.output.find("rank " + std::to_string(result.rank) + " ok\n") !=
-                                            std::string::npos,
+        cr_expect(result.succeeded() &&
+                      result.output.find("rank " + std::to_string(result.rank) + " ok\n") != std::string::npos,
                   "%s", result.describe().c_str());
     }
     cr_expect(WIFSIGNALED(results.back().wait_status) && WTERMSIG(results.back().wait_status) == SIGKILL, "%s",

@@ -43,8 +43,8 @@ inline void send_group_answer(void *arg)
 
 // From a host thread, after the upcall returned (as a real host answers):
 // a construct gets PMIX_GROUP_CONTEXT_ID `context_id`, a destruct success.
-inline pmix_status_t answer_group_upcall_later(pmix_group_operation_t op, size_t context_id,
-                                               pmix_info_cbfunc_t cbfunc, void *cbdata)
+inline pmix_status_t answer_group_upcall_later(pmix_group_operation_t op, size_t context_id, pmix_info_cbfunc_t cbfunc,
+                                               void *cbdata)
 {
     Host::current()->run_later(send_group_answer, new GroupUpcallAnswer{op, context_id, cbfunc, cbdata});
     return PMIX_SUCCESS;

@@ -89,8 +89,7 @@ Test(groups, context_id_without_a_group_upcall_is_not_supported)
     cr_expect(!results[0].succeeded(), "a construct asking a context id of no host succeeded: %s",
               results[0].describe().c_str());
     const std::string expected = std::string("construct: ") + PMIx_Error_string(PMIX_ERR_NOT_SUPPORTED);
-    cr_expect(results[0].output.find(expected) != std::string::npos,
-              "%s", results[0].describe().c_str());
+    cr_expect(results[0].output.find(expected) != std::string::npos, "%s", results[0].describe().c_str());
 }
 
 Test(groups, members_from_two_namespaces)
@@ -172,8 +171,7 @@ Test(groups, notify_termination_asks_the_members_and_goes_on)
 {
     start_host();
     expect_all_ok(run_faults("itest-faults-notify", {"--group", "f", "--dead", "3", "--notify"}), 4);
-    expect_all_ok(run_faults("itest-faults-leader", {"--group", "f2", "--dead", "3", "--notify", "--leader", "0"}),
-                  4);
+    expect_all_ok(run_faults("itest-faults-leader", {"--group", "f2", "--dead", "3", "--notify", "--leader", "0"}), 4);
 }
 
 Test(groups, a_member_failed_handler_aborts_the_construct)

@@ -41,7 +41,7 @@ pmix_status_t wait_callback(pmix_status_t rc, OpWait *op, int timeout_ms)
     return status;
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(host_calls, .fini = stop_host_then_loop, .timeout = 240);
 
@@ -58,7 +58,8 @@ Test(host_calls, query_namespaces_job_sizes_and_the_host_upcall)
     std::vector<pid_t> pids;
     cr_assert_eq(host().spawn_job("itest-query", layout, launch, &pids), PMIX_SUCCESS);
     expect_all_ok(host().wait(pids, kJobTimeoutMs), 2);
-    cr_expect_geq(host().counters().queries.load(), 2, "query upcalls: the host key and the unknown key both reach the host");
+    cr_expect_geq(host().counters().queries.load(), 2,
+                  "query upcalls: the host key and the unknown key both reach the host");
 }
 
 // PMIX_SERVER_SHARE_TOPOLOGY: the client finds the server's topology XML in
@@ -94,8 +95,8 @@ Test(host_calls, iof_deliver_while_a_job_runs)
         char text[] = "output of rank 1\n";
         pmix_byte_object_t bytes = {text, sizeof(text) - 1};
         auto *op = new OpWait;
-        pmix_status_t rc = PMIx_server_IOF_deliver(&source, PMIX_FWD_STDOUT_CHANNEL, &bytes, nullptr, 0,
-                                                   op_wait_callback, op);
+        pmix_status_t rc =
+            PMIx_server_IOF_deliver(&source, PMIX_FWD_STDOUT_CHANNEL, &bytes, nullptr, 0, op_wait_callback, op);
         rc = wait_callback(rc, op, 20000);
         cr_expect_eq(rc, PMIX_SUCCESS, "PMIx_server_IOF_deliver with a callback: %s", status_name(rc).c_str());
         rc = PMIx_server_IOF_deliver(&source, PMIX_FWD_STDERR_CHANNEL, &bytes, nullptr, 0, nullptr, nullptr);

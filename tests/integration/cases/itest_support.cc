@@ -23,7 +23,7 @@ bool env_is(const char *name, const char *value)
     return actual != nullptr && std::strcmp(actual, value) == 0;
 }
 
-} // namespace
+}  // namespace
 
 // The munge variants need munged: without it they skip, unless the run
 // demands munge (scripts/test.sh sets PMIXPP_REQUIRE_MUNGE=1).
@@ -45,7 +45,10 @@ void require_munged()
     cr_skip_test("munged is unreachable (%s); start it with scripts/lib/munge.sh", reason);
 }
 
-Host &host() { return *g_host; }
+Host &host()
+{
+    return *g_host;
+}
 
 void start_host(const HostOptions &options)
 {
@@ -65,19 +68,22 @@ void stop_host()
     cr_expect_eq(rc, PMIX_SUCCESS, "stopping the test host: %s", status_name(rc).c_str());
 }
 
-std::string client_path(const char *name) { return std::string(ITEST_CLIENT_DIR) + "/" + name; }
+std::string client_path(const char *name)
+{
+    return std::string(ITEST_CLIENT_DIR) + "/" + name;
+}
 
 Launch exchange_launch(const JobLayout &layout, uint32_t univ_size)
 {
     const std::vector<pmix_rank_t> local = layout.local_ranks();
     Launch launch;
     launch.program = client_path("itest_exchange");
-    launch.args = {"--job-size", std::to_string(layout.job_size),
-                   "--local-size", std::to_string(local.size()),
+    launch.args = {"--job-size",    std::to_string(layout.job_size),
+                   "--local-size",  std::to_string(local.size()),
                    "--first-local", std::to_string(local.empty() ? 0 : local.front()),
-                   "--hostname", layout.nodes[layout.local_node],
-                   "--nodeid", std::to_string(layout.local_node),
-                   "--num-nodes", std::to_string(layout.nodes.size())};
+                   "--hostname",    layout.nodes[layout.local_node],
+                   "--nodeid",      std::to_string(layout.local_node),
+                   "--num-nodes",   std::to_string(layout.nodes.size())};
     if (univ_size != 0) {
         launch.args.push_back("--univ-size");
         launch.args.push_back(std::to_string(univ_size));
@@ -125,4 +131,4 @@ void release(const std::string &dir)
     if (FILE *file = std::fopen(path.c_str(), "w")) std::fclose(file);
 }
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest

@@ -41,6 +41,6 @@ bool wait_until_ready(const std::string &dir, const JobLayout &layout, int timeo
 // Lets the held processes finish.
 void release(const std::string &dir);
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest
 
 #endif

@@ -40,7 +40,7 @@ Launch lifecycle(std::vector<std::string> args)
     return launch;
 }
 
-} // namespace
+}  // namespace
 
 Test(lifecycle, setup_fork_names_server_transport_and_security)
 {
@@ -55,8 +55,8 @@ Test(lifecycle, setup_fork_names_server_transport_and_security)
     cr_expect_eq(vars["PMIX_HOSTNAME"], host().hostname());
     cr_expect(!vars["PMIX_VERSION"].empty(), "PMIX_VERSION is missing");
     cr_expect(!vars["PMIX_GDS_MODULE"].empty(), "PMIX_GDS_MODULE is missing");
-    for (const char *name : {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2",
-                             "PMIX_SERVER_URI21"}) {
+    for (const char *name :
+         {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
         cr_expect_eq(vars[name].rfind("itest-server.0;", 0), 0u, "%s=%s", name, vars[name].c_str());
     }
     const std::string uri = vars["PMIX_SERVER_URI41"].substr(vars["PMIX_SERVER_URI41"].find(';') + 1);
@@ -153,7 +153,7 @@ bool means_whole_job(const AbortRecord &record, const char *nspace)
            record.procs[0].rank == PMIX_RANK_WILDCARD;
 }
 
-} // namespace
+}  // namespace
 
 // PMIx_Abort of the whole job by rank 1: the host's upcall gets status,
 // message and targets; it kills the job, then answers. Rank 1 is among the
@@ -171,10 +171,10 @@ Test(lifecycle, abort_of_the_job_is_carried_out_by_the_host)
     if (aborted) {
         cr_expect_eq(record.status, 7, "status given to the host's abort");
         cr_expect_str_eq(record.message.c_str(), "itest abort 7 from rank 1", "abort message");
-        cr_expect(PMIX_CHECK_NSPACE(record.caller.nspace, "itest-abort-job") && record.caller.rank == 1,
-                  "caller %s:%u", record.caller.nspace, record.caller.rank);
-        cr_expect(means_whole_job(record, "itest-abort-job"), "targets: %zu procs, first %s:%u",
-                  record.procs.size(), record.procs.empty() ? "-" : record.procs[0].nspace,
+        cr_expect(PMIX_CHECK_NSPACE(record.caller.nspace, "itest-abort-job") && record.caller.rank == 1, "caller %s:%u",
+                  record.caller.nspace, record.caller.rank);
+        cr_expect(means_whole_job(record, "itest-abort-job"), "targets: %zu procs, first %s:%u", record.procs.size(),
+                  record.procs.empty() ? "-" : record.procs[0].nspace,
                   record.procs.empty() ? 0u : record.procs[0].rank);
         for (std::size_t i = 0; i < pids.size(); ++i) {
             cr_expect(still_running(pids[i]), "rank %zu ended before the host acted on the abort", i);

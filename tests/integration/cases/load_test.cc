@@ -42,7 +42,7 @@ void run_load_job(int index)
     cr_expect_eq(host().deregister_job(nspace.c_str()), PMIX_SUCCESS, "PMIx_server_deregister_nspace");
 }
 
-} // namespace
+}  // namespace
 
 TestSuite(load, .fini = stop_host, .timeout = 600);
 
@@ -52,8 +52,8 @@ Test(load, jobs_of_many_clients_all_succeed_and_leave_no_descriptors)
     run_load_job(0);  // the first job opens what the server keeps for good
     const long fds_before = pmixpp_test::open_fd_count();
     for (int job = 1; job < kJobs; ++job) run_load_job(job);
-    cr_expect_eq(pmixpp_test::open_fd_count(), fds_before, "the server's descriptors after %d more jobs of %d clients", kJobs - 1,
-                 kClients);
+    cr_expect_eq(pmixpp_test::open_fd_count(), fds_before, "the server's descriptors after %d more jobs of %d clients",
+                 kJobs - 1, kClients);
     cr_expect_eq(host().counters().connected.load(), kJobs * kClients, "client_connected upcalls");
     cr_expect_eq(host().counters().finalized.load(), kJobs * kClients, "client_finalized upcalls");
 }

@@ -82,8 +82,8 @@ void expect_refused(const ProcResult &result, bool invalid_cred_only)
                      status_name(rc).c_str(), result.describe().c_str());
     } else {
         cr_expect(rc == PMIX_ERR_INVALID_CRED || rc == PMIX_ERR_NOT_FOUND,
-                  "refused with %s, expected PMIX_ERR_INVALID_CRED or PMIX_ERR_NOT_FOUND: %s",
-                  status_name(rc).c_str(), result.describe().c_str());
+                  "refused with %s, expected PMIX_ERR_INVALID_CRED or PMIX_ERR_NOT_FOUND: %s", status_name(rc).c_str(),
+                  result.describe().c_str());
     }
 }
 
@@ -92,7 +92,7 @@ void expect_closed(const ProcResult &result)
     cr_expect(result.exited_with(0), "the server kept the garbage connection open: %s", result.describe().c_str());
 }
 
-} // namespace
+}  // namespace
 
 Test(refusal, wrong_uid)
 {
@@ -204,7 +204,7 @@ bool wait_for_file(const std::string &path, int timeout_ms)
     return true;
 }
 
-} // namespace
+}  // namespace
 
 // Two peers connect and never complete a handshake: one sends nothing, the
 // other half a frame header and then nothing, both keeping their side open.
@@ -231,8 +231,8 @@ Test(refusal, silent_peers_neither_delay_a_job_nor_stay_forever, .timeout = 300)
         pid_t pid = -1;
         cr_assert_eq(host().spawn(kLegit, 0, launch, &pid), PMIX_SUCCESS, "spawning the %s peer", mode);
         silent.push_back(pid);
-        cr_assert(wait_for_file(host().tmpdir() + "/connected." + mode, kAttackTimeoutMs), "the %s peer never connected",
-                  mode);
+        cr_assert(wait_for_file(host().tmpdir() + "/connected." + mode, kAttackTimeoutMs),
+                  "the %s peer never connected", mode);
     }
     std::vector<pid_t> pids;
     cr_assert_eq(host().spawn_job(kLegit, layout, exchange_launch(layout, 2 * layout.job_size), &pids), PMIX_SUCCESS);

@@ -39,8 +39,13 @@ int wait_child(pid_t pid, int timeout_ms)
 pid_t start_node_b(int fd, const TwoNodeScenario &scenario)
 {
     const std::string program = client_path("itest_node");
-    const std::vector<std::string> args = {program, std::to_string(fd), scenario.nspace, style_name(scenario.style),
-                                           scenario.group ? "group" : scenario.collect ? "collect" : "no-collect",
+    const std::vector<std::string> args = {program,
+                                           std::to_string(fd),
+                                           scenario.nspace,
+                                           style_name(scenario.style),
+                                           scenario.group     ? "group"
+                                           : scenario.collect ? "collect"
+                                                              : "no-collect",
                                            std::to_string(kJobTimeoutMs)};
     std::vector<char *> argv;
     for (const std::string &arg : args) argv.push_back(const_cast<char *>(arg.c_str()));
@@ -68,11 +73,10 @@ void run_two_nodes(const TwoNodeScenario &scenario)
     cr_expect(outcome.mine.empty(), "node A:\n%s", outcome.mine.c_str());
     cr_expect(outcome.peer_finished, "node B never reported back");
     cr_expect(outcome.peer.empty(), "node B:\n%s", outcome.peer.c_str());
-    cr_expect(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "node B (itest_node): status %d",
-              status);
+    cr_expect(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "node B (itest_node): status %d", status);
 }
 
-} // namespace
+}  // namespace
 
 // PMIX_COLLECT_DATA: each node's data reaches the other with the fence.
 Test(two_nodes, fence_collects_both_nodes_data_by_scope)

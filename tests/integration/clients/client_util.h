@@ -47,9 +47,9 @@ static inline void itc_fail_at(int line, const char *fmt, ...)
     ++itc_failures;
 }
 
-#define ITC_CHECK(cond, ...)                                   \
-    do {                                                       \
-        if (!(cond)) itc_fail_at(__LINE__, __VA_ARGS__);       \
+#define ITC_CHECK(cond, ...)                                                                                           \
+    do {                                                                                                               \
+        if (!(cond)) itc_fail_at(__LINE__, __VA_ARGS__);                                                               \
     } while (0)
 
 static inline const char *itc_err(pmix_status_t rc)
@@ -58,7 +58,10 @@ static inline const char *itc_err(pmix_status_t rc)
     return text != NULL ? text : "?";
 }
 
-static inline void itc_step(const char *what) { printf("rank %u step: %s\n", itc_me.rank, what); }
+static inline void itc_step(const char *what)
+{
+    printf("rank %u step: %s\n", itc_me.rank, what);
+}
 
 /* The exit code of the client. */
 static inline int itc_finish(void)
@@ -152,8 +155,8 @@ static inline void itc_expect_u16_at(int line, const pmix_proc_t *proc, const ch
     pmix_value_t *value = itc_get_typed(line, proc, key, PMIX_UINT16);
     if (value == NULL) return;
     if (value->data.uint16 != expected) {
-        itc_fail_at(line, "%s of %s:%u is %u, expected %u", key, proc->nspace, proc->rank,
-                    (unsigned)value->data.uint16, (unsigned)expected);
+        itc_fail_at(line, "%s of %s:%u is %u, expected %u", key, proc->nspace, proc->rank, (unsigned)value->data.uint16,
+                    (unsigned)expected);
     }
     PMIX_VALUE_RELEASE(value);
 }

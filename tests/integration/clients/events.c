@@ -16,8 +16,7 @@ static atomic_uint g_source = PMIX_RANK_UNDEF;
 static atomic_int g_payload_ok;
 
 static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
-                     pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
-                     void *cbdata)
+                     pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
     (void)id;
     (void)results;

@@ -47,7 +47,10 @@ static void put_one(pmix_scope_t scope, const char *key, pmix_value_t *value)
     ITC_CHECK(rc == PMIX_SUCCESS, "PMIx_Put %s: %s", key, itc_err(rc));
 }
 
-static size_t small_size(uint32_t rank) { return 5 + rank % 7; }
+static size_t small_size(uint32_t rank)
+{
+    return 5 + rank % 7;
+}
 
 static void put_data(void)
 {
@@ -130,8 +133,8 @@ static void check_get_nb(uint32_t peer_rank)
     const pmix_status_t status = atomic_load(&g_get_nb_status);
     ITC_CHECK(rc != PMIX_SUCCESS || done, "PMIx_Get_nb never called back");
     ITC_CHECK(!done || status == PMIX_SUCCESS, "PMIx_Get_nb: %s", itc_err(status));
-    ITC_CHECK(!done || strcmp(g_get_nb_text, expected) == 0, "PMIx_Get_nb gave \"%s\", expected \"%s\"",
-              g_get_nb_text, expected);
+    ITC_CHECK(!done || strcmp(g_get_nb_text, expected) == 0, "PMIx_Get_nb gave \"%s\", expected \"%s\"", g_get_nb_text,
+              expected);
 }
 
 /* A key nobody put: IMMEDIATE must answer NOT_FOUND instead of waiting for it. */
@@ -169,8 +172,8 @@ static void check_resolve(const char *hostname)
     size_t nprocs = 0;
     pmix_status_t rc = PMIx_Resolve_peers(hostname, itc_me.nspace, &procs, &nprocs);
     ITC_CHECK(rc == PMIX_SUCCESS, "PMIx_Resolve_peers(%s): %s", hostname, itc_err(rc));
-    ITC_CHECK(rc != PMIX_SUCCESS || nprocs == g_local_size, "PMIx_Resolve_peers found %zu procs, expected %u",
-              nprocs, g_local_size);
+    ITC_CHECK(rc != PMIX_SUCCESS || nprocs == g_local_size, "PMIx_Resolve_peers found %zu procs, expected %u", nprocs,
+              g_local_size);
     for (size_t i = 0; rc == PMIX_SUCCESS && i < nprocs && nprocs == g_local_size; ++i) {
         ITC_CHECK(procs[i].rank == g_first_local + i && strcmp(procs[i].nspace, itc_me.nspace) == 0,
                   "PMIx_Resolve_peers entry %zu is %s:%u", i, procs[i].nspace, procs[i].rank);
@@ -303,8 +306,7 @@ int main(int argc, char **argv)
     itc_step("init");
     ITC_CHECK(PMIx_Initialized() == 1, "PMIx_Initialized after init");
     const int components = component_libraries_mapped();
-    ITC_CHECK(components == 3, "%d component libraries mapped after init (one ptl, psec and gds expected)",
-              components);
+    ITC_CHECK(components == 3, "%d component libraries mapped after init (one ptl, psec and gds expected)", components);
     ITC_CHECK(itc_me.rank >= g_first_local && itc_me.rank < g_first_local + g_local_size,
               "rank %u is not one of the local ranks", itc_me.rank);
 

@@ -21,7 +21,7 @@
 
 #include <stdatomic.h>
 
-static atomic_int g_event;                  /* status of the last event */
+static atomic_int g_event; /* status of the last event */
 static atomic_uint g_event_rank = PMIX_RANK_UNDEF;
 
 static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
@@ -92,7 +92,7 @@ static int killed_peer(const char *dir, uint32_t size)
     register_for(codes, 3);
     signal_ready(dir);
     if (itc_me.rank == size - 1) {
-        itc_sleep_ms(ITC_ALARM_S * 1000L);  /* the test kills it long before */
+        itc_sleep_ms(ITC_ALARM_S * 1000L); /* the test kills it long before */
         return 1;
     }
     pmix_status_t rc = fence_all(ITC_TIMEOUT_S);

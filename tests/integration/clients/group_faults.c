@@ -27,7 +27,7 @@ static struct {
 
 static volatile int g_member_failed = -1, g_leader_failed = -1, g_selected = -1;
 static volatile int g_dead_seen; /* PMIX_ERR_PROC_TERM_WO_SYNC: the server saw rank R go */
-static pmix_info_t g_lead; /* PMIX_GROUP_LEADER = true */
+static pmix_info_t g_lead;       /* PMIX_GROUP_LEADER = true */
 
 /* What the event handler recorded, read from the main thread. */
 static int seen(volatile int *flag)

@@ -73,9 +73,9 @@ static pmix_info_t g_lead; /* PMIX_GROUP_LEADER = true, rank 1's answer to _LEAD
 
 /* One handler for the other group events: counts them; the leader's
  * _DECLINED handler may abort, rank 1's _LEADER_FAILED one takes the lead. */
-static void on_group_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
-                           size_t ninfo, pmix_info_t results[], size_t nresults,
-                           pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+static void on_group_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
+                           pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                           void *cbdata)
 {
     (void)id, (void)info, (void)ninfo, (void)results, (void)nresults;
     switch (status) {
@@ -146,8 +146,7 @@ static void check_ending(const char *what, pmix_status_t rc, pmix_info_t *result
     if (rc == PMIX_SUCCESS) {
         int has_cid = 0;
         size_t members = membership_in(results, nresults, &has_cid);
-        ITC_CHECK(members == expected_members(size), "%s: %zu members, not %zu", what, members,
-                  expected_members(size));
+        ITC_CHECK(members == expected_members(size), "%s: %zu members, not %zu", what, members, expected_members(size));
         ITC_CHECK(has_cid == opt.cid, "%s: PMIX_GROUP_CONTEXT_ID %s", what, opt.cid ? "missing" : "unasked for");
     }
     if (results != NULL) PMIX_INFO_FREE(results, nresults);

@@ -99,8 +99,7 @@ static void expect_member_failed_event(long rank)
     }
     /* The dead rank, or a member that already finished after hearing of it. */
     int seen = __atomic_load_n(&g_member_failed, __ATOMIC_ACQUIRE);
-    ITC_CHECK(seen >= 0 && seen != (int)itc_me.rank, "PMIX_GROUP_MEMBER_FAILED named rank %d (dead: %ld)", seen,
-              rank);
+    ITC_CHECK(seen >= 0 && seen != (int)itc_me.rank, "PMIX_GROUP_MEMBER_FAILED named rank %d (dead: %ld)", seen, rank);
 }
 
 static void op_done(pmix_status_t status, void *cbdata)
@@ -122,8 +121,8 @@ static pmix_status_t wait_for(pmix_status_t rc, struct info_wait *wait)
 
 static int g_optional; /* --optional: PMIX_GROUP_OPTIONAL */
 
-static pmix_status_t construct(const char *group, const pmix_proc_t *procs, size_t nprocs, int nb, int cid,
-                               int timeout, struct info_wait *wait)
+static pmix_status_t construct(const char *group, const pmix_proc_t *procs, size_t nprocs, int nb, int cid, int timeout,
+                               struct info_wait *wait)
 {
     pmix_info_t info[3];
     size_t ninfo = 0;
@@ -204,8 +203,7 @@ static void check_queries(const char *group, size_t nprocs)
                       "PMIX_QUERY_GROUP_NAMES lacks %s", group);
             seen |= 2;
         } else if (PMIX_CHECK_KEY(&results[i], PMIX_QUERY_GROUP_MEMBERSHIP)) {
-            ITC_CHECK(v->type == PMIX_DATA_ARRAY && v->data.darray->type == PMIX_PROC &&
-                          v->data.darray->size == nprocs,
+            ITC_CHECK(v->type == PMIX_DATA_ARRAY && v->data.darray->type == PMIX_PROC && v->data.darray->size == nprocs,
                       "PMIX_QUERY_GROUP_MEMBERSHIP wrong");
             seen |= 4;
         }
@@ -275,7 +273,7 @@ int main(int argc, char **argv)
     long leaver = itc_arg_long(argc, argv, "--leave", -1);
     if (itc_has_flag(argc, argv, "--bad")) check_bad_arguments(group);
     put_own_value();
-    if ((long)itc_me.rank == die) { /* gone without finalize, its part done */
+    if ((long)itc_me.rank == die) {                                 /* gone without finalize, its part done */
         if (itc_has_flag(argc, argv, "--late")) itc_sleep_ms(1000); /* the others wait in the construct */
         printf("rank %u ok\n", itc_me.rank);
         fflush(stdout);

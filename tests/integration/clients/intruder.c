@@ -60,8 +60,8 @@ static int connect_unix(const char *name, int abstract)
     size_t length = strlen(name);
     if (length + 2 > sizeof(address.sun_path)) return -1;
     memcpy(address.sun_path + (abstract ? 1 : 0), name, length);
-    socklen_t size = abstract ? (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + length)
-                              : (socklen_t)sizeof(address);
+    socklen_t size =
+        abstract ? (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + length) : (socklen_t)sizeof(address);
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     if (fd >= 0 && connect(fd, (struct sockaddr *)&address, size) != 0) {
         close(fd);

@@ -30,7 +30,10 @@
 static int alerts;
 static int alerts_from_elsewhere;
 
-static int alert_count(void) { return __atomic_load_n(&alerts, __ATOMIC_SEQ_CST); }
+static int alert_count(void)
+{
+    return __atomic_load_n(&alerts, __ATOMIC_SEQ_CST);
+}
 
 static int is_me(const pmix_proc_t *proc)
 {
@@ -38,8 +41,7 @@ static int is_me(const pmix_proc_t *proc)
 }
 
 static void on_alert(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
-                     pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
-                     void *cbdata)
+                     pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
     (void)id;
     (void)results;
@@ -95,8 +97,7 @@ static pmix_status_t heartbeat_monitor(const char *id, uint32_t period, uint32_t
     if (id != NULL) PMIX_INFO_LOAD(&dirs[ndirs++], PMIX_MONITOR_ID, id, PMIX_STRING);
     pmix_info_t *results = NULL;
     size_t nresults = 0;
-    pmix_status_t rc = PMIx_Process_monitor(&monitor, PMIX_MONITOR_HEARTBEAT_ALERT, dirs, ndirs, &results,
-                                            &nresults);
+    pmix_status_t rc = PMIx_Process_monitor(&monitor, PMIX_MONITOR_HEARTBEAT_ALERT, dirs, ndirs, &results, &nresults);
     if (results != NULL) PMIX_INFO_FREE(results, nresults);
     PMIX_INFO_DESTRUCT(&monitor);
     for (size_t i = 0; i < ndirs; ++i) PMIX_INFO_DESTRUCT(&dirs[i]);
@@ -151,8 +152,8 @@ static void run_heartbeat(long drops)
     if (drops >= 2) {
         /* The D-th quiet period ends at least D periods after the last beat. */
         itc_sleep_ms(drops * 1000 - 1500);
-        ITC_CHECK(alert_count() == 0, "an alert after %ld ms without beats, before %ld drops",
-                  drops * 1000 - 1500, drops);
+        ITC_CHECK(alert_count() == 0, "an alert after %ld ms without beats, before %ld drops", drops * 1000 - 1500,
+                  drops);
     }
     ITC_CHECK(wait_for_alerts(1, 15000), "no alert within 15 s after the beats stopped");
     itc_sleep_ms(2500);
@@ -313,7 +314,7 @@ static void run_leave(const char *how)
     if (strcmp(how, "exit") == 0) _exit(itc_finish());
     rc = PMIx_Finalize(NULL, 0);
     ITC_CHECK(rc == PMIX_SUCCESS, "finalize: %s", itc_err(rc));
-    itc_sleep_ms(4000);  /* alive, finalized, not beating */
+    itc_sleep_ms(4000); /* alive, finalized, not beating */
     exit(itc_finish());
 }
 
@@ -337,7 +338,7 @@ static void run_hosted(const char *path)
     PMIX_INFO_DESTRUCT(&monitor);
     PMIX_INFO_DESTRUCT(&dirs[0]);
     PMIX_INFO_DESTRUCT(&dirs[1]);
-    itc_sleep_ms(3500);  /* no beats: only a monitor of the server's own would alert */
+    itc_sleep_ms(3500); /* no beats: only a monitor of the server's own would alert */
     ITC_CHECK(alert_count() == 0, "%d alerts for a monitor the host took", alert_count());
     rc = file_monitor(path, true);
     ITC_CHECK(rc == PMIX_SUCCESS, "file monitor the host declined: %s", itc_err(rc));

@@ -50,8 +50,8 @@ static void check_namespaces(const char *other)
     pmix_status_t rc = query_one(PMIX_QUERY_NAMESPACES, NULL, &results, &count);
     ITC_CHECK(rc == PMIX_SUCCESS, "query %s: %s", PMIX_QUERY_NAMESPACES, itc_err(rc));
     const pmix_value_t *value = find_result(results, count, PMIX_QUERY_NAMESPACES);
-    ITC_CHECK(rc != PMIX_SUCCESS || (value != NULL && value->type == PMIX_STRING),
-              "no string %s among %zu results", PMIX_QUERY_NAMESPACES, count);
+    ITC_CHECK(rc != PMIX_SUCCESS || (value != NULL && value->type == PMIX_STRING), "no string %s among %zu results",
+              PMIX_QUERY_NAMESPACES, count);
     if (value != NULL && value->type == PMIX_STRING && value->data.string != NULL) {
         printf("namespaces: %s\n", value->data.string);
         ITC_CHECK(strstr(value->data.string, itc_me.nspace) != NULL, "own namespace missing from \"%s\"",

@@ -28,22 +28,23 @@ struct worker {
     int failures;
 };
 
-#define WORKER_CHECK(w, cond, ...)                                                      \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            char what_[512];                                                            \
-            snprintf(what_, sizeof what_, __VA_ARGS__);                                 \
-            printf("rank %u FAIL (thread %d, line %d): %s\n", itc_me.rank, (w)->index, __LINE__, what_); \
-            ++(w)->failures;                                                            \
-        }                                                                               \
+#define WORKER_CHECK(w, cond, ...)                                                                                     \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            char what_[512];                                                                                           \
+            snprintf(what_, sizeof what_, __VA_ARGS__);                                                                \
+            printf("rank %u FAIL (thread %d, line %d): %s\n", itc_me.rank, (w)->index, __LINE__, what_);               \
+            ++(w)->failures;                                                                                           \
+        }                                                                                                              \
     } while (0)
 
 static void expect_peer_value(struct worker *w, const pmix_proc_t *peer, const char *key, const char *expected)
 {
     pmix_value_t *value = NULL;
     pmix_status_t rc = itc_get(peer, key, 0, &value);
-    WORKER_CHECK(w, rc == PMIX_SUCCESS && value != NULL && value->type == PMIX_STRING &&
-                        strcmp(value->data.string, expected) == 0,
+    WORKER_CHECK(w,
+                 rc == PMIX_SUCCESS && value != NULL && value->type == PMIX_STRING &&
+                     strcmp(value->data.string, expected) == 0,
                  "get %s of rank %u: %s", key, peer->rank, itc_err(rc));
     if (value != NULL) PMIX_VALUE_RELEASE(value);
 }
@@ -97,10 +98,15 @@ static void *putter(void *arg)
 }
 
 static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
-                     pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
-                     void *cbdata)
+                     pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
-    (void)id; (void)status; (void)source; (void)info; (void)ninfo; (void)results; (void)nresults;
+    (void)id;
+    (void)status;
+    (void)source;
+    (void)info;
+    (void)ninfo;
+    (void)results;
+    (void)nresults;
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 

@@ -48,8 +48,7 @@ static void check_load_topology(void)
     PMIx_Topology_destruct(&topo);
     PMIX_TOPOLOGY_CONSTRUCT(&topo);
     rc = PMIx_Load_topology(&topo);
-    ITC_CHECK(rc == PMIX_SUCCESS && topo.topology == first, "a second load gave another topology (%s)",
-              itc_err(rc));
+    ITC_CHECK(rc == PMIX_SUCCESS && topo.topology == first, "a second load gave another topology (%s)", itc_err(rc));
     PMIx_Topology_destruct(&topo);
 }
 

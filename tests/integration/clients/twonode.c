@@ -23,7 +23,10 @@ static uint32_t g_ppn;
 static char g_nodes[8][64];
 static int g_nnodes;
 
-static int is_local(uint32_t rank) { return rank >= g_first_local && rank < g_first_local + g_local_size; }
+static int is_local(uint32_t rank)
+{
+    return rank >= g_first_local && rank < g_first_local + g_local_size;
+}
 
 static void split_nodes(const char *list)
 {

@@ -25,4 +25,4 @@ void ExternalLoop::stop()
     base_ = nullptr;
 }
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest

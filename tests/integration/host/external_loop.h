@@ -29,6 +29,6 @@ private:
     std::thread thread_;
 };
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest
 
 #endif

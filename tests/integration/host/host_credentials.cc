@@ -71,8 +71,8 @@ pmix_status_t answer(Host *host, void (*fn)(void *), void *arg)
 
 }  // namespace
 
-pmix_status_t on_get_credential(const pmix_proc_t *proc, const pmix_info_t[], size_t,
-                                pmix_credential_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t on_get_credential(const pmix_proc_t *proc, const pmix_info_t[], size_t, pmix_credential_cbfunc_t cbfunc,
+                                void *cbdata)
 {
     Host *host = Host::current();
     if (host != nullptr) host->counters().credentials_made++;

@@ -41,6 +41,6 @@ inline constexpr const char *kHostValidatedFor = "itest.validated.for";
 inline constexpr const char *kHostQueryKey = "itest.host.answer";
 inline constexpr const char *kHostQueryAnswer = "answered-by-the-host";
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest
 
 #endif

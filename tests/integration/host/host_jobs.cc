@@ -84,8 +84,14 @@ pmix_status_t add_array(void *list, const char *key, void *sublist)
     return rc;
 }
 
-void add_u32(void *list, const char *key, uint32_t value) { PMIx_Info_list_add(list, key, &value, PMIX_UINT32); }
-void add_u16(void *list, const char *key, uint16_t value) { PMIx_Info_list_add(list, key, &value, PMIX_UINT16); }
+void add_u32(void *list, const char *key, uint32_t value)
+{
+    PMIx_Info_list_add(list, key, &value, PMIX_UINT32);
+}
+void add_u16(void *list, const char *key, uint16_t value)
+{
+    PMIx_Info_list_add(list, key, &value, PMIX_UINT16);
+}
 void add_rank(void *list, const char *key, pmix_rank_t value)
 {
     PMIx_Info_list_add(list, key, &value, PMIX_PROC_RANK);
@@ -126,7 +132,10 @@ pmix_status_t add_procs(void *list, const JobLayout &layout)
     return PMIX_SUCCESS;
 }
 
-void add_int(void *list, const char *key, int value) { PMIx_Info_list_add(list, key, &value, PMIX_INT); }
+void add_int(void *list, const char *key, int value)
+{
+    PMIx_Info_list_add(list, key, &value, PMIX_INT);
+}
 
 // Slurm 22.05's _set_procdatas/_set_localinfo, quirks included.
 pmix_status_t fill_slurm(void *list, const JobLayout &layout)
@@ -177,8 +186,7 @@ pmix_status_t fill_full(void *list, const JobSpec &spec, const JobLayout &layout
     return rc;
 }
 
-pmix_status_t make_info(const JobSpec &spec, const JobLayout &layout, pmix_data_array_t *array_p,
-                        std::string *error_p)
+pmix_status_t make_info(const JobSpec &spec, const JobLayout &layout, pmix_data_array_t *array_p, std::string *error_p)
 {
     std::string node_map;
     std::string proc_map;
@@ -200,7 +208,7 @@ pmix_status_t make_info(const JobSpec &spec, const JobLayout &layout, pmix_data_
     return rc;
 }
 
-} // namespace
+}  // namespace
 
 pmix_status_t Host::register_job(const JobSpec &spec, JobLayout *layout_p, std::string *error_p)
 {
@@ -229,7 +237,8 @@ pmix_status_t Host::register_job(const JobSpec &spec, JobLayout *layout_p, std::
         rc = PMIx_server_register_client(&proc, getuid(), getgid(), nullptr, op_wait_callback, op);
         rc = wait_op(rc, op, "PMIx_server_register_client");
         if (rc != PMIX_SUCCESS) {
-            if (error_p) *error_p = "PMIx_server_register_client(rank " + std::to_string(rank) + "): " + status_name(rc);
+            if (error_p)
+                *error_p = "PMIx_server_register_client(rank " + std::to_string(rank) + "): " + status_name(rc);
             return rc;
         }
     }
@@ -247,4 +256,4 @@ pmix_status_t Host::deregister_job(const std::string &nspace)
     return wait_op(PMIX_SUCCESS, op, "PMIx_server_deregister_nspace");
 }
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest

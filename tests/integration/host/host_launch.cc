@@ -60,7 +60,7 @@ std::string read_file(const std::string &path)
     return text.str();
 }
 
-} // namespace
+}  // namespace
 
 bool ProcResult::exited_with(int code) const
 {
@@ -206,8 +206,8 @@ std::vector<ProcResult> Host::wait(const std::vector<pid_t> &pids, int timeout_m
     }
     for (std::size_t i = 0; i < pids.size(); ++i) {
         results[i].pid = pids[i];
-        const auto it = std::find_if(children_.begin(), children_.end(),
-                                     [&](const Child &child) { return child.pid == pids[i]; });
+        const auto it =
+            std::find_if(children_.begin(), children_.end(), [&](const Child &child) { return child.pid == pids[i]; });
         if (it == children_.end()) continue;
         results[i].nspace = it->nspace;
         results[i].rank = it->rank;
@@ -246,4 +246,4 @@ pmix_status_t Host::run_job(const JobSpec &spec, const Launch &launch, int timeo
     return rc;
 }
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest

@@ -43,7 +43,7 @@ pmix_status_t finalize_bounded(int timeout_ms)
     return status;
 }
 
-} // namespace
+}  // namespace
 
 // ---- waiting for the library's callbacks ------------------------------------
 
@@ -64,8 +64,10 @@ void op_wait_callback(pmix_status_t status, void *cbdata)
 pmix_status_t Host::wait_op(pmix_status_t rc, OpWait *op, const char *what)
 {
     if (rc == PMIX_OPERATION_SUCCEEDED) {
-        std::fprintf(stderr, "itest host: %s was given a callback but returned PMIX_OPERATION_SUCCEEDED "
-                             "(OpenPMIx returns PMIX_SUCCESS and calls back)\n", what);
+        std::fprintf(stderr,
+                     "itest host: %s was given a callback but returned PMIX_OPERATION_SUCCEEDED "
+                     "(OpenPMIx returns PMIX_SUCCESS and calls back)\n",
+                     what);
         return rc;  // `op` stays alive: a callback may still come
     }
     if (rc != PMIX_SUCCESS) {
@@ -73,8 +75,8 @@ pmix_status_t Host::wait_op(pmix_status_t rc, OpWait *op, const char *what)
         return rc;
     }
     std::unique_lock<std::mutex> guard(op->lock);
-    const bool done = op->changed.wait_for(guard, std::chrono::milliseconds(options_.op_timeout_ms),
-                                           [op] { return op->done; });
+    const bool done =
+        op->changed.wait_for(guard, std::chrono::milliseconds(options_.op_timeout_ms), [op] { return op->done; });
     if (!done) {
         // The library may still call back later: leave `op` alive for it.
         std::fprintf(stderr, "itest host: %s did not call back within %d ms\n", what, options_.op_timeout_ms);
@@ -88,7 +90,10 @@ pmix_status_t Host::wait_op(pmix_status_t rc, OpWait *op, const char *what)
 
 // ---- life cycle --------------------------------------------------------------
 
-Host *Host::current() { return g_current; }
+Host *Host::current()
+{
+    return g_current;
+}
 
 // ---- abort -------------------------------------------------------------------
 
@@ -142,7 +147,10 @@ void Host::note_upcall_thread()
     }
 }
 
-Host::~Host() { stop(); }
+Host::~Host()
+{
+    stop();
+}
 
 pmix_status_t Host::make_tmpdir(std::string *error_p)
 {
@@ -257,4 +265,4 @@ std::string status_name(pmix_status_t rc)
     return std::string(text != nullptr ? text : "?") + " (" + std::to_string(rc) + ")";
 }
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest

@@ -82,7 +82,10 @@ struct FenceCall {
     size_t ndata;
 };
 
-void release_fence_data(void *data) { std::free(data); }
+void release_fence_data(void *data)
+{
+    std::free(data);
+}
 
 void complete_fence_later(void *arg)
 {
@@ -152,8 +155,7 @@ void release_query_results(void *cbdata)
 }
 
 // The host knows one key of its own; whatever else reaches it is unknown.
-pmix_status_t on_query(pmix_proc_t *, pmix_query_t *queries, size_t nqueries, pmix_info_cbfunc_t cbfunc,
-                       void *cbdata)
+pmix_status_t on_query(pmix_proc_t *, pmix_query_t *queries, size_t nqueries, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     Host *host = enter();
     if (host != nullptr) host->counters().queries++;
@@ -185,8 +187,8 @@ void release_group_info(void *cbdata)
 }
 
 // Both nodes' endpoint data, joined, goes back as PMIX_GROUP_ENDPT_DATA.
-void group_exchanged(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
-                     pmix_release_cbfunc_t release, void *release_cbdata)
+void group_exchanged(pmix_status_t status, const char *data, size_t ndata, void *cbdata, pmix_release_cbfunc_t release,
+                     void *release_cbdata)
 {
     std::unique_ptr<GroupExchange> call(static_cast<GroupExchange *>(cbdata));
     pmix_info_t *info = nullptr;
@@ -201,8 +203,7 @@ void group_exchanged(pmix_status_t status, const char *data, size_t ndata, void 
 // over the link (as PRRTE's group upcall does with its grpcomm); a
 // destruct needs nothing.
 pmix_status_t on_cross_node_group(pmix_group_operation_t op, char[], const pmix_proc_t[], size_t,
-                                  const pmix_info_t directives[], size_t ndirs, pmix_info_cbfunc_t cbfunc,
-                                  void *cbdata)
+                                  const pmix_info_t directives[], size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     Host *host = enter();
     if (host == nullptr || host->options().cross_node == nullptr) return PMIX_ERR_NOT_SUPPORTED;
@@ -217,13 +218,12 @@ pmix_status_t on_cross_node_group(pmix_group_operation_t op, char[], const pmix_
     if (ours != nullptr && ours->size > 0) host->counters().endpoint_data_given++;
     auto *call = new GroupExchange{cbfunc, cbdata};
     const pmix_status_t rc = host->options().cross_node->fence(ours != nullptr ? ours->bytes : nullptr,
-                                                               ours != nullptr ? ours->size : 0, group_exchanged,
-                                                               call);
+                                                               ours != nullptr ? ours->size : 0, group_exchanged, call);
     if (rc != PMIX_SUCCESS) delete call;
     return rc;
 }
 
-} // namespace
+}  // namespace
 
 pmix_server_module_t make_module(const HostOptions &options)
 {
@@ -247,4 +247,4 @@ pmix_server_module_t make_module(const HostOptions &options)
     return module;
 }
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest

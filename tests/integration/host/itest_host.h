@@ -45,17 +45,17 @@ public:
 inline constexpr const char *kUnset = "\x01unset";
 
 struct HostOptions {
-    std::string hostname;          // this node's name (PMIX_HOSTNAME); empty: gethostname()
-    bool async_upcalls = false;    // answer connected/finalized/fence from a host thread, later
-    bool world_reachable = false;  // tmpdir 0755 and socket mode 0777: lets another uid reach
-                                   // the server so that psec, not the file system, refuses it
-    int op_timeout_ms = 20000;     // bound for every callback the host waits for
-    pmix_rank_t server_rank = 0;   // PMIX_SERVER_RANK: each node's host has its own
-    CrossNode *cross_node = nullptr;       // the other node(s); null: every process is local
-    struct event_base *event_base = nullptr;  // PMIX_EVENT_BASE: the host runs the loop
-    bool hold_aborts = false;      // keep abort upcalls unanswered until release_abort()
-    bool share_topology = false;   // PMIX_SERVER_SHARE_TOPOLOGY
-    bool credential_upcalls = false;  // get_credential / validate_credential of the host's own
+    std::string hostname;                               // this node's name (PMIX_HOSTNAME); empty: gethostname()
+    bool async_upcalls = false;                         // answer connected/finalized/fence from a host thread, later
+    bool world_reachable = false;                       // tmpdir 0755 and socket mode 0777: lets another uid reach
+                                                        // the server so that psec, not the file system, refuses it
+    int op_timeout_ms = 20000;                          // bound for every callback the host waits for
+    pmix_rank_t server_rank = 0;                        // PMIX_SERVER_RANK: each node's host has its own
+    CrossNode *cross_node = nullptr;                    // the other node(s); null: every process is local
+    struct event_base *event_base = nullptr;            // PMIX_EVENT_BASE: the host runs the loop
+    bool hold_aborts = false;                           // keep abort upcalls unanswered until release_abort()
+    bool share_topology = false;                        // PMIX_SERVER_SHARE_TOPOLOGY
+    bool credential_upcalls = false;                    // get_credential / validate_credential of the host's own
     pmix_server_monitor_fn_t monitor_upcall = nullptr;  // the module's monitor slot (a test's own)
     pmix_server_grp_fn_t group_upcall = nullptr;        // the module's group slot (a test's own)
     // As Slurm's slurmstepd: PMIx_server_setup_fork in the forked child
@@ -69,11 +69,11 @@ struct HostOptions {
 
 // What the registration info describes and how much of it the host gives.
 enum class InfoStyle {
-    full,    // session/job/node/proc data, per-proc PMIX_PROC_DATA arrays
-    minimal, // PMIX_JOB_SIZE + PMIX_NODE_MAP + PMIX_PROC_MAP only: the rest is derived
-    slurm    // what Slurm 22.05's mpi/pmix registers: maps, flat PMIX_NODEID and
-             // PMIX_LOCAL_PEERS, per-proc data with PMIX_INT appnums and every
-             // proc's PMIX_NODEID set to this node's
+    full,     // session/job/node/proc data, per-proc PMIX_PROC_DATA arrays
+    minimal,  // PMIX_JOB_SIZE + PMIX_NODE_MAP + PMIX_PROC_MAP only: the rest is derived
+    slurm     // what Slurm 22.05's mpi/pmix registers: maps, flat PMIX_NODEID and
+              // PMIX_LOCAL_PEERS, per-proc data with PMIX_INT appnums and every
+              // proc's PMIX_NODEID set to this node's
 };
 
 struct JobSpec {
@@ -90,7 +90,7 @@ struct JobSpec {
 
 // Ranks are assigned node by node in map order; these describe the result.
 struct JobLayout {
-    std::vector<std::string> nodes;              // in map order
+    std::vector<std::string> nodes;               // in map order
     std::vector<std::vector<pmix_rank_t>> ranks;  // per node
     std::size_t local_node = 0;
     uint32_t job_size = 0;
@@ -98,8 +98,8 @@ struct JobLayout {
 };
 
 struct Launch {
-    std::string program;                  // absolute path
-    std::vector<std::string> args;        // argv[1..]
+    std::string program;            // absolute path
+    std::vector<std::string> args;  // argv[1..]
     // Applied after PMIx_server_setup_fork: NAME -> value (kUnset removes NAME).
     std::vector<std::pair<std::string, std::string>> env_overrides;
 };
@@ -171,17 +171,16 @@ public:
                            const std::vector<std::pair<std::string, std::string>> &overrides,
                            std::vector<std::string> *env_p);
     // Forks and execs one process as (nspace, rank); returns its pid.
-    pmix_status_t spawn(const std::string &nspace, pmix_rank_t rank, const Launch &launch,
-                        pid_t *pid_p);
+    pmix_status_t spawn(const std::string &nspace, pmix_rank_t rank, const Launch &launch, pid_t *pid_p);
     // Spawns every local rank of a registered job.
-    pmix_status_t spawn_job(const std::string &nspace, const JobLayout &layout,
-                            const Launch &launch, std::vector<pid_t> *pids_p);
+    pmix_status_t spawn_job(const std::string &nspace, const JobLayout &layout, const Launch &launch,
+                            std::vector<pid_t> *pids_p);
     // Waits for the given children (bounded); kills the ones still running at the deadline.
     std::vector<ProcResult> wait(const std::vector<pid_t> &pids, int timeout_ms);
 
     // register_job + spawn_job + wait + deregister_job.
-    pmix_status_t run_job(const JobSpec &spec, const Launch &launch, int timeout_ms,
-                          std::vector<ProcResult> *results_p, std::string *error_p);
+    pmix_status_t run_job(const JobSpec &spec, const Launch &launch, int timeout_ms, std::vector<ProcResult> *results_p,
+                          std::string *error_p);
 
     const std::string &tmpdir() const { return tmpdir_; }
     const std::string &hostname() const { return hostname_; }
@@ -241,6 +240,6 @@ private:
 // "PMIX_ERR_..." for a status, through PMIx_Error_string.
 std::string status_name(pmix_status_t rc);
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest
 
 #endif

@@ -52,7 +52,10 @@ bool read_all(int fd, void *bytes, size_t size)
     return true;
 }
 
-void release_malloced(void *data) { std::free(data); }
+void release_malloced(void *data)
+{
+    std::free(data);
+}
 
 // A malloc'ed copy the library frees through release_malloced.
 char *malloc_copy(const std::vector<char> &bytes)
@@ -68,7 +71,7 @@ struct DmodexContext {
     pmix_proc_t proc;
 };
 
-} // namespace
+}  // namespace
 
 NodeLink::NodeLink(int fd, bool first) : fd_(fd), first_(first) {}
 
@@ -83,7 +86,10 @@ NodeLink::~NodeLink()
     ::close(fd_);
 }
 
-void NodeLink::start() { reader_ = std::thread([this] { read_loop(); }); }
+void NodeLink::start()
+{
+    reader_ = std::thread([this] { read_loop(); });
+}
 
 bool NodeLink::send(const Message &message)
 {
@@ -126,12 +132,8 @@ void NodeLink::dispatch(Message &message)
     }
         complete_fences();
         return;
-    case kModexRequest:
-        serve_dmodex(message);
-        return;
-    case kModexReply:
-        answer_dmodex(message);
-        return;
+    case kModexRequest: serve_dmodex(message); return;
+    case kModexReply: answer_dmodex(message); return;
     case kDone: {
         std::lock_guard<std::mutex> guard(lock_);
         peer_done_ = true;
@@ -139,8 +141,7 @@ void NodeLink::dispatch(Message &message)
         changed_.notify_all();
         return;
     }
-    default:
-        return;
+    default: return;
     }
 }
 
@@ -307,4 +308,4 @@ int NodeLink::dmodex_served() const
     return dmodex_served_;
 }
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest

@@ -89,6 +89,6 @@ private:
     std::string peer_verdict_;
 };
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest
 
 #endif

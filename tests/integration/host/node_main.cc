@@ -30,15 +30,15 @@ std::string sibling(const char *name)
     return dir + "/" + name;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char **argv)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the test
     TwoNodeScenario scenario;
     if (argc != 6 || !parse_style(argv[3], &scenario.style)) {
-        std::fprintf(stderr,
-                     "usage: itest_node <link fd> <namespace> <full|minimal> <collect|no-collect|group> <timeout ms>\n");
+        std::fprintf(
+            stderr, "usage: itest_node <link fd> <namespace> <full|minimal> <collect|no-collect|group> <timeout ms>\n");
         return 2;
     }
     const int fd = std::atoi(argv[1]);

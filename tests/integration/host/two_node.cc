@@ -11,20 +11,23 @@ namespace {
 constexpr const char *kNodeNames[2] = {"nodeA", "nodeB"};
 constexpr int kProcsPerNode = 2;
 
-void append(std::string *verdict, const std::string &line) { *verdict += line + "\n"; }
+void append(std::string *verdict, const std::string &line)
+{
+    *verdict += line + "\n";
+}
 
 Launch twonode_launch(const JobLayout &layout, int index, const TwoNodeScenario &scenario,
                       const std::string &twonode_client)
 {
     Launch launch;
     launch.program = twonode_client;
-    launch.args = {"--job-size", std::to_string(layout.job_size),
+    launch.args = {"--job-size",    std::to_string(layout.job_size),
                    "--first-local", std::to_string(layout.local_ranks().front()),
-                   "--local-size", std::to_string(layout.local_ranks().size()),
-                   "--nodes", std::string(kNodeNames[0]) + "," + kNodeNames[1],
-                   "--ppn", std::to_string(kProcsPerNode),
-                   "--hostname", kNodeNames[index],
-                   "--nodeid", std::to_string(index)};
+                   "--local-size",  std::to_string(layout.local_ranks().size()),
+                   "--nodes",       std::string(kNodeNames[0]) + "," + kNodeNames[1],
+                   "--ppn",         std::to_string(kProcsPerNode),
+                   "--hostname",    kNodeNames[index],
+                   "--nodeid",      std::to_string(index)};
     if (!scenario.collect) launch.args.push_back("--no-collect");
     if (scenario.group) launch.args.push_back("--group");
     return launch;
@@ -36,8 +39,8 @@ void check_upcalls(Host &host, const NodeLink &link, const TwoNodeScenario &scen
     const int fences = host.counters().fences.load();
     const int expected_fences = scenario.group ? 1 : 2;  // a group: the construct instead of the first
     if (fences != expected_fences) {
-        append(verdict, "fence_nb upcalls: " + std::to_string(fences) + ", expected " +
-                            std::to_string(expected_fences));
+        append(verdict,
+               "fence_nb upcalls: " + std::to_string(fences) + ", expected " + std::to_string(expected_fences));
     }
     if (scenario.group && host.counters().endpoint_data_given.load() != 1) {
         append(verdict, "group upcalls with this server's PMIX_GROUP_ENDPT_DATA: " +
@@ -81,7 +84,7 @@ std::string run_job_on_node(Host &host, const NodeLink &link, int index, const T
     return verdict;
 }
 
-} // namespace
+}  // namespace
 
 NodeOutcome run_node(int index, int link_fd, const TwoNodeScenario &scenario, const std::string &twonode_client,
                      int timeout_ms)
@@ -107,7 +110,10 @@ NodeOutcome run_node(int index, int link_fd, const TwoNodeScenario &scenario, co
     return outcome;
 }
 
-std::string style_name(InfoStyle style) { return style == InfoStyle::minimal ? "minimal" : "full"; }
+std::string style_name(InfoStyle style)
+{
+    return style == InfoStyle::minimal ? "minimal" : "full";
+}
 
 bool parse_style(const std::string &name, InfoStyle *style_p)
 {
@@ -117,4 +123,4 @@ bool parse_style(const std::string &name, InfoStyle *style_p)
     return true;
 }
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest

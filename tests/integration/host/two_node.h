@@ -38,6 +38,6 @@ NodeOutcome run_node(int index, int link_fd, const TwoNodeScenario &scenario, co
 std::string style_name(InfoStyle style);
 bool parse_style(const std::string &name, InfoStyle *style_p);
 
-} // namespace pmixpp::itest
+}  // namespace pmixpp::itest
 
 #endif
