@@ -326,8 +326,8 @@ std::vector<KnownFailure> make_known_failures()
          {},
          K::kExample,
          "needs the fabric coordinates of a node and a peer (PMIX_FABRIC_COORDINATES); this machine has no "
-         "fabric and pmixrun knows none, so both Gets answer NOT_FOUND at once, as PRRTE's would (before "
-         "issue 19 ours hung: the peer's reserved key waited for a commit)"},
+         "fabric and pmixrun knows none, so both Gets answer NOT_FOUND at once, as PRRTE's would (a reserved "
+         "key of a peer must not wait for that peer's commit)"},
 
         {"tool_spawn",
          {kOurs, kTheirs},

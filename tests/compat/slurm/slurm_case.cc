@@ -183,26 +183,27 @@ std::vector<std::string> diagnose(const Run &run)
     if (contains(logs, "PMIx_server_init failed with error -46")) {
         causes.push_back("slurmstepd could not start our server: PMIx_server_init returned PMIX_ERR_NOT_FOUND (-46) "
                          "because our library found none of its components beside the loaded file, here "
-                         "/usr/lib/x86_64-linux-gnu/pmix2/lib/pmixpp "
-                         "(issue 17, item 3): it must also search the directories fixed at build and say in one "
+                         "/usr/lib/x86_64-linux-gnu/pmix2/lib/pmixpp: "
+                         "it must also search the directories fixed at build and say in one "
                          "line where it looked");
     }
     if (contains(out, "no usable gds component")) {
         causes.push_back("the tasks found none of our components: they get srun's environment, not slurmd's, so a "
-                         "component path given to slurmd does not reach them (issue 17, item 3)");
+                         "component path given to slurmd does not reach them (the library must also search where "
+                         "it was installed)");
     }
     // Open MPI's ess/pmi says "Unreachable" when its PMIx client finds no server to talk to.
     if (contains(out, "PMIX_NAMESPACE=unset") || contains(out, "nspace singleton.") ||
         (contains(out, "ORTE_ERROR_LOG: Unreachable") && contains(out, "ess_pmi_module.c"))) {
         causes.push_back("the tasks got no PMIx environment (PMIX_NAMESPACE, PMIX_SERVER_URI*): Slurm calls "
                          "PMIx_server_setup_fork in the forked child, ignores its status, and ours returns "
-                         "PMIX_ERR_INIT there, so clients start as singletons or fail (issue 17, item 1)");
+                         "PMIX_ERR_INIT there, so clients start as singletons or fail");
     }
     if (contains(out, "PMIX_ERR_BAD_PARAM") || (contains(logs, "dmodex") && contains(logs, "NOT_FOUND"))) {
         causes.push_back("fence or direct modex refused: our server decides which ranks are local by gethostname(), "
                          "while Slurm's node map names nodes by NodeName (node c here: NodeName " +
                          std::string(node_prefix(run.library)) + "-c, hostname " +
-                         hostname_of(std::string(node_prefix(run.library)) + "-c") + ") (issue 17, item 2)");
+                         hostname_of(std::string(node_prefix(run.library)) + "-c") + ")");
     }
     if (contains(report_of(run), "host_fence_done") && contains(report_of(run), "pmixp_coll_")) {
         causes.push_back("slurmstepd deadlocked in the fence: Slurm calls fence_nb's modex callback while it holds "
@@ -523,7 +524,7 @@ void compare_error_lines(const Run &baseline, const Run &ours)
               "%s: srun shows %zu 'slurmstepd: error: mpi/pmix' lines (%d from the plugin's _errhandler) on ours, %zu "
               "(%d) on "
               "OpenPMIx (more _errhandler lines: every rank that ends without PMIx_Finalize is reported to the host "
-              "more often than OpenPMIx does, issue 17 item 4):\n--- ours\n%s--- OpenPMIx\n%s",
+              "more often than OpenPMIx does):\n--- ours\n%s--- OpenPMIx\n%s",
               ours.spec.name.c_str(), mine.size(), my_handler, base.size(), base_handler, joined(mine).c_str(),
               joined(base).c_str());
 }
