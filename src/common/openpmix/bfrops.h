@@ -107,6 +107,9 @@ public:
     pmix_status_t unpack_rank(pmix_rank_t *rank_p);
     pmix_status_t unpack_uint32(uint32_t *v_p);
     pmix_status_t unpack_proc(pmix_proc_t *proc_p);
+    // One KVAL PACK call (pack_kval): the key, and the value into zeroed
+    // *value_p (release with PMIX_VALUE_DESTRUCT).
+    pmix_status_t unpack_kval(std::string *key_p, pmix_value_t *value_p);
     // The "[n SIZE][T × n if n > 0]" pattern; *array_p is calloc'ed (NULL
     // when n is 0), its elements filled; release with the type's FREE macro.
     pmix_status_t unpack_counted(pmix_data_type_t type, void **array_p, size_t *n_p);
