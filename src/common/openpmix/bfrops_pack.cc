@@ -194,11 +194,12 @@ bool pack_scalar(Sink &sink, pmix_data_type_t type, const void *values, size_t n
         }
         return true;
     case PMIX_UINT:
+        // OpenPMIx packs UINT exactly as INT: the same INT32 tag and width.
         if (!sink.encoding.varints()) {
-            sink.tag(PMIX_UINT32);
+            sink.tag(PMIX_INT32);
         }
         for (size_t i = 0; i < n; ++i) {
-            sink.uint32(elements_of<unsigned>(values)[i]);
+            sink.int32(static_cast<int32_t>(elements_of<unsigned>(values)[i]));
         }
         return true;
     case PMIX_PID:

@@ -45,7 +45,7 @@ bool tag_is_integer(pmix_data_type_t type)
 bool type_supported(Bfrops bfrops, pmix_data_type_t type)
 {
     // Deprecated or internal types no module packs for a peer.
-    if (0 == type || 26 == type || 29 == type || 44 == type || type > PMIX_STOR_ACCESS_TYPE) {
+    if (0 == type || 29 == type || 44 == type || type > PMIX_STOR_ACCESS_TYPE) {
         return false;
     }
     switch (bfrops) {
@@ -284,7 +284,8 @@ pmix_status_t Source::uint64(uint64_t *v_p)
 
 pmix_status_t Source::system_group(pmix_data_type_t type, void *dest, size_t n)
 {
-    pmix_data_type_t wire = (PMIX_SIZE == type) ? PMIX_UINT64 : (PMIX_INT == type ? PMIX_INT32 : PMIX_UINT32);
+    // UINT travels as INT does (INT32); PID is always tagged.
+    pmix_data_type_t wire = (PMIX_SIZE == type) ? PMIX_UINT64 : (PMIX_PID == type ? PMIX_UINT32 : PMIX_INT32);
     if (PMIX_PID == type || !encoding.varints()) {
         if (pmix_status_t rc = tag(&wire); PMIX_SUCCESS != rc) {
             return rc;

@@ -513,10 +513,12 @@ pmix_status_t unpack_values(Source &source, pmix_data_type_t type, void *dest, s
         return source.fail(PMIX_ERR_UNPACK_FAILURE,
                            "containers nest deeper than " + std::to_string(buffer::kMaxUnpackDepth) + " levels");
     }
+    // PMIX_BUFFER has no element ops of its own; its storage is a data buffer's.
+    const pmix_data_type_t slot = (PMIX_BUFFER == type) ? PMIX_DATA_BUFFER : type;
     bool handled = false;
     pmix_status_t rc = unpack_scalars(source, type, dest, n, &handled);
     if (PMIX_SUCCESS != rc) {
-        std::memset(dest, 0, n * values::element_size(type));
+        std::memset(dest, 0, n * values::element_size(slot));
         return rc;
     }
     if (handled) {
@@ -526,9 +528,9 @@ pmix_status_t unpack_values(Source &source, pmix_data_type_t type, void *dest, s
         rc = unpack_one(source, type, dest, i);
         if (PMIX_SUCCESS != rc) {
             // element i may be partly filled: destruct it and those before
-            const size_t width = values::element_size(type);
+            const size_t width = values::element_size(slot);
             for (size_t j = 0; j <= i; ++j) {
-                values::destruct_element(static_cast<char *>(dest) + j * width, type);
+                values::destruct_element(static_cast<char *>(dest) + j * width, slot);
             }
             return rc;
         }
