@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/openpmix/bfrops.h"
 #include "common/regex/regex.h"
 #include "common/rendezvous/rendezvous.h"
 #include "common/values/type_ops.h"
@@ -83,6 +84,8 @@ public:
     Infos &rank(const char *key, pmix_rank_t v) { return add(key, &v, PMIX_PROC_RANK); }
     Infos &str(const char *key, const char *v) { return add(key, v, PMIX_STRING); }
     Infos &flag(const char *key, bool v) { return add(key, &v, PMIX_BOOL); }
+    pmix_info_t *data() { return list_.data(); }
+    size_t size() const { return list_.size(); }
     Infos &nested(const char *key, const Infos &inner)
     {
         pmix_data_array_t array{};
@@ -682,6 +685,57 @@ void topology()
 
 }  // namespace
 
+// ------------------------------------------------------------------ openpmix_bfrops
+// Byte 0: bit 0 v3, bit 1 fully described; byte 1 indexes the target's
+// kTypes (the indexes below follow that table).
+void openpmix_bfrops()
+{
+    using namespace pmixpp::openpmix;
+    const uint8_t kProc = 7, kInfo = 9, kValue = 6, kApp = 8, kCounted = 27;
+    for (uint8_t mode = 0; mode < 4; ++mode) {
+        const Encoding enc{(mode & 1) ? Bfrops::v3 : Bfrops::v41,
+                           (mode & 2) ? BufferType::fully_desc : BufferType::non_desc};
+        const std::string suffix = std::string((mode & 1) ? "_v3" : "_v41") + ((mode & 2) ? "_desc" : "");
+        pmix_proc_t p = proc("probe.ns", PMIX_RANK_WILDCARD);
+        Writer procs(enc);
+        must(procs.pack(PMIX_PROC, &p, 1), "openpmix proc");
+        write("openpmix_bfrops", "proc" + suffix, with_prefix({mode, kProc}, procs.bytes()));
+
+        Infos list;
+        const uint32_t size = 4;
+        const bool flag = true;
+        list.add("pmix.job.size", &size, PMIX_UINT32)
+            .add("pmix.collect", &flag, PMIX_BOOL)
+            .add("pmix.hname", "node01", PMIX_STRING);
+        Writer infos(enc);
+        must(infos.pack(PMIX_INFO, list.data(), static_cast<int32_t>(list.size())), "openpmix infos");
+        write("openpmix_bfrops", "info" + suffix, with_prefix({mode, kInfo}, infos.bytes()));
+        Writer counted(enc);
+        must(counted.pack_counted(PMIX_INFO, list.data(), list.size()), "openpmix counted infos");
+        write("openpmix_bfrops", "counted_info" + suffix, with_prefix({mode, kCounted}, counted.bytes()));
+
+        pmix_data_array_t darray{PMIX_INFO, list.size(), list.data()};
+        pmix_value_t v{};
+        v.type = PMIX_DATA_ARRAY;
+        v.data.darray = &darray;
+        Writer value(enc);
+        must(value.pack(PMIX_VALUE, &v, 1), "openpmix value");
+        write("openpmix_bfrops", "value_darray" + suffix, with_prefix({mode, kValue}, value.bytes()));
+
+        char cmd[] = "/bin/true";
+        char *argv[] = {cmd, nullptr};
+        pmix_app_t app{};
+        app.cmd = cmd;
+        app.argv = argv;
+        app.maxprocs = 2;
+        app.info = list.data();
+        app.ninfo = 1;
+        Writer apps(enc);
+        must(apps.pack(PMIX_APP, &app, 1), "openpmix app");
+        write("openpmix_bfrops", "app" + suffix, with_prefix({mode, kApp}, apps.bytes()));
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -697,5 +751,6 @@ int main(int argc, char **argv)
     rendezvous();
     cleanup();
     topology();
+    openpmix_bfrops();
     return 0;
 }

@@ -343,7 +343,6 @@ Test(openpmix_bfrops, garbage_never_crashes)
                 int32_t n = 4;
                 if (r.unpack(type, back, &n) == PMIX_SUCCESS) {
                     values::free_elements(back, static_cast<size_t>(n), type);
-                    std::free(nullptr);
                 } else {
                     values::free_elements(back, 4, type);
                 }
