@@ -16,7 +16,7 @@ const std::vector<std::string> kNoErrors = {
     "NOT.SUPPORTED", "pmixrun: refused", "killed by signal", "LOCK WAS"};
 
 const std::string kFinalized = "rank {rank}:PMIx_Finalize successfully completed";
-const std::string kSuccess = "(PMIX_)?SUCCESS";  // PMIx_Error_string: ours, then OpenPMIx's spelling
+const std::string kSuccess = "(PMIX_)?SUCCESS";  // PMIx_Error_string (both libraries now say SUCCESS)
 
 const std::vector<int> kTwoAndFour = {2, 4};
 

@@ -12,7 +12,7 @@ namespace {
 
 void clear_all()
 {
-    for (const char *name : {"PMIX_SERVER_TMPDIR", "TMPDIR", "TEMP", "TMP"}) unsetenv(name);
+    for (const char *name : {"PMIX_SYSTEM_TMPDIR", "PMIX_SERVER_TMPDIR", "TMPDIR", "TEMP", "TMP"}) unsetenv(name);
 }
 
 }  // namespace
@@ -53,4 +53,17 @@ Test(fallback, empty_values_are_skipped)
     setenv("TEMP", "/x/temp", 1);
     cr_assert_eq(server_tmpdir_fallback(), "/x/temp");
     cr_assert_eq(system_tmpdir_fallback(), "/x/temp");
+}
+
+// OpenPMIx's servers, clients and tools read PMIX_SYSTEM_TMPDIR from the
+// environment too: a tool pointed at a private system tmpdir that way finds
+// the system server there.
+Test(fallback, system_envar_wins_for_the_system_only)
+{
+    setenv("TMPDIR", "/x/tmpdir", 1);
+    setenv("PMIX_SYSTEM_TMPDIR", "/x/system", 1);
+    cr_assert_eq(system_tmpdir_fallback(), "/x/system");
+    cr_assert_eq(server_tmpdir_fallback(), "/x/tmpdir");
+    setenv("PMIX_SYSTEM_TMPDIR", "", 1);
+    cr_assert_eq(system_tmpdir_fallback(), "/x/tmpdir");
 }

@@ -173,6 +173,35 @@ Test(tool_connect, system_missing_is_unreach)
     cr_expect_eq(tool_init(ti, &me), PMIX_ERR_UNREACH);
 }
 
+// As OpenPMIx's tools do, a tool given no PMIX_SYSTEM_TMPDIR attribute looks
+// where the PMIX_SYSTEM_TMPDIR environment variable says, before TMPDIR.
+Test(tool_connect, system_tmpdir_from_the_environment)
+{
+    start("srvsys", {"--system"});
+    setenv("PMIX_SYSTEM_TMPDIR", g_dir.c_str(), 1);
+    setenv("TMPDIR", (g_dir + "/not-here").c_str(), 1);
+    pmix_info_t info[1];
+    std::memset(info, 0, sizeof info);
+    load_flag(&info[0], PMIX_CONNECT_TO_SYSTEM);
+    pmix_proc_t me;
+    cr_assert_eq(PMIx_tool_init(&me, info, 1), PMIX_SUCCESS);
+    expect_connected_to(me, "srvsys");
+    PMIx_tool_finalize();
+}
+
+// The attribute wins over the environment variable.
+Test(tool_connect, system_tmpdir_attribute_wins_over_the_environment)
+{
+    start("srvsys", {"--system"});
+    setenv("PMIX_SYSTEM_TMPDIR", (g_dir + "/not-here").c_str(), 1);
+    ToolInfo ti;
+    load_flag(ti.next(), PMIX_CONNECT_TO_SYSTEM);
+    pmix_proc_t me;
+    cr_assert_eq(tool_init(ti, &me), PMIX_SUCCESS);
+    expect_connected_to(me, "srvsys");
+    PMIx_tool_finalize();
+}
+
 Test(tool_connect, default_search_finds_the_one_server)
 {
     start("srvonly", {"--tool"});

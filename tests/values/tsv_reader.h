@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tsv {
@@ -33,6 +34,14 @@ inline std::vector<Row> read(const char *file)
         rows.push_back(Row{cols[0], cols[1], cols[2], cols[3], cols[4]});
     }
     return rows;
+}
+
+// A two-column TSV after its header line (value, text).
+inline std::vector<std::pair<std::string, std::string>> read_pairs(const char *file)
+{
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (const Row &row : read(file)) pairs.emplace_back(row.kind, row.name);
+    return pairs;
 }
 
 }  // namespace tsv

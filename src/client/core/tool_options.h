@@ -28,8 +28,8 @@ struct ToolOptions {
     bool to_controller = false;   // PMIX_CONNECT_TO_SYS_CONTROLLER
     bool system_first = false;    // PMIX_CONNECT_SYSTEM_FIRST (default search)
 
-    std::string system_tmpdir;  // PMIX_SYSTEM_TMPDIR, else the server's fallback
-    std::string server_tmpdir;  // PMIX_SERVER_TMPDIR, else the server's fallback
+    std::string system_tmpdir;  // PMIX_SYSTEM_TMPDIR attribute, else environment (tmpdirs.h)
+    std::string server_tmpdir;  // PMIX_SERVER_TMPDIR attribute, else environment (tmpdirs.h)
     std::string hostname;       // PMIX_HOSTNAME, else gethostname
 
     // PMIX_CONNECT_MAX_RETRIES / PMIX_CONNECT_RETRY_DELAY (bounded).

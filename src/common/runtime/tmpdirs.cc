@@ -20,7 +20,7 @@ std::string first_set(std::initializer_list<const char *> variables)
 
 std::string system_tmpdir_fallback()
 {
-    return first_set({"TMPDIR", "TEMP", "TMP"});
+    return first_set({"PMIX_SYSTEM_TMPDIR", "TMPDIR", "TEMP", "TMP"});
 }
 
 std::string server_tmpdir_fallback()

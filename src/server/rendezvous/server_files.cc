@@ -2,6 +2,7 @@
 
 #include "common/rendezvous/rendezvous.h"
 #include "common/runtime/log.h"
+#include "server/rendezvous/openpmix_files.h"
 #include "server/state/info_read.h"
 #include "server/state/server.h"
 #include "server/sessiondirs/stale_reaper.h"
@@ -188,6 +189,7 @@ try {
         const pmix_status_t rc = write_one(entry, contact);
         if (rc != PMIX_SUCCESS) return rc;
     }
+    publish_openpmix_files(server);
     return PMIX_SUCCESS;
 } catch (const std::bad_alloc &) {
     return PMIX_ERR_NOMEM;
@@ -196,6 +198,7 @@ try {
 void withdraw_server_files()
 {
     Published &state = published();
+    withdraw_openpmix_files();
     for (const std::string &path : state.files) release_file(path);
     // Children before parents; a directory someone else put files in stays.
     for (auto it = state.created_dirs.rbegin(); it != state.created_dirs.rend(); ++it) (void)rmdir(it->c_str());

@@ -199,7 +199,8 @@ std::vector<std::string> diagnose(const Run &run)
                          "PMIx_server_setup_fork in the forked child, ignores its status, and ours returns "
                          "PMIX_ERR_INIT there, so clients start as singletons or fail");
     }
-    if (contains(out, "PMIX_ERR_BAD_PARAM") || (contains(logs, "dmodex") && contains(logs, "NOT_FOUND"))) {
+    if (contains(out, "PMIX_ERR_BAD_PARAM") || contains(out, "BAD-PARAM") ||
+        (contains(logs, "dmodex") && contains(logs, "NOT_FOUND"))) {
         causes.push_back("fence or direct modex refused: our server decides which ranks are local by gethostname(), "
                          "while Slurm's node map names nodes by NodeName (node c here: NodeName " +
                          std::string(node_prefix(run.library)) + "-c, hostname " +
