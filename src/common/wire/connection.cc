@@ -9,6 +9,7 @@
 #include <new>
 #include <utility>
 
+#include "common/openpmix/frame.h"
 #include "common/wire/connection_impl.h"
 
 namespace pmixpp::wire {
@@ -46,6 +47,38 @@ std::shared_ptr<Connection> Connection::create(runtime::ProgressEngine &engine, 
     std::shared_ptr<Connection> conn(new Connection(std::make_unique<Impl>(engine, fd, limits)));
     conn->impl_->weak_self = conn;
     return conn;
+}
+
+bool Connection::Impl::make_header(FrameKind kind, uint32_t tag, size_t size, HeaderBytes *head_p) const
+{
+    const auto body_size = static_cast<uint32_t>(size);
+    switch (framing.load()) {
+    case Framing::openpmix_from_client:
+        if (kind == FrameKind::handshake) return false;
+        *head_p = openpmix::encode_header(0, tag, body_size);
+        return true;
+    case Framing::openpmix_from_server:
+        *head_p = kind == FrameKind::handshake ? openpmix::encode_connect_header(body_size)
+                                               : openpmix::encode_header(0, tag, body_size);
+        return true;
+    default: break;
+    }
+    FrameHeader header;
+    header.kind = kind;
+    header.tag = tag;
+    header.payload_size = body_size;
+    *head_p = encode_header(header);
+    return true;
+}
+
+void Connection::set_framing(Framing framing)
+{
+    impl_->framing = framing;
+}
+
+Framing Connection::framing() const
+{
+    return impl_->framing.load();
 }
 
 void Connection::set_message_handler(MessageHandler handler)
@@ -95,11 +128,8 @@ pmix_status_t Connection::send(FrameKind kind, uint32_t tag, std::span<const uin
     if (payload.size() > impl_->limits.max_payload) {
         return PMIX_ERR_BAD_PARAM;
     }
-    FrameHeader header;
-    header.kind = kind;
-    header.tag = tag;
-    header.payload_size = static_cast<uint32_t>(payload.size());
-    const HeaderBytes head = encode_header(header);
+    HeaderBytes head{};
+    if (!impl_->make_header(kind, tag, payload.size(), &head)) return impl_->send_now(payload, {});
     return impl_->send_now(head, payload);
 }
 
@@ -111,11 +141,8 @@ pmix_status_t Connection::send_shared(FrameKind kind, uint32_t tag, const Shared
     if (!payload || payload->size() > impl_->limits.max_payload) {
         return PMIX_ERR_BAD_PARAM;
     }
-    FrameHeader header;
-    header.kind = kind;
-    header.tag = tag;
-    header.payload_size = static_cast<uint32_t>(payload->size());
-    const HeaderBytes head = encode_header(header);
+    HeaderBytes head{};
+    if (!impl_->make_header(kind, tag, payload->size(), &head)) return impl_->send_now(*payload, {});
     return impl_->send_shared(head, payload);
 }
 

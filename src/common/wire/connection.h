@@ -61,6 +61,11 @@ public:
     Connection(const Connection &) = delete;
     Connection &operator=(const Connection &) = delete;
 
+    // How frames are delimited (frame.h); pmixpp's own unless set. A server
+    // sets Framing::detect to serve OpenPMIx's peers on the same socket.
+    void set_framing(Framing framing);
+    // What the connection speaks (after the first frame, for detect).
+    Framing framing() const;
     void set_message_handler(MessageHandler handler);
     void set_close_handler(CloseHandler handler);
     // Name used in log lines, e.g. "client nspace.3 (pid 1234)".

@@ -75,6 +75,17 @@ struct Connection::Impl {
     struct event *read_event = nullptr;
     struct event *write_event = nullptr;
 
+    // How frames are delimited (frame.h). Set before start(), or decided by
+    // the first header read (Framing::detect); read by senders on any
+    // thread, which send nothing before the peer's first frame arrived.
+    std::atomic<Framing> framing{Framing::pmixpp};
+    // Frames read so far: OpenPMIx's first one has a header of its own.
+    uint64_t frames_read = 0;
+    // The header for a frame of this connection's framing; false for an
+    // OpenPMIx handshake answer, which goes without one.
+    bool make_header(FrameKind kind, uint32_t tag, size_t size, HeaderBytes *head_p) const;
+    pmix_status_t decode_incoming_header(FrameHeader *header_p, std::string *reason_p);
+
     // Frame being read.
     HeaderBytes header_bytes{};
     size_t header_got = 0;

@@ -1,6 +1,8 @@
 // The I/O of a Connection: libevent callbacks, framing of the byte stream,
 // the direct write from any thread with the progress thread's write queue
 // behind it, and the single close path.
+#include "common/openpmix/frame.h"
+
 #include <event2/event.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -505,7 +507,7 @@ bool Connection::Impl::take_header_bytes(const uint8_t **bytes_p, size_t *size_p
     }
     std::string reason;
     FrameHeader header;
-    pmix_status_t status = decode_header(header_bytes, limits, &header, &reason);
+    pmix_status_t status = decode_incoming_header(&header, &reason);
     if (status != PMIX_SUCCESS) {
         finish_close(status, reason, true);
         return false;
@@ -546,10 +548,25 @@ bool Connection::Impl::take_payload_bytes(const uint8_t **bytes_p, size_t *size_
     return !closed;
 }
 
+pmix_status_t Connection::Impl::decode_incoming_header(FrameHeader *header_p, std::string *reason_p)
+{
+    Framing now = framing.load();
+    if (now == Framing::detect) {
+        now = openpmix::starts_connect_request(header_bytes) ? Framing::openpmix_from_client : Framing::pmixpp;
+        framing = now;
+    }
+    if (!is_openpmix(now)) return decode_header(header_bytes, limits, header_p, reason_p);
+    if (frames_read == 0 && now == Framing::openpmix_from_client) {
+        return openpmix::decode_connect_header(header_bytes, header_p, reason_p);
+    }
+    return openpmix::decode_header(header_bytes, limits, now == Framing::openpmix_from_server, header_p, reason_p);
+}
+
 void Connection::Impl::deliver_frame()
 {
     Frame frame = std::move(incoming);
     incoming = Frame{};
+    ++frames_read;
     header_got = 0;
     in_payload = false;
     payload_got = 0;

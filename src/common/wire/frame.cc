@@ -12,7 +12,6 @@ namespace pmixpp::wire {
 
 namespace {
 
-constexpr const char *kMaxMsgSizeEnv = "PMIX_MCA_ptl_base_max_msg_size";
 // The u32 length field cannot express 4096 MiB.
 constexpr unsigned long kMaxMiB = 4095;
 

@@ -27,6 +27,19 @@ inline constexpr uint32_t kFrameMagic = 0x50584D50u;  // "PMXP" read little-endi
 inline constexpr uint16_t kProtocolVersion = 1;
 inline constexpr size_t kFrameHeaderSize = 16;
 inline constexpr uint32_t kNoTag = 0;
+// Caps a payload, in MiB, as OpenPMIx reads it (FrameLimits::from_environment).
+inline constexpr const char *kMaxMsgSizeEnv = "PMIX_MCA_ptl_base_max_msg_size";
+
+// How a connection's frames are delimited. pmixpp's own frames (this file);
+// OpenPMIx's (common/openpmix/frame.h), from the side that serves the peer or
+// from the side that is served; or, on a server's connection, decided by the
+// first bytes the peer sends.
+enum class Framing : uint8_t { pmixpp, detect, openpmix_from_client, openpmix_from_server };
+
+inline bool is_openpmix(Framing framing)
+{
+    return framing == Framing::openpmix_from_client || framing == Framing::openpmix_from_server;
+}
 
 enum class FrameKind : uint16_t {
     handshake = 1,
