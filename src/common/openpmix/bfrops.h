@@ -119,6 +119,7 @@ public:
     pmix_status_t read_cstring(std::string *s_p);  // NUL-terminated
     pmix_status_t read_be32(uint32_t *v_p);
 
+    Encoding encoding() const { return encoding_; }
     size_t remaining() const { return bytes_.size() - offset_; }
     bool at_end() const { return remaining() == 0; }
     size_t offset() const { return offset_; }
