@@ -32,7 +32,7 @@ set(server_levels
   "state"                                 # Server, namespaces, peers, config, hooks, parts, peer_io
   "events,fork,sessiondirs,cleanup,iof"   # subsystems that need only the state
   "monitor,rendezvous,pnet"               # subsystems on top of those (events, fork, sessiondirs)
-  "requests"                              # one handler per client request
+  "requests,openpmix"                     # one handler per client request; the OpenPMIx dialect
   "engine"                                # lifecycle, listeners, handshake, dispatch, self-access, hook table
   ".")                                    # PMIx_server_* entry points
 

@@ -114,8 +114,12 @@ bool discover_server(ServerContact *contact_p, std::string *error_p)
     if (const char *psec = env("PMIX_SECURITY_MODE")) {
         contact.psec = split_list(psec, ',');
     }
-    if (const char *gds = env("PMIX_GDS_MODULE")) {
+    // A pmixpp server names its own store in PMIXPP_GDS_MODULE and gives
+    // PMIX_GDS_MODULE to OpenPMIx's clients (gds/hash).
+    if (const char *gds = env("PMIXPP_GDS_MODULE")) {
         contact.gds = split_list(gds, ',');
+    } else if (const char *openpmix_gds = env("PMIX_GDS_MODULE")) {
+        contact.gds = split_list(openpmix_gds, ',');
     }
     if (const char *ptl = env("PMIX_PTL_MODULE")) {
         contact.ptl = ptl;

@@ -5,6 +5,7 @@
 #include "server/engine/listeners.h"
 #include "server/engine/peer_lifecycle.h"
 #include "server/engine/dispatch.h"
+#include "server/openpmix/edge.h"
 
 #include <chrono>
 #include <cstddef>
@@ -26,10 +27,12 @@ bool needs_identity(const Peer &peer)
            peer.ptl_module->struct_size >= needed && peer.ptl_module->complete_identity != nullptr;
 }
 
+using HelloHandler = void (*)(Server &, Peer &, const wire::Frame &);
+
 // Asks the transport on the worker thread (identity_resolver.h), with a
 // duplicate of the socket so that closing the connection meanwhile cannot
 // hand the number to somebody else; the hello is handled when it answers.
-void identify_then_hello(Server &server, Peer &peer, const wire::Frame &frame)
+void identify_then_hello(Server &server, Peer &peer, const wire::Frame &frame, HelloHandler hello = handle_hello)
 {
     const int copy = fcntl(peer.socket_fd, F_DUPFD_CLOEXEC, 0);
     if (copy < 0) {
@@ -40,18 +43,18 @@ void identify_then_hello(Server &server, Peer &peer, const wire::Frame &frame)
     peer.identifying = true;
     const PeerId id = peer.id;
     auto complete = peer.ptl_module->complete_identity;
-    const bool queued = server.identities.submit([copy, complete, id, frame] {
+    const bool queued = server.identities.submit([copy, complete, id, frame, hello] {
         pmixpp_peer_identity_t identity{};
         identity.struct_size = sizeof(identity);
         complete(copy, &identity);
         ::close(copy);
-        post_to_server([id, identity, frame](Server &now) {
+        post_to_server([id, identity, frame, hello](Server &now) {
             Peer *waiting = now.find_peer(id);
             if (waiting == nullptr || waiting->state != PeerState::handshaking || !waiting->identifying) return;
             waiting->identifying = false;
             waiting->kernel = identity;
             waiting->connection->set_description(describe(*waiting));
-            handle_hello(now, *waiting, frame);
+            hello(now, *waiting, frame);
         });
     });
     if (!queued) {
@@ -63,12 +66,42 @@ void identify_then_hello(Server &server, Peer &peer, const wire::Frame &frame)
     }
 }
 
+// The connect request, once the kernel's view of the peer is complete
+// (the dialect checks the identity it claims against it).
+void openpmix_connect(Server &server, Peer &peer, const wire::Frame &connect)
+{
+    wire::Frame hello;
+    if (openpmix_hello(server, peer, connect, &hello)) handle_hello(server, peer, hello);
+}
+
+// An OpenPMIx peer's frames, translated at the edge (server/openpmix/)
+// into ours: its connect request becomes a Hello, its requests ours.
+void on_openpmix_frame(Server &server, Peer &peer, const wire::Frame &frame)
+{
+    if (peer.state == PeerState::handshaking) {
+        if (peer.dialect || peer.identifying) {
+            drop_peer(peer, PMIX_ERR_UNPACK_FAILURE, "a message before the answer to its connect request");
+            return;
+        }
+        if (needs_identity(peer)) return identify_then_hello(server, peer, frame, openpmix_connect);
+        openpmix_connect(server, peer, frame);
+        return;
+    }
+    std::vector<wire::Frame> ours;
+    if (!openpmix_request(server, peer, frame, &ours)) return;
+    for (const wire::Frame &request : ours) {
+        if (!peer.connection->is_open()) return;  // a request before closed it
+        dispatch_request(server, peer, request);
+    }
+}
+
 void on_frame(PeerId id, const wire::Frame &frame)
 {
     Server *server = current();
     if (server == nullptr || server->finalizing) return;
     Peer *peer = server->find_peer(id);
     if (peer == nullptr) return;
+    if (wire::is_openpmix(peer->connection->framing())) return on_openpmix_frame(*server, *peer, frame);
     if (peer->state == PeerState::handshaking) {
         if (frame.header.kind != wire::FrameKind::handshake) {
             drop_peer(*peer, PMIX_ERR_UNPACK_FAILURE,
@@ -201,6 +234,8 @@ void adopt_connection(Server &server, int fd, const pmixpp_peer_identity_t &kern
     const PeerId id = peer->id;
     peer->connection->set_description(describe(*peer));
     peer->connection->set_flow_limits(wire::FlowLimits::server_from_environment());
+    // OpenPMIx's clients and tools come to the same sockets as ours.
+    peer->connection->set_framing(wire::Framing::detect);
     peer->connection->set_message_handler([id](const wire::Frame &frame) { on_frame(id, frame); });
     peer->connection->set_close_handler([id](pmix_status_t status, const std::string &) { on_close(id, status); });
     server.peers[id] = peer;

@@ -225,7 +225,7 @@ std::vector<PeerId> fan_out(Server &server, const wire::Event &event, const wire
     for (auto &[id, peer] : server.peers) {
         if (id == exclude || peer->state != PeerState::connected) continue;
         if (!in_range(event, peer->proc) || !wanted(*peer)) continue;
-        peer->connection->send_shared(wire::FrameKind::notify, wire::kNoTag, encoded);
+        send_shared_bytes(*peer, wire::FrameKind::notify, wire::kNoTag, encoded);
         reached.push_back(id);
         hold_producer = hold_producer || backlog_holds_producer(*peer);
     }
@@ -264,7 +264,7 @@ void replay_kept_events(Server &server, Peer &peer, const EventRegistration &reg
         if (entry.raised_by == peer.id || !registered_for(registration, entry.event.status)) continue;
         if (std::find(entry.reached.begin(), entry.reached.end(), peer.id) != entry.reached.end()) continue;
         if (!in_range(entry.event, peer.proc)) continue;
-        peer.connection->send_shared(wire::FrameKind::notify, wire::kNoTag, entry.encoded);
+        send_shared_bytes(peer, wire::FrameKind::notify, wire::kNoTag, entry.encoded);
         entry.reached.push_back(peer.id);
     }
 }

@@ -34,6 +34,15 @@ std::vector<std::string> listening_transports(const Server &server)
     return names;
 }
 
+// OpenPMIx 4.x speaks only tcp (and 3.x reads tcp URIs too).
+std::string first_tcp_uri(const std::vector<std::string> &uris)
+{
+    for (const auto &uri : uris) {
+        if (uri.starts_with("tcp4://") || uri.starts_with("tcp6://")) return uri;
+    }
+    return {};
+}
+
 std::string version_text()
 {
     return std::to_string(PMIX_VERSION_MAJOR) + "." + std::to_string(PMIX_VERSION_MINOR) + "." +
@@ -49,16 +58,22 @@ EnvList fork_environment(const Server &server)
     env.emplace_back("PMIX_SERVER_NSPACE", config.nspace);
     env.emplace_back("PMIX_SERVER_RANK", std::to_string(config.rank));
     const std::vector<std::string> uris = server.uris();
-    if (!uris.empty()) {
-        const std::string contact = config.nspace + "." + std::to_string(config.rank) + ";" + uris.front();
+    if (!uris.empty()) env.emplace_back("PMIXPP_SERVER_URIS", joined(uris, ";"));
+    // OpenPMIx's clients read these (common/openpmix/, docs/compat.md): its
+    // tcp URI, gds/hash (the job data goes to them in its layout), its
+    // default buffer type. Ours read the PMIXPP_ names first.
+    const std::string openpmix_uri = first_tcp_uri(uris);
+    if (!openpmix_uri.empty()) {
+        const std::string contact = config.nspace + "." + std::to_string(config.rank) + ";" + openpmix_uri;
         for (const char *name :
              {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
             env.emplace_back(name, contact);
         }
-        env.emplace_back("PMIXPP_SERVER_URIS", joined(uris, ";"));
     }
     env.emplace_back("PMIX_SECURITY_MODE", joined(component_names(server.psec_modules), ","));
-    env.emplace_back("PMIX_GDS_MODULE", server.store->module_name());
+    env.emplace_back("PMIXPP_GDS_MODULE", server.store->module_name());
+    env.emplace_back("PMIX_GDS_MODULE", "hash");
+    env.emplace_back("PMIX_BFROP_BUFFER_TYPE", "PMIX_BFROP_BUFFER_NON_DESC");
     env.emplace_back("PMIX_PTL_MODULE", joined(listening_transports(server), ","));
     env.emplace_back("PMIX_SERVER_TMPDIR", config.server_tmpdir);
     env.emplace_back("PMIX_SYSTEM_TMPDIR", config.system_tmpdir);

@@ -1,11 +1,17 @@
 // The environment PMIx_server_setup_fork gives a child: who it is, how to
-// reach and authenticate to this server, and which modules to use. Names
-// are OpenPMIx's (Open MPI detects a PMIx launch by them) plus our
-// PMIXPP_SERVER_URIS with every URI in priority order:
+// reach and authenticate to this server, and which modules to use. A child
+// may load our library or OpenPMIx's (a container's, Open MPI's bundled
+// one), so both find their way: OpenPMIx's names lead to our tcp listener,
+// which speaks its protocol too (server/openpmix/), and our own client reads
+// the PMIXPP_ names first, keeping usock and our store.
 //   PMIX_SERVER_NSPACE, PMIX_SERVER_RANK,
-//   PMIX_SERVER_URI41/4/3/2/21 = "<server nspace>.<server rank>;<best uri>",
-//   PMIXPP_SERVER_URIS, PMIX_SECURITY_MODE (psec names, best first),
-//   PMIX_GDS_MODULE, PMIX_PTL_MODULE (transports listening, best first),
+//   PMIXPP_SERVER_URIS (every URI of ours, best first),
+//   PMIX_SERVER_URI41/4/3/2/21 = "<server nspace>.<server rank>;<tcp uri>"
+//     (only with a tcp listener: OpenPMIx 4 speaks nothing else),
+//   PMIX_SECURITY_MODE (psec names, best first),
+//   PMIXPP_GDS_MODULE (our store), PMIX_GDS_MODULE=hash and
+//   PMIX_BFROP_BUFFER_TYPE (for OpenPMIx's clients),
+//   PMIX_PTL_MODULE (transports listening, best first),
 //   PMIX_SERVER_TMPDIR, PMIX_SYSTEM_TMPDIR, PMIX_VERSION,
 //   PMIXPP_SERVER_COMPONENT_PATH (where the server's components are),
 //   PMIX_NAMESPACE, PMIX_RANK, PMIX_HOSTNAME.

@@ -18,7 +18,14 @@ std::string describe(const Peer &peer)
 pmix_status_t send_bytes(Peer &peer, wire::FrameKind kind, uint32_t tag, const wire::Bytes &bytes)
 {
     if (kind == wire::FrameKind::reply && tag != wire::kNoTag && peer.unanswered > 0) --peer.unanswered;
+    if (peer.dialect) return peer.dialect->send(peer, kind, tag, bytes);
     return peer.connection->send(kind, tag, bytes);
+}
+
+pmix_status_t send_shared_bytes(Peer &peer, wire::FrameKind kind, uint32_t tag, const wire::SharedBytes &bytes)
+{
+    if (peer.dialect) return peer.dialect->send(peer, kind, tag, *bytes);
+    return peer.connection->send_shared(kind, tag, bytes);
 }
 
 void reply_status(Server &server, PeerId id, uint32_t tag, pmix_status_t status)

@@ -20,6 +20,8 @@ std::string describe(const Peer &peer);
 // Encodes message and sends it as one frame; a failure to encode closes the
 // connection (it would leave the peer waiting forever).
 pmix_status_t send_bytes(Peer &peer, wire::FrameKind kind, uint32_t tag, const wire::Bytes &bytes);
+// The same for a message encoded once for many peers (an event).
+pmix_status_t send_shared_bytes(Peer &peer, wire::FrameKind kind, uint32_t tag, const wire::SharedBytes &bytes);
 
 template <typename Message> void send_message(Peer &peer, wire::FrameKind kind, uint32_t tag, const Message &message)
 {

@@ -8,6 +8,7 @@
 #include "common/wire/messages.h"
 #include "server/jobdata/registration.h"
 #include "server/state/parts.h"
+#include "server/state/peer_dialect.h"
 
 #include <pmix_common.h>
 #include <pmixpp/peer.h>
@@ -86,6 +87,9 @@ struct Peer {
     std::vector<EventRegistration> events;
     bool tool = false;           // a tool or launcher (tool_peers.h), not a client
     bool awaiting_host = false;  // its hello waits for the host's tool_connected
+    // Set when the peer speaks another library's protocol: what we send it
+    // is translated (peer_dialect.h).
+    std::unique_ptr<PeerDialect> dialect;
 
     bool wants(pmix_status_t code) const;
     // Registered for this code by name (not only through a catch-all handler).

@@ -1,0 +1,385 @@
+// OpenPMIx's requests, each turned into the request of ours that does the
+// same, so the server's handlers serve both protocols. The payload orders
+// are OpenPMIx's (docs/wire-protocol.md, "The OpenPMIx dialect"); the
+// answers go back through the peer's dialect (dialect.cc).
+#include "common/wire/messages.h"
+#include "server/openpmix/dialect.h"
+#include "server/openpmix/edge.h"
+#include "server/openpmix/job_data.h"
+#include "server/state/peer_io.h"
+
+#include <pmixpp/util.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+namespace pmixpp::server {
+
+namespace {
+
+using openpmix::Command;
+using openpmix::Reader;
+
+template <typename Array> pmix_status_t read_counted(Reader &reader, Array *array_p)
+{
+    void *elements = nullptr;
+    std::size_t n = 0;
+    const pmix_status_t rc = reader.unpack_counted(Array::kType, &elements, &n);
+    using Element = std::remove_reference_t<decltype(*array_p->data())>;
+    if (rc == PMIX_SUCCESS) array_p->adopt(static_cast<Element *>(elements), n);
+    return rc;
+}
+
+template <typename T> pmix_status_t read_plain(Reader &reader, pmix_data_type_t type, std::vector<T> *items_p)
+{
+    void *elements = nullptr;
+    std::size_t n = 0;
+    const pmix_status_t rc = reader.unpack_counted(type, &elements, &n);
+    if (rc != PMIX_SUCCESS) return rc;
+    const auto *items = static_cast<const T *>(elements);
+    items_p->assign(items, items + n);
+    std::free(elements);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t read_procs(Reader &reader, std::vector<pmix_proc_t> *procs_p)
+{
+    return read_plain(reader, PMIX_PROC, procs_p);
+}
+
+// [n SIZE], then n keys, one PACK call each.
+pmix_status_t read_keys(Reader &reader, std::vector<std::string> *keys_p)
+{
+    std::size_t n = 0;
+    pmix_status_t rc = reader.unpack_size(&n);
+    if (rc != PMIX_SUCCESS) return rc;
+    if (n > reader.remaining()) return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+    for (std::size_t i = 0; i < n && rc == PMIX_SUCCESS; ++i) {
+        std::string key;
+        rc = reader.unpack_string(&key);
+        keys_p->push_back(std::move(key));
+    }
+    return rc;
+}
+
+// KVALs until the end of `bytes`, as infos into *target.
+pmix_status_t read_kvals(openpmix::Encoding encoding, std::span<const uint8_t> bytes, wire::InfoArray *target)
+{
+    Reader inner(encoding, bytes);
+    std::vector<pmix_info_t> items;
+    pmix_status_t rc = PMIX_SUCCESS;
+    while (rc == PMIX_SUCCESS && !inner.at_end()) {
+        std::string key;
+        pmix_info_t info{};
+        rc = inner.unpack_kval(&key, &info.value);
+        std::strncpy(info.key, key.c_str(), PMIX_MAX_KEYLEN);
+        items.push_back(info);  // owns the value from here
+    }
+    if (rc == PMIX_SUCCESS) rc = target->assign_copy(items.data(), items.size());
+    for (pmix_info_t &info : items) PMIX_INFO_DESTRUCT(&info);
+    return rc;
+}
+
+// OpenPMIx sends a GLOBAL put in both the LOCAL and the REMOTE bucket; our
+// store keeps one value per key, with one scope, so such a key goes back
+// to GLOBAL.
+pmix_status_t merge_global(wire::CommitRequest &request)
+{
+    std::vector<pmix_info_t> local, remote, global;
+    for (const pmix_info_t &info : request.local) {
+        const bool both = util::find_info(request.remote.data(), request.remote.size(), info.key) != nullptr;
+        (both ? global : local).push_back(info);
+    }
+    for (const pmix_info_t &info : request.remote) {
+        if (util::find_info(request.local.data(), request.local.size(), info.key) == nullptr) remote.push_back(info);
+    }
+    if (global.empty()) return PMIX_SUCCESS;
+    wire::CommitRequest merged;
+    pmix_status_t rc = merged.local.assign_copy(local.data(), local.size());
+    if (rc == PMIX_SUCCESS) rc = merged.remote.assign_copy(remote.data(), remote.size());
+    if (rc == PMIX_SUCCESS) rc = merged.global.assign_copy(global.data(), global.size());
+    if (rc == PMIX_SUCCESS) request = std::move(merged);
+    return rc;
+}
+
+// A put's data by scope: [scope][BUFFER of KVALs], for each scope that has
+// data.
+pmix_status_t read_commit(Reader &reader, wire::CommitRequest *request_p)
+{
+    while (!reader.at_end()) {
+        pmix_scope_t scope = PMIX_SCOPE_UNDEF;
+        int32_t n = 1;
+        pmix_status_t rc = reader.unpack(PMIX_SCOPE, &scope, &n);
+        pmix_data_buffer_t buffer{};
+        n = 1;
+        if (rc == PMIX_SUCCESS) rc = reader.unpack(PMIX_BUFFER, &buffer, &n);
+        if (rc != PMIX_SUCCESS) return rc;
+        wire::InfoArray *target = scope == PMIX_LOCAL    ? &request_p->local
+                                  : scope == PMIX_REMOTE ? &request_p->remote
+                                                         : &request_p->global;
+        rc = read_kvals(reader.encoding(), {reinterpret_cast<const uint8_t *>(buffer.base_ptr), buffer.bytes_used},
+                        target);
+        PMIX_DATA_BUFFER_DESTRUCT(&buffer);
+        if (rc != PMIX_SUCCESS) return rc;
+    }
+    return merge_global(*request_p);
+}
+
+pmix_status_t read_fence(Reader &reader, wire::FenceRequest *request_p)
+{
+    pmix_status_t rc = read_procs(reader, &request_p->procs);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->directives);
+    return rc;
+}
+
+// [nspace][rank][ninfo][infos][key, when one was asked for]
+pmix_status_t read_get(Reader &reader, wire::GetRequest *request_p)
+{
+    std::string nspace;
+    pmix_rank_t rank = PMIX_RANK_UNDEF;
+    pmix_status_t rc = reader.unpack_string(&nspace);
+    if (rc == PMIX_SUCCESS) rc = reader.unpack_rank(&rank);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->directives);
+    if (rc == PMIX_SUCCESS && !reader.at_end()) rc = reader.unpack_string(&request_p->key);
+    if (rc != PMIX_SUCCESS) return rc;
+    if (!util::valid_nspace(nspace.c_str())) return PMIX_ERR_BAD_PARAM;
+    PMIX_LOAD_PROCID(&request_p->proc, nspace.c_str(), rank);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t read_abort(Reader &reader, wire::AbortRequest *request_p)
+{
+    pmix_status_t rc = reader.unpack_status(&request_p->status);
+    if (rc == PMIX_SUCCESS) rc = reader.unpack_string(&request_p->message);
+    if (rc == PMIX_SUCCESS) rc = read_procs(reader, &request_p->procs);
+    return rc;
+}
+
+pmix_status_t read_nothing(Reader &, wire::FinalizeRequest *)
+{
+    return PMIX_SUCCESS;
+}
+
+// The uid OpenPMIx puts first is the sender's; ours is the kernel's.
+pmix_status_t skip_uid(Reader &reader)
+{
+    uint32_t uid = 0;
+    return reader.unpack_uint32(&uid);
+}
+
+pmix_status_t read_publish(Reader &reader, wire::PublishRequest *request_p)
+{
+    pmix_status_t rc = skip_uid(reader);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->info);
+    return rc;
+}
+
+template <typename Request> pmix_status_t read_keyed(Reader &reader, Request *request_p)
+{
+    pmix_status_t rc = skip_uid(reader);
+    if (rc == PMIX_SUCCESS) rc = read_keys(reader, &request_p->keys);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->directives);
+    return rc;
+}
+
+pmix_status_t read_spawn(Reader &reader, wire::SpawnRequest *request_p)
+{
+    pmix_status_t rc = read_counted(reader, &request_p->job_info);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->apps);
+    return rc;
+}
+
+template <typename Request> pmix_status_t read_procs_and_info(Reader &reader, Request *request_p)
+{
+    pmix_status_t rc = read_procs(reader, &request_p->procs);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->info);
+    return rc;
+}
+
+// [status][range][ninfo][infos]: the source is the sender.
+pmix_status_t read_notify(Reader &reader, wire::NotifyEventRequest *request_p)
+{
+    int32_t n = 1;
+    pmix_status_t rc = reader.unpack_status(&request_p->event.status);
+    if (rc == PMIX_SUCCESS) rc = reader.unpack(PMIX_DATA_RANGE, &request_p->event.range, &n);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->event.info);
+    return rc;
+}
+
+pmix_status_t read_register_events(Reader &reader, wire::RegisterEventsRequest *request_p)
+{
+    pmix_status_t rc = read_plain(reader, PMIX_STATUS, &request_p->codes);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->info);
+    return rc;
+}
+
+// [nprocs][procs][ndirs][dirs][channel][the peer's id for it]
+pmix_status_t read_iof_pull(Reader &reader, wire::IofPullRequest *request_p, uint64_t *peer_id_p)
+{
+    pmix_iof_channel_t channel = 0;
+    int32_t n = 1;
+    std::size_t peer_id = 0;
+    pmix_status_t rc = read_procs(reader, &request_p->procs);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->directives);
+    if (rc == PMIX_SUCCESS) rc = reader.unpack(PMIX_IOF_CHANNEL, &channel, &n);
+    if (rc == PMIX_SUCCESS) rc = reader.unpack_size(&peer_id);
+    request_p->channels = channel;
+    *peer_id_p = peer_id;
+    return rc;
+}
+
+pmix_status_t read_iof_deregister(Reader &reader, wire::IofDeregisterRequest *request_p)
+{
+    std::size_t id = 0;
+    pmix_status_t rc = read_counted(reader, &request_p->directives);
+    if (rc == PMIX_SUCCESS) rc = reader.unpack_size(&id);
+    request_p->id = id;
+    return rc;
+}
+
+// [ntargets][targets][ndirs][dirs][data]: an empty byte object ends the
+// stream.
+pmix_status_t read_iof_push(Reader &reader, wire::IofPushRequest *request_p)
+{
+    pmix_status_t rc = read_procs(reader, &request_p->targets);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->directives);
+    pmix_byte_object_t data{};
+    int32_t n = 1;
+    if (rc == PMIX_SUCCESS && !reader.at_end()) rc = reader.unpack(PMIX_BYTE_OBJECT, &data, &n);
+    if (rc != PMIX_SUCCESS) return rc;
+    const auto *bytes = reinterpret_cast<const uint8_t *>(data.bytes);
+    if (data.size > 0) request_p->data.assign(bytes, bytes + data.size);
+    request_p->eof = data.size == 0;
+    PMIX_BYTE_OBJECT_DESTRUCT(&data);
+    return PMIX_SUCCESS;
+}
+
+class Translation {
+public:
+    Translation(Peer &peer, OpenPmixDialect &dialect, const wire::Frame &frame, Reader &reader,
+                std::vector<wire::Frame> *ours_p)
+        : peer_(peer), dialect_(dialect), frame_(frame), reader_(reader), ours_(*ours_p)
+    {}
+
+    // Reads the request with `read`, then hands ours on for dispatch.
+    template <typename Request>
+    bool as(Command command, pmix_status_t (*read)(Reader &, Request *), OpenPmixPending pending = {})
+    {
+        Request request;
+        if (!readable(command, read(reader_, &request))) return false;
+        if constexpr (std::is_same_v<Request, wire::GetRequest>) pending.proc = request.proc;
+        if constexpr (std::is_same_v<Request, wire::RegisterEventsRequest>) pending.codes = request.codes;
+        if constexpr (std::is_same_v<Request, wire::NotifyEventRequest>) request.event.source = peer_.proc;
+        pending.command = command;
+        dialect_.expect(frame_.header.tag, std::move(pending));
+        return add(request, frame_.header.tag);
+    }
+
+    bool iof_pull()
+    {
+        wire::IofPullRequest request;
+        OpenPmixPending pending;
+        if (!readable(Command::iof_pull, read_iof_pull(reader_, &request, &pending.peer_id))) return false;
+        pending.command = Command::iof_pull;
+        dialect_.expect(frame_.header.tag, std::move(pending));
+        return add(request, frame_.header.tag);
+    }
+
+    // [code STATUS] until the end; no answer is expected, so ours go with
+    // no tag.
+    bool deregister_events()
+    {
+        std::vector<pmix_status_t> codes;
+        while (!reader_.at_end()) {
+            pmix_status_t code = PMIX_SUCCESS;
+            if (!readable(Command::deregister_events, reader_.unpack_status(&code))) return false;
+            codes.push_back(code);
+        }
+        for (uint64_t reference : dialect_.take_registrations(codes)) {
+            wire::DeregisterEventsRequest request;
+            request.reference = reference;
+            if (!add(request, wire::kNoTag)) return false;
+        }
+        return !ours_.empty();
+    }
+
+private:
+    bool readable(Command command, pmix_status_t rc)
+    {
+        if (rc == PMIX_SUCCESS) return true;
+        drop_peer(peer_, rc,
+                  std::string("malformed OpenPMIx ") + openpmix::command_name(command) +
+                      " request: " + (reader_.reason().empty() ? PMIx_Error_string(rc) : reader_.reason()));
+        return false;
+    }
+
+    template <typename Request> bool add(const Request &request, uint32_t tag)
+    {
+        wire::Frame ours;
+        ours.header.kind = wire::FrameKind::request;
+        ours.header.tag = tag;
+        const pmix_status_t rc = wire::encode_to_bytes(request, &ours.payload);
+        if (rc != PMIX_SUCCESS) {
+            drop_peer(peer_, rc, std::string("cannot translate its request: ") + PMIx_Error_string(rc));
+            return false;
+        }
+        ours.header.payload_size = static_cast<uint32_t>(ours.payload.size());
+        ours_.push_back(std::move(ours));
+        return true;
+    }
+
+    Peer &peer_;
+    OpenPmixDialect &dialect_;
+    const wire::Frame &frame_;
+    Reader &reader_;
+    std::vector<wire::Frame> &ours_;
+};
+
+// A command without a counterpart here gets its status at once, as
+// OpenPMIx's server answers what it cannot do.
+void answer_not_supported(Peer &peer, OpenPmixDialect &dialect, uint32_t tag)
+{
+    openpmix::Writer writer(dialect.encoding());
+    if (writer.pack_status(PMIX_ERR_NOT_SUPPORTED) == PMIX_SUCCESS) {
+        (void)dialect.send_native(peer, tag, writer.bytes());
+    }
+}
+
+}  // namespace
+
+bool openpmix_request(Server &server, Peer &peer, const wire::Frame &frame, std::vector<wire::Frame> *ours_p)
+{
+    OpenPmixDialect *dialect = openpmix_dialect(peer);
+    if (dialect == nullptr) return false;
+    Reader reader(dialect->encoding(), frame.payload);
+    uint8_t code = 0;
+    if (reader.unpack_command(&code) != PMIX_SUCCESS) {
+        drop_peer(peer, PMIX_ERR_UNPACK_FAILURE, "an OpenPMIx request too short to name its command");
+        return false;
+    }
+    Translation to(peer, *dialect, frame, reader, ours_p);
+    switch (const auto command = static_cast<Command>(code)) {
+    case Command::req: send_job_data(server, peer, *dialect, frame.header.tag); return false;
+    case Command::commit: return to.as(command, read_commit);
+    case Command::fence: return to.as(command, read_fence);
+    case Command::get: return to.as(command, read_get);
+    case Command::finalize: return to.as(command, read_nothing);
+    case Command::abort: return to.as(command, read_abort);
+    case Command::publish: return to.as(command, read_publish);
+    case Command::lookup: return to.as(command, read_keyed<wire::LookupRequest>);
+    case Command::unpublish: return to.as(command, read_keyed<wire::UnpublishRequest>);
+    case Command::spawn: return to.as(command, read_spawn);
+    case Command::connect: return to.as(command, read_procs_and_info<wire::ConnectRequest>);
+    case Command::disconnect: return to.as(command, read_procs_and_info<wire::DisconnectRequest>);
+    case Command::notify: return to.as(command, read_notify);
+    case Command::register_events: return to.as(command, read_register_events);
+    case Command::deregister_events: return to.deregister_events();
+    case Command::iof_pull: return to.iof_pull();
+    case Command::iof_push: return to.as(command, read_iof_push);
+    case Command::iof_deregister: return to.as(command, read_iof_deregister);
+    default: answer_not_supported(peer, *dialect, frame.header.tag); return false;
+    }
+}
+
+}  // namespace pmixpp::server
