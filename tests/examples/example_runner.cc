@@ -29,6 +29,22 @@ std::string pmixrun_path()
     return env("PMIXPP_BUILD_DIR") + "/bin/pmixrun";
 }
 
+Mode current_mode = Mode::kOurs;
+
+// pmixrun, and the arguments before its own: in mode kInterop it runs on
+// our library through `env` while the examples keep OpenPMIx's, which the
+// test's LD_LIBRARY_PATH names.
+std::vector<std::string> pmixrun_command(std::string *program_p)
+{
+    if (current_mode != Mode::kInterop) {
+        *program_p = pmixrun_path();
+        return {};
+    }
+    *program_p = "/usr/bin/env";
+    return {"LD_LIBRARY_PATH=" + env("PMIXPP_BUILD_DIR") + "/lib",
+            "PMIX_MCA_mca_base_component_path=" + env("PMIXPP_BUILD_COMPONENT_DIR"), pmixrun_path()};
+}
+
 std::string host_name()
 {
     char host[256] = {};
@@ -79,11 +95,20 @@ std::string wait_for_line(const std::string &path)
 
 Outcome run_client(const ExampleCase &example, int ranks, const std::string &tmpdir, int seconds)
 {
-    std::vector<std::string> args = {
-        "--tmpdir", tmpdir, "--timeout", std::to_string(seconds), "-n", std::to_string(ranks), "./" + example.program};
+    std::string program;
+    std::vector<std::string> args = pmixrun_command(&program);
+    for (const std::string &arg : {std::string("--tmpdir"), tmpdir, std::string("--timeout"), std::to_string(seconds),
+                                   std::string("-n"), std::to_string(ranks)}) {
+        args.push_back(arg);
+    }
+    if (current_mode == Mode::kInterop) {
+        args.push_back("-x");
+        args.push_back("LD_LIBRARY_PATH=" + env("LD_LIBRARY_PATH"));
+    }
+    args.push_back("./" + example.program);
     Outcome outcome;
     for (const std::string &arg : example.args) args.push_back(with_placeholders(arg, outcome, false));
-    const Result result = test_support::run_quietly(pmixrun_path().c_str(), args, "", seconds + 10);
+    const Result result = test_support::run_quietly(program.c_str(), args, "", seconds + 10);
     outcome.code = result.code;
     outcome.timed_out = result.timed_out;
     outcome.output = result.out + result.err;
@@ -115,12 +140,16 @@ Outcome run_tool(const ExampleCase &example, int ranks, const std::string &tmpdi
     const std::string tag = "-" + std::to_string(ranks);
     const std::string uri_file = scratch + "/uri" + tag, nspace_file = scratch + "/nspace" + tag;
     const std::string host_log = scratch + "/pmixrun" + tag + ".log";
-    const pid_t host = test_support::start(
-        pmixrun_path().c_str(),
-        {"--system-server", "--tmpdir", tmpdir, "--report-uri", uri_file, "--timeout", std::to_string(3 * kCaseSeconds),
-         "-n", std::to_string(ranks), "/bin/sh", "-c",
-         "echo \"$PMIX_NAMESPACE\" > " + nspace_file + "; exec sleep " + std::to_string(3 * kCaseSeconds)},
-        host_log);
+    std::string host_program;
+    std::vector<std::string> host_args = pmixrun_command(&host_program);
+    for (const std::string &arg :
+         {std::string("--system-server"), std::string("--tmpdir"), tmpdir, std::string("--report-uri"), uri_file,
+          std::string("--timeout"), std::to_string(3 * kCaseSeconds), std::string("-n"), std::to_string(ranks),
+          std::string("/bin/sh"), std::string("-c"),
+          "echo \"$PMIX_NAMESPACE\" > " + nspace_file + "; exec sleep " + std::to_string(3 * kCaseSeconds)}) {
+        host_args.push_back(arg);
+    }
+    const pid_t host = test_support::start(host_program.c_str(), host_args, host_log);
     Outcome outcome;
     outcome.uri = wait_for_line(uri_file);
     outcome.nspace = wait_for_line(nspace_file);
@@ -160,7 +189,8 @@ bool matches(const std::string &text, const std::string &pattern)
     return std::regex_search(text, std::regex(pattern, std::regex::ECMAScript));
 }
 
-// The mode's library directory: ours from the build tree, OpenPMIx's from Debian.
+// The examples' library directory: ours from the build tree, OpenPMIx's from
+// Debian (pmixrun's, in mode kInterop, is ours: pmixrun_command).
 std::string library_dir(Mode mode)
 {
     return mode == Mode::kOurs ? env("PMIXPP_BUILD_DIR") + "/lib" : env("PMIXPP_OPENPMIX_LIBDIR");
@@ -182,7 +212,12 @@ std::string verdict(bool passed, const KnownFailure *known)
 
 const char *mode_name(Mode mode)
 {
-    return mode == Mode::kOurs ? "ours" : "openpmix";
+    switch (mode) {
+    case Mode::kOurs: return "ours";
+    case Mode::kOpenPmix: return "openpmix";
+    case Mode::kInterop: return "interop";
+    }
+    return "?";
 }
 
 std::string enter_mode(Mode mode)
@@ -194,6 +229,7 @@ std::string enter_mode(Mode mode)
                  mode_name(mode));
     // pmixrun's RUNPATH ($ORIGIN/../lib) and the examples' yield to LD_LIBRARY_PATH.
     ::setenv("LD_LIBRARY_PATH", dir.c_str(), 1);
+    current_mode = mode;
     if (mode == Mode::kOurs) {
         ::setenv("PMIX_MCA_mca_base_component_path", env("PMIXPP_BUILD_COMPONENT_DIR").c_str(), 1);
     } else {

@@ -1,7 +1,8 @@
 // OpenPMIx's own example programs, built against our headers and library,
-// run under pmixrun in two modes: (ours) pmixrun and the examples on our
+// run under pmixrun in three modes: (ours) pmixrun and the examples on our
 // libpmix.so.2; (openpmix) the same binaries on Debian's OpenPMIx 4.2
-// libpmix.so.2, which they reach through LD_LIBRARY_PATH. Each case is judged
+// libpmix.so.2, which they reach through LD_LIBRARY_PATH; (interop) pmixrun
+// on ours and the examples on OpenPMIx's, talking its wire protocol. Each case is judged
 // by the example's own output and exit code (example_cases.cc); a case known
 // to fail says why and does not fail the test (docs/openpmix-examples.md).
 #include "example_runner.h"
@@ -40,6 +41,10 @@ namespace {
     Test(examples_openpmix, name, .timeout = 120)                                                                      \
     {                                                                                                                  \
         run_and_judge(#name, Mode::kOpenPmix);                                                                         \
+    }                                                                                                                  \
+    Test(examples_interop, name, .timeout = 120)                                                                       \
+    {                                                                                                                  \
+        run_and_judge(#name, Mode::kInterop);                                                                          \
     }
 
 // Which libpmix.so.2 `program` would load, as the dynamic loader resolves it
@@ -112,7 +117,7 @@ Test(examples_table, known_failures_name_cases)
 
 EXAMPLE_CASES(EXAMPLE_TESTS)
 
-// Every row has its two tests above.
+// Every row has its three tests above.
 Test(examples_table, every_case_has_its_tests)
 {
 #define EXAMPLE_NAME(name) #name,

@@ -113,7 +113,7 @@ Test(server_setup_fork, a_forked_child_gets_what_the_parent_gets)
     const Env child = env_from_forked_child(kJob, 1, &exit_code);
     cr_assert_eq(exit_code, 0, "setup_fork in the forked child failed (exit %d: 100 - status)", exit_code);
     cr_expect_eq(child, parent, "the child's environment differs from the parent's");
-    cr_expect_eq(child.count("PMIX_SERVER_URI41"), 1u);
+    cr_expect_eq(child.count("PMIXPP_SERVER_URIS"), 1u);
     cr_expect_eq(child.at("PMIX_RANK"), "1");
     PMIx_server_finalize();
 }
@@ -138,7 +138,7 @@ Test(server_setup_fork, children_forked_during_registrations_answer)
     for (int i = 0; i < 40; ++i) {
         int exit_code = -1;
         const Env child = env_from_forked_child(kJob, 0, &exit_code);
-        if (exit_code != 0 || child.count("PMIX_SERVER_URI41") != 1) ++failures;
+        if (exit_code != 0 || child.count("PMIXPP_SERVER_URIS") != 1) ++failures;
     }
     stop = true;
     registrar.join();

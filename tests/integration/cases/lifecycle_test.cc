@@ -54,19 +54,27 @@ Test(lifecycle, setup_fork_names_server_transport_and_security)
     cr_expect_eq(vars["PMIX_SERVER_TMPDIR"], host().tmpdir());
     cr_expect_eq(vars["PMIX_HOSTNAME"], host().hostname());
     cr_expect(!vars["PMIX_VERSION"].empty(), "PMIX_VERSION is missing");
-    cr_expect(!vars["PMIX_GDS_MODULE"].empty(), "PMIX_GDS_MODULE is missing");
-    for (const char *name :
-         {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
-        cr_expect_eq(vars[name].rfind("itest-server.0;", 0), 0u, "%s=%s", name, vars[name].c_str());
-    }
-    const std::string uri = vars["PMIX_SERVER_URI41"].substr(vars["PMIX_SERVER_URI41"].find(';') + 1);
-    cr_expect(vars["PMIXPP_SERVER_URIS"].find(uri) != std::string::npos, "PMIXPP_SERVER_URIS=%s lacks %s",
-              vars["PMIXPP_SERVER_URIS"].c_str(), uri.c_str());
+    // Ours for our clients; gds/hash for OpenPMIx's (server/openpmix/).
+    cr_expect(!vars["PMIXPP_GDS_MODULE"].empty(), "PMIXPP_GDS_MODULE is missing");
+    cr_expect_eq(vars["PMIX_GDS_MODULE"], "hash");
+    const std::string ours = vars["PMIXPP_SERVER_URIS"];
     // The pair this CTest entry forces is the one the client is told to use.
     const std::string ptl = forced("PMIX_MCA_ptl");
-    if (ptl == "usock") cr_expect_eq(uri.rfind("usock:", 0), 0u, "usock forced, URI %s", uri.c_str());
-    if (ptl == "tcp") cr_expect_eq(uri.rfind("tcp", 0), 0u, "tcp forced, URI %s", uri.c_str());
+    if (ptl == "usock") cr_expect_eq(ours.rfind("usock:", 0), 0u, "usock forced, URIs %s", ours.c_str());
+    if (ptl == "tcp") cr_expect_eq(ours.rfind("tcp", 0), 0u, "tcp forced, URIs %s", ours.c_str());
     if (!ptl.empty()) cr_expect_eq(vars["PMIX_PTL_MODULE"], ptl, "PMIX_PTL_MODULE=%s", vars["PMIX_PTL_MODULE"].c_str());
+    // OpenPMIx's clients are told of the tcp listener, when there is one:
+    // it is all they speak.
+    for (const char *name :
+         {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
+        if (ptl == "usock") {
+            cr_expect_eq(vars.count(name), 0u, "%s=%s without a tcp listener", name, vars[name].c_str());
+            continue;
+        }
+        cr_expect_eq(vars[name].rfind("itest-server.0;tcp4://", 0), 0u, "%s=%s", name, vars[name].c_str());
+        const std::string uri = vars[name].substr(vars[name].find(';') + 1);
+        cr_expect(ours.find(uri) != std::string::npos, "PMIXPP_SERVER_URIS=%s lacks %s", ours.c_str(), uri.c_str());
+    }
     const std::string psec = forced("PMIX_MCA_psec");
     if (!psec.empty()) {
         cr_expect_eq(vars["PMIX_SECURITY_MODE"], psec, "PMIX_SECURITY_MODE=%s", vars["PMIX_SECURITY_MODE"].c_str());

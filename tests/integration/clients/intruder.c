@@ -7,7 +7,7 @@
  *       and gid 65534. Prints "init returned <status>" and exits 0 when
  *       refused, 3 when it was (wrongly) accepted.
  *   intruder junk | half | huge
- *       Connects a raw socket to the URI in PMIX_SERVER_URI41 and writes
+ *       Connects a raw socket to the first URI in PMIXPP_SERVER_URIS and writes
  *       garbage, half a frame header (then ends its side), or a header
  *       announcing a 4 GiB payload. Exits 0 when the server closes the
  *       connection, 4 when it does not within the time limit.
@@ -110,13 +110,16 @@ static int connect_uri(const char *uri)
     return -1;
 }
 
-/* The URI part of "<server nspace>.<rank>;<uri>". */
+/* The server's first URI of ours (PMIXPP_SERVER_URIS, ';'-separated, best
+ * first), the one our clients use. */
 static const char *server_uri(void)
 {
-    const char *value = getenv("PMIX_SERVER_URI41");
+    static char first[512];
+    const char *value = getenv("PMIXPP_SERVER_URIS");
     if (value == NULL) return NULL;
-    const char *separator = strchr(value, ';');
-    return separator != NULL ? separator + 1 : NULL;
+    snprintf(first, sizeof first, "%s", value);
+    first[strcspn(first, ";")] = '\0';
+    return first[0] != '\0' ? first : NULL;
 }
 
 static void put_u32(uint8_t *at, uint32_t value)
@@ -155,7 +158,7 @@ static int attack(const char *mode)
 {
     const char *uri = server_uri();
     if (uri == NULL) {
-        printf("no PMIX_SERVER_URI41 in the environment\n");
+        printf("no PMIXPP_SERVER_URIS in the environment\n");
         return 6;
     }
     int fd = connect_uri(uri);

@@ -1,0 +1,97 @@
+// Processes on Debian's OpenPMIx 4.2.2 under pmixrun on our library: the
+// two talk OpenPMIx's wire protocol (server/openpmix/). pmixrun loads our
+// build tree's libpmix.so.2 (CTest's LD_LIBRARY_PATH); the clients load
+// Debian's, by their DT_RPATH (openpmix_client) or because pmixrun hands
+// them an empty LD_LIBRARY_PATH (Open MPI's programs), and say so.
+#include "mpirun_runner.h"
+
+#include <criterion/criterion.h>
+
+#include <string>
+#include <vector>
+
+using namespace compat_test;
+using test_support::has_line;
+
+namespace {
+
+bool ours(const std::string &path)
+{
+    return path.rfind(std::string(std::getenv("PMIXPP_BUILD_DIR")) + "/lib/libpmix.so", 0) == 0;
+}
+
+// Debian's OpenPMIx, by whichever of its paths the loader took.
+bool debians(const std::string &path)
+{
+    return path.rfind(std::string(DEBIAN_PMIX_LIBDIR) + "/libpmix.so", 0) == 0 ||
+           path.rfind("/usr/lib/x86_64-linux-gnu/libpmix.so", 0) == 0 ||
+           path.rfind("/lib/x86_64-linux-gnu/libpmix.so", 0) == 0;
+}
+
+Result pmixrun(const std::vector<std::string> &args)
+{
+    std::vector<std::string> argv = {"--timeout", "60"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return test_support::run(PMIXRUN, argv, "", 90);
+}
+
+// Every rank reported, each on Debian's OpenPMIx, started by pmixrun on ours.
+void expect_openpmix_ranks(const Result &result, const char *role, int ranks)
+{
+    int seen = 0;
+    for (const LibpmixReport &report : libpmix_reports(result.out)) {
+        if (report.role != role) continue;
+        ++seen;
+        cr_expect(debians(report.own_libpmix), "%s %d mapped %s, not Debian's OpenPMIx", role, report.rank,
+                  report.own_libpmix.c_str());
+        cr_expect_str_eq(report.launcher.c_str(), "pmixrun", "%s %d was started by %s", role, report.rank,
+                         report.launcher.c_str());
+        cr_expect(ours(report.launcher_libpmix), "%s %d: pmixrun mapped %s, not our build tree's libpmix", role,
+                  report.rank, report.launcher_libpmix.c_str());
+    }
+    cr_expect_eq(seen, ranks, "%d of %d %s processes reported their libpmix:\n%s%s", seen, ranks, role,
+                 result.out.c_str(), result.err.c_str());
+}
+
+void expect_clients(int ranks)
+{
+    const Result result = pmixrun({"-n", std::to_string(ranks), std::string(INTEROP_DIR) + "/openpmix_client"});
+    cr_assert_eq(result.code, 0, "pmixrun -n %d openpmix_client exited %d:\n%s%s", ranks, result.code,
+                 result.out.c_str(), result.err.c_str());
+    for (int rank = 0; rank < ranks; ++rank) {
+        const std::string line = "client " + std::to_string(rank) + " of " + std::to_string(ranks) + ": local rank " +
+                                 std::to_string(rank) + " of " + std::to_string(ranks) + ", every peer's key read";
+        cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s%s", line.c_str(), result.out.c_str(),
+                  result.err.c_str());
+    }
+    expect_openpmix_ranks(result, "client", ranks);
+}
+
+}  // namespace
+
+// Init, job data, put, commit, a collecting fence, every peer's key, finalize.
+Test(openpmix_clients_on_pmixrun, two_ranks, .timeout = 120)
+{
+    expect_clients(2);
+}
+
+Test(openpmix_clients_on_pmixrun, four_ranks, .timeout = 120)
+{
+    expect_clients(4);
+}
+
+// A program built with Debian's mpicc, as a user runs it: Open MPI's ranks
+// on Debian's OpenPMIx, pmixrun on ours, no LD_LIBRARY_PATH.
+Test(open_mpi_on_pmixrun_interop, hello_allreduce, .timeout = 120)
+{
+    const int ranks = 2;
+    const Result result =
+        pmixrun({"-n", std::to_string(ranks), "-x", "LD_LIBRARY_PATH=", program_path("hello_allreduce")});
+    cr_assert_eq(result.code, 0, "pmixrun -n %d hello_allreduce exited %d:\n%s%s", ranks, result.code,
+                 result.out.c_str(), result.err.c_str());
+    for (int rank = 0; rank < ranks; ++rank) {
+        const std::string line = "rank " + std::to_string(rank) + " of " + std::to_string(ranks) + ": allreduce sum 3";
+        cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line.c_str(), result.out.c_str());
+    }
+    expect_openpmix_ranks(result, "rank", ranks);
+}

@@ -1,0 +1,103 @@
+/* A PMIx client built against Debian's OpenPMIx headers and library, run
+ * under a launcher on pmixpp: what a container's or Open MPI's bundled
+ * OpenPMIx does at start. It reads its job's data, puts a key, fences with
+ * data collection, reads every peer's key, and finalizes; each step that
+ * fails says so and exits non-zero. */
+#include <pmix.h>
+
+#include "libpmix_proof.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pmix_proc_t me;
+
+static void fail(const char *what, pmix_status_t rc)
+{
+    printf("client %u: %s failed: %s\n", me.rank, what, PMIx_Error_string(rc));
+    fflush(stdout);
+    exit(1);
+}
+
+static uint32_t get_u32(const pmix_proc_t *proc, const char *key)
+{
+    pmix_value_t *value = NULL;
+    pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &value);
+    if (rc != PMIX_SUCCESS) fail(key, rc);
+    uint32_t result = 0;
+    if (value->type == PMIX_UINT32) {
+        result = value->data.uint32;
+    } else if (value->type == PMIX_UINT16) {
+        result = value->data.uint16;
+    } else if (value->type == PMIX_PROC_RANK) {
+        result = value->data.rank;
+    } else {
+        printf("client %u: %s has type %s\n", me.rank, key, PMIx_Data_type_string(value->type));
+        exit(1);
+    }
+    PMIX_VALUE_RELEASE(value);
+    return result;
+}
+
+static void put_own_key(void)
+{
+    char text[64];
+    snprintf(text, sizeof text, "value of rank %u", me.rank);
+    pmix_value_t value;
+    PMIX_VALUE_LOAD(&value, text, PMIX_STRING);
+    pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, "interop.key", &value);
+    PMIX_VALUE_DESTRUCT(&value);
+    if (rc != PMIX_SUCCESS) fail("PMIx_Put", rc);
+    if ((rc = PMIx_Commit()) != PMIX_SUCCESS) fail("PMIx_Commit", rc);
+}
+
+static void fence_collecting(void)
+{
+    pmix_info_t info;
+    bool collect = true;
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Fence(NULL, 0, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS) fail("PMIx_Fence", rc);
+}
+
+static void check_peer(uint32_t rank)
+{
+    pmix_proc_t peer;
+    PMIX_LOAD_PROCID(&peer, me.nspace, rank);
+    pmix_value_t *value = NULL;
+    pmix_status_t rc = PMIx_Get(&peer, "interop.key", NULL, 0, &value);
+    if (rc != PMIX_SUCCESS) {
+        printf("client %u: PMIx_Get of rank %u's key failed: %s\n", me.rank, rank, PMIx_Error_string(rc));
+        exit(1);
+    }
+    char expected[64];
+    snprintf(expected, sizeof expected, "value of rank %u", rank);
+    if (value->type != PMIX_STRING || strcmp(value->data.string, expected) != 0) {
+        printf("client %u: rank %u's key is not \"%s\"\n", me.rank, rank, expected);
+        exit(1);
+    }
+    PMIX_VALUE_RELEASE(value);
+}
+
+int main(void)
+{
+    pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        printf("client: PMIx_Init failed: %s\n", PMIx_Error_string(rc));
+        return 1;
+    }
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
+    const uint32_t size = get_u32(&job, PMIX_JOB_SIZE);
+    const uint32_t local_rank = get_u32(&me, PMIX_LOCAL_RANK);
+    const uint32_t local_size = get_u32(&job, PMIX_LOCAL_SIZE);
+    put_own_key();
+    fence_collecting();
+    for (uint32_t rank = 0; rank < size; ++rank) check_peer(rank);
+    printf("client %u of %u: local rank %u of %u, every peer's key read\n", me.rank, size, local_rank, local_size);
+    compat_report_libpmix("client", (int)me.rank);
+    if ((rc = PMIx_Finalize(NULL, 0)) != PMIX_SUCCESS) fail("PMIx_Finalize", rc);
+    return 0;
+}
