@@ -40,9 +40,11 @@ std::vector<std::string> pmixrun_command(std::string *program_p)
         *program_p = pmixrun_path();
         return {};
     }
+    // pmixrun finds our components beside the library: the component path
+    // variable would reach the examples too, and OpenPMIx's library would
+    // complain of every file in it.
     *program_p = "/usr/bin/env";
-    return {"LD_LIBRARY_PATH=" + env("PMIXPP_BUILD_DIR") + "/lib",
-            "PMIX_MCA_mca_base_component_path=" + env("PMIXPP_BUILD_COMPONENT_DIR"), pmixrun_path()};
+    return {"LD_LIBRARY_PATH=" + env("PMIXPP_BUILD_DIR") + "/lib", pmixrun_path()};
 }
 
 std::string host_name()

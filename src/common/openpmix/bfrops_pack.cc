@@ -403,6 +403,10 @@ pmix_status_t pack_value_payload(Sink &sink, const pmix_value_t &value)
     if (PMIX_UNDEF == value.type) {
         return PMIX_SUCCESS;
     }
+    if (PMIX_POINTER == value.type) {
+        sink.u8(1);  // the sentinel OpenPMIx sends in place of a pointer
+        return PMIX_SUCCESS;
+    }
     const values::TypeTraits *traits = values::find_element_type(value.type);
     if (nullptr == traits || values::ValueHolding::kNotHeld == traits->holding) {
         return sink.refuse(PMIX_ERR_UNKNOWN_DATA_TYPE,

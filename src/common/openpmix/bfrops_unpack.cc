@@ -548,6 +548,17 @@ pmix_status_t unpack_value(Source &source, pmix_value_t *value)
         value->type = PMIX_UNDEF;
         return PMIX_SUCCESS;
     }
+    if (PMIX_POINTER == type) {
+        // A pointer means nothing in another process: OpenPMIx sends a
+        // one-byte sentinel, and the value arrives as a NULL pointer.
+        uint8_t sentinel = 0;
+        pmix_status_t rc = source.u8(&sentinel);
+        if (PMIX_SUCCESS == rc) {
+            value->type = PMIX_POINTER;
+            value->data.ptr = nullptr;
+        }
+        return rc;
+    }
     const values::TypeTraits *traits = values::find_element_type(type);
     if (nullptr == traits || refused_type(source.encoding.bfrops, type) ||
         (values::ValueHolding::kInline != traits->holding && values::ValueHolding::kBoxed != traits->holding)) {

@@ -6,8 +6,11 @@
 #include "server/openpmix/job_data.h"
 #include "server/state/peer_io.h"
 
+#include <pmixpp/util.hpp>
+
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cstring>
 
 namespace pmixpp::server {
@@ -26,10 +29,28 @@ pmix_status_t reply_status_of(std::span<const uint8_t> payload)
     return static_cast<pmix_status_t>(raw);
 }
 
+// A value found under qualifiers goes back as OpenPMIx's qualified value:
+// an info array of the key and value, then the qualifiers, which its
+// gds/hash stores so that the same qualified get finds it.
+pmix_status_t pack_qualified(openpmix::Writer &data, const pmix_info_t &info, const wire::InfoArray &qualifiers)
+{
+    std::vector<pmix_info_t> items;
+    items.push_back(info);
+    items.insert(items.end(), qualifiers.begin(), qualifiers.end());
+    pmix_data_array_t array{};
+    array.type = PMIX_INFO;
+    array.size = items.size();
+    array.array = items.data();
+    pmix_value_t value{};
+    value.type = PMIX_DATA_ARRAY;
+    value.data.darray = &array;
+    return data.pack_kval(PMIX_QUALIFIED_VALUE, value);
+}
+
 // A get's answer as OpenPMIx's gds/hash reads it: the status, then a byte
 // object of the proc and its key/values.
-pmix_status_t encode_get_answer(openpmix::Encoding encoding, const pmix_proc_t &proc, std::span<const uint8_t> payload,
-                                std::vector<uint8_t> *out_p)
+pmix_status_t encode_get_answer(openpmix::Encoding encoding, const OpenPmixPending &pending,
+                                std::span<const uint8_t> payload, std::vector<uint8_t> *out_p)
 {
     wire::GetReply reply;
     pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
@@ -38,9 +59,11 @@ pmix_status_t encode_get_answer(openpmix::Encoding encoding, const pmix_proc_t &
     rc = writer.pack_status(reply.status);
     if (rc == PMIX_SUCCESS && reply.status == PMIX_SUCCESS) {
         openpmix::Writer data(encoding);
-        rc = data.pack_proc(proc);
+        rc = data.pack_proc(pending.proc);
         for (const pmix_info_t &info : reply.data) {
-            if (rc == PMIX_SUCCESS) rc = data.pack_kval(info.key, info.value);
+            if (rc != PMIX_SUCCESS) break;
+            rc = pending.qualifiers.empty() ? data.pack_kval(info.key, info.value)
+                                            : pack_qualified(data, info, pending.qualifiers);
         }
         if (rc == PMIX_SUCCESS) rc = writer.pack_byte_object(data.bytes().data(), data.bytes().size());
     }
@@ -52,6 +75,83 @@ pmix_status_t encode_status(openpmix::Encoding encoding, pmix_status_t status, s
 {
     openpmix::Writer writer(encoding);
     const pmix_status_t rc = writer.pack_status(status);
+    if (rc == PMIX_SUCCESS) *out_p = writer.take();
+    return rc;
+}
+
+// [status][ninfo][infos], ninfo even on error (query, allocate, monitor,
+// validate credential).
+pmix_status_t encode_info_answer(openpmix::Encoding encoding, std::span<const uint8_t> payload,
+                                 std::vector<uint8_t> *out_p)
+{
+    wire::InfoReply reply;
+    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
+    if (rc != PMIX_SUCCESS) return rc;
+    openpmix::Writer writer(encoding);
+    rc = writer.pack_status(reply.status);
+    if (rc == PMIX_SUCCESS) rc = writer.pack_counted(PMIX_INFO, reply.info.data(), reply.info.size());
+    if (rc == PMIX_SUCCESS) *out_p = writer.take();
+    return rc;
+}
+
+// Job control: our answer carries a reason for people, theirs infos.
+pmix_status_t encode_status_and_no_info(openpmix::Encoding encoding, std::span<const uint8_t> payload,
+                                        std::vector<uint8_t> *out_p)
+{
+    openpmix::Writer writer(encoding);
+    pmix_status_t rc = writer.pack_status(reply_status_of(payload));
+    if (rc == PMIX_SUCCESS) rc = writer.pack_size(0);
+    if (rc == PMIX_SUCCESS) *out_p = writer.take();
+    return rc;
+}
+
+// [status], then on success [credential BYTE_OBJECT][ninfo][infos].
+pmix_status_t encode_credential_answer(openpmix::Encoding encoding, std::span<const uint8_t> payload,
+                                       std::vector<uint8_t> *out_p)
+{
+    wire::GetCredentialReply reply;
+    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
+    if (rc != PMIX_SUCCESS) return rc;
+    openpmix::Writer writer(encoding);
+    rc = writer.pack_status(reply.status);
+    if (rc == PMIX_SUCCESS && reply.status == PMIX_SUCCESS) {
+        rc = writer.pack_byte_object(reply.credential.data(), reply.credential.size());
+        if (rc == PMIX_SUCCESS) rc = writer.pack_counted(PMIX_INFO, reply.info.data(), reply.info.size());
+    }
+    if (rc == PMIX_SUCCESS) *out_p = writer.take();
+    return rc;
+}
+
+// [status][context id SIZE]: always the id, SIZE_MAX when none was
+// assigned (OpenPMIx's client hands one back whatever it read).
+pmix_status_t encode_group_answer(openpmix::Encoding encoding, std::span<const uint8_t> payload,
+                                  std::vector<uint8_t> *out_p)
+{
+    wire::InfoReply reply;
+    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
+    if (rc != PMIX_SUCCESS) return rc;
+    std::size_t context = SIZE_MAX;
+    if (const pmix_info_t *id = util::find_info(reply.info.data(), reply.info.size(), PMIX_GROUP_CONTEXT_ID)) {
+        uint64_t value = 0;
+        if (util::read_unsigned(id->value, UINT64_MAX, &value) == PMIX_SUCCESS) context = value;
+    }
+    openpmix::Writer writer(encoding);
+    rc = writer.pack_status(reply.status);
+    if (rc == PMIX_SUCCESS) rc = writer.pack_size(context);
+    if (rc == PMIX_SUCCESS) *out_p = writer.take();
+    return rc;
+}
+
+// [status][ninfo][infos]; the infos carry the fabric's index.
+pmix_status_t encode_fabric_answer(openpmix::Encoding encoding, std::span<const uint8_t> payload,
+                                   std::vector<uint8_t> *out_p)
+{
+    wire::FabricReply reply;
+    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
+    if (rc != PMIX_SUCCESS) return rc;
+    openpmix::Writer writer(encoding);
+    rc = writer.pack_status(reply.status);
+    if (rc == PMIX_SUCCESS) rc = writer.pack_counted(PMIX_INFO, reply.info.data(), reply.info.size());
     if (rc == PMIX_SUCCESS) *out_p = writer.take();
     return rc;
 }
@@ -185,7 +285,7 @@ pmix_status_t OpenPmixDialect::answer(const OpenPmixPending &pending, std::span<
 {
     using openpmix::Command;
     switch (pending.command) {
-    case Command::get: return encode_get_answer(encoding_, pending.proc, payload, out_p);
+    case Command::get: return encode_get_answer(encoding_, pending, payload, out_p);
     case Command::lookup: return encode_lookup_answer(encoding_, payload, out_p);
     case Command::spawn: return encode_spawn_answer(encoding_, payload, out_p);
     case Command::register_events: {
@@ -208,6 +308,15 @@ pmix_status_t OpenPmixDialect::answer(const OpenPmixPending &pending, std::span<
         if (rc == PMIX_SUCCESS) *out_p = writer.take();
         return rc;
     }
+    case Command::query:
+    case Command::allocate:
+    case Command::monitor:
+    case Command::validate_credential: return encode_info_answer(encoding_, payload, out_p);
+    case Command::job_control: return encode_status_and_no_info(encoding_, payload, out_p);
+    case Command::get_credential: return encode_credential_answer(encoding_, payload, out_p);
+    case Command::group_construct: return encode_group_answer(encoding_, payload, out_p);
+    case Command::fabric_register:
+    case Command::fabric_update: return encode_fabric_answer(encoding_, payload, out_p);
     default: return encode_status(encoding_, reply_status_of(payload), out_p);
     }
 }

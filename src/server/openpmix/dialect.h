@@ -22,6 +22,7 @@ namespace pmixpp::server {
 struct OpenPmixPending {
     openpmix::Command command = openpmix::Command::req;
     pmix_proc_t proc{};                // get: whose data
+    wire::InfoArray qualifiers;        // get: the qualifiers it asked with (the answer repeats them)
     uint64_t peer_id = 0;              // IOF pull: the id the peer gave it (echoed in its output)
     std::vector<pmix_status_t> codes;  // register events: the codes it names
 };

@@ -90,9 +90,9 @@ pmix_status_t pack_level_arrays(openpmix::Writer &writer, const Server &server, 
     return PMIX_SUCCESS;
 }
 
-// One rank's data as a byte object: [rank][KVAL...].
-pmix_status_t rank_blob(const Server &server, const Namespace &ns, openpmix::Encoding encoding, pmix_rank_t rank,
-                        std::set<uint32_t> &nodes, std::set<uint32_t> &apps, std::vector<uint8_t> *blob_p)
+// One rank's key/values (KVAL packs), and the node and application it is on.
+pmix_status_t rank_kvals(const Server &server, const Namespace &ns, openpmix::Encoding encoding, pmix_rank_t rank,
+                         std::set<uint32_t> &nodes, std::set<uint32_t> &apps, std::vector<uint8_t> *kvals_p)
 {
     store::InfoArray info = fetch_level(server, ns, PMIXPP_GDS_LEVEL_PROC, rank);
     const store::Store &store = *server.store;
@@ -103,9 +103,8 @@ pmix_status_t rank_blob(const Server &server, const Namespace &ns, openpmix::Enc
     if (read_u32(info, PMIX_NODEID, &id)) nodes.insert(id);
     if (read_u32(info, PMIX_APPNUM, &id)) apps.insert(id);
     openpmix::Writer writer(encoding);
-    rc = writer.pack_rank(rank);
-    if (rc == PMIX_SUCCESS) rc = pack_infos(writer, info);
-    if (rc == PMIX_SUCCESS) *blob_p = writer.take();
+    rc = pack_infos(writer, info);
+    if (rc == PMIX_SUCCESS) *kvals_p = writer.take();
     return rc;
 }
 
@@ -120,23 +119,22 @@ pmix_status_t pack_session(openpmix::Writer &writer, const Server &server, const
 
 }  // namespace
 
-pmix_status_t build_job_data(const Server &server, const Namespace &ns, openpmix::Encoding encoding,
-                             std::vector<uint8_t> *blob_p)
+pmix_status_t build_job_pieces(const Server &server, const Namespace &ns, openpmix::Encoding encoding,
+                               JobPieces *pieces_p)
 {
-    std::vector<std::vector<uint8_t>> ranks;
+    JobPieces pieces;
     std::set<uint32_t> nodes;
     std::set<uint32_t> apps;
     pmix_status_t rc = PMIX_SUCCESS;
     for (pmix_rank_t rank = 0; rank < ns.summary.job_size && rc == PMIX_SUCCESS; ++rank) {
-        std::vector<uint8_t> blob;
-        rc = rank_blob(server, ns, encoding, rank, nodes, apps, &blob);
-        if (rc == PMIX_SUCCESS && !blob.empty()) ranks.push_back(std::move(blob));
+        std::vector<uint8_t> kvals;
+        rc = rank_kvals(server, ns, encoding, rank, nodes, apps, &kvals);
+        if (rc == PMIX_SUCCESS && !kvals.empty()) pieces.ranks.emplace_back(rank, std::move(kvals));
     }
     if (rc != PMIX_SUCCESS) return rc;
     openpmix::Writer writer(encoding);
-    rc = writer.pack_string(ns.name.c_str());
     const store::InfoArray job = fetch_level(server, ns, PMIXPP_GDS_LEVEL_JOB, 0);
-    if (rc == PMIX_SUCCESS) rc = pack_infos(writer, job);
+    rc = pack_infos(writer, job);
     if (rc == PMIX_SUCCESS) rc = pack_session(writer, server, ns, job);
     if (rc == PMIX_SUCCESS) {
         rc = pack_level_arrays(writer, server, ns, PMIXPP_GDS_LEVEL_NODE, PMIX_NODE_INFO_ARRAY, PMIX_NODEID, nodes);
@@ -144,15 +142,58 @@ pmix_status_t build_job_data(const Server &server, const Namespace &ns, openpmix
     if (rc == PMIX_SUCCESS) {
         rc = pack_level_arrays(writer, server, ns, PMIXPP_GDS_LEVEL_APP, PMIX_APP_INFO_ARRAY, PMIX_APPNUM, apps);
     }
-    for (const std::vector<uint8_t> &blob : ranks) {
+    if (rc != PMIX_SUCCESS) return rc;
+    pieces.job_level = writer.take();
+    *pieces_p = std::move(pieces);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t build_job_data(const Server &server, const Namespace &ns, openpmix::Encoding encoding,
+                             std::vector<uint8_t> *blob_p)
+{
+    JobPieces pieces;
+    pmix_status_t rc = build_job_pieces(server, ns, encoding, &pieces);
+    if (rc != PMIX_SUCCESS) return rc;
+    openpmix::Writer writer(encoding);
+    rc = writer.pack_string(ns.name.c_str());
+    writer.append_raw(pieces.job_level.data(), pieces.job_level.size());
+    for (const auto &[rank, kvals] : pieces.ranks) {
         if (rc != PMIX_SUCCESS) break;
+        openpmix::Writer blob(encoding);
+        rc = blob.pack_rank(rank);
+        blob.append_raw(kvals.data(), kvals.size());
         pmix_value_t value{};
         value.type = PMIX_BYTE_OBJECT;
-        value.data.bo.bytes = const_cast<char *>(reinterpret_cast<const char *>(blob.data()));
-        value.data.bo.size = blob.size();
-        rc = writer.pack_kval(PMIX_PROC_BLOB, value);
+        value.data.bo.bytes = const_cast<char *>(reinterpret_cast<const char *>(blob.bytes().data()));
+        value.data.bo.size = blob.bytes().size();
+        if (rc == PMIX_SUCCESS) rc = writer.pack_kval(PMIX_PROC_BLOB, value);
     }
     if (rc == PMIX_SUCCESS) *blob_p = writer.take();
+    return rc;
+}
+
+pmix_status_t build_namespace_answer(const Server &server, const Namespace &ns, openpmix::Encoding encoding,
+                                     std::vector<uint8_t> *answer_p)
+{
+    JobPieces pieces;
+    pmix_status_t rc = build_job_pieces(server, ns, encoding, &pieces);
+    if (rc != PMIX_SUCCESS) return rc;
+    openpmix::Writer writer(encoding);
+    rc = writer.pack_status(PMIX_SUCCESS);
+    auto add = [&](pmix_rank_t rank, const std::vector<uint8_t> &kvals) {
+        pmix_proc_t proc{};
+        PMIX_LOAD_PROCID(&proc, ns.name.c_str(), rank);
+        openpmix::Writer object(encoding);
+        pmix_status_t added = object.pack_proc(proc);
+        object.append_raw(kvals.data(), kvals.size());
+        if (added == PMIX_SUCCESS) added = writer.pack_byte_object(object.bytes().data(), object.bytes().size());
+        return added;
+    };
+    if (rc == PMIX_SUCCESS) rc = add(PMIX_RANK_WILDCARD, pieces.job_level);
+    for (const auto &[rank, kvals] : pieces.ranks) {
+        if (rc == PMIX_SUCCESS) rc = add(rank, kvals);
+    }
+    if (rc == PMIX_SUCCESS) *answer_p = writer.take();
     return rc;
 }
 

@@ -6,12 +6,14 @@
 #include "server/openpmix/dialect.h"
 #include "server/openpmix/edge.h"
 #include "server/openpmix/job_data.h"
+#include "common/openpmix/frame.h"
 #include "server/state/peer_io.h"
 
 #include <pmixpp/util.hpp>
 
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <type_traits>
 
 namespace pmixpp::server {
@@ -255,6 +257,116 @@ pmix_status_t read_iof_push(Reader &reader, wire::IofPushRequest *request_p)
     return PMIX_SUCCESS;
 }
 
+pmix_status_t read_query(Reader &reader, wire::QueryRequest *request_p)
+{
+    return read_counted(reader, &request_p->queries);
+}
+
+// [timestamp TIME][ndata][data][ndirs][dirs]; a timestamp becomes
+// PMIX_LOG_TIMESTAMP among the directives, as OpenPMIx's server adds it.
+pmix_status_t read_log(Reader &reader, wire::LogRequest *request_p)
+{
+    time_t timestamp = 0;
+    int32_t n = 1;
+    pmix_status_t rc = reader.unpack(PMIX_TIME, &timestamp, &n);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->data);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->directives);
+    if (rc != PMIX_SUCCESS || timestamp == 0) return rc;
+    std::vector<pmix_info_t> directives(request_p->directives.begin(), request_p->directives.end());
+    pmix_info_t stamp{};
+    PMIX_INFO_LOAD(&stamp, PMIX_LOG_TIMESTAMP, &timestamp, PMIX_TIME);
+    directives.push_back(stamp);
+    wire::InfoArray with_stamp;
+    rc = with_stamp.assign_copy(directives.data(), directives.size());
+    if (rc == PMIX_SUCCESS) request_p->directives = std::move(with_stamp);
+    return rc;
+}
+
+pmix_status_t read_allocate(Reader &reader, wire::AllocateRequest *request_p)
+{
+    int32_t n = 1;
+    pmix_status_t rc = reader.unpack(PMIX_ALLOC_DIRECTIVE, &request_p->directive, &n);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->info);
+    return rc;
+}
+
+pmix_status_t read_job_control(Reader &reader, wire::JobControlRequest *request_p)
+{
+    pmix_status_t rc = read_procs(reader, &request_p->targets);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->directives);
+    return rc;
+}
+
+// [monitor INFO][error STATUS][ndirs][dirs]
+pmix_status_t read_monitor(Reader &reader, wire::MonitorRequest *request_p)
+{
+    pmix_info_t monitor{};
+    int32_t n = 1;
+    pmix_status_t rc = reader.unpack(PMIX_INFO, &monitor, &n);
+    if (rc == PMIX_SUCCESS) rc = request_p->monitor.assign_copy(&monitor, 1);
+    PMIX_INFO_DESTRUCT(&monitor);
+    if (rc == PMIX_SUCCESS) rc = reader.unpack_status(&request_p->error);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->directives);
+    return rc;
+}
+
+pmix_status_t read_get_credential(Reader &reader, wire::GetCredentialRequest *request_p)
+{
+    return read_counted(reader, &request_p->directives);
+}
+
+pmix_status_t read_validate_credential(Reader &reader, wire::ValidateCredentialRequest *request_p)
+{
+    pmix_byte_object_t credential{};
+    int32_t n = 1;
+    pmix_status_t rc = reader.unpack(PMIX_BYTE_OBJECT, &credential, &n);
+    if (rc == PMIX_SUCCESS && credential.size > 0) {
+        const auto *bytes = reinterpret_cast<const uint8_t *>(credential.bytes);
+        request_p->credential.assign(bytes, bytes + credential.size);
+    }
+    PMIX_BYTE_OBJECT_DESTRUCT(&credential);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->directives);
+    return rc;
+}
+
+pmix_status_t read_group_construct(Reader &reader, wire::GroupConstructRequest *request_p)
+{
+    pmix_status_t rc = reader.unpack_string(&request_p->group);
+    if (rc == PMIX_SUCCESS) rc = read_procs(reader, &request_p->procs);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->info);
+    return rc;
+}
+
+template <typename Request> pmix_status_t read_group_named(Reader &reader, Request *request_p)
+{
+    pmix_status_t rc = reader.unpack_string(&request_p->group);
+    if (rc == PMIX_SUCCESS) rc = read_counted(reader, &request_p->info);
+    return rc;
+}
+
+pmix_status_t read_fabric_register(Reader &reader, wire::FabricRegisterRequest *request_p)
+{
+    return read_counted(reader, &request_p->directives);
+}
+
+pmix_status_t read_fabric_update(Reader &reader, wire::FabricUpdateRequest *request_p)
+{
+    std::size_t index = 0;
+    const pmix_status_t rc = reader.unpack_size(&index);
+    request_p->index = index;
+    return rc;
+}
+
+// The qualifiers among a get's directives (PMIX_INFO_QUALIFIER).
+bool keep_qualifiers(const wire::InfoArray &directives, wire::InfoArray *qualifiers_p)
+{
+    std::vector<pmix_info_t> qualifiers;
+    for (const pmix_info_t &info : directives) {
+        if (PMIX_INFO_IS_QUALIFIER(&info)) qualifiers.push_back(info);
+    }
+    return qualifiers.empty() || qualifiers_p->assign_copy(qualifiers.data(), qualifiers.size()) == PMIX_SUCCESS;
+}
+
 class Translation {
 public:
     Translation(Peer &peer, OpenPmixDialect &dialect, const wire::Frame &frame, Reader &reader,
@@ -268,7 +380,10 @@ public:
     {
         Request request;
         if (!readable(command, read(reader_, &request))) return false;
-        if constexpr (std::is_same_v<Request, wire::GetRequest>) pending.proc = request.proc;
+        if constexpr (std::is_same_v<Request, wire::GetRequest>) {
+            pending.proc = request.proc;
+            if (!keep_qualifiers(request.directives, &pending.qualifiers)) return false;
+        }
         if constexpr (std::is_same_v<Request, wire::RegisterEventsRequest>) pending.codes = request.codes;
         if constexpr (std::is_same_v<Request, wire::NotifyEventRequest>) request.event.source = peer_.proc;
         pending.command = command;
@@ -285,6 +400,9 @@ public:
         dialect_.expect(frame_.header.tag, std::move(pending));
         return add(request, frame_.header.tag);
     }
+
+    // OpenPMIx's heartbeat: an empty message on tag 1, no answer.
+    bool heartbeat() { return add(wire::HeartbeatRequest{}, wire::kNoTag); }
 
     // [code STATUS] until the end; no answer is expected, so ours go with
     // no tag.
@@ -346,6 +464,28 @@ void answer_not_supported(Peer &peer, OpenPmixDialect &dialect, uint32_t tag)
     }
 }
 
+// OpenPMIx's client asks for another job's data at rank WILDCARD, with the
+// key it wants, and then looks for that key among what came back; our get
+// would answer only the key at job level. So the whole job goes back.
+bool answered_foreign_job(Server &server, Peer &peer, OpenPmixDialect &dialect, const wire::Frame &frame)
+{
+    Reader reader(dialect.encoding(), frame.payload);
+    uint8_t command = 0;
+    std::string nspace;
+    pmix_rank_t rank = PMIX_RANK_UNDEF;
+    if (reader.unpack_command(&command) != PMIX_SUCCESS || reader.unpack_string(&nspace) != PMIX_SUCCESS ||
+        reader.unpack_rank(&rank) != PMIX_SUCCESS) {
+        return false;  // the translation says what is malformed
+    }
+    if (rank != PMIX_RANK_WILDCARD || nspace == util::nspace_of(peer.proc)) return false;
+    const Namespace *ns = server.find_namespace(nspace);
+    if (ns == nullptr || !ns->registered) return false;
+    std::vector<uint8_t> answer;
+    if (build_namespace_answer(server, *ns, dialect.encoding(), &answer) != PMIX_SUCCESS) return false;
+    (void)dialect.send_native(peer, frame.header.tag, answer);
+    return true;
+}
+
 }  // namespace
 
 bool openpmix_request(Server &server, Peer &peer, const wire::Frame &frame, std::vector<wire::Frame> *ours_p)
@@ -353,6 +493,8 @@ bool openpmix_request(Server &server, Peer &peer, const wire::Frame &frame, std:
     OpenPmixDialect *dialect = openpmix_dialect(peer);
     if (dialect == nullptr) return false;
     Reader reader(dialect->encoding(), frame.payload);
+    if (frame.header.tag == openpmix::kTagHeartbeat)
+        return Translation(peer, *dialect, frame, reader, ours_p).heartbeat();
     uint8_t code = 0;
     if (reader.unpack_command(&code) != PMIX_SUCCESS) {
         drop_peer(peer, PMIX_ERR_UNPACK_FAILURE, "an OpenPMIx request too short to name its command");
@@ -363,7 +505,9 @@ bool openpmix_request(Server &server, Peer &peer, const wire::Frame &frame, std:
     case Command::req: send_job_data(server, peer, *dialect, frame.header.tag); return false;
     case Command::commit: return to.as(command, read_commit);
     case Command::fence: return to.as(command, read_fence);
-    case Command::get: return to.as(command, read_get);
+    case Command::get:
+        if (answered_foreign_job(server, peer, *dialect, frame)) return false;
+        return to.as(command, read_get);
     case Command::finalize: return to.as(command, read_nothing);
     case Command::abort: return to.as(command, read_abort);
     case Command::publish: return to.as(command, read_publish);
@@ -378,6 +522,18 @@ bool openpmix_request(Server &server, Peer &peer, const wire::Frame &frame, std:
     case Command::iof_pull: return to.iof_pull();
     case Command::iof_push: return to.as(command, read_iof_push);
     case Command::iof_deregister: return to.as(command, read_iof_deregister);
+    case Command::query: return to.as(command, read_query);
+    case Command::log: return to.as(command, read_log);
+    case Command::allocate: return to.as(command, read_allocate);
+    case Command::job_control: return to.as(command, read_job_control);
+    case Command::monitor: return to.as(command, read_monitor);
+    case Command::get_credential: return to.as(command, read_get_credential);
+    case Command::validate_credential: return to.as(command, read_validate_credential);
+    case Command::group_construct: return to.as(command, read_group_construct);
+    case Command::group_destruct: return to.as(command, read_group_named<wire::GroupDestructRequest>);
+    case Command::group_leave: return to.as(command, read_group_named<wire::GroupLeaveRequest>);
+    case Command::fabric_register: return to.as(command, read_fabric_register);
+    case Command::fabric_update: return to.as(command, read_fabric_update);
     default: answer_not_supported(peer, *dialect, frame.header.tag); return false;
     }
 }
