@@ -19,10 +19,11 @@ PMIXPP_PACKAGES=(
 )
 
 # Only the test suite needs these: the real consumers of tests/compat/ (Open
-# MPI 4.1, Debian's python3-pmix and Slurm 22.05, all built against OpenPMIx)
+# MPI 4.1, Debian's python3-pmix and Slurm 22.05, all built against OpenPMIx;
+# OpenPMIx's own tools pps, pquery, pattrs, pevent, plookup from libpmix-bin)
 # and iproute2 for the network namespaces that play the other hosts.
 PMIXPP_COMPAT_PACKAGES=(
-  openmpi-bin libopenmpi-dev python3-pmix iproute2 slurm-wlm
+  openmpi-bin libopenmpi-dev python3-pmix libpmix-bin iproute2 slurm-wlm
 )
 
 # The reliability stages of the test suite: clang and its libFuzzer and

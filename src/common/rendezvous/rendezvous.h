@@ -47,7 +47,8 @@ std::string pid_file_name(const std::string &host, pid_t pid);
 std::string nspace_file_name(const std::string &host, const std::string &nspace);
 
 // The file's text (docs/rendezvous.md). Line 1 is "<nspace>.<rank>;<uri>"
-// as OpenPMIx writes it, so a reader that only wants one URI finds it.
+// as OpenPMIx writes it, so a reader that only wants one URI finds it (the
+// tcp URI when there is one: OpenPMIx's tools speak nothing else).
 std::string format(const Contact &contact);
 // Parses format()'s text. PMIX_ERR_BAD_PARAM with *error_p naming the
 // problem for anything else (a file of another program is not ours).

@@ -28,10 +28,19 @@ std::string join_uris(const std::vector<std::string> &uris)
     return joined;
 }
 
+// An OpenPMIx tool reads line 1 alone and speaks tcp only: the line names
+// the first tcp URI when the server has one (our readers take every URI
+// from the uris= line).
 std::string first_line(const Contact &contact)
 {
-    return contact.server_nspace + "." + std::to_string(contact.server_rank) + ";" +
-           (contact.uris.empty() ? std::string() : contact.uris.front());
+    std::string uri = contact.uris.empty() ? std::string() : contact.uris.front();
+    for (const std::string &candidate : contact.uris) {
+        if (candidate.rfind("tcp4://", 0) == 0 || candidate.rfind("tcp6://", 0) == 0) {
+            uri = candidate;
+            break;
+        }
+    }
+    return contact.server_nspace + "." + std::to_string(contact.server_rank) + ";" + uri;
 }
 
 pmix_status_t refuse(const std::string &why, std::string *error_p)

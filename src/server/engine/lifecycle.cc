@@ -87,15 +87,17 @@ pmix_status_t select_modules(Server &server)
     return pnet::select_components(server);
 }
 
-// PMIX_SERVER_URI and PMIX_MYSERVER_URI ("<nspace>.<rank>;<best uri>", the
-// form of PMIX_SERVER_URI4 in a child's environment) in the server's own
-// data: a host reads where its server listens with PMIx_Get of its own
-// proc (a launcher's --report-uri).
+// PMIX_SERVER_URI and PMIX_MYSERVER_URI ("<nspace>.<rank>;<uri>", the form
+// of PMIX_SERVER_URI4 in a child's environment) in the server's own data: a
+// host reads where its server listens with PMIx_Get of its own proc (a
+// launcher's --report-uri). The tcp listener when there is one: tools on
+// OpenPMIx's library speak nothing else, ours speak it too.
 void store_own_uri(Server &server)
 {
     const std::vector<std::string> uris = server.uris();
     if (uris.empty() || server.store == nullptr) return;
-    const std::string contact = server.config.nspace + "." + std::to_string(server.config.rank) + ";" + uris.front();
+    std::string contact = server.openpmix_contact();
+    if (contact.empty()) contact = server.config.nspace + "." + std::to_string(server.config.rank) + ";" + uris.front();
     pmix_value_t value{};
     value.type = PMIX_STRING;
     value.data.string = const_cast<char *>(contact.c_str());  // copied by the store

@@ -34,15 +34,6 @@ std::vector<std::string> listening_transports(const Server &server)
     return names;
 }
 
-// OpenPMIx 4.x speaks only tcp (and 3.x reads tcp URIs too).
-std::string first_tcp_uri(const std::vector<std::string> &uris)
-{
-    for (const auto &uri : uris) {
-        if (uri.starts_with("tcp4://") || uri.starts_with("tcp6://")) return uri;
-    }
-    return {};
-}
-
 std::string version_text()
 {
     return std::to_string(PMIX_VERSION_MAJOR) + "." + std::to_string(PMIX_VERSION_MINOR) + "." +
@@ -62,9 +53,8 @@ EnvList fork_environment(const Server &server)
     // OpenPMIx's clients read these (common/openpmix/, docs/compat.md): its
     // tcp URI, gds/hash (the job data goes to them in its layout), its
     // default buffer type. Ours read the PMIXPP_ names first.
-    const std::string openpmix_uri = first_tcp_uri(uris);
-    if (!openpmix_uri.empty()) {
-        const std::string contact = config.nspace + "." + std::to_string(config.rank) + ";" + openpmix_uri;
+    const std::string contact = server.openpmix_contact();
+    if (!contact.empty()) {
         for (const char *name :
              {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3", "PMIX_SERVER_URI2", "PMIX_SERVER_URI21"}) {
             env.emplace_back(name, contact);

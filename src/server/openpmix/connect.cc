@@ -45,6 +45,19 @@ bool native_identity_matches(const Peer &peer, const openpmix::ConnectRequest &r
     return true;
 }
 
+// Tools and launchers name their uid and gid besides the credential.
+bool claimed_ids_match(const Peer &peer, const openpmix::ConnectRequest &request, std::string *reason_p)
+{
+    if (peer.kernel.known != 1 && peer.kernel.uid_known != 1) return true;
+    if (request.uid != peer.kernel.uid || (peer.kernel.known == 1 && request.gid != peer.kernel.gid)) {
+        *reason_p = "the " + std::string(openpmix::connect_flag_name(request.flag)) + " names uid " +
+                    std::to_string(request.uid) + " gid " + std::to_string(request.gid) + " but the kernel says uid " +
+                    std::to_string(peer.kernel.uid) + " gid " + std::to_string(peer.kernel.gid);
+        return false;
+    }
+    return true;
+}
+
 wire::PeerType peer_type_of(const openpmix::ConnectRequest &request)
 {
     if (request.flag == openpmix::ConnectFlag::simple_client) return wire::PeerType::Client;
@@ -100,10 +113,8 @@ bool openpmix_hello(Server &server, Peer &peer, const wire::Frame &connect, wire
         refuse(peer, PMIX_ERR_INVALID_CRED, reason);
         return false;
     }
-    if (request.flag != openpmix::ConnectFlag::simple_client) {
-        refuse(peer, PMIX_ERR_NOT_SUPPORTED,
-               std::string("OpenPMIx ") + openpmix::connect_flag_name(request.flag) +
-                   " connections are not served yet (only its clients)");
+    if (request.has_ids && !claimed_ids_match(peer, request, &reason)) {
+        refuse(peer, PMIX_ERR_INVALID_CRED, reason);
         return false;
     }
     peer.dialect = std::make_unique<OpenPmixDialect>(encoding, request.version, request.flag);

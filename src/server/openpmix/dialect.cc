@@ -8,6 +8,8 @@
 
 #include <pmixpp/util.hpp>
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -248,6 +250,7 @@ pmix_status_t OpenPmixDialect::send_handshake(Peer &peer, std::span<const uint8_
         rc = wire::decode_payload(payload.data(), payload.size(), &refuse);
         status = rc == PMIX_SUCCESS ? refuse.status : PMIX_ERR_UNREACH;
     }
+    if (flag_ != openpmix::ConnectFlag::simple_client) return send_tool_answer(peer, status, payload);
     const auto index = static_cast<uint32_t>(peer.id);
     return peer.connection->send(wire::FrameKind::handshake, wire::kNoTag,
                                  openpmix::encode_client_answer(status, status == PMIX_SUCCESS ? index : 0));
@@ -256,6 +259,30 @@ pmix_status_t OpenPmixDialect::send_handshake(Peer &peer, std::span<const uint8_
 // Our answer to a tag is turned into what OpenPMIx's library reads for the
 // command that tag carried. A tag of 0 asked for no answer (a
 // deregistration: OpenPMIx expects none), and tag 0 would be an event.
+// A tool or launcher hears the status, the identity the host gave it when
+// it asked for one, the server's identity and the security status; a
+// refusal, the status alone.
+pmix_status_t OpenPmixDialect::send_tool_answer(Peer &peer, pmix_status_t status, std::span<const uint8_t> payload)
+{
+    if (status != PMIX_SUCCESS) {
+        const uint32_t be = htonl(static_cast<uint32_t>(status));
+        std::vector<uint8_t> bytes(sizeof(be));
+        std::memcpy(bytes.data(), &be, sizeof(be));
+        return peer.connection->send(wire::FrameKind::handshake, wire::kNoTag, bytes);
+    }
+    wire::Welcome welcome;
+    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &welcome);
+    if (rc != PMIX_SUCCESS) return rc;
+    pmix_proc_t assigned{};
+    PMIX_LOAD_PROCID(&assigned, welcome.peer_nspace.c_str(), welcome.peer_rank);
+    pmix_proc_t server{};
+    PMIX_LOAD_PROCID(&server, welcome.server_nspace.c_str(), welcome.server_rank);
+    const bool needs_id =
+        flag_ == openpmix::ConnectFlag::tool_needs_id || flag_ == openpmix::ConnectFlag::launcher_needs_id;
+    return peer.connection->send(wire::FrameKind::handshake, wire::kNoTag,
+                                 openpmix::encode_tool_answer(PMIX_SUCCESS, needs_id ? &assigned : nullptr, server));
+}
+
 pmix_status_t OpenPmixDialect::send_reply(Peer &peer, uint32_t tag, std::span<const uint8_t> payload)
 {
     if (tag == wire::kNoTag) return PMIX_SUCCESS;

@@ -55,6 +55,7 @@ public:
 
 private:
     pmix_status_t send_handshake(Peer &peer, std::span<const uint8_t> payload);
+    pmix_status_t send_tool_answer(Peer &peer, pmix_status_t status, std::span<const uint8_t> payload);
     pmix_status_t send_reply(Peer &peer, uint32_t tag, std::span<const uint8_t> payload);
     pmix_status_t send_notification(Peer &peer, std::span<const uint8_t> payload);
 

@@ -207,6 +207,14 @@ pmix_status_t pack_job_level(const Server &server, const std::string &nspace, op
 void send_job_data(Server &server, Peer &peer, OpenPmixDialect &dialect, uint32_t tag)
 {
     Namespace *ns = server.find_namespace(util::nspace_of(peer.proc));
+    if (peer.tool && (ns == nullptr || !ns->registered)) {
+        // A tool's own namespace holds no job: its name alone.
+        openpmix::Writer writer(dialect.encoding());
+        if (writer.pack_string(util::nspace_of(peer.proc).c_str()) == PMIX_SUCCESS) {
+            (void)dialect.send_native(peer, tag, writer.bytes());
+        }
+        return;
+    }
     if (ns == nullptr || !ns->registered) {
         runtime::log_warning("server", "no job data for " + describe(peer) + ": its namespace is gone");
         (void)dialect.send_native(peer, tag, {});

@@ -115,16 +115,6 @@ void write_openpmix_file(const std::string &path, const std::string &uri, const 
 
 }  // namespace
 
-std::string openpmix_uri(const std::string &nspace, unsigned rank, const std::vector<std::string> &uris)
-{
-    for (const char *scheme : {"tcp4://", "tcp6://"}) {
-        for (const std::string &uri : uris) {
-            if (uri.rfind(scheme, 0) == 0) return nspace + "." + std::to_string(rank) + ";" + uri;
-        }
-    }
-    return {};
-}
-
 std::string openpmix_text(const std::string &uri, pid_t pid, uid_t uid, gid_t gid, std::time_t now)
 {
     char when[64] = {};
@@ -137,7 +127,7 @@ void publish_openpmix_files(const server::Server &server)
 {
     const server::Config &config = server.config;
     if (!config.session_support && !config.tool_support) return;
-    const std::string uri = openpmix_uri(config.nspace, config.rank, server.uris());
+    const std::string uri = server.openpmix_contact();
     if (uri.empty()) {
         runtime::log_trace(kOpenPmixVerbose, "server", "no tcp listener: no OpenPMIx rendezvous files");
         return;

@@ -20,10 +20,6 @@ class Server;
 
 namespace pmixpp::rendezvous {
 
-// "<nspace>.<rank>;tcp4://<ip>:<port>" of the first tcp listener (tcp4
-// before tcp6), as OpenPMIx spells a server's URI; empty without one.
-std::string openpmix_uri(const std::string &nspace, unsigned rank, const std::vector<std::string> &uris);
-
 // The text of OpenPMIx's file, one item a line: the URI, the version (no
 // 'v'), the pid, "uid:gid" and ctime() of now (which ends with its own
 // newline, so the file ends with an empty line, as OpenPMIx's does).

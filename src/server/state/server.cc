@@ -103,6 +103,17 @@ std::vector<std::string> Server::uris() const
     return all;
 }
 
+std::string Server::openpmix_contact() const
+{
+    for (const char *scheme : {"tcp4://", "tcp6://"}) {
+        for (const auto &listener : listeners) {
+            const std::string &uri = listener.socket.uri;
+            if (uri.rfind(scheme, 0) == 0) return config.nspace + "." + std::to_string(config.rank) + ";" + uri;
+        }
+    }
+    return {};
+}
+
 Server *current()
 {
     return g_server.load();

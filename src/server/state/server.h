@@ -132,6 +132,10 @@ public:
     Peer *find_peer(PeerId id);
     // Every URI listened on, in priority order.
     std::vector<std::string> uris() const;
+    // "<nspace>.<rank>;<tcp uri>": how OpenPMIx's clients and tools reach this
+    // server (they speak tcp only), the form of PMIX_SERVER_URI*; "" without
+    // a tcp listener.
+    std::string openpmix_contact() const;
 
     // The state a subsystem keeps here (state/parts.h): its fence trackers,
     // group registry, monitors, ... made on first use.

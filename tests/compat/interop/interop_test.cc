@@ -80,6 +80,50 @@ Test(openpmix_clients_on_pmixrun, four_ranks, .timeout = 120)
     expect_clients(4);
 }
 
+// One job, both libraries (a container's OpenPMIx beside a host install):
+// every rank reads every other's data, in both orders of the ranks.
+void expect_mixed(int ours_first, int theirs)
+{
+    const std::string on_our_library = std::string(INTEROP_DIR) + "/interop_client_ours";
+    const std::string openpmix = std::string(INTEROP_DIR) + "/openpmix_client";
+    const std::vector<std::string> first = {"-n", std::to_string(ours_first), on_our_library};
+    const std::vector<std::string> second = {"-n", std::to_string(theirs), openpmix};
+    std::vector<std::string> args = ours_first >= theirs ? first : second;
+    args.push_back(":");
+    const std::vector<std::string> &rest = ours_first >= theirs ? second : first;
+    args.insert(args.end(), rest.begin(), rest.end());
+    const Result result = pmixrun(args);
+    const int ranks = ours_first + theirs;
+    cr_assert_eq(result.code, 0, "pmixrun of a mixed job exited %d:\n%s%s", result.code, result.out.c_str(),
+                 result.err.c_str());
+    int on_ours = 0;
+    int on_openpmix = 0;
+    for (const LibpmixReport &report : libpmix_reports(result.out)) {
+        on_ours += ours(report.own_libpmix) ? 1 : 0;
+        on_openpmix += debians(report.own_libpmix) ? 1 : 0;
+    }
+    cr_expect_eq(on_ours, ours_first, "%d ranks on our library, expected %d:\n%s", on_ours, ours_first,
+                 result.out.c_str());
+    cr_expect_eq(on_openpmix, theirs, "%d ranks on OpenPMIx, expected %d:\n%s", on_openpmix, theirs,
+                 result.out.c_str());
+    for (int rank = 0; rank < ranks; ++rank) {
+        const std::string line = "client " + std::to_string(rank) + " of " + std::to_string(ranks) + ": local rank " +
+                                 std::to_string(rank) + " of " + std::to_string(ranks) + ", every peer's key read";
+        cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s%s", line.c_str(), result.out.c_str(),
+                  result.err.c_str());
+    }
+}
+
+Test(mixed_job_on_pmixrun, ours_first, .timeout = 120)
+{
+    expect_mixed(2, 2);
+}
+
+Test(mixed_job_on_pmixrun, openpmix_first, .timeout = 120)
+{
+    expect_mixed(1, 3);
+}
+
 // A program built with Debian's mpicc, as a user runs it: Open MPI's ranks
 // on Debian's OpenPMIx, pmixrun on ours, no LD_LIBRARY_PATH.
 Test(open_mpi_on_pmixrun_interop, hello_allreduce, .timeout = 120)

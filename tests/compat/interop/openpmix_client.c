@@ -1,8 +1,8 @@
-/* A PMIx client built against Debian's OpenPMIx headers and library, run
- * under a launcher on pmixpp: what a container's or Open MPI's bundled
- * OpenPMIx does at start. It reads its job's data, puts a key, fences with
- * data collection, reads every peer's key, and finalizes; each step that
- * fails says so and exits non-zero. */
+/* A PMIx client, built twice: against Debian's OpenPMIx headers and library
+ * (what a container's or Open MPI's bundled OpenPMIx does at start) and
+ * against ours, so that one job can hold ranks of both. It reads its job's
+ * data, puts a key, fences, reads every peer's key, and finalizes; each step
+ * that fails says so and exits non-zero. */
 #include <pmix.h>
 
 #include "libpmix_proof.h"
@@ -52,8 +52,15 @@ static void put_own_key(void)
     if ((rc = PMIx_Commit()) != PMIX_SUCCESS) fail("PMIx_Commit", rc);
 }
 
+/* Two barriers, then one that collects the data: in a job of both
+ * libraries, ranks on ours meet on the fence arena and the server arrives
+ * there for the others. */
 static void fence_collecting(void)
 {
+    for (int i = 0; i < 2; ++i) {
+        pmix_status_t rc = PMIx_Fence(NULL, 0, NULL, 0);
+        if (rc != PMIX_SUCCESS) fail("PMIx_Fence without data", rc);
+    }
     pmix_info_t info;
     bool collect = true;
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
