@@ -78,6 +78,16 @@ void expect_our_library(const std::string &out, const std::string &prefix)
               prefix.c_str(), path.c_str(), lib_dir.c_str());
 }
 
+// The library mapped by the process that printed `prefix` is Debian's
+// OpenPMIx (as python3-pmix loads it without LD_LIBRARY_PATH).
+void expect_openpmix_library(const std::string &out, const std::string &prefix)
+{
+    const std::string path = real_path(value_after(out, prefix));
+    cr_expect(path.find("/libpmix.so") != std::string::npos && path.find(BUILD_DIR) == std::string::npos &&
+                  path.rfind("/usr/lib/", 0) == 0,
+              "'%s' mapped libpmix.so.2 from '%s', not Debian's OpenPMIx", prefix.c_str(), path.c_str());
+}
+
 void require_bindings()
 {
     const Run probe = run({PYTHON, "-c", "import pmix"}, 30);
@@ -109,6 +119,38 @@ void drop_tmp()
 }  // namespace
 
 TestSuite(python_compat, .init = make_tmp, .fini = drop_tmp, .timeout = 110);
+
+void expect_client_exchange(const Run &r, bool on_openpmix)
+{
+    for (int rank = 0; rank < kClientRanks; ++rank) {
+        const std::string me = "rank " + std::to_string(rank);
+        if (on_openpmix) {
+            expect_openpmix_library(r.out, me + " libpmix ");
+        } else {
+            expect_our_library(r.out, me + " libpmix ");
+        }
+        cr_expect(has_line_ending(r.out, me + " job size " + std::to_string(kClientRanks) + " rc 0"),
+                  "%s did not read the job size; %s", me.c_str(), dump(r).c_str());
+        for (int peer = 0; peer < kClientRanks; ++peer) {
+            const std::string line = me + " got value-from-" + std::to_string(peer) + " from " + std::to_string(peer);
+            cr_expect(has_line_ending(r.out, line), "missing '%s'; %s", line.c_str(), dump(r).c_str());
+        }
+        cr_expect(has_line_ending(r.out, me + " all checks passed"), "%s failed a check; %s", me.c_str(),
+                  dump(r).c_str());
+    }
+}
+
+// python3-pmix as Debian ships it, on Debian's OpenPMIx (no LD_LIBRARY_PATH
+// for the ranks), under pmixrun on ours: OpenPMIx's wire protocol.
+Test(python_compat, client_on_openpmix_under_our_pmixrun)
+{
+    require_bindings();
+    const Run r = run({PMIXRUN, "--tmpdir", g_tmp, "--tag-output", "--timeout", "60", "-n",
+                       std::to_string(kClientRanks), "-x", "LD_LIBRARY_PATH=", PYTHON, CLIENT_PY});
+    cr_expect_eq(r.code, 0, "pmixrun -n %d python3 client.py on OpenPMIx exited with %d; %s", kClientRanks, r.code,
+                 dump(r).c_str());
+    expect_client_exchange(r, true);
+}
 
 Test(python_compat, client_exchanges_values_with_every_peer_under_pmixrun)
 {
