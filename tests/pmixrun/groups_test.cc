@@ -63,7 +63,7 @@ Test(pmixrun_groups, openpmix_group_example)
     const Result r = job(OPENPMIX_GROUP);
     expect_no_failure(r);
     for (int rank : {0, 2, 3}) {
-        const std::string done = std::to_string(rank) + " Group construct complete with status PMIX_SUCCESS KEY " +
+        const std::string done = std::to_string(rank) + " Group construct complete with status SUCCESS KEY " +
                                  PMIX_GROUP_CONTEXT_ID + " CID ";
         cr_expect(mentions(r, done), "no \"%s\" in:\n%s", done.c_str(), r.err.c_str());
     }
@@ -78,7 +78,7 @@ Test(pmixrun_groups, openpmix_group_dmodex_example)
     expect_no_failure(r);
     for (int rank = 0; rank < 4; ++rank) {
         const std::string done =
-            std::to_string(rank) + " Group construct complete with status PMIX_SUCCESS KEY " + PMIX_GROUP_CONTEXT_ID;
+            std::to_string(rank) + " Group construct complete with status SUCCESS KEY " + PMIX_GROUP_CONTEXT_ID;
         cr_expect(mentions(r, done), "no \"%s\" in:\n%s", done.c_str(), r.err.c_str());
         const std::string complete = ":" + std::to_string(rank) + " COMPLETE";
         cr_expect(mentions(r, complete), "no \"%s\" in:\n%s", complete.c_str(), r.err.c_str());

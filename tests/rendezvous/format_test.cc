@@ -59,10 +59,12 @@ Test(rendezvous_format, round_trip)
     cr_expect_eq(out.start_time, in.start_time);
 }
 
+// Line 1 names the tcp URI, the one OpenPMIx's tools can use; every URI
+// is on the uris= line.
 Test(rendezvous_format, first_lines_as_openpmix)
 {
     const std::string text = format(sample());
-    cr_expect_eq(text.rfind("srv-ns.3;usock:/tmp/x/pmix-1234\nv4.2\n", 0), 0u, "%s", text.c_str());
+    cr_expect_eq(text.rfind("srv-ns.3;tcp4://127.0.0.1:4242\nv4.2\n", 0), 0u, "%s", text.c_str());
     cr_expect(text.find("\npmixpp-rendezvous=1\n") != std::string::npos);
     cr_expect(text.find("\nuris=usock:/tmp/x/pmix-1234;tcp4://127.0.0.1:4242\n") != std::string::npos);
 }
@@ -94,7 +96,7 @@ Test(rendezvous_format, refuses_malformed)
     expect_refused(good + "pid=1234\n", "twice");
     expect_refused(good + "junk\n", "key=value");
     expect_refused(replace(good, "srv-ns.3;", "other.3;"), "line 1");
-    expect_refused(replace(good, ";tcp4", ";;tcp4"), "empty URI");
+    expect_refused(replace(good, "pmix-1234;tcp4", "pmix-1234;;tcp4"), "empty URI");
 }
 
 Test(rendezvous_format, refuses_hostile)
