@@ -6,6 +6,7 @@
 #include "server/openpmix/dialect.h"
 #include "server/openpmix/edge.h"
 #include "server/openpmix/job_data.h"
+#include "server/openpmix/translate.h"
 #include "common/openpmix/frame.h"
 #include "server/state/peer_io.h"
 
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <optional>
 #include <type_traits>
 
 namespace pmixpp::server {
@@ -367,11 +369,13 @@ bool keep_qualifiers(const wire::InfoArray &directives, wire::InfoArray *qualifi
     return qualifiers.empty() || qualifiers_p->assign_copy(qualifiers.data(), qualifiers.size()) == PMIX_SUCCESS;
 }
 
+// Reads one request and hands ours on. Without a peer and dialect
+// (translate_openpmix_payload) nothing is expected or dropped: the status
+// and reason of a failure are kept for the caller.
 class Translation {
 public:
-    Translation(Peer &peer, OpenPmixDialect &dialect, const wire::Frame &frame, Reader &reader,
-                std::vector<wire::Frame> *ours_p)
-        : peer_(peer), dialect_(dialect), frame_(frame), reader_(reader), ours_(*ours_p)
+    Translation(Peer *peer, OpenPmixDialect *dialect, uint32_t tag, Reader &reader, std::vector<wire::Frame> *ours_p)
+        : peer_(peer), dialect_(dialect), tag_(tag), reader_(reader), ours_(*ours_p)
     {}
 
     // Reads the request with `read`, then hands ours on for dispatch.
@@ -385,10 +389,12 @@ public:
             if (!keep_qualifiers(request.directives, &pending.qualifiers)) return false;
         }
         if constexpr (std::is_same_v<Request, wire::RegisterEventsRequest>) pending.codes = request.codes;
-        if constexpr (std::is_same_v<Request, wire::NotifyEventRequest>) request.event.source = peer_.proc;
+        if constexpr (std::is_same_v<Request, wire::NotifyEventRequest>) {
+            if (peer_ != nullptr) request.event.source = peer_->proc;
+        }
         pending.command = command;
-        dialect_.expect(frame_.header.tag, std::move(pending));
-        return add(request, frame_.header.tag);
+        if (dialect_ != nullptr) dialect_->expect(tag_, std::move(pending));
+        return add(request, tag_);
     }
 
     bool iof_pull()
@@ -397,8 +403,8 @@ public:
         OpenPmixPending pending;
         if (!readable(Command::iof_pull, read_iof_pull(reader_, &request, &pending.peer_id))) return false;
         pending.command = Command::iof_pull;
-        dialect_.expect(frame_.header.tag, std::move(pending));
-        return add(request, frame_.header.tag);
+        if (dialect_ != nullptr) dialect_->expect(tag_, std::move(pending));
+        return add(request, tag_);
     }
 
     // OpenPMIx's heartbeat: an empty message on tag 1, no answer.
@@ -414,7 +420,8 @@ public:
             if (!readable(Command::deregister_events, reader_.unpack_status(&code))) return false;
             codes.push_back(code);
         }
-        for (uint64_t reference : dialect_.take_registrations(codes)) {
+        if (dialect_ == nullptr) return true;  // no registrations to take
+        for (uint64_t reference : dialect_->take_registrations(codes)) {
             wire::DeregisterEventsRequest request;
             request.reference = reference;
             if (!add(request, wire::kNoTag)) return false;
@@ -422,13 +429,15 @@ public:
         return !ours_.empty();
     }
 
+    pmix_status_t status() const { return status_; }
+    const std::string &reason() const { return reason_; }
+
 private:
     bool readable(Command command, pmix_status_t rc)
     {
         if (rc == PMIX_SUCCESS) return true;
-        drop_peer(peer_, rc,
-                  std::string("malformed OpenPMIx ") + openpmix::command_name(command) +
-                      " request: " + (reader_.reason().empty() ? PMIx_Error_string(rc) : reader_.reason()));
+        fail(rc, std::string("malformed OpenPMIx ") + openpmix::command_name(command) +
+                     " request: " + (reader_.reason().empty() ? PMIx_Error_string(rc) : reader_.reason()));
         return false;
     }
 
@@ -439,7 +448,7 @@ private:
         ours.header.tag = tag;
         const pmix_status_t rc = wire::encode_to_bytes(request, &ours.payload);
         if (rc != PMIX_SUCCESS) {
-            drop_peer(peer_, rc, std::string("cannot translate its request: ") + PMIx_Error_string(rc));
+            fail(rc, std::string("cannot translate its request: ") + PMIx_Error_string(rc));
             return false;
         }
         ours.header.payload_size = static_cast<uint32_t>(ours.payload.size());
@@ -447,12 +456,59 @@ private:
         return true;
     }
 
-    Peer &peer_;
-    OpenPmixDialect &dialect_;
-    const wire::Frame &frame_;
+    void fail(pmix_status_t rc, std::string reason)
+    {
+        status_ = rc;
+        reason_ = std::move(reason);
+        if (peer_ != nullptr) drop_peer(*peer_, rc, reason_);
+    }
+
+    Peer *peer_;
+    OpenPmixDialect *dialect_;
+    uint32_t tag_;
     Reader &reader_;
     std::vector<wire::Frame> &ours_;
+    pmix_status_t status_ = PMIX_SUCCESS;
+    std::string reason_;
 };
+
+// Every command that becomes requests of ours; std::nullopt for the others
+// (REQ, and those without a counterpart), which the server answers itself.
+std::optional<bool> translate_command(Translation &to, Command command)
+{
+    switch (command) {
+    case Command::commit: return to.as(command, read_commit);
+    case Command::fence: return to.as(command, read_fence);
+    case Command::get: return to.as(command, read_get);
+    case Command::finalize: return to.as(command, read_nothing);
+    case Command::abort: return to.as(command, read_abort);
+    case Command::publish: return to.as(command, read_publish);
+    case Command::lookup: return to.as(command, read_keyed<wire::LookupRequest>);
+    case Command::unpublish: return to.as(command, read_keyed<wire::UnpublishRequest>);
+    case Command::spawn: return to.as(command, read_spawn);
+    case Command::connect: return to.as(command, read_procs_and_info<wire::ConnectRequest>);
+    case Command::disconnect: return to.as(command, read_procs_and_info<wire::DisconnectRequest>);
+    case Command::notify: return to.as(command, read_notify);
+    case Command::register_events: return to.as(command, read_register_events);
+    case Command::deregister_events: return to.deregister_events();
+    case Command::iof_pull: return to.iof_pull();
+    case Command::iof_push: return to.as(command, read_iof_push);
+    case Command::iof_deregister: return to.as(command, read_iof_deregister);
+    case Command::query: return to.as(command, read_query);
+    case Command::log: return to.as(command, read_log);
+    case Command::allocate: return to.as(command, read_allocate);
+    case Command::job_control: return to.as(command, read_job_control);
+    case Command::monitor: return to.as(command, read_monitor);
+    case Command::get_credential: return to.as(command, read_get_credential);
+    case Command::validate_credential: return to.as(command, read_validate_credential);
+    case Command::group_construct: return to.as(command, read_group_construct);
+    case Command::group_destruct: return to.as(command, read_group_named<wire::GroupDestructRequest>);
+    case Command::group_leave: return to.as(command, read_group_named<wire::GroupLeaveRequest>);
+    case Command::fabric_register: return to.as(command, read_fabric_register);
+    case Command::fabric_update: return to.as(command, read_fabric_update);
+    default: return std::nullopt;
+    }
+}
 
 // A command without a counterpart here gets its status at once, as
 // OpenPMIx's server answers what it cannot do.
@@ -488,54 +544,47 @@ bool answered_foreign_job(Server &server, Peer &peer, OpenPmixDialect &dialect, 
 
 }  // namespace
 
+pmix_status_t translate_openpmix_payload(openpmix::Encoding encoding, std::span<const uint8_t> payload,
+                                         std::vector<wire::Frame> *ours_p, std::string *reason_p)
+{
+    Reader reader(encoding, payload);
+    uint8_t code = 0;
+    if (reader.unpack_command(&code) != PMIX_SUCCESS) {
+        *reason_p = "an OpenPMIx request too short to name its command";
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    const auto command = static_cast<Command>(code);
+    Translation to(nullptr, nullptr, kTranslatedTag, reader, ours_p);
+    if (!translate_command(to, command)) {
+        *reason_p = std::string("OpenPMIx ") + openpmix::command_name(command) + " is answered by the server itself";
+        return PMIX_ERR_NOT_SUPPORTED;
+    }
+    if (to.status() != PMIX_SUCCESS) *reason_p = to.reason();
+    return to.status();
+}
+
 bool openpmix_request(Server &server, Peer &peer, const wire::Frame &frame, std::vector<wire::Frame> *ours_p)
 {
     OpenPmixDialect *dialect = openpmix_dialect(peer);
     if (dialect == nullptr) return false;
     Reader reader(dialect->encoding(), frame.payload);
     if (frame.header.tag == openpmix::kTagHeartbeat)
-        return Translation(peer, *dialect, frame, reader, ours_p).heartbeat();
+        return Translation(&peer, dialect, frame.header.tag, reader, ours_p).heartbeat();
     uint8_t code = 0;
     if (reader.unpack_command(&code) != PMIX_SUCCESS) {
         drop_peer(peer, PMIX_ERR_UNPACK_FAILURE, "an OpenPMIx request too short to name its command");
         return false;
     }
-    Translation to(peer, *dialect, frame, reader, ours_p);
-    switch (const auto command = static_cast<Command>(code)) {
-    case Command::req: send_job_data(server, peer, *dialect, frame.header.tag); return false;
-    case Command::commit: return to.as(command, read_commit);
-    case Command::fence: return to.as(command, read_fence);
-    case Command::get:
-        if (answered_foreign_job(server, peer, *dialect, frame)) return false;
-        return to.as(command, read_get);
-    case Command::finalize: return to.as(command, read_nothing);
-    case Command::abort: return to.as(command, read_abort);
-    case Command::publish: return to.as(command, read_publish);
-    case Command::lookup: return to.as(command, read_keyed<wire::LookupRequest>);
-    case Command::unpublish: return to.as(command, read_keyed<wire::UnpublishRequest>);
-    case Command::spawn: return to.as(command, read_spawn);
-    case Command::connect: return to.as(command, read_procs_and_info<wire::ConnectRequest>);
-    case Command::disconnect: return to.as(command, read_procs_and_info<wire::DisconnectRequest>);
-    case Command::notify: return to.as(command, read_notify);
-    case Command::register_events: return to.as(command, read_register_events);
-    case Command::deregister_events: return to.deregister_events();
-    case Command::iof_pull: return to.iof_pull();
-    case Command::iof_push: return to.as(command, read_iof_push);
-    case Command::iof_deregister: return to.as(command, read_iof_deregister);
-    case Command::query: return to.as(command, read_query);
-    case Command::log: return to.as(command, read_log);
-    case Command::allocate: return to.as(command, read_allocate);
-    case Command::job_control: return to.as(command, read_job_control);
-    case Command::monitor: return to.as(command, read_monitor);
-    case Command::get_credential: return to.as(command, read_get_credential);
-    case Command::validate_credential: return to.as(command, read_validate_credential);
-    case Command::group_construct: return to.as(command, read_group_construct);
-    case Command::group_destruct: return to.as(command, read_group_named<wire::GroupDestructRequest>);
-    case Command::group_leave: return to.as(command, read_group_named<wire::GroupLeaveRequest>);
-    case Command::fabric_register: return to.as(command, read_fabric_register);
-    case Command::fabric_update: return to.as(command, read_fabric_update);
-    default: answer_not_supported(peer, *dialect, frame.header.tag); return false;
+    const auto command = static_cast<Command>(code);
+    if (command == Command::req) {
+        send_job_data(server, peer, *dialect, frame.header.tag);
+        return false;
     }
+    if (command == Command::get && answered_foreign_job(server, peer, *dialect, frame)) return false;
+    Translation to(&peer, dialect, frame.header.tag, reader, ours_p);
+    if (const std::optional<bool> translated = translate_command(to, command)) return *translated;
+    answer_not_supported(peer, *dialect, frame.header.tag);
+    return false;
 }
 
 }  // namespace pmixpp::server
