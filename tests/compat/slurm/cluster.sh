@@ -116,6 +116,24 @@ write_config() {
     mkdir -m 0755 "$dir/share"
 }
 
+# A "container's" OpenPMIx: Debian's real libpmix.so.2 and its plugin
+# directory copied into share/container/lib (new files, another path, as an
+# image's own /usr/lib would be). container_task.sh starts a task on it
+# (LD_LIBRARY_PATH, PMIX_PKGLIBDIR), whatever slurmstepd loads. Copied here,
+# outside the nodes' mount namespaces, so it is OpenPMIx's file on every node.
+make_container() {
+    local lib=$PMIXPP_SLURM_DIR/share/container/lib real name
+    real=$(readlink -f "$PMIXPP_SLURM_OPENPMIX_LINK")
+    name=$(basename "$real")
+    mkdir -p "$lib"
+    cp "$real" "$lib/$name"
+    ln -s "$name" "$lib/libpmix.so.2"
+    ln -s "$name" "$lib/libpmix.so"
+    cp -r "$(dirname "$real")/pmix" "$lib/pmix"
+    chmod -R a+rX "$PMIXPP_SLURM_DIR/share/container"
+    printf 'PMIXPP_SLURM_CONTAINER_LIB=%q\n' "$lib" >>"$STATE"
+}
+
 # Device and inode of a file as "major:minor:inode".
 file_id() { stat -L -c '%Hd:%Ld:%i' "$1"; }
 
@@ -225,6 +243,7 @@ cmd_up() {
         nsenter --uts="$(uts_of "$(pmixpp_slurm_host_index "$node")")" hostname "$(pmixpp_slurm_hostname_of "$node")"
     done
     write_config "$PMIXPP_SLURM_DIR"
+    make_container
     start_daemons
     wait_for_nodes
     check_libraries

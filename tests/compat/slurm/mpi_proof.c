@@ -33,6 +33,7 @@ int MPI_Init(int *argc, char ***argv)
         int rank = -1;
         PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
         slurm_proof_report("rank", rank);
+        slurm_proof_plugins("rank", rank);
         wait_until_every_rank_left_mpi_init();
     }
     return rc;

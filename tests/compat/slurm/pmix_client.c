@@ -213,6 +213,7 @@ int main(int argc, char **argv)
                getenv("PMIX_NAMESPACE") ? getenv("PMIX_NAMESPACE") : "unset");
         return 2;
     }
+    slurm_proof_plugins("client", (int)me.rank);
     uint32_t size = 0;
     check_job_info(&me, &size);
     put_commit_fence(&me, collect);

@@ -206,6 +206,11 @@ std::vector<std::string> diagnose(const Run &run)
                          std::string(node_prefix(run.library)) + "-c, hostname " +
                          hostname_of(std::string(node_prefix(run.library)) + "-c") + ")");
     }
+    if (!run.spec.container_ranks.empty() && contains(out, "PMIX_SERVER_URI41=unset")) {
+        causes.push_back("the tasks on the container's OpenPMIx got no PMIX_SERVER_URI*: our server in slurmstepd "
+                         "opened no tcp listener (OpenPMIx's clients cannot use our usock), so setup_fork named "
+                         "none; see src/server/engine/listeners.cc");
+    }
     if (contains(report_of(run), "host_fence_done") && contains(report_of(run), "pmixp_coll_")) {
         causes.push_back("slurmstepd deadlocked in the fence: Slurm calls fence_nb's modex callback while it holds "
                          "the collective's lock (pmixp_coll_*_local/_neighbor), and our callback (host_fence_done -> "
@@ -287,6 +292,12 @@ const Cluster &cluster()
               "our library %s and OpenPMIx's %s are the same file (%s): the "
               "proof of which one a process maps would prove nothing",
               loaded.ours.c_str(), OPENPMIX_LIBPMIX, loaded.ours_file.c_str());
+    loaded.container_lib = values["PMIXPP_SLURM_CONTAINER_LIB"];
+    loaded.container_file = file_id(loaded.container_lib + "/libpmix.so.2");
+    cr_assert(!loaded.container_lib.empty() && loaded.container_file != "missing",
+              "the cluster recorded in %s has no container copy of OpenPMIx (PMIXPP_SLURM_CONTAINER_LIB): it was "
+              "started by an older cluster.sh; run 'cluster.sh up' again",
+              state);
     return loaded;
 }
 
@@ -368,6 +379,10 @@ Run run_case(Library library, const Case &spec)
         args.insert(args.end(), {"--as", spec.user});
         command[0] = shared_copy(command[0]);
     }
+    if (!spec.container_ranks.empty()) {
+        command.insert(command.begin(),
+                       {std::string(SLURM_SCRIPT_DIR) + "/container_task.sh", c.container_lib, spec.container_ranks});
+    }
     args.insert(args.end(), spec.env.begin(), spec.env.end());
     args.push_back("--partition=" + std::string(node_prefix(library)) + "-" + spec.partition);
     args.push_back("--job-name=" + spec.name + "-" + node_prefix(library));
@@ -407,12 +422,19 @@ void expect_line(Run &run, const std::string &line)
     run.expect(test_support::has_line(run.result.out, line), "no line '" + line + "' on srun's output");
 }
 
+bool in_container(const Case &spec, int rank)
+{
+    return spec.container_ranks == "all" || (spec.container_ranks == "odd" && rank % 2 == 1);
+}
+
 void expect_proofs(Run &run, const std::string &role, int ranks)
 {
     const Cluster &c = cluster();
-    const std::string want = run.library == Library::ours ? c.ours_file : c.openpmix_file;
-    const std::string what = run.library == Library::ours ? "ours (" + c.ours + ", file " + c.ours_file + ")"
-                                                          : std::string("OpenPMIx (file ") + c.openpmix_file + ")";
+    const std::string node_want = run.library == Library::ours ? c.ours_file : c.openpmix_file;
+    const std::string node_what = run.library == Library::ours ? "ours (" + c.ours + ", file " + c.ours_file + ")"
+                                                               : std::string("OpenPMIx (file ") + c.openpmix_file + ")";
+    const std::string container_what =
+        "the container's OpenPMIx (" + c.container_lib + ", file " + c.container_file + ")";
     std::set<std::string> hosts;
     for (const std::string &node : nodes_of(run.library, run.spec.partition)) hosts.insert(hostname_of(node));
     std::map<int, int> seen;
@@ -424,13 +446,25 @@ void expect_proofs(Run &run, const std::string &role, int ranks)
         const std::string who =
             role + " " + std::to_string(p.rank) + " (pid " + std::to_string(p.pid) + " on " + p.host + ")";
         run.expect(hosts.count(p.host) == 1, who + " ran on a host outside partition " + run.spec.partition);
+        const bool contained = in_container(run.spec, p.rank);
+        const std::string &want = contained ? c.container_file : node_want;
+        const std::string &what = contained ? container_what : node_what;
         run.expect(p.file == want, who + " maps " + p.path + " as file " + p.file + ", not " + what);
+        if (contained) {
+            run.expect(p.path.compare(0, c.container_lib.size() + 1, c.container_lib + "/") == 0,
+                       who + " maps libpmix from " + p.path + ", not from the container's " + c.container_lib);
+            // Its plugins from the container too (PMIX_PKGLIBDIR), not the node's.
+            const std::string plugins = "plugins " + role + " " + std::to_string(p.rank) + ": ";
+            run.expect(test_support::has_line(run.result.out, plugins + c.container_lib + "/pmix"),
+                       who + " did not report OpenPMIx's plugins mapped from " + c.container_lib + "/pmix (" +
+                           joined(lines_with(run.result.out, plugins)) + ")");
+        }
         run.expect(p.parent == "slurmstepd", who + " was started by '" + p.parent + "', not slurmstepd");
         // A user's task cannot read root's slurmstepd's mappings; the root
         // cases prove what slurmstepd maps.
         if (!run.spec.user.empty()) continue;
-        run.expect(p.parent_file == want, who + ": its " + p.parent + " maps " + p.parent_path + " as file " +
-                                              p.parent_file + ", not " + what);
+        run.expect(p.parent_file == node_want, who + ": its " + p.parent + " maps " + p.parent_path + " as file " +
+                                                   p.parent_file + ", not " + node_what);
     }
     for (int rank = 0; rank < ranks; ++rank) {
         run.expect(seen[rank] == 1, role + " " + std::to_string(rank) + " reported its libpmix " +

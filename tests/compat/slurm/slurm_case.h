@@ -26,10 +26,12 @@ const char *node_prefix(Library library);
 // The cluster recorded in $PMIXPP_SLURM_STATE by cluster.sh up.
 struct Cluster {
     std::string state;
-    std::string dir;            // its private directory: config, logs, spool
-    std::string ours;           // our libpmix.so.2 bound over OpenPMIx's file on ours-*
-    std::string ours_file;      // "major:minor:inode" of ours
-    std::string openpmix_file;  // and of OpenPMIx's real file
+    std::string dir;             // its private directory: config, logs, spool
+    std::string ours;            // our libpmix.so.2 bound over OpenPMIx's file on ours-*
+    std::string ours_file;       // "major:minor:inode" of ours
+    std::string openpmix_file;   // and of OpenPMIx's real file
+    std::string container_lib;   // a copy of OpenPMIx's libpmix.so.2 and plugins at another path
+    std::string container_file;  // "major:minor:inode" of that copy
 };
 const Cluster &cluster();
 
@@ -43,7 +45,14 @@ struct Case {
     int seconds = 30;                  // srun's deadline (a passing case takes 0.1-5 s)
     std::string user;                  // run as this user ("" root); command[0] is copied
                                        // where the user can run it (the cluster's share/)
+    // Tasks on the "container's" OpenPMIx (cluster().container_lib, through
+    // container_task.sh) rather than the node's library: "" none, "all", or
+    // "odd" (odd ranks; the even ones keep the node's library).
+    std::string container_ranks;
 };
+
+// The task of `rank` maps the container's copy of OpenPMIx.
+bool in_container(const Case &spec, int rank);
 
 // One "proof ROLE R pid P host H job J: libpmix PATH file F; parent COMM
 // PPID libpmix PATH file F" line (slurm_proof.h).
@@ -88,7 +97,8 @@ Run run_case(Library library, const Case &spec);
 // Checks shared by the cases; each adds to run.failures.
 void expect_exit(Run &run, int code);
 // `ranks` proofs of `role`, one per rank, from the partition's hosts, each
-// process and its slurmstepd mapping `run.library`'s file.
+// process and its slurmstepd mapping `run.library`'s file (a task in the
+// container: the container's copy, from its path, and its plugins too).
 void expect_proofs(Run &run, const std::string &role, int ranks);
 void expect_line(Run &run, const std::string &line);
 // Every task and the step's slurmstepd are gone within 15 s of srun's exit.

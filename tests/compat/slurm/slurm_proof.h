@@ -9,7 +9,9 @@
  * One line per process:
  *   proof ROLE RANK pid P host H job J: libpmix PATH file MAJ:MIN:INO;
  *       parent COMM PID libpmix PATH file MAJ:MIN:INO      (on one line)
- * where "file none" means no libpmix is mapped. */
+ * where "file none" means no libpmix is mapped. The path tells a task on a
+ * container's copy (LD_LIBRARY_PATH, container_task.sh) from one on the
+ * node's file. */
 #ifndef PMIXPP_COMPAT_SLURM_PROOF_H
 #define PMIXPP_COMPAT_SLURM_PROOF_H
 
@@ -69,6 +71,26 @@ static void slurm_proof_report(const char *role, int rank)
     printf("proof %s %d pid %d host %s job %s: libpmix %s file %s; parent %s %d libpmix %s file %s\n", role, rank,
            (int)getpid(), host, job != NULL ? job : "none", own.path, own.file, parent_name, (int)getppid(),
            parent.path, parent.file);
+    fflush(stdout);
+}
+
+/* Where the process mapped OpenPMIx's plugins from (pmix_mca_*.so, loaded by
+ * PMIx_Init): a container's library must use its own, not the node's.
+ *   plugins ROLE RANK: DIR        ("none" when no such plugin is mapped) */
+static void slurm_proof_plugins(const char *role, int rank)
+{
+    char line[2048];
+    char dir[1024] = "none";
+    FILE *file = fopen("/proc/self/maps", "r");
+    while (file != NULL && fgets(line, sizeof line, file) != NULL) {
+        const char *slash = strchr(line, '/');
+        const char *plugin = slash != NULL ? strstr(slash, "/pmix_mca_") : NULL;
+        if (plugin == NULL) continue;
+        snprintf(dir, sizeof dir, "%.*s", (int)(plugin - slash), slash);
+        break;
+    }
+    if (file != NULL) fclose(file);
+    printf("plugins %s %d: %s\n", role, rank, dir);
     fflush(stdout);
 }
 

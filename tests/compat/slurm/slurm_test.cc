@@ -267,3 +267,51 @@ Test(slurm, unprivileged_user_mpi_hello_allreduce)
     spec.user = "nobody";
     on_both(spec, check_hello);
 }
+
+// Tasks on a container's libpmix: slurmstepd serves with the node's library
+// (ours on ours-*), the tasks load a copy of Debian's OpenPMIx from another
+// path (the cluster's share/container/lib, through container_task.sh), as an
+// image with its own /usr/lib would. They reach our server over its tcp
+// listener, in OpenPMIx's wire protocol (docs/compat.md, "Any libpmix on the
+// node"). The baseline is the same tasks under slurmstepd on OpenPMIx.
+Case container_tasks(Case spec, const char *ranks = "all")
+{
+    spec.container_ranks = ranks;
+    return spec;
+}
+
+Test(slurm, openpmix_tasks_c_client_n2)
+{
+    on_both(container_tasks(client_case("ctr-client2", "one", 2)), check_client);
+}
+
+Test(slurm, openpmix_tasks_three_nodes_c_client_fence)
+{
+    on_both(container_tasks(client_case("ctr-client6", "three", 6, 3)), [](Run &run) {
+        check_client(run);
+        check_remote_reads(run);
+        slurm_test::expect_slurm_upcall(run, "_fencenb_fn", 3);
+    });
+}
+
+// Open MPI's mca_pmix_ext3x.so needs libpmix.so.2 (RUNPATH of Open MPI's own
+// directory, then the usual search): LD_LIBRARY_PATH puts the container's first.
+Test(slurm, openpmix_tasks_mpi_hello_allreduce_n2)
+{
+    on_both(container_tasks(mpi_case("ctr-hello2", "hello_allreduce", "one", 2)), check_hello);
+}
+
+// One step, two libraries: odd ranks on the container's OpenPMIx, even ranks
+// on the node's library (ours on ours-a); they fence together and read each
+// other's 64 bytes.
+Test(slurm, mixed_tasks_c_client_n4)
+{
+    on_both(container_tasks(client_case("mixed4", "one", 4), "odd"), check_client);
+}
+
+// Open MPI with both libraries in one job: odd ranks' ext3x on the
+// container's OpenPMIx, even ranks' on the node's.
+Test(slurm, mixed_tasks_mpi_hello_allreduce_n4)
+{
+    on_both(container_tasks(mpi_case("mixed-hello4", "hello_allreduce", "one", 4), "odd"), check_hello);
+}
