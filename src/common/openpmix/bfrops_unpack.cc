@@ -331,6 +331,11 @@ pmix_status_t unpack_one(Source &source, pmix_data_type_t type, void *values, si
         if (PMIX_SUCCESS == rc) {
             rc = source.uint32(&info.flags);
         }
+        // The sender's "persistent" (someone else frees the data) described
+        // the sender's memory. The value unpacked here belongs to the
+        // receiver and PMIX_INFO_DESTRUCT must free it, so the flag never
+        // survives the wire (as in common/buffer's unpack_info).
+        info.flags &= ~static_cast<pmix_info_directives_t>(PMIX_INFO_PERSISTENT);
         return PMIX_SUCCESS == rc ? unpack_value(source, &info.value) : rc;
     }
     case PMIX_PDATA: {
