@@ -47,13 +47,16 @@ void repack(Encoding enc, pmix_data_type_t type, const void *values, int32_t n)
         return;  // e.g. a cpuset list hwloc normalised differently
     }
     const pmix_data_type_t slot = PMIX_BUFFER == type ? PMIX_DATA_BUFFER : type;
-    void *again = pmixpp::values::alloc_elements(slot, static_cast<size_t>(n));
+    // A PACK call of zero values is legal (OpenPMIx unpacks it with count
+    // 0), but the reader needs room for at least one.
+    const int32_t room = n > 0 ? n : 1;
+    void *again = pmixpp::values::alloc_elements(slot, static_cast<size_t>(room));
     FUZZ_CHECK(again != nullptr);
     Reader r(enc, w.bytes());
-    int32_t m = n;
+    int32_t m = room;
     FUZZ_CHECK(r.unpack(type, again, &m) == PMIX_SUCCESS);
     FUZZ_CHECK(m == n && r.at_end());
-    pmixpp::values::free_elements(again, static_cast<size_t>(n), slot);
+    pmixpp::values::free_elements(again, static_cast<size_t>(room), slot);
 }
 
 }  // namespace

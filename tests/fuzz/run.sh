@@ -18,7 +18,8 @@ shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(messages handshake data_unpack regex register_nspace rendezvous cleanup topology)
+  targets=(messages handshake data_unpack regex register_nspace rendezvous cleanup topology
+           openpmix_bfrops openpmix_connect openpmix_requests openpmix_job_data)
 fi
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/pmixpp-fuzz.XXXXXX")
 echo "fuzz: ${seconds}s per target, scratch ${scratch}"

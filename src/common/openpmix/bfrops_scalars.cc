@@ -60,7 +60,7 @@ size_t min_encoded_size(pmix_data_type_t type)
     switch (type) {
     case PMIX_INFO: return 3;  // key, directives, type tag
     case PMIX_PDATA: return 4;
-    case PMIX_APP: return 7;
+    case PMIX_APP: return 6;  // cmd, argc, envc, cwd, maxprocs, ninfo: one byte each in v41
     case PMIX_PROC:
     case PMIX_QUERY:
     case PMIX_ENVAR:

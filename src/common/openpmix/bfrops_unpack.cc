@@ -9,6 +9,7 @@
 
 #include "common/buffer/packer.h"
 #include "common/openpmix/bfrops_codec.h"
+#include "common/values/cpu_list.h"
 #include "common/values/type_ops.h"
 #include "common/values/type_table.h"
 
@@ -143,11 +144,17 @@ pmix_status_t unpack_cpuset(Source &source, pmix_cpuset_t *cpuset)
     if (nullptr == list) {
         return PMIX_SUCCESS;
     }
+    // A peer's text: bounded before hwloc sizes a bitmap after it (cpu
+    // 2000000000 alone would cost 250 MB), as common/buffer's codec does,
+    // so whatever we take in our own peers can be sent.
     hwloc_bitmap_t bitmap = hwloc_bitmap_alloc();
-    const bool parsed = nullptr != bitmap && 0 == hwloc_bitmap_list_sscanf(bitmap, list);
+    const bool parsed =
+        nullptr != bitmap && values::is_bounded_cpu_list(list) && 0 == hwloc_bitmap_list_sscanf(bitmap, list);
     std::free(list);
     cpuset->bitmap = bitmap;
-    return parsed ? PMIX_SUCCESS : source.fail(PMIX_ERR_UNPACK_FAILURE, "cpuset: not a cpu list");
+    return parsed ? PMIX_SUCCESS
+                  : source.fail(PMIX_ERR_UNPACK_FAILURE,
+                                "cpuset: not a cpu list with cpus up to " + std::to_string(values::kMaxCpuIndex));
 }
 
 // See pack_regex: a preg form is a bare NUL-terminated text.
@@ -331,6 +338,11 @@ pmix_status_t unpack_one(Source &source, pmix_data_type_t type, void *values, si
         if (PMIX_SUCCESS == rc) {
             rc = source.uint32(&info.flags);
         }
+        // The sender's "persistent" (someone else frees the data) described
+        // the sender's memory. The value unpacked here belongs to the
+        // receiver and PMIX_INFO_DESTRUCT must free it, so the flag never
+        // survives the wire (as in common/buffer's unpack_info).
+        info.flags &= ~static_cast<pmix_info_directives_t>(PMIX_INFO_PERSISTENT);
         return PMIX_SUCCESS == rc ? unpack_value(source, &info.value) : rc;
     }
     case PMIX_PDATA: {

@@ -9,10 +9,13 @@ using namespace fields;
 
 namespace {
 
+// An empty key is refused here as get_keys refuses it: what encodes decodes.
 pmix_status_t put_keys(Packer &p, const std::vector<std::string> &keys)
 {
     pmix_status_t rc = p.put_count(keys.size());
-    for (std::size_t i = 0; i < keys.size() && rc == PMIX_SUCCESS; ++i) rc = put_text(p, keys[i], PMIX_MAX_KEYLEN);
+    for (std::size_t i = 0; i < keys.size() && rc == PMIX_SUCCESS; ++i) {
+        rc = keys[i].empty() ? PMIX_ERR_BAD_PARAM : put_text(p, keys[i], PMIX_MAX_KEYLEN);
+    }
     return rc;
 }
 

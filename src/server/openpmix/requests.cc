@@ -52,7 +52,9 @@ pmix_status_t read_procs(Reader &reader, std::vector<pmix_proc_t> *procs_p)
     return read_plain(reader, PMIX_PROC, procs_p);
 }
 
-// [n SIZE], then n keys, one PACK call each.
+// [n SIZE], then n keys, one PACK call each. A key is never empty (a NULL
+// string, or a PACK call of no string, reads as empty) nor longer than
+// PMIX_MAX_KEYLEN: ours would not decode such a request.
 pmix_status_t read_keys(Reader &reader, std::vector<std::string> *keys_p)
 {
     std::size_t n = 0;
@@ -62,6 +64,7 @@ pmix_status_t read_keys(Reader &reader, std::vector<std::string> *keys_p)
     for (std::size_t i = 0; i < n && rc == PMIX_SUCCESS; ++i) {
         std::string key;
         rc = reader.unpack_string(&key);
+        if (rc == PMIX_SUCCESS && (key.empty() || key.size() > PMIX_MAX_KEYLEN)) rc = PMIX_ERR_BAD_PARAM;
         keys_p->push_back(std::move(key));
     }
     return rc;
