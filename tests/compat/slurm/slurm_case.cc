@@ -512,6 +512,14 @@ void expect_slurm_upcall(Run &run, const std::string &upcall, std::size_t nodes)
     }
 }
 
+bool open_mpi_init_race(const Run &run)
+{
+    if (run.failures.empty()) return false;
+    const std::string output = run.result.out + run.result.err;
+    return contains(output, "Signal: Segmentation fault (11)") && contains(output, "Failing at address: (nil)") &&
+           contains(output, "*** End of error message ***");
+}
+
 void conclude(const Run &run)
 {
     std::string nodes;
