@@ -272,6 +272,70 @@ Test(openpmix_bfrops, refusals_name_the_reason)
     cr_expect_eq(rd.unpack(PMIX_INT32, &i32, &n), PMIX_ERR_PACK_MISMATCH);
 }
 
+// A 3.2 client's v3 has no PMIX_REGEX, PMIX_LOCTYPE or PMIX_PROC_NSPACE: such
+// a value goes as the older type carrying the same datum, so the key arrives
+// (pmixrun's PMIX_NODE_MAP is a regex); a type with no older form is refused,
+// with the reason.
+Test(openpmix_bfrops, v3_gets_older_types)
+{
+    const Encoding v3{Bfrops::v3, BufferType::non_desc};
+    char regex[] = "pmix[vm]";
+    pmix_value_t as_regex{};
+    as_regex.type = PMIX_REGEX;
+    as_regex.data.bo.bytes = regex;
+    as_regex.data.bo.size = sizeof(regex);
+    pmix_value_t as_string{};
+    as_string.type = PMIX_STRING;
+    as_string.data.string = regex;
+    Writer w(v3), expected(v3);
+    cr_assert_eq(w.pack_kval(PMIX_NODE_MAP, as_regex), PMIX_SUCCESS, "%s", w.reason().c_str());
+    cr_assert_eq(expected.pack_kval(PMIX_NODE_MAP, as_string), PMIX_SUCCESS);
+    cr_expect_eq(hex(w.bytes()), hex(expected.bytes()));
+
+    pmix_value_t locality{};
+    locality.type = PMIX_LOCTYPE;
+    locality.data.locality = PMIX_LOCALITY_SHARE_NODE;
+    Writer l(v3);
+    cr_assert_eq(l.pack_kval(PMIX_LOCALITY, locality), PMIX_SUCCESS);
+    Reader r(v3, l.bytes());
+    std::string key;
+    pmix_value_t back{};
+    cr_assert_eq(r.unpack_kval(&key, &back), PMIX_SUCCESS, "%s", r.reason().c_str());
+    cr_expect_eq(back.type, PMIX_UINT16);
+    cr_expect_eq(back.data.uint16, PMIX_LOCALITY_SHARE_NODE);
+
+    pmix_nspace_t nspace = "job-7";
+    pmix_value_t ns_value{};
+    ns_value.type = PMIX_PROC_NSPACE;
+    ns_value.data.nspace = &nspace;
+    Writer n(v3), n_expected(v3);
+    cr_assert_eq(n.pack_kval(PMIX_NSPACE, ns_value), PMIX_SUCCESS);
+    pmix_value_t ns_string{};
+    ns_string.type = PMIX_STRING;
+    ns_string.data.string = nspace;
+    cr_assert_eq(n_expected.pack_kval(PMIX_NSPACE, ns_string), PMIX_SUCCESS);
+    cr_expect_eq(hex(n.bytes()), hex(n_expected.bytes()));
+
+    // v41 keeps the type itself.
+    Writer v41(Encoding{});
+    cr_assert_eq(v41.pack_kval(PMIX_NODE_MAP, as_regex), PMIX_SUCCESS);
+    cr_expect_neq(hex(v41.bytes()), hex(Writer(Encoding{}).bytes()));
+    Reader r41(Encoding{}, v41.bytes());
+    pmix_value_t back41{};
+    cr_assert_eq(r41.unpack_kval(&key, &back41), PMIX_SUCCESS);
+    cr_expect_eq(back41.type, PMIX_REGEX);
+    PMIx_Value_destruct(&back41);
+
+    pmix_geometry_t geometry{};
+    pmix_value_t g{};
+    g.type = PMIX_GEOMETRY;
+    g.data.geometry = &geometry;
+    Writer refused(v3);
+    cr_expect_eq(refused.pack_kval("pmix.test.geometry", g), PMIX_ERR_UNKNOWN_DATA_TYPE);
+    cr_expect(refused.bytes().empty());
+    cr_expect(refused.reason().find("v3") != std::string::npos, "reason: %s", refused.reason().c_str());
+}
+
 // Every prefix of a valid encoding fails cleanly and leaves the reader where it was.
 Test(openpmix_bfrops, truncated_composites_fail_cleanly)
 {

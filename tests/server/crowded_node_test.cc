@@ -165,12 +165,17 @@ void end_flooder(const Flooder &flooder)
 }
 
 // True once this process (the server's) has descriptors to spare again
-// (8: the client's socket, the server's end, and room), within 30 s: the
-// server closes the connections of an ended flood as it reads their ends,
-// on its own thread.
+// (8: the client's socket, the server's end, and room) and keeps them for
+// 300 ms, within 30 s. The server closes the connections of an ended flood
+// as it reads their ends, on its own thread, and the flood's connections
+// still in the listener's backlog are accepted (each taking a descriptor
+// until its end is read) in bursts after each 100 ms pause: a single look
+// can fall between two bursts.
 bool wait_for_a_free_descriptor()
 {
-    for (int i = 0; i < 3000; ++i) {
+    constexpr int kStableLooks = 15;  // x 20 ms
+    int stable = 0;
+    for (int i = 0; i < 1500; ++i) {
         std::vector<int> fds;
         for (int k = 0; k < 8; ++k) {
             const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -179,8 +184,9 @@ bool wait_for_a_free_descriptor()
         }
         const bool spare = fds.size() == 8;
         for (int fd : fds) ::close(fd);
-        if (spare) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        stable = spare ? stable + 1 : 0;
+        if (stable == kStableLooks) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     return false;
 }

@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,7 @@ struct ConnectFields {
     std::string version = "4.2.2";
     std::string bfrops = "v41";
     pmix_rank_t rank = 0;
+    std::string nspace = kJob;
 };
 
 std::vector<uint8_t> connect_body(const ConnectFields &fields)
@@ -158,7 +160,7 @@ std::vector<uint8_t> connect_body(const ConnectFields &fields)
     request.credential.assign(reinterpret_cast<const uint8_t *>(ids), reinterpret_cast<const uint8_t *>(ids) + 8);
     request.flag = openpmix::ConnectFlag::simple_client;
     request.has_proc = true;
-    request.nspace = kJob;
+    request.nspace = fields.nspace;
     request.rank = fields.rank;
     request.version = fields.version;
     request.bfrops = fields.bfrops;
@@ -264,6 +266,62 @@ TestSuite(openpmix_hostile, .init = setup, .fini = teardown, .timeout = 60);
 Test(openpmix_hostile, a_valid_client_gets_its_job_data)
 {
     expect_served();
+}
+
+// OpenPMIx 3.2's v3 has no PMIX_REGEX: a host's regex node and proc maps
+// reach a 3.2 client as strings, and every other key as v3 carries it,
+// rather than no job data at all (which failed its PMIx_Init).
+Test(openpmix_hostile, a_v3_client_gets_its_job_data_with_the_regex_maps_as_strings)
+{
+    char *node_regex = nullptr;
+    char *proc_regex = nullptr;
+    cr_assert_eq(PMIx_generate_regex(kHost, &node_regex), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_generate_ppn("0,1", &proc_regex), PMIX_SUCCESS);
+    const uint32_t size = 2;
+    pmix_info_t info[3];
+    PMIX_INFO_LOAD(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    // As in OpenPMIx, a PMIX_REGEX is loaded from the regex text itself.
+    PMIX_INFO_LOAD(&info[1], PMIX_NODE_MAP, node_regex, PMIX_REGEX);
+    PMIX_INFO_LOAD(&info[2], PMIX_PROC_MAP, proc_regex, PMIX_REGEX);
+    const pmix_status_t registered = PMIx_server_register_nspace("job32", 2, info, 3, nullptr, nullptr);
+    cr_assert_eq(registered, PMIX_OPERATION_SUCCEEDED, "register_nspace: %s", PMIx_Error_string(registered));
+    for (auto &item : info) PMIX_INFO_DESTRUCT(&item);
+    std::free(node_regex);
+    std::free(proc_regex);
+    pmix_proc_t proc{};
+    PMIX_LOAD_PROCID(&proc, "job32", 0);
+    cr_assert_eq(PMIx_server_register_client(&proc, getuid(), getgid(), nullptr, nullptr, nullptr),
+                 PMIX_OPERATION_SUCCEEDED);
+
+    ConnectFields fields;
+    fields.version = "3.2.5";
+    fields.bfrops = "v3";
+    fields.nspace = "job32";
+    Socket client;
+    cr_assert_eq(connect_with(client, fields), PMIX_SUCCESS);
+    const openpmix::Encoding v3{openpmix::Bfrops::v3, openpmix::BufferType::non_desc};
+    openpmix::Writer req(v3);
+    cr_assert_eq(req.pack_command(static_cast<uint8_t>(openpmix::Command::req)), PMIX_SUCCESS);
+    send_request(client, kFirstTag, req.bytes());
+    uint32_t tag = 0;
+    std::vector<uint8_t> body;
+    cr_assert(read_reply(client, &tag, &body), "no answer to a v3 client's REQ");
+    openpmix::Reader reader(v3, body);
+    std::string nspace;
+    cr_assert_eq(reader.unpack_string(&nspace), PMIX_SUCCESS, "%s", reader.reason().c_str());
+    cr_assert_str_eq(nspace.c_str(), "job32");
+    std::map<std::string, pmix_data_type_t> types;
+    while (!reader.at_end()) {
+        std::string key;
+        pmix_value_t value{};
+        cr_assert_eq(reader.unpack_kval(&key, &value), PMIX_SUCCESS, "after %zu keys: %s", types.size(),
+                     reader.reason().c_str());
+        types[key] = value.type;
+        PMIX_VALUE_DESTRUCT(&value);
+    }
+    cr_expect_eq(types[PMIX_NODE_MAP], PMIX_STRING, "PMIX_NODE_MAP arrived as type %u", types[PMIX_NODE_MAP]);
+    cr_expect_eq(types[PMIX_PROC_MAP], PMIX_STRING, "PMIX_PROC_MAP arrived as type %u", types[PMIX_PROC_MAP]);
+    cr_expect(types.count(PMIX_PROC_BLOB) == 1, "no per-rank blob");
 }
 
 Test(openpmix_hostile, a_truncated_connect_request_is_dropped_and_the_server_serves_on)

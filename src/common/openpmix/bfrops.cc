@@ -65,6 +65,7 @@ pmix_status_t Writer::pack(pmix_data_type_t type, const void *values, int32_t n)
     pmix_status_t rc = codec::pack_values(sink, type, values, static_cast<size_t>(n));
     if (PMIX_SUCCESS != rc) {
         bytes_.resize(mark);
+        reason_ = std::move(sink.reason);
     }
     return rc;
 }
@@ -124,6 +125,7 @@ pmix_status_t Writer::pack_kval(const char *key, const pmix_value_t &value)
     pmix_status_t rc = codec::pack_value_payload(sink, value);
     if (PMIX_SUCCESS != rc) {
         bytes_.resize(mark);
+        reason_ = std::move(sink.reason);
     }
     return rc;
 }

@@ -78,10 +78,14 @@ public:
     const std::vector<uint8_t> &bytes() const { return bytes_; }
     std::vector<uint8_t> take() { return std::move(bytes_); }
     Encoding encoding() const { return encoding_; }
+    // Why the last failed pack failed ("type PMIX_GEOMETRY is not packed
+    // for an OpenPMIx peer speaking v3").
+    const std::string &reason() const { return reason_; }
 
 private:
     Encoding encoding_;
     std::vector<uint8_t> bytes_;
+    std::string reason_;
 };
 
 // Reads PACK calls from a byte span it does not own. Every read is checked

@@ -21,6 +21,13 @@ namespace pmixpp::openpmix::codec {
 // older know fewer types than v4/v41).
 bool type_supported(Bfrops bfrops, pmix_data_type_t type);
 
+// A value of a type `bfrops` lacks, as the older type that module gives the
+// same datum (3.2's v3 has no PMIX_REGEX, PMIX_LOCTYPE, PMIX_PROC_NSPACE,
+// PMIX_JOB_STATE or PMIX_LINK_STATE): a text regex and a namespace become
+// PMIX_STRING, a locality PMIX_UINT16, a state PMIX_UINT8. *older_p borrows
+// the value's data. False: the type has no older equivalent.
+bool older_equivalent(Bfrops bfrops, const pmix_value_t &value, pmix_value_t *older_p);
+
 struct Sink {
     Encoding encoding;
     std::vector<uint8_t> &out;

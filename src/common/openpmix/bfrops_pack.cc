@@ -399,6 +399,10 @@ pmix_status_t pack_values(Sink &sink, pmix_data_type_t type, const void *values,
 
 pmix_status_t pack_value_payload(Sink &sink, const pmix_value_t &value)
 {
+    pmix_value_t older{};
+    if (!type_supported(sink.encoding.bfrops, value.type) && older_equivalent(sink.encoding.bfrops, value, &older)) {
+        return pack_value_payload(sink, older);
+    }
     sink.tag(value.type);
     if (PMIX_UNDEF == value.type) {
         return PMIX_SUCCESS;

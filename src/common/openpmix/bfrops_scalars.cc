@@ -55,6 +55,40 @@ bool type_supported(Bfrops bfrops, pmix_data_type_t type)
     }
 }
 
+bool older_equivalent(Bfrops bfrops, const pmix_value_t &value, pmix_value_t *older_p)
+{
+    pmix_value_t older{};
+    switch (value.type) {
+    case PMIX_REGEX: {
+        // pmix[...] and raw: regexes are text; a compressed one is not.
+        const pmix_byte_object_t &bo = value.data.bo;
+        if (nullptr == bo.bytes || 0 == bo.size || strnlen(bo.bytes, bo.size) == bo.size) return false;
+        if (bo.size >= 4 && 0 == std::strncmp(bo.bytes, "blob", 4)) return false;
+        older.type = PMIX_STRING;
+        older.data.string = bo.bytes;
+        break;
+    }
+    case PMIX_PROC_NSPACE:
+        if (nullptr == value.data.nspace) return false;
+        older.type = PMIX_STRING;
+        older.data.string = *value.data.nspace;
+        break;
+    case PMIX_LOCTYPE:
+        older.type = PMIX_UINT16;
+        older.data.uint16 = value.data.locality;
+        break;
+    case PMIX_JOB_STATE:
+    case PMIX_LINK_STATE:
+        older.type = PMIX_UINT8;
+        older.data.uint8 = PMIX_JOB_STATE == value.type ? value.data.jstate : value.data.linkstate;
+        break;
+    default: return false;
+    }
+    if (!type_supported(bfrops, older.type)) return false;
+    *older_p = older;
+    return true;
+}
+
 size_t min_encoded_size(pmix_data_type_t type)
 {
     switch (type) {

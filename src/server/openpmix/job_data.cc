@@ -29,11 +29,34 @@ store::InfoArray fetch_level(const Server &server, const Namespace &ns, Level le
     return info;
 }
 
+// A key the peer's encoding cannot carry (a 3.2 client has no
+// PMIX_GEOMETRY, no PMIX_DEVICE_DIST, ...) is left out, not the whole job:
+// OpenPMIx's own server never sends a peer what its module lacks.
+void note_left_out(const openpmix::Writer &writer, const char *key)
+{
+    runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
+                       std::string("job data for an OpenPMIx peer speaking ") +
+                           openpmix::bfrops_name(writer.encoding().bfrops) + " leaves out " + key + ": " +
+                           writer.reason());
+}
+
+bool packs_for(openpmix::Encoding encoding, const pmix_info_t &item)
+{
+    openpmix::Writer trial(encoding);
+    if (trial.pack_kval(item.key, item.value) == PMIX_SUCCESS) return true;
+    note_left_out(trial, item.key);
+    return false;
+}
+
 pmix_status_t pack_infos(openpmix::Writer &writer, const store::InfoArray &info)
 {
     for (const pmix_info_t &item : info) {
         const pmix_status_t rc = writer.pack_kval(item.key, item.value);
-        if (rc != PMIX_SUCCESS) return rc;
+        if (rc == PMIX_ERR_UNKNOWN_DATA_TYPE) {
+            note_left_out(writer, item.key);
+        } else if (rc != PMIX_SUCCESS) {
+            return rc;
+        }
     }
     return PMIX_SUCCESS;
 }
@@ -47,7 +70,9 @@ pmix_status_t pack_array(openpmix::Writer &writer, const char *key, const pmix_i
     std::vector<pmix_info_t> items;
     items.reserve(info.size() + 1);
     if (lead != nullptr) items.push_back(*lead);
-    items.insert(items.end(), info.begin(), info.end());
+    for (const pmix_info_t &item : info) {
+        if (packs_for(writer.encoding(), item)) items.push_back(item);
+    }
     pmix_data_array_t array{};
     array.type = PMIX_INFO;
     array.size = items.size();
@@ -229,7 +254,8 @@ void send_job_data(Server &server, Peer &peer, OpenPmixDialect &dialect, uint32_
         const pmix_status_t rc = build_job_data(server, *ns, encoding, &blob);
         if (rc != PMIX_SUCCESS) {
             runtime::log_warning("server", "cannot lay out the job data of " + ns->name + " for " + describe(peer) +
-                                               " in OpenPMIx's encoding: " + PMIx_Error_string(rc));
+                                               " in OpenPMIx's encoding " + openpmix::bfrops_name(encoding.bfrops) +
+                                               ": " + PMIx_Error_string(rc));
             (void)dialect.send_native(peer, tag, {});
             return;
         }
