@@ -49,79 +49,93 @@ pmix_status_t pack_qualified(openpmix::Writer &data, const pmix_info_t &info, co
     return data.pack_kval(PMIX_QUALIFIED_VALUE, value);
 }
 
+// Writes OpenPMIx's bytes with `fill`; *out_p gets them only on success.
+template <typename Fill> pmix_status_t write_answer(openpmix::Encoding encoding, std::vector<uint8_t> *out_p, Fill fill)
+{
+    openpmix::Writer writer(encoding);
+    const pmix_status_t rc = fill(writer);
+    if (rc == PMIX_SUCCESS) *out_p = writer.take();
+    return rc;
+}
+
+// Decodes our message of type Ours from `payload`, then writes OpenPMIx's
+// bytes for it with `fill(writer, ours)`.
+template <typename Ours, typename Fill>
+pmix_status_t translate(openpmix::Encoding encoding, std::span<const uint8_t> payload, std::vector<uint8_t> *out_p,
+                        Fill fill)
+{
+    Ours ours;
+    const pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &ours);
+    if (rc != PMIX_SUCCESS) return rc;
+    return write_answer(encoding, out_p, [&](openpmix::Writer &writer) { return fill(writer, ours); });
+}
+
+// Runs the packs in order, up to the first that fails.
+template <typename... Packs> pmix_status_t in_order(Packs... packs)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    ((rc = rc == PMIX_SUCCESS ? packs() : rc), ...);
+    return rc;
+}
+
 // A get's answer as OpenPMIx's gds/hash reads it: the status, then a byte
 // object of the proc and its key/values.
 pmix_status_t encode_get_answer(openpmix::Encoding encoding, const OpenPmixPending &pending,
                                 std::span<const uint8_t> payload, std::vector<uint8_t> *out_p)
 {
-    wire::GetReply reply;
-    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
-    if (rc != PMIX_SUCCESS) return rc;
-    openpmix::Writer writer(encoding);
-    rc = writer.pack_status(reply.status);
-    if (rc == PMIX_SUCCESS && reply.status == PMIX_SUCCESS) {
+    return translate<wire::GetReply>(encoding, payload, out_p, [&](openpmix::Writer &writer, const wire::GetReply &r) {
+        pmix_status_t rc = writer.pack_status(r.status);
+        if (rc != PMIX_SUCCESS || r.status != PMIX_SUCCESS) return rc;
         openpmix::Writer data(encoding);
         rc = data.pack_proc(pending.proc);
-        for (const pmix_info_t &info : reply.data) {
+        for (const pmix_info_t &info : r.data) {
             if (rc != PMIX_SUCCESS) break;
             rc = pending.qualifiers.empty() ? data.pack_kval(info.key, info.value)
                                             : pack_qualified(data, info, pending.qualifiers);
         }
-        if (rc == PMIX_SUCCESS) rc = writer.pack_byte_object(data.bytes().data(), data.bytes().size());
-    }
-    if (rc == PMIX_SUCCESS) *out_p = writer.take();
-    return rc;
+        return rc == PMIX_SUCCESS ? writer.pack_byte_object(data.bytes().data(), data.bytes().size()) : rc;
+    });
 }
 
 pmix_status_t encode_status(openpmix::Encoding encoding, pmix_status_t status, std::vector<uint8_t> *out_p)
 {
-    openpmix::Writer writer(encoding);
-    const pmix_status_t rc = writer.pack_status(status);
-    if (rc == PMIX_SUCCESS) *out_p = writer.take();
-    return rc;
+    return write_answer(encoding, out_p, [&](openpmix::Writer &writer) { return writer.pack_status(status); });
 }
 
 // [status][ninfo][infos], ninfo even on error (query, allocate, monitor,
-// validate credential).
+// validate credential; fabric register and update, whose infos carry the
+// fabric's index).
+template <typename Reply>
 pmix_status_t encode_info_answer(openpmix::Encoding encoding, std::span<const uint8_t> payload,
                                  std::vector<uint8_t> *out_p)
 {
-    wire::InfoReply reply;
-    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
-    if (rc != PMIX_SUCCESS) return rc;
-    openpmix::Writer writer(encoding);
-    rc = writer.pack_status(reply.status);
-    if (rc == PMIX_SUCCESS) rc = writer.pack_counted(PMIX_INFO, reply.info.data(), reply.info.size());
-    if (rc == PMIX_SUCCESS) *out_p = writer.take();
-    return rc;
+    return translate<Reply>(encoding, payload, out_p, [](openpmix::Writer &writer, const Reply &r) {
+        return in_order([&] { return writer.pack_status(r.status); },
+                        [&] { return writer.pack_counted(PMIX_INFO, r.info.data(), r.info.size()); });
+    });
 }
 
 // Job control: our answer carries a reason for people, theirs infos.
 pmix_status_t encode_status_and_no_info(openpmix::Encoding encoding, std::span<const uint8_t> payload,
                                         std::vector<uint8_t> *out_p)
 {
-    openpmix::Writer writer(encoding);
-    pmix_status_t rc = writer.pack_status(reply_status_of(payload));
-    if (rc == PMIX_SUCCESS) rc = writer.pack_size(0);
-    if (rc == PMIX_SUCCESS) *out_p = writer.take();
-    return rc;
+    return write_answer(encoding, out_p, [&](openpmix::Writer &writer) {
+        return in_order([&] { return writer.pack_status(reply_status_of(payload)); },
+                        [&] { return writer.pack_size(0); });
+    });
 }
 
 // [status], then on success [credential BYTE_OBJECT][ninfo][infos].
 pmix_status_t encode_credential_answer(openpmix::Encoding encoding, std::span<const uint8_t> payload,
                                        std::vector<uint8_t> *out_p)
 {
-    wire::GetCredentialReply reply;
-    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
-    if (rc != PMIX_SUCCESS) return rc;
-    openpmix::Writer writer(encoding);
-    rc = writer.pack_status(reply.status);
-    if (rc == PMIX_SUCCESS && reply.status == PMIX_SUCCESS) {
-        rc = writer.pack_byte_object(reply.credential.data(), reply.credential.size());
-        if (rc == PMIX_SUCCESS) rc = writer.pack_counted(PMIX_INFO, reply.info.data(), reply.info.size());
-    }
-    if (rc == PMIX_SUCCESS) *out_p = writer.take();
-    return rc;
+    using Reply = wire::GetCredentialReply;
+    return translate<Reply>(encoding, payload, out_p, [](openpmix::Writer &writer, const Reply &r) {
+        pmix_status_t rc = writer.pack_status(r.status);
+        if (rc != PMIX_SUCCESS || r.status != PMIX_SUCCESS) return rc;
+        return in_order([&] { return writer.pack_byte_object(r.credential.data(), r.credential.size()); },
+                        [&] { return writer.pack_counted(PMIX_INFO, r.info.data(), r.info.size()); });
+    });
 }
 
 // [status][context id SIZE]: always the id, SIZE_MAX when none was
@@ -129,49 +143,27 @@ pmix_status_t encode_credential_answer(openpmix::Encoding encoding, std::span<co
 pmix_status_t encode_group_answer(openpmix::Encoding encoding, std::span<const uint8_t> payload,
                                   std::vector<uint8_t> *out_p)
 {
-    wire::InfoReply reply;
-    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
-    if (rc != PMIX_SUCCESS) return rc;
-    std::size_t context = SIZE_MAX;
-    if (const pmix_info_t *id = util::find_info(reply.info.data(), reply.info.size(), PMIX_GROUP_CONTEXT_ID)) {
+    return translate<wire::InfoReply>(encoding, payload, out_p, [](openpmix::Writer &writer, const wire::InfoReply &r) {
+        std::size_t context = SIZE_MAX;
+        const pmix_info_t *id = util::find_info(r.info.data(), r.info.size(), PMIX_GROUP_CONTEXT_ID);
         uint64_t value = 0;
-        if (util::read_unsigned(id->value, UINT64_MAX, &value) == PMIX_SUCCESS) context = value;
-    }
-    openpmix::Writer writer(encoding);
-    rc = writer.pack_status(reply.status);
-    if (rc == PMIX_SUCCESS) rc = writer.pack_size(context);
-    if (rc == PMIX_SUCCESS) *out_p = writer.take();
-    return rc;
-}
-
-// [status][ninfo][infos]; the infos carry the fabric's index.
-pmix_status_t encode_fabric_answer(openpmix::Encoding encoding, std::span<const uint8_t> payload,
-                                   std::vector<uint8_t> *out_p)
-{
-    wire::FabricReply reply;
-    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
-    if (rc != PMIX_SUCCESS) return rc;
-    openpmix::Writer writer(encoding);
-    rc = writer.pack_status(reply.status);
-    if (rc == PMIX_SUCCESS) rc = writer.pack_counted(PMIX_INFO, reply.info.data(), reply.info.size());
-    if (rc == PMIX_SUCCESS) *out_p = writer.take();
-    return rc;
+        if (id != nullptr && util::read_unsigned(id->value, UINT64_MAX, &value) == PMIX_SUCCESS) {
+            context = value;
+        }
+        return in_order([&] { return writer.pack_status(r.status); }, [&] { return writer.pack_size(context); });
+    });
 }
 
 // [status], then on success [n SIZE][PDATA × n].
 pmix_status_t encode_lookup_answer(openpmix::Encoding encoding, std::span<const uint8_t> payload,
                                    std::vector<uint8_t> *out_p)
 {
-    wire::LookupReply reply;
-    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
-    if (rc != PMIX_SUCCESS) return rc;
-    openpmix::Writer writer(encoding);
-    rc = writer.pack_status(reply.status);
-    if (rc == PMIX_SUCCESS && reply.status == PMIX_SUCCESS) {
-        rc = writer.pack_counted(PMIX_PDATA, reply.data.data(), reply.data.size());
-    }
-    if (rc == PMIX_SUCCESS) *out_p = writer.take();
-    return rc;
+    return translate<wire::LookupReply>(encoding, payload, out_p,
+                                        [](openpmix::Writer &writer, const wire::LookupReply &r) {
+                                            pmix_status_t rc = writer.pack_status(r.status);
+                                            if (rc != PMIX_SUCCESS || r.status != PMIX_SUCCESS) return rc;
+                                            return writer.pack_counted(PMIX_PDATA, r.data.data(), r.data.size());
+                                        });
 }
 
 // [status][nspace], then on success the new job's job-level key/values,
@@ -179,33 +171,26 @@ pmix_status_t encode_lookup_answer(openpmix::Encoding encoding, std::span<const 
 pmix_status_t encode_spawn_answer(openpmix::Encoding encoding, std::span<const uint8_t> payload,
                                   std::vector<uint8_t> *out_p)
 {
-    wire::SpawnReply reply;
-    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
-    if (rc != PMIX_SUCCESS) return rc;
-    openpmix::Writer writer(encoding);
-    rc = writer.pack_status(reply.status);
-    if (rc == PMIX_SUCCESS) rc = writer.pack_string(reply.nspace.empty() ? nullptr : reply.nspace.c_str());
-    const Server *server = current();
-    if (rc == PMIX_SUCCESS && reply.status == PMIX_SUCCESS && server != nullptr && !reply.nspace.empty()) {
-        rc = pack_job_level(*server, reply.nspace, writer);
-    }
-    if (rc == PMIX_SUCCESS) *out_p = writer.take();
-    return rc;
+    return translate<wire::SpawnReply>(
+        encoding, payload, out_p, [](openpmix::Writer &writer, const wire::SpawnReply &r) {
+            pmix_status_t rc =
+                in_order([&] { return writer.pack_status(r.status); },
+                         [&] { return writer.pack_string(r.nspace.empty() ? nullptr : r.nspace.c_str()); });
+            const Server *server = current();
+            if (rc != PMIX_SUCCESS || r.status != PMIX_SUCCESS || server == nullptr || r.nspace.empty()) return rc;
+            return pack_job_level(*server, r.nspace, writer);
+        });
 }
 
 pmix_status_t encode_event(openpmix::Encoding encoding, std::span<const uint8_t> payload, std::vector<uint8_t> *out_p)
 {
-    wire::Event event;
-    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &event);
-    if (rc != PMIX_SUCCESS) return rc;
-    openpmix::Writer writer(encoding);
-    rc = writer.pack_command(static_cast<uint8_t>(openpmix::Command::notify));
-    if (rc == PMIX_SUCCESS) rc = writer.pack_status(event.status);
-    if (rc == PMIX_SUCCESS) rc = writer.pack_proc(event.source);
-    if (rc == PMIX_SUCCESS) rc = writer.pack_counted(PMIX_INFO, event.info.data(), event.info.size());
-    if (rc == PMIX_SUCCESS) rc = writer.pack(PMIX_DATA_RANGE, &event.range, 1);
-    if (rc == PMIX_SUCCESS) *out_p = writer.take();
-    return rc;
+    return translate<wire::Event>(encoding, payload, out_p, [](openpmix::Writer &writer, const wire::Event &event) {
+        return in_order([&] { return writer.pack_command(static_cast<uint8_t>(openpmix::Command::notify)); },
+                        [&] { return writer.pack_status(event.status); },
+                        [&] { return writer.pack_proc(event.source); },
+                        [&] { return writer.pack_counted(PMIX_INFO, event.info.data(), event.info.size()); },
+                        [&] { return writer.pack(PMIX_DATA_RANGE, &event.range, 1); });
+    });
 }
 
 }  // namespace
@@ -315,35 +300,30 @@ pmix_status_t OpenPmixDialect::answer(const OpenPmixPending &pending, std::span<
     case Command::get: return encode_get_answer(encoding_, pending, payload, out_p);
     case Command::lookup: return encode_lookup_answer(encoding_, payload, out_p);
     case Command::spawn: return encode_spawn_answer(encoding_, payload, out_p);
-    case Command::register_events: {
-        wire::RegisterEventsReply reply;
-        pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
-        if (rc != PMIX_SUCCESS) return rc;
-        if (reply.status == PMIX_SUCCESS) registrations_.push_back({reply.reference, pending.codes});
-        return encode_status(encoding_, reply.status, out_p);
-    }
-    case Command::iof_pull: {
-        wire::IofPullReply reply;
-        pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &reply);
-        if (rc != PMIX_SUCCESS) return rc;
-        openpmix::Writer writer(encoding_);
-        rc = writer.pack_status(reply.status);
-        if (rc == PMIX_SUCCESS && reply.status == PMIX_SUCCESS) {
-            iof_ids_[reply.id] = pending.peer_id;
-            rc = writer.pack_size(reply.id);
-        }
-        if (rc == PMIX_SUCCESS) *out_p = writer.take();
-        return rc;
-    }
+    case Command::register_events:
+        return translate<wire::RegisterEventsReply>(encoding_, payload, out_p,
+                                                    [&](openpmix::Writer &writer, const wire::RegisterEventsReply &r) {
+                                                        if (r.status == PMIX_SUCCESS)
+                                                            registrations_.push_back({r.reference, pending.codes});
+                                                        return writer.pack_status(r.status);
+                                                    });
+    case Command::iof_pull:
+        return translate<wire::IofPullReply>(encoding_, payload, out_p,
+                                             [&](openpmix::Writer &writer, const wire::IofPullReply &r) {
+                                                 pmix_status_t rc = writer.pack_status(r.status);
+                                                 if (rc != PMIX_SUCCESS || r.status != PMIX_SUCCESS) return rc;
+                                                 iof_ids_[r.id] = pending.peer_id;
+                                                 return writer.pack_size(r.id);
+                                             });
     case Command::query:
     case Command::allocate:
     case Command::monitor:
-    case Command::validate_credential: return encode_info_answer(encoding_, payload, out_p);
+    case Command::validate_credential: return encode_info_answer<wire::InfoReply>(encoding_, payload, out_p);
     case Command::job_control: return encode_status_and_no_info(encoding_, payload, out_p);
     case Command::get_credential: return encode_credential_answer(encoding_, payload, out_p);
     case Command::group_construct: return encode_group_answer(encoding_, payload, out_p);
     case Command::fabric_register:
-    case Command::fabric_update: return encode_fabric_answer(encoding_, payload, out_p);
+    case Command::fabric_update: return encode_info_answer<wire::FabricReply>(encoding_, payload, out_p);
     default: return encode_status(encoding_, reply_status_of(payload), out_p);
     }
 }
@@ -385,20 +365,16 @@ pmix_status_t OpenPmixDialect::send_notification(Peer &peer, std::span<const uin
 // Output the peer pulled, on tag 2: [source][channel][its id][infos][data].
 pmix_status_t OpenPmixDialect::encode_output(std::span<const uint8_t> payload, std::vector<uint8_t> *out_p) const
 {
-    wire::IofData data;
-    pmix_status_t rc = wire::decode_payload(payload.data(), payload.size(), &data);
-    if (rc != PMIX_SUCCESS) return rc;
-    auto found = iof_ids_.find(data.id);
-    if (found == iof_ids_.end()) return PMIX_ERR_NOT_FOUND;
-    openpmix::Writer writer(encoding_);
-    const pmix_iof_channel_t channel = data.channel;
-    rc = writer.pack_proc(data.source);
-    if (rc == PMIX_SUCCESS) rc = writer.pack(PMIX_IOF_CHANNEL, &channel, 1);
-    if (rc == PMIX_SUCCESS) rc = writer.pack_size(found->second);
-    if (rc == PMIX_SUCCESS) rc = writer.pack_counted(PMIX_INFO, data.info.data(), data.info.size());
-    if (rc == PMIX_SUCCESS) rc = writer.pack_byte_object(data.data.data(), data.data.size());
-    if (rc == PMIX_SUCCESS) *out_p = writer.take();
-    return rc;
+    return translate<wire::IofData>(encoding_, payload, out_p, [&](openpmix::Writer &writer, const wire::IofData &d) {
+        auto found = iof_ids_.find(d.id);
+        if (found == iof_ids_.end()) return PMIX_ERR_NOT_FOUND;
+        const pmix_iof_channel_t channel = d.channel;
+        return in_order([&] { return writer.pack_proc(d.source); },
+                        [&] { return writer.pack(PMIX_IOF_CHANNEL, &channel, 1); },
+                        [&] { return writer.pack_size(found->second); },
+                        [&] { return writer.pack_counted(PMIX_INFO, d.info.data(), d.info.size()); },
+                        [&] { return writer.pack_byte_object(d.data.data(), d.data.size()); });
+    });
 }
 
 }  // namespace pmixpp::server
