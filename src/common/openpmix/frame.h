@@ -25,6 +25,8 @@ namespace pmixpp::openpmix {
 inline constexpr uint32_t kTagEvent = 0;
 inline constexpr uint32_t kTagHeartbeat = 1;
 inline constexpr uint32_t kTagIof = 2;
+// The first tag a client gives its requests (0-99 are the library's own).
+inline constexpr uint32_t kFirstRequestTag = 100;
 // OpenPMIx refuses a connect request longer than this (its largest
 // credential); so do we.
 inline constexpr uint32_t kMaxConnectBody = 128u * 1024u;

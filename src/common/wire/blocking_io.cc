@@ -140,6 +140,16 @@ pmix_status_t send_frame_blocking(int fd, FrameKind kind, uint32_t tag, std::spa
     return write_all(fd, bytes.data(), bytes.size(), Deadline(timeout_ms), reason_p);
 }
 
+pmix_status_t send_bytes_blocking(int fd, std::span<const uint8_t> bytes, int timeout_ms, std::string *reason_p)
+{
+    return write_all(fd, bytes.data(), bytes.size(), Deadline(timeout_ms), reason_p);
+}
+
+pmix_status_t recv_bytes_blocking(int fd, std::span<uint8_t> bytes, int timeout_ms, std::string *reason_p)
+{
+    return read_all(fd, bytes.data(), bytes.size(), Deadline(timeout_ms), true, "", reason_p);
+}
+
 pmix_status_t recv_frame_blocking(int fd, const FrameLimits &limits, int timeout_ms, Frame *frame_p,
                                   std::string *reason_p)
 {

@@ -124,6 +124,10 @@ pmix_status_t send_frame_blocking(int fd, FrameKind kind, uint32_t tag, std::spa
                                   int timeout_ms, std::string *reason_p = nullptr);
 pmix_status_t recv_frame_blocking(int fd, const FrameLimits &limits, int timeout_ms, Frame *frame_p,
                                   std::string *reason_p = nullptr);
+// Raw bytes, no frame: another protocol's handshake (OpenPMIx's).
+pmix_status_t send_bytes_blocking(int fd, std::span<const uint8_t> bytes, int timeout_ms,
+                                  std::string *reason_p = nullptr);
+pmix_status_t recv_bytes_blocking(int fd, std::span<uint8_t> bytes, int timeout_ms, std::string *reason_p = nullptr);
 
 }  // namespace pmixpp::wire
 

@@ -20,11 +20,18 @@ RequestTracker::~RequestTracker()
 
 uint32_t RequestTracker::next_free_tag()
 {
-    // Tags wrap after 2^32 requests; skip kNoTag and tags still in flight.
+    // Tags wrap after 2^32 requests; skip kNoTag, reserved tags and tags
+    // still in flight.
     do {
         ++last_tag_;
-    } while (last_tag_ == kNoTag || pending_.contains(last_tag_));
+    } while (last_tag_ == kNoTag || last_tag_ < first_tag_ || pending_.contains(last_tag_));
     return last_tag_;
+}
+
+void RequestTracker::reserve_tags_below(uint32_t first)
+{
+    std::lock_guard lock(mutex_);
+    first_tag_ = first;
 }
 
 uint32_t RequestTracker::add(ReplyCallback cb, std::chrono::milliseconds timeout)

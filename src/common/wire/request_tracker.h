@@ -63,6 +63,11 @@ public:
 
     size_t pending() const;
 
+    // Tags below `first` are never handed out: OpenPMIx's servers keep 0-99
+    // for their own messages (events on 0, output on 2) and answer a
+    // request on the tag it came with.
+    void reserve_tags_below(uint32_t first);
+
 private:
     struct Pending {
         ReplyCallback callback;
@@ -76,6 +81,7 @@ private:
     mutable std::mutex mutex_;  // guards pending_ and last_tag_
     std::unordered_map<uint32_t, Pending> pending_;
     uint32_t last_tag_ = kNoTag;
+    uint32_t first_tag_ = kNoTag + 1;
     // Timers capture this flag, not `this`, so a timer that fires after the
     // tracker is gone does nothing.
     std::shared_ptr<bool> alive_;

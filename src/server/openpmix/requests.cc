@@ -8,6 +8,7 @@
 #include "server/openpmix/job_data.h"
 #include "server/openpmix/translate.h"
 #include "common/openpmix/frame.h"
+#include "common/openpmix/kvals.h"
 #include "server/state/peer_io.h"
 
 #include <pmixpp/util.hpp>
@@ -70,24 +71,6 @@ pmix_status_t read_keys(Reader &reader, std::vector<std::string> *keys_p)
     return rc;
 }
 
-// KVALs until the end of `bytes`, as infos into *target.
-pmix_status_t read_kvals(openpmix::Encoding encoding, std::span<const uint8_t> bytes, wire::InfoArray *target)
-{
-    Reader inner(encoding, bytes);
-    std::vector<pmix_info_t> items;
-    pmix_status_t rc = PMIX_SUCCESS;
-    while (rc == PMIX_SUCCESS && !inner.at_end()) {
-        std::string key;
-        pmix_info_t info{};
-        rc = inner.unpack_kval(&key, &info.value);
-        std::strncpy(info.key, key.c_str(), PMIX_MAX_KEYLEN);
-        items.push_back(info);  // owns the value from here
-    }
-    if (rc == PMIX_SUCCESS) rc = target->assign_copy(items.data(), items.size());
-    for (pmix_info_t &info : items) PMIX_INFO_DESTRUCT(&info);
-    return rc;
-}
-
 // OpenPMIx sends a GLOBAL put in both the LOCAL and the REMOTE bucket; our
 // store keeps one value per key, with one scope, so such a key goes back
 // to GLOBAL.
@@ -125,8 +108,8 @@ pmix_status_t read_commit(Reader &reader, wire::CommitRequest *request_p)
         wire::InfoArray *target = scope == PMIX_LOCAL    ? &request_p->local
                                   : scope == PMIX_REMOTE ? &request_p->remote
                                                          : &request_p->global;
-        rc = read_kvals(reader.encoding(), {reinterpret_cast<const uint8_t *>(buffer.base_ptr), buffer.bytes_used},
-                        target);
+        rc = openpmix::read_kvals(reader.encoding(),
+                                  {reinterpret_cast<const uint8_t *>(buffer.base_ptr), buffer.bytes_used}, target);
         PMIX_DATA_BUFFER_DESTRUCT(&buffer);
         if (rc != PMIX_SUCCESS) return rc;
     }
