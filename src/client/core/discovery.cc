@@ -99,6 +99,9 @@ bool discover_server(ServerContact *contact_p, std::string *error_p)
     }
     if (const char *all = env("PMIXPP_SERVER_URIS")) {
         contact.uris = split_list(all, ';');
+    } else if (!contact.uris.empty()) {
+        const std::string &uri = contact.uris.front();
+        contact.openpmix = uri.rfind("tcp4://", 0) == 0 || uri.rfind("tcp6://", 0) == 0;
     }
     if (contact.uris.empty()) {
         return false;

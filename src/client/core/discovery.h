@@ -24,6 +24,10 @@ struct ServerContact {
     bool tool = false;
     bool launcher = false;
     std::string found_in;  // where it was found, for messages
+    // The server speaks only OpenPMIx's protocol: the environment names it
+    // in PMIX_SERVER_URI* alone, with tcp (a pmixpp server adds
+    // PMIXPP_SERVER_URIS).
+    bool openpmix = false;
 };
 
 // False when the environment names no server (we run as a singleton). The

@@ -246,6 +246,40 @@ pmix_status_t create_store(const std::string &name, std::unique_ptr<store::Store
     return rc == PMIX_SUCCESS ? PMIX_ERR_NOT_FOUND : rc;
 }
 
+namespace {
+
+// The same with an OpenPMIx server: its handshake, and its job data into a
+// store of our own (gds/hash semantics: each client holds its copy).
+pmix_status_t greet_openpmix(const ServerContact &contact, util::UniqueFd fd, const std::string &ptl,
+                             Greeted *greeted_p)
+{
+    Greeted greeted;
+    OpenPmixIdentity identity;
+    PMIX_LOAD_PROCID(&identity.self, contact.nspace.c_str(), contact.rank);
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (!contact.psec.empty() && contact.psec.front() != "native") {
+        wire::Hello hello;
+        rc = make_credential(contact, &hello);
+        identity.psec = hello.psec_module;
+        identity.credential = std::move(hello.credential);
+    }
+    if (rc == PMIX_SUCCESS) rc = create_store("hash", &greeted.store);
+    if (rc == PMIX_SUCCESS) rc = greet_openpmix_server(fd.get(), identity, *greeted.store, &greeted.openpmix);
+    if (rc != PMIX_SUCCESS) return rc;
+    greeted.welcome.gds_module = greeted.store->module_name();
+    greeted.welcome.server_nspace = contact.server_nspace;
+    greeted.welcome.server_rank = contact.server_rank;
+    greeted.welcome.peer_nspace = contact.nspace;
+    greeted.welcome.peer_rank = contact.rank;
+    greeted.ptl = ptl;
+    greeted.psec = identity.psec;
+    greeted.fd = fd.release();
+    *greeted_p = std::move(greeted);
+    return PMIX_SUCCESS;
+}
+
+}  // namespace
+
 pmix_status_t connect_and_greet(const ServerContact &contact, Greeted *greeted_p)
 {
     int connected = -1;
@@ -255,6 +289,7 @@ pmix_status_t connect_and_greet(const ServerContact &contact, Greeted *greeted_p
         return rc;
     }
     util::UniqueFd fd(connected);  // closed unless the caller gets it
+    if (contact.openpmix) return greet_openpmix(contact, std::move(fd), ptl, greeted_p);
     Greeted greeted;
     wire::Bytes payload;
     wire::Hello hello;

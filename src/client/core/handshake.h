@@ -9,6 +9,7 @@
 #include <pmix_common.h>
 
 #include "client/core/discovery.h"
+#include "client/openpmix/handshake.h"
 #include "common/store/store.h"
 #include "common/wire/messages.h"
 
@@ -26,6 +27,8 @@ struct Greeted {
     bool needs_private_copy = false;
     std::string ptl;   // the transport component that connected
     std::string psec;  // the security component that made our credential
+    // Set when the server speaks OpenPMIx's protocol: the link translates.
+    OpenPmixGreeting openpmix;
 };
 
 // Connects with the best selected ptl that handles one of contact.uris,

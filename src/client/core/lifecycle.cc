@@ -180,7 +180,7 @@ pmix_status_t start_connected(const std::shared_ptr<Session> &session, const Ser
     }
     if (!session->arena) attach_arena(*session, w.info);  // the fence arena the Welcome names
     const bool needs_private_copy = greeted.needs_private_copy && !session->tool;
-    rc = attach_connection(session, greeted.fd, server, link_p);
+    rc = attach_connection(session, greeted.fd, server, link_p, greeted.openpmix.dialect);
     if (rc == PMIX_SUCCESS) {
         session->singleton = false;
     }

@@ -13,6 +13,8 @@
 #include "client/core/events.h"
 #include "client/core/fence_arena.h"
 #include "client/core/iof_handlers.h"
+#include "client/openpmix/server_dialect.h"
+#include "common/openpmix/frame.h"
 #include "common/runtime/latch.h"
 #include "common/runtime/log.h"
 
@@ -79,6 +81,51 @@ void on_notification(const std::shared_ptr<Session> &session, const wire::Frame 
     deliver_event(session, std::move(event));
 }
 
+// A frame from an OpenPMIx server: its answer becomes our reply, its
+// event ours; output (tag 2) is not pulled on such a link.
+void on_openpmix_frame(const std::shared_ptr<Session> &session, ServerLink &link, const wire::Frame &frame)
+{
+    OpenPmixServerDialect &dialect = *link.openpmix;
+    if (frame.header.kind == wire::FrameKind::notify) {
+        wire::Event event;
+        if (frame.header.tag != openpmix::kTagEvent) return;
+        if (dialect.event(frame.payload, &event) != PMIX_SUCCESS) {
+            runtime::log_warning("client", "malformed event from the OpenPMIx server ignored");
+            return;
+        }
+        deliver_event(session, std::move(event));
+        return;
+    }
+    wire::Frame ours;
+    ours.header = frame.header;
+    const pmix_status_t rc = dialect.reply(frame.header.tag, frame.payload, &ours.payload);
+    if (rc == PMIX_ERR_NOT_FOUND) return;  // the answer to a request nobody waits for
+    if (rc != PMIX_SUCCESS) {
+        runtime::log_warning("client",
+                             std::string("malformed answer from the OpenPMIx server: ") + PMIx_Error_string(rc));
+        link.tracker->fail(frame.header.tag, rc);
+        return;
+    }
+    ours.header.payload_size = static_cast<uint32_t>(ours.payload.size());
+    link.tracker->complete(ours);
+}
+
+// Completes the request on `tag` with our reply `ours`, later, on the
+// progress thread (never inline: an _nb caller's callback must not run
+// before its call returns).
+pmix_status_t answer_on_progress_thread(const Session &session, const std::shared_ptr<ServerLink> &link, uint32_t tag,
+                                        wire::Bytes ours)
+{
+    return session.engine->post([link, tag, ours = std::move(ours)]() mutable {
+        wire::Frame frame;
+        frame.header.kind = wire::FrameKind::reply;
+        frame.header.tag = tag;
+        frame.header.payload_size = static_cast<uint32_t>(ours.size());
+        frame.payload = std::move(ours);
+        link->tracker->complete(frame);
+    });
+}
+
 void on_frame(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink> &weak_link, const wire::Frame &frame)
 {
     auto session = weak.lock();
@@ -86,6 +133,7 @@ void on_frame(const std::weak_ptr<Session> &weak, const std::weak_ptr<ServerLink
     if (!session || !link || !link->tracker) {
         return;
     }
+    if (link->openpmix) return on_openpmix_frame(session, *link, frame);
     switch (frame.header.kind) {
     case wire::FrameKind::reply:
         // A reply nobody waits for (timed out before) is dropped.
@@ -161,7 +209,7 @@ void make_active(Session &session, const std::shared_ptr<ServerLink> &link)
 }
 
 pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd, const pmix_proc_t &server,
-                                std::shared_ptr<ServerLink> *link_p)
+                                std::shared_ptr<ServerLink> *link_p, std::shared_ptr<OpenPmixServerDialect> openpmix)
 {
     pmix_status_t rc = PMIX_SUCCESS;
     pmix_status_t posted = session->engine->run_and_wait([&] {
@@ -171,6 +219,11 @@ pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd,
         link->server = server;
         link->tracker = std::make_unique<wire::RequestTracker>(*session->engine);
         auto connection = wire::Connection::create(*session->engine, fd);
+        if (openpmix) {
+            link->tracker->reserve_tags_below(openpmix::kFirstRequestTag);
+            connection->set_framing(wire::Framing::openpmix_from_server);
+            link->openpmix = std::move(openpmix);
+        }
         connection->set_description("PMIx server " + proc_text(server));
         connection->set_message_handler(
             [weak, weak_link](const wire::Frame &frame) { on_frame(weak, weak_link, frame); });
@@ -233,7 +286,18 @@ pmix_status_t send_request(const std::shared_ptr<Session> &session, wire::Bytes 
         return session->engine->post([handler = std::move(handler)] { handler(PMIX_ERR_LOST_CONNECTION, nullptr); });
     }
     uint32_t tag = link->tracker->add(std::move(handler), timeout);
-    pmix_status_t rc = link->connection->send(wire::FrameKind::request, tag, payload);
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (link->openpmix) {
+        std::vector<uint8_t> theirs;
+        wire::Bytes answer_here;
+        rc = link->openpmix->request(tag, payload, &theirs, &answer_here);
+        if (rc == PMIX_SUCCESS) rc = link->connection->send(wire::FrameKind::request, tag, theirs);
+        if (rc != PMIX_SUCCESS) link->openpmix->forget(tag);
+        if (rc == PMIX_SUCCESS && !answer_here.empty())
+            return answer_on_progress_thread(*session, link, tag, answer_here);
+    } else {
+        rc = link->connection->send(wire::FrameKind::request, tag, payload);
+    }
     if (rc == PMIX_SUCCESS) {
         return PMIX_SUCCESS;
     }
@@ -255,7 +319,15 @@ pmix_status_t send_oneway(const std::shared_ptr<Session> &session, const wire::B
     if (!link || !link->connection || !link->connection->is_open()) {
         return PMIX_SUCCESS;  // as a tracked request would: it fails quietly
     }
-    const pmix_status_t rc = link->connection->send(wire::FrameKind::request, 0, payload);
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (link->openpmix) {
+        std::vector<uint8_t> theirs;
+        wire::Bytes answer_here;  // nobody waits for it
+        rc = link->openpmix->request(kOpenPmixUnwatchedTag, payload, &theirs, &answer_here);
+        if (rc == PMIX_SUCCESS) rc = link->connection->send(wire::FrameKind::request, kOpenPmixUnwatchedTag, theirs);
+    } else {
+        rc = link->connection->send(wire::FrameKind::request, 0, payload);
+    }
     return rc == PMIX_ERR_LOST_CONNECTION ? PMIX_SUCCESS : rc;
 }
 

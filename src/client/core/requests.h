@@ -18,9 +18,12 @@ namespace pmixpp::client {
 using ReplyHandler = std::function<void(pmix_status_t status, const wire::Frame *reply)>;
 
 // Hands the connected fd to a new ServerLink (a wire::Connection) on the
-// progress thread; it becomes the active link when there is none.
+// progress thread; it becomes the active link when there is none. With
+// `openpmix`, the server speaks OpenPMIx's protocol and the link
+// translates every request and answer.
 pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd, const pmix_proc_t &server,
-                                std::shared_ptr<ServerLink> *link_p = nullptr);
+                                std::shared_ptr<ServerLink> *link_p = nullptr,
+                                std::shared_ptr<OpenPmixServerDialect> openpmix = nullptr);
 
 // Makes link the one requests go to. Progress thread.
 void make_active(Session &session, const std::shared_ptr<ServerLink> &link);

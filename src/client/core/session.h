@@ -29,7 +29,8 @@
 
 namespace pmixpp::client {
 
-struct ClientArena;  // fence_arena.h
+struct ClientArena;           // fence_arena.h
+class OpenPmixServerDialect;  // openpmix/server_dialect.h
 
 // The event side (engine, self, handlers, `finalizing`) is in EventHome.
 // Keeps the frameworks a client uses open for as long as a session lives, so
@@ -60,6 +61,8 @@ struct ServerLink {
     std::shared_ptr<wire::Connection> connection;
     std::unique_ptr<wire::RequestTracker> tracker;
     bool closing = false;  // closed on purpose: no LOST_CONNECTION event
+    // Set when the server speaks OpenPMIx's protocol (client/openpmix/).
+    std::shared_ptr<OpenPmixServerDialect> openpmix;
 };
 
 struct Session : EventHome {

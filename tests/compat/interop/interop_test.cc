@@ -3,6 +3,8 @@
 // build tree's libpmix.so.2 (CTest's LD_LIBRARY_PATH); the clients load
 // Debian's, by their DT_RPATH (openpmix_client) or because pmixrun hands
 // them an empty LD_LIBRARY_PATH (Open MPI's programs), and say so.
+// Then the other way round (client/openpmix/): processes on our library
+// under servers on Debian's OpenPMIx, pmixrun and Open MPI's mpirun.
 #include "mpirun_runner.h"
 
 #include <criterion/criterion.h>
@@ -138,4 +140,110 @@ Test(open_mpi_on_pmixrun_interop, hello_allreduce, .timeout = 120)
         cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line.c_str(), result.out.c_str());
     }
     expect_openpmix_ranks(result, "rank", ranks);
+}
+
+// ---- our library's processes under a server on Debian's OpenPMIx
+
+// pmixrun on Debian's OpenPMIx (an empty LD_LIBRARY_PATH), its ranks told
+// to load our build tree's library.
+Result pmixrun_on_openpmix(const std::vector<std::string> &args, const std::string &setting = "PMIXPP_TEST=1")
+{
+    const std::string our_lib = std::string(std::getenv("PMIXPP_BUILD_DIR")) + "/lib";
+    std::vector<std::string> argv = {"LD_LIBRARY_PATH=" + std::string(DEBIAN_PMIX_LIBDIR),
+                                     setting,
+                                     PMIXRUN,
+                                     "--timeout",
+                                     "60",
+                                     "-x",
+                                     "LD_LIBRARY_PATH=" + our_lib};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return test_support::run("/usr/bin/env", argv, "", 90);
+}
+
+// Every `role` process on our library, its launcher on Debian's OpenPMIx.
+void expect_our_ranks_under_openpmix(const Result &result, const char *role, int ranks, const char *launcher)
+{
+    int seen = 0;
+    for (const LibpmixReport &report : libpmix_reports(result.out)) {
+        if (report.role != role) continue;
+        ++seen;
+        cr_expect(ours(report.own_libpmix), "%s %d mapped %s, not our build tree's libpmix", role, report.rank,
+                  report.own_libpmix.c_str());
+        cr_expect_str_eq(report.launcher.c_str(), launcher, "%s %d was started by %s", role, report.rank,
+                         report.launcher.c_str());
+        cr_expect(debians(report.launcher_libpmix), "%s %d: %s mapped %s, not Debian's OpenPMIx", role, report.rank,
+                  launcher, report.launcher_libpmix.c_str());
+    }
+    cr_expect_eq(seen, ranks, "%d of %d %s processes reported their libpmix:\n%s%s", seen, ranks, role,
+                 result.out.c_str(), result.err.c_str());
+}
+
+void expect_clients_read_every_peer(const Result &result, int ranks)
+{
+    for (int rank = 0; rank < ranks; ++rank) {
+        const std::string line = "client " + std::to_string(rank) + " of " + std::to_string(ranks) + ": local rank " +
+                                 std::to_string(rank) + " of " + std::to_string(ranks) + ", every peer's key read";
+        cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s%s", line.c_str(), result.out.c_str(),
+                  result.err.c_str());
+    }
+}
+
+// Init (OpenPMIx's handshake, its job data into our store), put, commit,
+// two barriers, a collecting fence, every peer's key through the server's
+// get, finalize.
+void expect_our_clients_under_openpmix(int ranks)
+{
+    const Result result =
+        pmixrun_on_openpmix({"-n", std::to_string(ranks), std::string(INTEROP_DIR) + "/interop_client_ours"});
+    cr_assert_eq(result.code, 0, "pmixrun (on OpenPMIx) -n %d interop_client_ours exited %d:\n%s%s", ranks, result.code,
+                 result.out.c_str(), result.err.c_str());
+    expect_clients_read_every_peer(result, ranks);
+    expect_our_ranks_under_openpmix(result, "client", ranks, "pmixrun");
+}
+
+Test(our_clients_on_openpmix_pmixrun, two_ranks, .timeout = 120)
+{
+    expect_our_clients_under_openpmix(2);
+}
+
+Test(our_clients_on_openpmix_pmixrun, four_ranks, .timeout = 120)
+{
+    expect_our_clients_under_openpmix(4);
+}
+
+// Both libraries in one job again, the server on OpenPMIx this time. Its
+// server keeps one gds module per namespace, set by whichever client
+// connected last: ours ask for gds/hash, so the job's OpenPMIx clients must
+// use hash too (PMIX_MCA_gds=hash); with ds21 they lose their job data.
+Test(our_clients_on_openpmix_pmixrun, mixed_job, .timeout = 120)
+{
+    const Result result = pmixrun_on_openpmix({"-n", "2", std::string(INTEROP_DIR) + "/interop_client_ours", ":", "-n",
+                                               "2", std::string(INTEROP_DIR) + "/openpmix_client"},
+                                              "PMIX_MCA_gds=hash");
+    cr_assert_eq(result.code, 0, "pmixrun (on OpenPMIx) of a mixed job exited %d:\n%s%s", result.code,
+                 result.out.c_str(), result.err.c_str());
+    expect_clients_read_every_peer(result, 4);
+    int on_ours = 0;
+    for (const LibpmixReport &report : libpmix_reports(result.out)) on_ours += ours(report.own_libpmix) ? 1 : 0;
+    cr_expect_eq(on_ours, 2, "%d ranks on our library, expected 2:\n%s", on_ours, result.out.c_str());
+}
+
+// Open MPI's own launcher: mpirun (ORTE's PMIx server on Debian's OpenPMIx),
+// its ranks on our library (-x LD_LIBRARY_PATH), as a user with pmixpp
+// installed beside Debian's Open MPI runs them.
+Test(our_ranks_under_open_mpi_mpirun, hello_allreduce, .timeout = 120)
+{
+    const int ranks = 4;
+    const std::string our_lib = std::string(std::getenv("PMIXPP_BUILD_DIR")) + "/lib";
+    std::vector<std::string> argv = {"LD_LIBRARY_PATH=", MPIRUN, "-x", "LD_LIBRARY_PATH=" + our_lib};
+    const std::vector<std::string> rest = mpirun_args(ranks, program_path("hello_allreduce"));
+    argv.insert(argv.end(), rest.begin(), rest.end());
+    const Result result = test_support::run("/usr/bin/env", argv, "", 90);
+    cr_assert_eq(result.code, 0, "mpirun (on OpenPMIx) -n %d hello_allreduce on ours exited %d:\n%s%s", ranks,
+                 result.code, result.out.c_str(), result.err.c_str());
+    for (int rank = 0; rank < ranks; ++rank) {
+        const std::string line = "rank " + std::to_string(rank) + " of " + std::to_string(ranks) + ": allreduce sum 10";
+        cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line.c_str(), result.out.c_str());
+    }
+    expect_our_ranks_under_openpmix(result, "rank", ranks, "mpirun");
 }

@@ -1,0 +1,122 @@
+#include "client/openpmix/job_data.h"
+
+#include "common/openpmix/kvals.h"
+
+#include <pmixpp/util.hpp>
+
+#include <cstring>
+#include <vector>
+
+namespace pmixpp::client {
+
+namespace {
+
+using Level = store::Level;
+
+// Infos whose values this owns.
+struct OwnedInfos {
+    std::vector<pmix_info_t> items;
+    OwnedInfos() = default;
+    OwnedInfos(const OwnedInfos &) = delete;
+    OwnedInfos &operator=(const OwnedInfos &) = delete;
+    ~OwnedInfos()
+    {
+        for (pmix_info_t &info : items) PMIX_INFO_DESTRUCT(&info);
+    }
+};
+
+// An array's level and the key that names which one it is.
+struct ArrayLevel {
+    const char *array_key;
+    Level level;
+    const char *id_key;
+};
+
+constexpr ArrayLevel kArrays[] = {
+    {PMIX_SESSION_INFO_ARRAY, PMIXPP_GDS_LEVEL_SESSION, PMIX_SESSION_ID},
+    {PMIX_NODE_INFO_ARRAY, PMIXPP_GDS_LEVEL_NODE, PMIX_NODEID},
+    {PMIX_APP_INFO_ARRAY, PMIXPP_GDS_LEVEL_APP, PMIX_APPNUM},
+};
+
+const ArrayLevel *array_level(const char *key)
+{
+    for (const ArrayLevel &level : kArrays) {
+        if (std::strncmp(key, level.array_key, PMIX_MAX_KEYLEN) == 0) return &level;
+    }
+    return nullptr;
+}
+
+pmix_status_t put_array(const store::Store &store, const char *nspace, const ArrayLevel &level,
+                        const pmix_value_t &value, std::string *reason_p)
+{
+    if (value.type != PMIX_DATA_ARRAY || value.data.darray == nullptr || value.data.darray->type != PMIX_INFO) {
+        *reason_p = std::string(level.array_key) + " is not an array of infos";
+        return PMIX_ERR_BAD_PARAM;
+    }
+    const auto *items = static_cast<const pmix_info_t *>(value.data.darray->array);
+    const std::size_t n = value.data.darray->size;
+    const pmix_info_t *id = util::find_info(items, n, level.id_key);
+    uint32_t number = 0;
+    if (id == nullptr || util::read_unsigned(id->value, &number) != PMIX_SUCCESS) {
+        return PMIX_SUCCESS;  // an array we cannot place (a node known by name only) is left out
+    }
+    return store.put(nspace, level.level, number, items, n);
+}
+
+// [rank][KVALs]
+pmix_status_t put_rank(const store::Store &store, const char *nspace, openpmix::Encoding encoding,
+                       const pmix_value_t &value, std::string *reason_p)
+{
+    if (value.type != PMIX_BYTE_OBJECT) {
+        *reason_p = std::string(PMIX_PROC_BLOB) + " is not a byte object";
+        return PMIX_ERR_BAD_PARAM;
+    }
+    openpmix::Reader reader(
+        encoding, std::span<const uint8_t>(reinterpret_cast<const uint8_t *>(value.data.bo.bytes), value.data.bo.size));
+    pmix_rank_t rank = PMIX_RANK_UNDEF;
+    OwnedInfos kvals;
+    pmix_status_t rc = reader.unpack_rank(&rank);
+    if (rc == PMIX_SUCCESS) rc = openpmix::read_kvals(reader, &kvals.items);
+    if (rc != PMIX_SUCCESS) {
+        *reason_p = std::string("a rank's ") + PMIX_PROC_BLOB + ": " + reader.reason();
+        return rc;
+    }
+    return store.put(nspace, PMIXPP_GDS_LEVEL_PROC, rank, kvals.items.data(), kvals.items.size());
+}
+
+}  // namespace
+
+pmix_status_t import_openpmix_job_data(openpmix::Encoding encoding, std::span<const uint8_t> answer, const char *nspace,
+                                       const store::Store &store, std::string *reason_p)
+{
+    openpmix::Reader reader(encoding, answer);
+    std::string named;
+    pmix_status_t rc = reader.unpack_string(&named);
+    if (rc != PMIX_SUCCESS || named != nspace) {
+        *reason_p = rc != PMIX_SUCCESS ? "no namespace at its start (" + reader.reason() + ")"
+                                       : "it is for namespace " + named + ", not ours (" + nspace + ")";
+        return rc != PMIX_SUCCESS ? rc : PMIX_ERR_BAD_PARAM;
+    }
+    OwnedInfos all;
+    rc = openpmix::read_kvals(reader, &all.items);
+    if (rc != PMIX_SUCCESS) {
+        *reason_p = reader.reason();
+        return rc;
+    }
+    std::vector<pmix_info_t> job;  // borrowed from `all`
+    for (const pmix_info_t &info : all.items) {
+        if (rc != PMIX_SUCCESS) break;
+        if (std::strncmp(info.key, PMIX_PROC_BLOB, PMIX_MAX_KEYLEN) == 0) {
+            rc = put_rank(store, nspace, encoding, info.value, reason_p);
+        } else if (const ArrayLevel *level = array_level(info.key)) {
+            rc = put_array(store, nspace, *level, info.value, reason_p);
+        } else {
+            job.push_back(info);
+        }
+    }
+    if (rc == PMIX_SUCCESS) rc = store.put(nspace, PMIXPP_GDS_LEVEL_JOB, PMIX_RANK_WILDCARD, job.data(), job.size());
+    if (rc != PMIX_SUCCESS && reason_p->empty()) *reason_p = std::string("our store: ") + PMIx_Error_string(rc);
+    return rc;
+}
+
+}  // namespace pmixpp::client

@@ -1,0 +1,313 @@
+#include "client/openpmix/server_dialect.h"
+
+#include "common/openpmix/kvals.h"
+
+#include <climits>
+#include <cstring>
+#include <utility>
+
+namespace pmixpp::client {
+
+namespace {
+
+using openpmix::Reader;
+using openpmix::Writer;
+
+// How OpenPMIx names a handler of every code when it (de)registers it.
+constexpr pmix_status_t kEveryCode = INT_MIN;
+
+template <typename Ours> pmix_status_t decode(std::span<const uint8_t> bytes, Ours *ours_p)
+{
+    return wire::decode_payload(bytes.data(), bytes.size(), ours_p);
+}
+
+// Runs the packs in order, up to the first that fails.
+template <typename... Packs> pmix_status_t in_order(Packs... packs)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    ((rc = rc == PMIX_SUCCESS ? packs() : rc), ...);
+    return rc;
+}
+
+pmix_status_t pack_infos(Writer &writer, const wire::InfoArray &info)
+{
+    return writer.pack_counted(PMIX_INFO, info.data(), info.size());
+}
+
+// Our procs, none meaning the caller's whole namespace, as OpenPMIx's
+// [n][procs], which always names at least one.
+pmix_status_t pack_procs(Writer &writer, const std::vector<pmix_proc_t> &procs, const pmix_proc_t &self)
+{
+    if (!procs.empty()) return writer.pack_counted(PMIX_PROC, procs.data(), procs.size());
+    pmix_proc_t whole{};
+    PMIX_LOAD_PROCID(&whole, self.nspace, PMIX_RANK_WILDCARD);
+    return writer.pack_counted(PMIX_PROC, &whole, 1);
+}
+
+// One scope's data as [scope][BUFFER of KVALs]; nothing when it is empty.
+// A GLOBAL put goes in both LOCAL and REMOTE, as OpenPMIx's client sends it.
+pmix_status_t pack_scope(Writer &writer, pmix_scope_t scope, const wire::InfoArray &own, const wire::InfoArray &global)
+{
+    if (own.empty() && global.empty()) return PMIX_SUCCESS;
+    Writer kvals(writer.encoding());
+    pmix_status_t rc = in_order([&] { return openpmix::write_kvals(kvals, own.data(), own.size()); },
+                                [&] { return openpmix::write_kvals(kvals, global.data(), global.size()); });
+    if (rc != PMIX_SUCCESS) return rc;
+    pmix_data_buffer_t buffer{};
+    buffer.base_ptr = reinterpret_cast<char *>(const_cast<uint8_t *>(kvals.bytes().data()));
+    buffer.bytes_used = kvals.bytes().size();
+    return in_order([&] { return writer.pack(PMIX_SCOPE, &scope, 1); },
+                    [&] { return writer.pack(PMIX_BUFFER, &buffer, 1); });
+}
+
+pmix_status_t pack_commit(Writer &writer, const wire::CommitRequest &r)
+{
+    return in_order([&] { return pack_scope(writer, PMIX_LOCAL, r.local, r.global); },
+                    [&] { return pack_scope(writer, PMIX_REMOTE, r.remote, r.global); });
+}
+
+// [nspace][rank][ninfo][infos][key, unless all of the proc's are wanted]
+pmix_status_t pack_get(Writer &writer, const wire::GetRequest &r)
+{
+    return in_order([&] { return writer.pack_string(r.proc.nspace); }, [&] { return writer.pack_rank(r.proc.rank); },
+                    [&] { return pack_infos(writer, r.directives); },
+                    [&] { return r.key.empty() ? PMIX_SUCCESS : writer.pack_string(r.key.c_str()); });
+}
+
+pmix_status_t pack_abort(Writer &writer, const wire::AbortRequest &r)
+{
+    return in_order([&] { return writer.pack_status(r.status); },
+                    [&] { return writer.pack_string(r.message.empty() ? nullptr : r.message.c_str()); },
+                    [&] {
+                        return r.procs.empty() ? writer.pack_size(0)
+                                               : writer.pack_counted(PMIX_PROC, r.procs.data(), r.procs.size());
+                    });
+}
+
+// OpenPMIx names no source: the server knows the sender.
+pmix_status_t pack_notify(Writer &writer, const wire::NotifyEventRequest &r)
+{
+    const pmix_data_range_t range = r.event.range;
+    return in_order([&] { return writer.pack_status(r.event.status); },
+                    [&] { return writer.pack(PMIX_DATA_RANGE, &range, 1); },
+                    [&] { return pack_infos(writer, r.event.info); });
+}
+
+template <typename Reply> pmix_status_t encode_reply(const Reply &reply, wire::Bytes *ours_p)
+{
+    return wire::encode_to_bytes(reply, ours_p);
+}
+
+pmix_status_t status_reply(pmix_status_t status, wire::Bytes *ours_p)
+{
+    wire::StatusReply reply;
+    reply.status = status;
+    return encode_reply(reply, ours_p);
+}
+
+// [status], then byte objects of [proc][KVALs]: the requested proc's go to
+// the reply; a job's (rank WILDCARD, sent when another job was asked for)
+// too, as our server answers a job-level get.
+pmix_status_t read_get_answer(Reader &reader, const pmix_proc_t &wanted, wire::GetReply *reply_p)
+{
+    std::vector<pmix_info_t> items;
+    pmix_status_t rc = PMIX_SUCCESS;
+    while (rc == PMIX_SUCCESS && !reader.at_end()) {
+        pmix_byte_object_t object{};
+        int32_t n = 1;
+        rc = reader.unpack(PMIX_BYTE_OBJECT, &object, &n);
+        if (rc != PMIX_SUCCESS) break;
+        Reader inner(reader.encoding(),
+                     std::span<const uint8_t>(reinterpret_cast<const uint8_t *>(object.bytes), object.size));
+        pmix_proc_t proc{};
+        rc = inner.unpack_proc(&proc);
+        const bool theirs = proc.rank == wanted.rank || proc.rank == PMIX_RANK_UNDEF;
+        if (rc == PMIX_SUCCESS && (theirs || proc.rank == PMIX_RANK_WILDCARD)) rc = openpmix::read_kvals(inner, &items);
+        PMIX_BYTE_OBJECT_DESTRUCT(&object);
+    }
+    if (rc == PMIX_SUCCESS) rc = reply_p->data.assign_copy(items.data(), items.size());
+    for (pmix_info_t &info : items) PMIX_INFO_DESTRUCT(&info);
+    return rc;
+}
+
+}  // namespace
+
+OpenPmixServerDialect::OpenPmixServerDialect(openpmix::Encoding encoding, const pmix_proc_t &self)
+    : encoding_(encoding), self_(self)
+{}
+
+pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8_t> ours,
+                                             std::vector<uint8_t> *theirs_p, wire::Bytes *answer_here_p)
+{
+    wire::Command command{};
+    pmix_status_t rc = wire::peek_command(ours, &command);
+    if (rc != PMIX_SUCCESS) return rc;
+    using openpmix::Command;
+    Pending pending;
+    pending.command = command;
+    Writer writer(encoding_);
+    auto as = [&](Command theirs, auto pack) {
+        return in_order([&] { return writer.pack_command(static_cast<uint8_t>(theirs)); }, pack);
+    };
+    std::lock_guard lock(mutex_);
+    switch (command) {
+    case wire::Command::Commit: {
+        wire::CommitRequest r;
+        rc = decode(ours, &r);
+        if (rc == PMIX_SUCCESS) rc = as(Command::commit, [&] { return pack_commit(writer, r); });
+        break;
+    }
+    case wire::Command::Fence: {
+        wire::FenceRequest r;
+        rc = decode(ours, &r);
+        if (rc == PMIX_SUCCESS) {
+            rc = as(Command::fence, [&] {
+                return in_order([&] { return pack_procs(writer, r.procs, self_); },
+                                [&] { return pack_infos(writer, r.directives); });
+            });
+        }
+        break;
+    }
+    case wire::Command::Get: {
+        wire::GetRequest r;
+        rc = decode(ours, &r);
+        pending.proc = r.proc;
+        if (rc == PMIX_SUCCESS) rc = as(Command::get, [&] { return pack_get(writer, r); });
+        break;
+    }
+    case wire::Command::Abort: {
+        wire::AbortRequest r;
+        rc = decode(ours, &r);
+        if (rc == PMIX_SUCCESS) rc = as(Command::abort, [&] { return pack_abort(writer, r); });
+        break;
+    }
+    case wire::Command::Finalize: rc = as(Command::finalize, [] { return PMIX_SUCCESS; }); break;
+    case wire::Command::NotifyEvent: {
+        wire::NotifyEventRequest r;
+        rc = decode(ours, &r);
+        if (rc == PMIX_SUCCESS) rc = as(Command::notify, [&] { return pack_notify(writer, r); });
+        break;
+    }
+    case wire::Command::RegisterEvents: {
+        wire::RegisterEventsRequest r;
+        rc = decode(ours, &r);
+        if (rc == PMIX_SUCCESS) rc = register_events(r, writer, &pending);
+        break;
+    }
+    case wire::Command::DeregisterEvents: {
+        wire::DeregisterEventsRequest r;
+        rc = decode(ours, &r);
+        if (rc == PMIX_SUCCESS) rc = deregister_events(r, writer);
+        if (rc == PMIX_SUCCESS) rc = status_reply(PMIX_SUCCESS, answer_here_p);
+        *theirs_p = writer.take();
+        return rc;
+    }
+    default: return PMIX_ERR_NOT_SUPPORTED;
+    }
+    if (rc != PMIX_SUCCESS) return rc;
+    if (tag != kOpenPmixUnwatchedTag) pending_[tag] = pending;
+    *theirs_p = writer.take();
+    return PMIX_SUCCESS;
+}
+
+// [ncodes][codes][ninfo][infos]; our reference for it is made here.
+pmix_status_t OpenPmixServerDialect::register_events(const wire::RegisterEventsRequest &r, Writer &writer,
+                                                     Pending *pending_p)
+{
+    pending_p->reference = next_reference_++;
+    registrations_[pending_p->reference] = r.codes;
+    return in_order([&] { return writer.pack_command(static_cast<uint8_t>(openpmix::Command::register_events)); },
+                    [&] { return writer.pack_counted(PMIX_STATUS, r.codes.data(), r.codes.size()); },
+                    [&] { return pack_infos(writer, r.info); });
+}
+
+// OpenPMIx deregisters by code (INT_MIN: its handler of every code), and
+// expects no answer.
+pmix_status_t OpenPmixServerDialect::deregister_events(const wire::DeregisterEventsRequest &r, Writer &writer)
+{
+    auto found = registrations_.find(r.reference);
+    if (found == registrations_.end()) return PMIX_ERR_NOT_FOUND;
+    std::vector<pmix_status_t> codes = std::move(found->second);
+    registrations_.erase(found);
+    if (codes.empty()) codes.push_back(kEveryCode);
+    pmix_status_t rc = writer.pack_command(static_cast<uint8_t>(openpmix::Command::deregister_events));
+    for (pmix_status_t code : codes) {
+        if (rc == PMIX_SUCCESS) rc = writer.pack_status(code);
+    }
+    return rc;
+}
+
+pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t> theirs, wire::Bytes *ours_p)
+{
+    Pending pending;
+    {
+        std::lock_guard lock(mutex_);
+        auto found = pending_.find(tag);
+        if (found == pending_.end()) return PMIX_ERR_NOT_FOUND;
+        pending = found->second;
+        pending_.erase(found);
+    }
+    // An empty answer is OpenPMIx's word for a lost request.
+    if (theirs.empty()) return status_reply(PMIX_ERR_LOST_CONNECTION, ours_p);
+    Reader reader(encoding_, theirs);
+    pmix_status_t status = PMIX_SUCCESS;
+    pmix_status_t rc = reader.unpack_status(&status);
+    if (rc != PMIX_SUCCESS) return rc;
+    switch (pending.command) {
+    case wire::Command::Fence: {
+        wire::FenceReply reply;  // the collected data stays with the server: gets fetch it
+        reply.status = status;
+        return encode_reply(reply, ours_p);
+    }
+    case wire::Command::Get: {
+        wire::GetReply reply;
+        reply.status = status;
+        if (status == PMIX_SUCCESS) rc = read_get_answer(reader, pending.proc, &reply);
+        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
+    }
+    case wire::Command::RegisterEvents: {
+        wire::RegisterEventsReply reply;
+        reply.status = status;
+        reply.reference = pending.reference;
+        if (status != PMIX_SUCCESS) {
+            std::lock_guard lock(mutex_);
+            registrations_.erase(pending.reference);
+        }
+        return encode_reply(reply, ours_p);
+    }
+    default: return status_reply(status, ours_p);
+    }
+}
+
+// [cmd][status][source][ninfo][infos], then the range (absent in a cached
+// event replayed after a registration).
+pmix_status_t OpenPmixServerDialect::event(std::span<const uint8_t> theirs, wire::Event *event_p) const
+{
+    Reader reader(encoding_, theirs);
+    uint8_t command = 0;
+    int32_t n = 1;
+    wire::Event event;
+    pmix_info_t *info = nullptr;
+    std::size_t ninfo = 0;
+    pmix_status_t rc =
+        in_order([&] { return reader.unpack(PMIX_UINT8, &command, &n); },
+                 [&] { return reader.unpack_status(&event.status); }, [&] { return reader.unpack_proc(&event.source); },
+                 [&] { return reader.unpack_counted(PMIX_INFO, reinterpret_cast<void **>(&info), &ninfo); });
+    if (rc != PMIX_SUCCESS) return rc;
+    event.info.adopt(info, ninfo);
+    event.range = PMIX_RANGE_LOCAL;
+    n = 1;
+    if (!reader.at_end() && reader.unpack(PMIX_DATA_RANGE, &event.range, &n) != PMIX_SUCCESS) {
+        event.range = PMIX_RANGE_LOCAL;
+    }
+    *event_p = std::move(event);
+    return PMIX_SUCCESS;
+}
+
+void OpenPmixServerDialect::forget(uint32_t tag)
+{
+    std::lock_guard lock(mutex_);
+    pending_.erase(tag);
+}
+
+}  // namespace pmixpp::client

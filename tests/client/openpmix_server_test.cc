@@ -1,0 +1,376 @@
+// Our client under a scripted stand-in for an OpenPMIx server
+// (src/client/openpmix/): a tcp listener on loopback named in
+// PMIX_SERVER_URI41 alone, a thread that speaks OpenPMIx's protocol with
+// blocking I/O. The real thing (pmixrun on Debian's libpmix, Open MPI's
+// mpirun) is in compat_interop; here the server misbehaves on purpose too:
+// garbage job data, a connection closed after the handshake, a malformed
+// answer to a get. Each ends in an error status, never a crash.
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <pmix.h>
+
+#include "common/openpmix/bfrops.h"
+#include "common/openpmix/commands.h"
+#include "common/openpmix/frame.h"
+#include "common/wire/connection.h"
+
+namespace {
+
+using namespace pmixpp;
+using openpmix::Encoding;
+using openpmix::Reader;
+using openpmix::Writer;
+
+constexpr const char *kJob = "opx.job";
+constexpr int kIoMs = 20000;
+const Encoding kV41{openpmix::Bfrops::v41, openpmix::BufferType::non_desc};
+
+uint32_t be32(const uint8_t *p)
+{
+    uint32_t v = 0;
+    std::memcpy(&v, p, 4);
+    return ntohl(v);
+}
+
+struct Message {
+    uint32_t tag = 0;
+    std::vector<uint8_t> body;
+    uint8_t command = 0xff;
+};
+
+// One client, one script, on a thread; what it saw is read after join().
+class FakeOpenPmixServer {
+public:
+    using Script = std::function<void(FakeOpenPmixServer &, int fd)>;
+
+    FakeOpenPmixServer()
+    {
+        listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t size = sizeof(address);
+        if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr *>(&address), sizeof(address)) != 0 ||
+            ::listen(listen_fd_, 4) != 0 ||
+            ::getsockname(listen_fd_, reinterpret_cast<sockaddr *>(&address), &size) != 0) {
+            std::abort();
+        }
+        const std::string uri = "opx.server.0;tcp4://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+        unsetenv("PMIXPP_SERVER_URIS");  // what makes the server OpenPMIx's
+        setenv("PMIX_SERVER_URI41", uri.c_str(), 1);
+        setenv("PMIX_NAMESPACE", kJob, 1);
+        setenv("PMIX_RANK", "0", 1);
+        setenv("PMIX_SECURITY_MODE", "native", 1);
+        setenv("PMIX_MCA_ptl", "tcp", 1);
+    }
+    ~FakeOpenPmixServer()
+    {
+        join();
+        ::close(listen_fd_);
+    }
+
+    void run(Script script)
+    {
+        thread_ = std::thread([this, script] {
+            const int fd = ::accept(listen_fd_, nullptr, nullptr);
+            if (fd < 0) return;
+            script(*this, fd);
+            ::close(fd);
+        });
+    }
+    void join()
+    {
+        if (thread_.joinable()) thread_.join();
+    }
+
+    // ---- for scripts: no Criterion asserts off the test's thread.
+    bool take_connect_request(int fd)
+    {
+        wire::HeaderBytes head{};
+        if (wire::recv_bytes_blocking(fd, head, kIoMs) != PMIX_SUCCESS) return false;
+        std::vector<uint8_t> body(head[8] | head[9] << 8 | head[10] << 16 | head[11] << 24);  // host order
+        if (wire::recv_bytes_blocking(fd, body, kIoMs) != PMIX_SUCCESS) return false;
+        connect_body = body;
+        return send_words(fd, {PMIX_SUCCESS, 7});
+    }
+    bool send_words(int fd, std::vector<int32_t> words)
+    {
+        std::vector<uint8_t> bytes;
+        for (int32_t word : words) {
+            const uint32_t be = htonl(static_cast<uint32_t>(word));
+            const auto *p = reinterpret_cast<const uint8_t *>(&be);
+            bytes.insert(bytes.end(), p, p + 4);
+        }
+        return wire::send_bytes_blocking(fd, bytes, kIoMs) == PMIX_SUCCESS;
+    }
+    bool next(int fd, Message *message_p)
+    {
+        wire::HeaderBytes head{};
+        if (wire::recv_bytes_blocking(fd, head, kIoMs) != PMIX_SUCCESS) return false;
+        message_p->tag = be32(head.data() + 4);
+        message_p->body.resize(be32(head.data() + 8));
+        if (!message_p->body.empty() && wire::recv_bytes_blocking(fd, message_p->body, kIoMs) != PMIX_SUCCESS) {
+            return false;
+        }
+        Reader reader(kV41, message_p->body);
+        int32_t n = 1;
+        (void)reader.unpack(PMIX_UINT8, &message_p->command, &n);
+        seen.push_back(message_p->command);
+        return true;
+    }
+    bool answer(int fd, uint32_t tag, const std::vector<uint8_t> &body)
+    {
+        const wire::HeaderBytes head = openpmix::encode_header(0, tag, static_cast<uint32_t>(body.size()));
+        return wire::send_bytes_blocking(fd, head, kIoMs) == PMIX_SUCCESS &&
+               (body.empty() || wire::send_bytes_blocking(fd, body, kIoMs) == PMIX_SUCCESS);
+    }
+    // Answers requests with `answer_of` until the client's finalize (answered
+    // with a status) or the end of the connection.
+    void serve(int fd, const std::function<std::vector<uint8_t>(const Message &)> &answer_of)
+    {
+        Message message;
+        while (next(fd, &message)) {
+            const auto command = static_cast<openpmix::Command>(message.command);
+            if (command == openpmix::Command::commit) commits.push_back(message.body);
+            std::vector<uint8_t> body =
+                command == openpmix::Command::finalize ? status(PMIX_SUCCESS) : answer_of(message);
+            if (!answer(fd, message.tag, body) || command == openpmix::Command::finalize) return;
+        }
+    }
+
+    static std::vector<uint8_t> status(pmix_status_t st)
+    {
+        Writer writer(kV41);
+        (void)writer.pack_status(st);
+        return writer.take();
+    }
+
+    std::vector<uint8_t> connect_body;
+    std::vector<uint8_t> seen;
+    std::vector<std::vector<uint8_t>> commits;
+
+private:
+    int listen_fd_ = -1;
+    std::thread thread_;
+};
+
+pmix_value_t u32_value(uint32_t v)
+{
+    pmix_value_t value{};
+    value.type = PMIX_UINT32;
+    value.data.uint32 = v;
+    return value;
+}
+
+// A 2-rank job as an OpenPMIx server lays it out: job keys, then one
+// pmix.pblob per rank.
+std::vector<uint8_t> job_data()
+{
+    Writer writer(kV41);
+    (void)writer.pack_string(kJob);
+    (void)writer.pack_kval(PMIX_JOB_SIZE, u32_value(2));
+    for (pmix_rank_t rank = 0; rank < 2; ++rank) {
+        Writer blob(kV41);
+        (void)blob.pack_rank(rank);
+        pmix_value_t local{};
+        local.type = PMIX_UINT16;
+        local.data.uint16 = static_cast<uint16_t>(rank);
+        (void)blob.pack_kval(PMIX_LOCAL_RANK, local);
+        pmix_value_t bo{};
+        bo.type = PMIX_BYTE_OBJECT;
+        bo.data.bo.bytes = reinterpret_cast<char *>(const_cast<uint8_t *>(blob.bytes().data()));
+        bo.data.bo.size = blob.bytes().size();
+        (void)writer.pack_kval(PMIX_PROC_BLOB, bo);
+    }
+    return writer.take();
+}
+
+// Connect, then job data: what every script but the broken ones starts with.
+bool greet(FakeOpenPmixServer &server, int fd)
+{
+    Message req;
+    return server.take_connect_request(fd) && server.next(fd, &req) && server.answer(fd, req.tag, job_data());
+}
+
+// A get of rank 1's "peer.key": [status][BYTE_OBJECT of [proc][KVAL]].
+std::vector<uint8_t> peer_key_answer()
+{
+    Writer object(kV41);
+    pmix_proc_t peer{};
+    PMIX_LOAD_PROCID(&peer, kJob, 1);
+    (void)object.pack_proc(peer);
+    (void)object.pack_kval("peer.key", u32_value(42));
+    Writer writer(kV41);
+    (void)writer.pack_status(PMIX_SUCCESS);
+    (void)writer.pack_byte_object(object.bytes().data(), object.bytes().size());
+    return writer.take();
+}
+
+pmix_status_t get_u32(pmix_rank_t rank, const char *key, uint32_t *v_p)
+{
+    pmix_proc_t proc{};
+    PMIX_LOAD_PROCID(&proc, kJob, rank);
+    pmix_value_t *value = nullptr;
+    const pmix_status_t rc = PMIx_Get(&proc, key, nullptr, 0, &value);
+    if (rc != PMIX_SUCCESS) return rc;
+    if (value->type == PMIX_UINT32) *v_p = value->data.uint32;
+    if (value->type == PMIX_UINT16) *v_p = value->data.uint16;
+    PMIX_VALUE_RELEASE(value);
+    return PMIX_SUCCESS;
+}
+
+}  // namespace
+
+// Init through OpenPMIx's handshake and job data, a put and commit in its
+// buckets, a fence, a peer's key through its get, finalize.
+Test(openpmix_server, a_client_lives_a_whole_life, .timeout = 60)
+{
+    FakeOpenPmixServer server;
+    server.run([](FakeOpenPmixServer &s, int fd) {
+        if (!greet(s, fd)) return;
+        s.serve(fd, [](const Message &m) {
+            return static_cast<openpmix::Command>(m.command) == openpmix::Command::get
+                       ? peer_key_answer()
+                       : FakeOpenPmixServer::status(PMIX_SUCCESS);
+        });
+    });
+    pmix_proc_t me{};
+    cr_assert_eq(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    cr_expect_str_eq(me.nspace, kJob);
+    uint32_t v = 0;
+    cr_expect_eq(get_u32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, &v), PMIX_SUCCESS);
+    cr_expect_eq(v, 2u);
+    cr_expect_eq(get_u32(0, PMIX_LOCAL_RANK, &v), PMIX_SUCCESS);
+    cr_expect_eq(v, 0u);
+    pmix_value_t mine = u32_value(5);
+    cr_expect_eq(PMIx_Put(PMIX_GLOBAL, "my.key", &mine), PMIX_SUCCESS);
+    cr_expect_eq(PMIx_Commit(), PMIX_SUCCESS);
+    cr_expect_eq(PMIx_Fence(nullptr, 0, nullptr, 0), PMIX_SUCCESS);
+    cr_expect_eq(get_u32(1, "peer.key", &v), PMIX_SUCCESS);
+    cr_expect_eq(v, 42u);
+    cr_expect_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    server.join();
+
+    // The connect request named OpenPMIx's simple client of version 4.2.2 in v41.
+    const std::string body(server.connect_body.begin(), server.connect_body.end());
+    cr_expect(body.find("native") == 0, "psec first");
+    cr_expect(body.find(kJob) != std::string::npos);
+    cr_expect(body.find("4.2.2") != std::string::npos && body.find("v41") != std::string::npos);
+    // A GLOBAL put went in both buckets: [scope LOCAL][BUFFER][scope REMOTE][BUFFER].
+    cr_assert_eq(server.commits.size(), 1u);
+    Reader commit(kV41, server.commits[0]);
+    int32_t n = 1;
+    uint8_t command = 0;
+    cr_assert_eq(commit.unpack(PMIX_UINT8, &command, &n), PMIX_SUCCESS);
+    for (pmix_scope_t expected : {PMIX_LOCAL, PMIX_REMOTE}) {
+        pmix_scope_t scope = PMIX_SCOPE_UNDEF;
+        pmix_data_buffer_t kvals{};
+        n = 1;
+        cr_assert_eq(commit.unpack(PMIX_SCOPE, &scope, &n), PMIX_SUCCESS);
+        cr_expect_eq(scope, expected);
+        n = 1;
+        cr_assert_eq(commit.unpack(PMIX_BUFFER, &kvals, &n), PMIX_SUCCESS);
+        Reader inner(kV41,
+                     std::span<const uint8_t>(reinterpret_cast<const uint8_t *>(kvals.base_ptr), kvals.bytes_used));
+        std::string key;
+        pmix_value_t value{};
+        cr_expect_eq(inner.unpack_kval(&key, &value), PMIX_SUCCESS);
+        cr_expect_str_eq(key.c_str(), "my.key");
+        PMIX_DATA_BUFFER_DESTRUCT(&kvals);
+    }
+    const std::vector<uint8_t> sent = server.seen;
+    const auto has = [&](openpmix::Command c) {
+        for (uint8_t s : sent) {
+            if (s == static_cast<uint8_t>(c)) return true;
+        }
+        return false;
+    };
+    cr_expect(has(openpmix::Command::req) && has(openpmix::Command::fence) && has(openpmix::Command::get) &&
+              has(openpmix::Command::finalize));
+}
+
+// Job data that does not read: init fails with a status and a line that
+// says so.
+Test(openpmix_server, garbage_job_data_fails_init, .init = cr_redirect_stderr, .timeout = 60)
+{
+    FakeOpenPmixServer server;
+    server.run([](FakeOpenPmixServer &s, int fd) {
+        Message req;
+        if (s.take_connect_request(fd) && s.next(fd, &req)) s.answer(fd, req.tag, std::vector<uint8_t>(40, 0xEE));
+    });
+    pmix_proc_t me{};
+    const pmix_status_t rc = PMIx_Init(&me, nullptr, 0);
+    server.join();
+    cr_expect_neq(rc, PMIX_SUCCESS);
+    std::fflush(stderr);
+    FILE *err = cr_get_redirected_stderr();
+    char line[1024];
+    bool said = false;
+    while (std::fgets(line, sizeof(line), err) != nullptr) {
+        said = said || std::strstr(line, "did not take us in, reading our job data") != nullptr;
+    }
+    cr_expect(said, "no line said why init failed");
+}
+
+// The server goes away right after accepting us.
+Test(openpmix_server, a_server_that_closes_after_the_handshake_fails_init, .init = cr_redirect_stderr, .timeout = 60)
+{
+    FakeOpenPmixServer server;
+    server.run([](FakeOpenPmixServer &s, int fd) { (void)s.take_connect_request(fd); });
+    pmix_proc_t me{};
+    cr_expect_neq(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+}
+
+// A refusal: the status alone, then the end.
+Test(openpmix_server, a_refusal_is_init_s_status, .init = cr_redirect_stderr, .timeout = 60)
+{
+    FakeOpenPmixServer server;
+    server.run([](FakeOpenPmixServer &s, int fd) {
+        wire::HeaderBytes head{};
+        (void)wire::recv_bytes_blocking(fd, head, kIoMs);
+        std::vector<uint8_t> body(head[8] | head[9] << 8 | head[10] << 16 | head[11] << 24);
+        (void)wire::recv_bytes_blocking(fd, body, kIoMs);
+        (void)s.send_words(fd, {PMIX_ERR_INVALID_CRED});
+    });
+    pmix_proc_t me{};
+    cr_expect_eq(PMIx_Init(&me, nullptr, 0), PMIX_ERR_INVALID_CRED);
+}
+
+// A get answered with bytes that do not read fails that get only; the next
+// one is served.
+Test(openpmix_server, a_malformed_answer_fails_one_get, .init = cr_redirect_stderr, .timeout = 60)
+{
+    FakeOpenPmixServer server;
+    server.run([](FakeOpenPmixServer &s, int fd) {
+        if (!greet(s, fd)) return;
+        int gets = 0;
+        s.serve(fd, [&gets](const Message &m) {
+            if (static_cast<openpmix::Command>(m.command) != openpmix::Command::get) {
+                return FakeOpenPmixServer::status(PMIX_SUCCESS);
+            }
+            std::vector<uint8_t> broken = FakeOpenPmixServer::status(PMIX_SUCCESS);
+            broken.insert(broken.end(), {0x7f, 0xff, 0xff});
+            return ++gets == 1 ? broken : peer_key_answer();
+        });
+    });
+    pmix_proc_t me{};
+    cr_assert_eq(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    uint32_t v = 0;
+    cr_expect_neq(get_u32(1, "peer.key", &v), PMIX_SUCCESS);
+    cr_expect_eq(get_u32(1, "peer.key", &v), PMIX_SUCCESS);
+    cr_expect_eq(v, 42u);
+    cr_expect_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+}
