@@ -152,6 +152,21 @@ Test(python_compat, client_on_openpmix_under_our_pmixrun)
     expect_client_exchange(r, true);
 }
 
+// And the other way round: python3-pmix on our library under pmixrun on
+// Debian's OpenPMIx, whose server speaks only OpenPMIx's protocol
+// (src/client/openpmix/).
+Test(python_compat, client_on_ours_under_openpmix_pmixrun)
+{
+    require_bindings();
+    const std::string openpmix_lib = "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/pmix2/lib";
+    const std::string our_lib = "LD_LIBRARY_PATH=" + std::string(BUILD_DIR) + "/lib";
+    const Run r = run({"/usr/bin/env", openpmix_lib.c_str(), PMIXRUN, "--tmpdir", g_tmp, "--tag-output", "--timeout",
+                       "60", "-n", std::to_string(kClientRanks), "-x", our_lib, PYTHON, CLIENT_PY});
+    cr_expect_eq(r.code, 0, "pmixrun (on OpenPMIx) -n %d python3 client.py on ours exited with %d; %s", kClientRanks,
+                 r.code, dump(r).c_str());
+    expect_client_exchange(r, false);
+}
+
 Test(python_compat, client_exchanges_values_with_every_peer_under_pmixrun)
 {
     require_bindings();

@@ -49,6 +49,10 @@ struct Case {
     // container_task.sh) rather than the node's library: "" none, "all", or
     // "odd" (odd ranks; the even ones keep the node's library).
     std::string container_ranks;
+    // On the OpenPMIx nodes: the tasks load our build's library
+    // (LD_LIBRARY_PATH) while slurmstepd keeps OpenPMIx, so our client
+    // speaks OpenPMIx's protocol (src/client/openpmix/).
+    bool tasks_on_ours = false;
 };
 
 // The task of `rank` maps the container's copy of OpenPMIx.

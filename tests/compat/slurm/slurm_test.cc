@@ -331,3 +331,47 @@ Test(slurm, mixed_tasks_mpi_hello_allreduce_n4)
 {
     on_both(container_tasks(mpi_case("mixed-hello4", "hello_allreduce", "one", 4), "odd"), check_hello);
 }
+
+// ---- our tasks under slurmstepd on OpenPMIx: the other way round. The
+// OpenPMIx nodes only: slurmstepd's server is OpenPMIx 4.2.2, the tasks
+// load our build's library and speak its protocol (src/client/openpmix/).
+namespace {
+
+template <typename Check> void on_openpmix_with_our_tasks(Case spec, Check check)
+{
+    spec.tasks_on_ours = true;
+    spec.name += "-o";
+    checked_run(Library::openpmix, spec, check);
+}
+
+}  // namespace
+
+Test(slurm, our_tasks_under_openpmix_c_client_n2)
+{
+    on_openpmix_with_our_tasks(client_case("ours-client2", "one", 2), check_client);
+}
+
+Test(slurm, our_tasks_under_openpmix_three_nodes_c_client_fence)
+{
+    on_openpmix_with_our_tasks(client_case("ours-client6", "three", 6, 3), [](Run &run) {
+        check_client(run);
+        check_remote_reads(run);
+        slurm_test::expect_slurm_upcall(run, "_fencenb_fn", 3);
+    });
+}
+
+// Every remote read is a get the OpenPMIx server forwards to the plugin's
+// direct modex.
+Test(slurm, our_tasks_under_openpmix_three_nodes_c_client_direct_modex)
+{
+    on_openpmix_with_our_tasks(client_case("ours-dmodex6", "three", 6, 3, {"--no-collect"}), [](Run &run) {
+        check_client(run);
+        check_remote_reads(run);
+        slurm_test::expect_slurm_upcall(run, "_dmodex_fn", 3);
+    });
+}
+
+Test(slurm, our_tasks_under_openpmix_mpi_hello_allreduce_n2)
+{
+    on_openpmix_with_our_tasks(mpi_case("ours-hello2", "hello_allreduce", "one", 2), check_hello);
+}
