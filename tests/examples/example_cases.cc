@@ -287,6 +287,14 @@ std::vector<ExampleCase> make_cases()
 const Mode kOurs = Mode::kOurs;
 const Mode kTheirs = Mode::kOpenPmix;
 const Mode kInterop = Mode::kInterop;
+const Mode kReverse = Mode::kReverse;
+
+const char *const kToolsNotYet =
+    "pending: a tool of ours against an OpenPMIx server: our tools find a server by our rendezvous files and speak "
+    "our protocol; OpenPMIx's tool handshake and its pmix.<host>.tool files are not read yet";
+const char *const kGroupsNotYet =
+    "pending: groups on a link to an OpenPMIx server: OpenPMIx's group construct, join and destruct are not "
+    "translated yet (the link answers PMIX_ERR_NOT_SUPPORTED)";
 
 std::vector<KnownFailure> make_known_failures()
 {
@@ -302,17 +310,18 @@ std::vector<KnownFailure> make_known_failures()
          "PMIx_server_deregister_client waits for that thread forever. Our library serves the same pmixrun "
          "through the same run"},
         {"alloc",
-         {kOurs, kInterop},
+         {kOurs, kInterop, kReverse},
          {4},
          K::kExample,
          "ranks 2-3 ask PMIX_QUERY_ALLOC_STATUS of \"MYALLOCATION\" 10 us after init, before rank 0 has "
          "requested it: pmixrun rightly answers NOT_FOUND for a request it has not had (PRRTE answers no such "
          "query at all); ranks 0 and 1 (the request and PMIX_NOTIFY_ALLOC_COMPLETE) pass"},
         {"alloc",
-         {kTheirs},
+         {kTheirs, kReverse},
          {2},
          K::kOpenPmix,
-         "intermittent (seen once in CI): rank 1 started after rank 0's allocation was granted and registered its "
+         "intermittent (seen once in CI, and in mode reverse, whose server is OpenPMIx's too): rank 1 started after "
+         "rank 0's allocation was granted and registered its "
          "PMIX_NOTIFY_ALLOC_COMPLETE handler after pmixrun raised the event; OpenPMIx 4.2.2's server did not "
          "deliver it to the late handler (ours keeps events for late registrations), so rank 1 waited until "
          "the timeout"},
@@ -323,7 +332,7 @@ std::vector<KnownFailure> make_known_failures()
          "OpenPMIx 4.2.2's PMIx_Query_info_nb segfaults on the example's PMIX_QUERY_ALLOC_STATUS query (qualifiers "
          "set, nqual left 0), also when built with OpenPMIx's own headers"},
         {"nodeinfo",
-         {kOurs, kTheirs, kInterop},
+         {kOurs, kTheirs, kInterop, kReverse},
          {},
          K::kExample,
          "needs the fabric coordinates of a node and a peer (PMIX_FABRIC_COORDINATES); this machine has no "
@@ -331,7 +340,7 @@ std::vector<KnownFailure> make_known_failures()
          "key of a peer must not wait for that peer's commit)"},
 
         {"tool_spawn",
-         {kOurs, kTheirs, kInterop},
+         {kOurs, kTheirs, kInterop, kReverse},
          {},
          K::kExample,
          "the example waits for PMIX_ERR_JOB_TERMINATED filtered on PMIX_EVENT_AFFECTED_PROC = the TOOL's own "
@@ -339,6 +348,17 @@ std::vector<KnownFailure> make_known_failures()
          "ask for; pmixrun gives the spawned job a namespace of its own, so hello runs and ends but the handler "
          "never fires (same on both libraries) and the tool waits until the timeout",
          8},
+        // pmixrun on OpenPMIx, the examples on ours (src/client/openpmix/).
+        {"tool", {kReverse}, {}, K::kPending, kToolsNotYet},
+        {"tool_nspace", {kReverse}, {}, K::kPending, kToolsNotYet},
+        {"tool_uri", {kReverse}, {}, K::kPending, kToolsNotYet},
+        {"debugger", {kReverse}, {}, K::kPending, kToolsNotYet},
+        {"debugger_attach", {kReverse}, {}, K::kPending, kToolsNotYet},
+        {"launcher", {kReverse}, {}, K::kPending, kToolsNotYet},
+        {"group", {kReverse}, {}, K::kPending, kGroupsNotYet},
+        {"group_dmodex", {kReverse}, {}, K::kPending, kGroupsNotYet},
+        {"group_lcl_cid", {kReverse}, {}, K::kPending, kGroupsNotYet},
+        {"asyncgroup", {kReverse}, {}, K::kPending, kGroupsNotYet},
     };
 }
 

@@ -13,7 +13,8 @@ namespace examples_test {
 // Which libpmix.so.2 pmixrun and the examples load: both ours, both
 // Debian's OpenPMIx, or pmixrun ours and the examples OpenPMIx's (they then
 // talk OpenPMIx's wire protocol, server/openpmix/).
-enum class Mode { kOurs, kOpenPmix, kInterop };
+// kReverse: pmixrun on OpenPMIx, the examples on ours (src/client/openpmix/).
+enum class Mode { kOurs, kOpenPmix, kInterop, kReverse };
 
 // How an example meets pmixrun.
 enum class Role {

@@ -36,6 +36,11 @@ Mode current_mode = Mode::kOurs;
 // test's LD_LIBRARY_PATH names.
 std::vector<std::string> pmixrun_command(std::string *program_p)
 {
+    if (current_mode == Mode::kReverse) {
+        // pmixrun on OpenPMIx, the examples (the test's LD_LIBRARY_PATH) on ours.
+        *program_p = "/usr/bin/env";
+        return {"LD_LIBRARY_PATH=" + env("PMIXPP_OPENPMIX_LIBDIR"), pmixrun_path()};
+    }
     if (current_mode != Mode::kInterop) {
         *program_p = pmixrun_path();
         return {};
@@ -103,7 +108,7 @@ Outcome run_client(const ExampleCase &example, int ranks, const std::string &tmp
                                    std::string("-n"), std::to_string(ranks)}) {
         args.push_back(arg);
     }
-    if (current_mode == Mode::kInterop) {
+    if (current_mode == Mode::kInterop || current_mode == Mode::kReverse) {
         args.push_back("-x");
         args.push_back("LD_LIBRARY_PATH=" + env("LD_LIBRARY_PATH"));
     }
@@ -195,7 +200,8 @@ bool matches(const std::string &text, const std::string &pattern)
 // Debian (pmixrun's, in mode kInterop, is ours: pmixrun_command).
 std::string library_dir(Mode mode)
 {
-    return mode == Mode::kOurs ? env("PMIXPP_BUILD_DIR") + "/lib" : env("PMIXPP_OPENPMIX_LIBDIR");
+    const bool ours = mode == Mode::kOurs || mode == Mode::kReverse;
+    return ours ? env("PMIXPP_BUILD_DIR") + "/lib" : env("PMIXPP_OPENPMIX_LIBDIR");
 }
 
 std::string verdict(bool passed, const KnownFailure *known)
@@ -218,6 +224,7 @@ const char *mode_name(Mode mode)
     case Mode::kOurs: return "ours";
     case Mode::kOpenPmix: return "openpmix";
     case Mode::kInterop: return "interop";
+    case Mode::kReverse: return "reverse";
     }
     return "?";
 }

@@ -45,6 +45,10 @@ namespace {
     Test(examples_interop, name, .timeout = 120)                                                                       \
     {                                                                                                                  \
         run_and_judge(#name, Mode::kInterop);                                                                          \
+    }                                                                                                                  \
+    Test(examples_reverse, name, .timeout = 120)                                                                       \
+    {                                                                                                                  \
+        run_and_judge(#name, Mode::kReverse);                                                                          \
     }
 
 // Which libpmix.so.2 `program` would load, as the dynamic loader resolves it

@@ -79,6 +79,31 @@ pmix_status_t read_connect_answer(int fd, uint32_t *index_p, std::string *reason
     return rc;
 }
 
+// The header of the answer on `tag`. An event the server sends before it
+// (on tag 0: one a peer raised as we connected) is read and dropped, as
+// OpenPMIx's own client, with no handler registered yet, would drop it.
+pmix_status_t read_answer_head(int fd, uint32_t tag, wire::HeaderBytes *head_p, std::string *reason_p)
+{
+    constexpr int kMaxSkipped = 64;
+    for (int skipped = 0; skipped < kMaxSkipped; ++skipped) {
+        pmix_status_t rc = wire::recv_bytes_blocking(fd, *head_p, kHandshakeTimeoutMs, reason_p);
+        if (rc != PMIX_SUCCESS) return rc;
+        const uint32_t got = be32_of(head_p->data() + 4);
+        if (got == tag) return PMIX_SUCCESS;
+        const uint32_t length = be32_of(head_p->data() + 8);
+        if ((got != openpmix::kTagEvent && got != openpmix::kTagIof) || length > openpmix::kMaxConnectBody) {
+            return PMIX_SUCCESS;  // not ours and not skippable: the caller says what it is
+        }
+        std::vector<uint8_t> dropped(length);
+        rc = wire::recv_bytes_blocking(fd, dropped, kHandshakeTimeoutMs, reason_p);
+        if (rc != PMIX_SUCCESS) return rc;
+        runtime::log_trace("PMIX_MCA_pmix_client_verbose", "client",
+                           "a message on tag " + std::to_string(got) + " before our job data, dropped");
+    }
+    *reason_p = "the server sent only events, not our job data";
+    return PMIX_ERR_UNPACK_FAILURE;
+}
+
 // REQ on a tag of ours, and the server's answer to it.
 pmix_status_t request_job_data(int fd, uint32_t index, std::vector<uint8_t> *answer_p, std::string *reason_p)
 {
@@ -90,7 +115,7 @@ pmix_status_t request_job_data(int fd, uint32_t index, std::vector<uint8_t> *ans
     if (rc == PMIX_SUCCESS) rc = wire::send_bytes_blocking(fd, head, kHandshakeTimeoutMs, reason_p);
     if (rc == PMIX_SUCCESS) rc = wire::send_bytes_blocking(fd, writer.bytes(), kHandshakeTimeoutMs, reason_p);
     wire::HeaderBytes answer_head{};
-    if (rc == PMIX_SUCCESS) rc = wire::recv_bytes_blocking(fd, answer_head, kHandshakeTimeoutMs, reason_p);
+    if (rc == PMIX_SUCCESS) rc = read_answer_head(fd, tag, &answer_head, reason_p);
     if (rc != PMIX_SUCCESS) return rc;
     const uint32_t length = be32_of(answer_head.data() + 8);
     const wire::FrameLimits limits = wire::FrameLimits::from_environment();

@@ -4,6 +4,8 @@
 
 #include <pmixpp/util.hpp>
 
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -47,7 +49,7 @@ const ArrayLevel *array_level(const char *key)
 }
 
 pmix_status_t put_array(const store::Store &store, const char *nspace, const ArrayLevel &level,
-                        const pmix_value_t &value, std::string *reason_p)
+                        const pmix_value_t &value, uint32_t *id_p, std::string *reason_p)
 {
     if (value.type != PMIX_DATA_ARRAY || value.data.darray == nullptr || value.data.darray->type != PMIX_INFO) {
         *reason_p = std::string(level.array_key) + " is not an array of infos";
@@ -60,6 +62,7 @@ pmix_status_t put_array(const store::Store &store, const char *nspace, const Arr
     if (id == nullptr || util::read_unsigned(id->value, &number) != PMIX_SUCCESS) {
         return PMIX_SUCCESS;  // an array we cannot place (a node known by name only) is left out
     }
+    *id_p = number;
     return store.put(nspace, level.level, number, items, n);
 }
 
@@ -104,15 +107,25 @@ pmix_status_t import_openpmix_job_data(openpmix::Encoding encoding, std::span<co
         return rc;
     }
     std::vector<pmix_info_t> job;  // borrowed from `all`
+    uint32_t session = UINT32_MAX;
     for (const pmix_info_t &info : all.items) {
         if (rc != PMIX_SUCCESS) break;
+        uint32_t id = UINT32_MAX;
         if (std::strncmp(info.key, PMIX_PROC_BLOB, PMIX_MAX_KEYLEN) == 0) {
             rc = put_rank(store, nspace, encoding, info.value, reason_p);
         } else if (const ArrayLevel *level = array_level(info.key)) {
-            rc = put_array(store, nspace, *level, info.value, reason_p);
+            rc = put_array(store, nspace, *level, info.value, &id, reason_p);
+            if (level->level == PMIXPP_GDS_LEVEL_SESSION) session = id;
         } else {
             job.push_back(info);
         }
+    }
+    // OpenPMIx names the job's session inside its array only; our store
+    // finds session keys (PMIX_UNIV_SIZE) of a job through its PMIX_SESSION_ID.
+    pmix_info_t session_id{};
+    if (session != UINT32_MAX && util::find_info(job.data(), job.size(), PMIX_SESSION_ID) == nullptr) {
+        PMIX_INFO_LOAD(&session_id, PMIX_SESSION_ID, &session, PMIX_UINT32);
+        job.push_back(session_id);
     }
     if (rc == PMIX_SUCCESS) rc = store.put(nspace, PMIXPP_GDS_LEVEL_JOB, PMIX_RANK_WILDCARD, job.data(), job.size());
     if (rc != PMIX_SUCCESS && reason_p->empty()) *reason_p = std::string("our store: ") + PMIx_Error_string(rc);

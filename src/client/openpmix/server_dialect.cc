@@ -2,7 +2,12 @@
 
 #include "common/openpmix/kvals.h"
 
+#include <pmixpp/util.hpp>
+
+#include <unistd.h>
+
 #include <climits>
+#include <ctime>
 #include <cstring>
 #include <utility>
 
@@ -93,6 +98,22 @@ pmix_status_t pack_notify(Writer &writer, const wire::NotifyEventRequest &r)
                     [&] { return pack_infos(writer, r.event.info); });
 }
 
+// [n SIZE][keys STRING, one PACK each]
+pmix_status_t pack_keys(Writer &writer, const std::vector<std::string> &keys)
+{
+    pmix_status_t rc = writer.pack_size(keys.size());
+    for (const std::string &key : keys) {
+        if (rc == PMIX_SUCCESS) rc = writer.pack_string(key.c_str());
+    }
+    return rc;
+}
+
+// OpenPMIx names the sender's uid first; its server checks it no further.
+pmix_status_t pack_uid(Writer &writer)
+{
+    return writer.pack_uint32(static_cast<uint32_t>(getuid()));
+}
+
 template <typename Reply> pmix_status_t encode_reply(const Reply &reply, wire::Bytes *ours_p)
 {
     return wire::encode_to_bytes(reply, ours_p);
@@ -127,6 +148,16 @@ pmix_status_t read_get_answer(Reader &reader, const pmix_proc_t &wanted, wire::G
     }
     if (rc == PMIX_SUCCESS) rc = reply_p->data.assign_copy(items.data(), items.size());
     for (pmix_info_t &info : items) PMIX_INFO_DESTRUCT(&info);
+    return rc;
+}
+
+// [n SIZE][INFO × n]
+pmix_status_t read_counted_infos(Reader &reader, wire::InfoArray *infos_p)
+{
+    pmix_info_t *info = nullptr;
+    std::size_t n = 0;
+    const pmix_status_t rc = reader.unpack_counted(PMIX_INFO, reinterpret_cast<void **>(&info), &n);
+    if (rc == PMIX_SUCCESS) infos_p->adopt(info, n);
     return rc;
 }
 
@@ -202,12 +233,109 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         *theirs_p = writer.take();
         return rc;
     }
-    default: return PMIX_ERR_NOT_SUPPORTED;
+    default: rc = more_requests(command, ours, writer); break;
     }
     if (rc != PMIX_SUCCESS) return rc;
     if (tag != kOpenPmixUnwatchedTag) pending_[tag] = pending;
     *theirs_p = writer.take();
     return PMIX_SUCCESS;
+}
+
+// The requests a host carries out: each as OpenPMIx's client packs it.
+pmix_status_t OpenPmixServerDialect::more_requests(wire::Command command, std::span<const uint8_t> ours, Writer &writer)
+{
+    using openpmix::Command;
+    auto as = [&](Command theirs, auto pack) {
+        return in_order([&] { return writer.pack_command(static_cast<uint8_t>(theirs)); }, pack);
+    };
+    switch (command) {
+    case wire::Command::Query: {
+        wire::QueryRequest r;
+        pmix_status_t rc = decode(ours, &r);
+        return rc != PMIX_SUCCESS ? rc : as(Command::query, [&] {
+            return writer.pack_counted(PMIX_QUERY, r.queries.data(), r.queries.size());
+        });
+    }
+    case wire::Command::Log: {
+        wire::LogRequest r;
+        pmix_status_t rc = decode(ours, &r);
+        // Stamped only when asked, as OpenPMIx's client does.
+        const bool stamp = util::flag_set(r.directives.data(), r.directives.size(), PMIX_LOG_GENERATE_TIMESTAMP);
+        const time_t now = stamp ? time(nullptr) : 0;
+        return rc != PMIX_SUCCESS ? rc : as(Command::log, [&] {
+            return in_order([&] { return writer.pack(PMIX_TIME, &now, 1); }, [&] { return pack_infos(writer, r.data); },
+                            [&] { return pack_infos(writer, r.directives); });
+        });
+    }
+    case wire::Command::Publish: {
+        wire::PublishRequest r;
+        pmix_status_t rc = decode(ours, &r);
+        return rc != PMIX_SUCCESS ? rc : as(Command::publish, [&] {
+            return in_order([&] { return pack_uid(writer); }, [&] { return pack_infos(writer, r.info); });
+        });
+    }
+    case wire::Command::Lookup: {
+        wire::LookupRequest r;
+        pmix_status_t rc = decode(ours, &r);
+        return rc != PMIX_SUCCESS ? rc : as(Command::lookup, [&] {
+            return in_order([&] { return pack_uid(writer); }, [&] { return pack_keys(writer, r.keys); },
+                            [&] { return pack_infos(writer, r.directives); });
+        });
+    }
+    case wire::Command::Unpublish: {
+        wire::UnpublishRequest r;
+        pmix_status_t rc = decode(ours, &r);
+        return rc != PMIX_SUCCESS ? rc : as(Command::unpublish, [&] {
+            return in_order([&] { return pack_uid(writer); }, [&] { return pack_keys(writer, r.keys); },
+                            [&] { return pack_infos(writer, r.directives); });
+        });
+    }
+    case wire::Command::Allocate: {
+        wire::AllocateRequest r;
+        pmix_status_t rc = decode(ours, &r);
+        return rc != PMIX_SUCCESS ? rc : as(Command::allocate, [&] {
+            return in_order([&] { return writer.pack(PMIX_ALLOC_DIRECTIVE, &r.directive, 1); },
+                            [&] { return pack_infos(writer, r.info); });
+        });
+    }
+    case wire::Command::JobControl: {
+        wire::JobControlRequest r;
+        pmix_status_t rc = decode(ours, &r);
+        return rc != PMIX_SUCCESS ? rc : as(Command::job_control, [&] {
+            return in_order([&] { return pack_procs(writer, r.targets, self_); },
+                            [&] { return pack_infos(writer, r.directives); });
+        });
+    }
+    case wire::Command::Monitor: {
+        wire::MonitorRequest r;
+        pmix_status_t rc = decode(ours, &r);
+        if (rc == PMIX_SUCCESS && r.monitor.size() != 1) rc = PMIX_ERR_BAD_PARAM;
+        return rc != PMIX_SUCCESS ? rc : as(Command::monitor, [&] {
+            return in_order([&] { return writer.pack(PMIX_INFO, r.monitor.data(), 1); },
+                            [&] { return writer.pack_status(r.error); },
+                            [&] { return pack_infos(writer, r.directives); });
+        });
+    }
+    case wire::Command::Spawn: {
+        wire::SpawnRequest r;
+        pmix_status_t rc = decode(ours, &r);
+        return rc != PMIX_SUCCESS ? rc : as(Command::spawn, [&] {
+            return in_order([&] { return pack_infos(writer, r.job_info); },
+                            [&] { return writer.pack_counted(PMIX_APP, r.apps.data(), r.apps.size()); });
+        });
+    }
+    case wire::Command::Connect:
+    case wire::Command::Disconnect: {
+        wire::ConnectRequest r;  // a DisconnectRequest encodes the same
+        pmix_status_t rc = decode(ours, &r);
+        const Command theirs = command == wire::Command::Connect ? Command::connect : Command::disconnect;
+        return rc != PMIX_SUCCESS ? rc : as(theirs, [&] {
+            return in_order([&] { return writer.pack_counted(PMIX_PROC, r.procs.data(), r.procs.size()); },
+                            [&] { return pack_infos(writer, r.info); });
+        });
+    }
+    default: return PMIX_ERR_NOT_SUPPORTED;
+    }
 }
 
 // [ncodes][codes][ninfo][infos]; our reference for it is made here.
@@ -274,6 +402,42 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
             registrations_.erase(pending.reference);
         }
         return encode_reply(reply, ours_p);
+    }
+    case wire::Command::Query: {
+        wire::QueryReply reply;
+        reply.status = status;
+        if (!reader.at_end()) rc = read_counted_infos(reader, &reply.results);
+        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
+    }
+    case wire::Command::Allocate:
+    case wire::Command::Monitor: {
+        wire::InfoReply reply;
+        reply.status = status;
+        if (!reader.at_end()) rc = read_counted_infos(reader, &reply.info);
+        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
+    }
+    case wire::Command::JobControl: {
+        wire::JobControlReply reply;
+        reply.status = status;
+        return encode_reply(reply, ours_p);
+    }
+    case wire::Command::Lookup: {
+        wire::LookupReply reply;
+        reply.status = status;
+        if (status == PMIX_SUCCESS) {
+            pmix_pdata_t *data = nullptr;
+            std::size_t n = 0;
+            rc = reader.unpack_counted(PMIX_PDATA, reinterpret_cast<void **>(&data), &n);
+            if (rc == PMIX_SUCCESS) reply.data.adopt(data, n);
+        }
+        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
+    }
+    case wire::Command::Spawn: {
+        // [status][nspace], then the new job's keys, which we do not keep.
+        wire::SpawnReply reply;
+        reply.status = status;
+        if (!reader.at_end()) rc = reader.unpack_string(&reply.nspace);
+        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
     }
     default: return status_reply(status, ours_p);
     }

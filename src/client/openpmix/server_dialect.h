@@ -57,6 +57,7 @@ private:
         uint64_t reference = 0;  // an event registration's
     };
 
+    pmix_status_t more_requests(wire::Command command, std::span<const uint8_t> ours, openpmix::Writer &writer);
     pmix_status_t register_events(const wire::RegisterEventsRequest &request, openpmix::Writer &writer,
                                   Pending *pending_p);
     pmix_status_t deregister_events(const wire::DeregisterEventsRequest &request, openpmix::Writer &writer);
