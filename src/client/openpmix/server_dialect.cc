@@ -114,6 +114,18 @@ pmix_status_t pack_uid(Writer &writer)
     return writer.pack_uint32(static_cast<uint32_t>(getuid()));
 }
 
+// Lookup and unpublish: [cmd][uid][nkeys][keys][ndirs][dirs].
+template <typename Request>
+pmix_status_t pack_keyed(openpmix::Command command, std::span<const uint8_t> ours, Writer &writer)
+{
+    Request r;
+    const pmix_status_t rc = decode(ours, &r);
+    if (rc != PMIX_SUCCESS) return rc;
+    return in_order([&] { return writer.pack_command(static_cast<uint8_t>(command)); },
+                    [&] { return pack_uid(writer); }, [&] { return pack_keys(writer, r.keys); },
+                    [&] { return pack_infos(writer, r.directives); });
+}
+
 template <typename Reply> pmix_status_t encode_reply(const Reply &reply, wire::Bytes *ours_p)
 {
     return wire::encode_to_bytes(reply, ours_p);
@@ -274,22 +286,8 @@ pmix_status_t OpenPmixServerDialect::more_requests(wire::Command command, std::s
             return in_order([&] { return pack_uid(writer); }, [&] { return pack_infos(writer, r.info); });
         });
     }
-    case wire::Command::Lookup: {
-        wire::LookupRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::lookup, [&] {
-            return in_order([&] { return pack_uid(writer); }, [&] { return pack_keys(writer, r.keys); },
-                            [&] { return pack_infos(writer, r.directives); });
-        });
-    }
-    case wire::Command::Unpublish: {
-        wire::UnpublishRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::unpublish, [&] {
-            return in_order([&] { return pack_uid(writer); }, [&] { return pack_keys(writer, r.keys); },
-                            [&] { return pack_infos(writer, r.directives); });
-        });
-    }
+    case wire::Command::Lookup: return pack_keyed<wire::LookupRequest>(Command::lookup, ours, writer);
+    case wire::Command::Unpublish: return pack_keyed<wire::UnpublishRequest>(Command::unpublish, ours, writer);
     case wire::Command::Allocate: {
         wire::AllocateRequest r;
         pmix_status_t rc = decode(ours, &r);
