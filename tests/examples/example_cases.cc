@@ -289,9 +289,6 @@ const Mode kTheirs = Mode::kOpenPmix;
 const Mode kInterop = Mode::kInterop;
 const Mode kReverse = Mode::kReverse;
 
-const char *const kToolsNotYet =
-    "pending: a tool of ours against an OpenPMIx server: our tools find a server by our rendezvous files and speak "
-    "our protocol; OpenPMIx's tool handshake and its pmix.<host>.tool files are not read yet";
 const char *const kGroupsNotYet =
     "pending: groups on a link to an OpenPMIx server: OpenPMIx's group construct, join and destruct are not "
     "translated yet (the link answers PMIX_ERR_NOT_SUPPORTED)";
@@ -349,12 +346,6 @@ std::vector<KnownFailure> make_known_failures()
          "never fires (same on both libraries) and the tool waits until the timeout",
          8},
         // pmixrun on OpenPMIx, the examples on ours (src/client/openpmix/).
-        {"tool", {kReverse}, {}, K::kPending, kToolsNotYet},
-        {"tool_nspace", {kReverse}, {}, K::kPending, kToolsNotYet},
-        {"tool_uri", {kReverse}, {}, K::kPending, kToolsNotYet},
-        {"debugger", {kReverse}, {}, K::kPending, kToolsNotYet},
-        {"debugger_attach", {kReverse}, {}, K::kPending, kToolsNotYet},
-        {"launcher", {kReverse}, {}, K::kPending, kToolsNotYet},
         {"group", {kReverse}, {}, K::kPending, kGroupsNotYet},
         {"group_dmodex", {kReverse}, {}, K::kPending, kGroupsNotYet},
         {"group_lcl_cid", {kReverse}, {}, K::kPending, kGroupsNotYet},

@@ -85,6 +85,11 @@ bool parse_server_uri(std::string_view value, std::string *nspace_p, pmix_rank_t
     return true;
 }
 
+bool is_tcp_uri(std::string_view uri)
+{
+    return uri.rfind("tcp4://", 0) == 0 || uri.rfind("tcp6://", 0) == 0;
+}
+
 bool discover_server(ServerContact *contact_p, std::string *error_p)
 {
     ServerContact contact;
@@ -100,8 +105,7 @@ bool discover_server(ServerContact *contact_p, std::string *error_p)
     if (const char *all = env("PMIXPP_SERVER_URIS")) {
         contact.uris = split_list(all, ';');
     } else if (!contact.uris.empty()) {
-        const std::string &uri = contact.uris.front();
-        contact.openpmix = uri.rfind("tcp4://", 0) == 0 || uri.rfind("tcp6://", 0) == 0;
+        if (is_tcp_uri(contact.uris.front())) contact.protocol = ServerProtocol::openpmix;
     }
     if (contact.uris.empty()) {
         return false;

@@ -2,6 +2,7 @@
 #ifndef PMIXPP_CLIENT_CORE_DISCOVERY_H
 #define PMIXPP_CLIENT_CORE_DISCOVERY_H
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,6 +10,19 @@
 #include <pmix_common.h>
 
 namespace pmixpp::client {
+
+// Which protocol the server at a contact speaks.
+enum class ServerProtocol : uint8_t {
+    pmixpp,
+    openpmix,
+    // Not known (a tcp URI given alone, PMIX_SERVER_URI of a tool): ours is
+    // tried first, OpenPMIx's when the server closes on our hello without a
+    // word, as an OpenPMIx server does (it reads our header as an empty
+    // connect request).
+    either,
+};
+
+bool is_tcp_uri(std::string_view uri);
 
 struct ServerContact {
     std::vector<std::string> uris;  // priority order
@@ -24,10 +38,10 @@ struct ServerContact {
     bool tool = false;
     bool launcher = false;
     std::string found_in;  // where it was found, for messages
-    // The server speaks only OpenPMIx's protocol: the environment names it
-    // in PMIX_SERVER_URI* alone, with tcp (a pmixpp server adds
-    // PMIXPP_SERVER_URIS).
-    bool openpmix = false;
+    // OpenPMIx's when the environment names the server in PMIX_SERVER_URI*
+    // alone, with tcp (a pmixpp server adds PMIXPP_SERVER_URIS), or when the
+    // rendezvous file a tool found is OpenPMIx's.
+    ServerProtocol protocol = ServerProtocol::pmixpp;
 };
 
 // False when the environment names no server (we run as a singleton). The

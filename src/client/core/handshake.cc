@@ -151,15 +151,21 @@ pmix_status_t build_hello(const ServerContact &contact, const std::string &ptl, 
     return rc;
 }
 
-pmix_status_t read_answer(int fd, wire::Welcome *welcome_p)
+// `probing`: the server may speak OpenPMIx's protocol only, and then closes
+// on our hello; the caller tries that protocol next, so a close is no news.
+pmix_status_t read_answer(int fd, bool probing, wire::Welcome *welcome_p)
 {
     wire::Frame frame;
     std::string reason;
     pmix_status_t rc =
         wire::recv_frame_blocking(fd, wire::FrameLimits::from_environment(), kHandshakeTimeoutMs, &frame, &reason);
     if (rc != PMIX_SUCCESS) {
-        runtime::log_warning("client",
-                             "no answer from the PMIx server to our hello: " + reason + " (check the server's log)");
+        const std::string what = "no answer from the PMIx server to our hello: " + reason;
+        if (probing && rc == PMIX_ERR_LOST_CONNECTION) {
+            runtime::log_trace(kVerbose, "client", what + "; trying OpenPMIx's protocol");
+        } else {
+            runtime::log_warning("client", what + " (check the server's log)");
+        }
         return rc;
     }
     wire::HandshakeMessage type{};
@@ -255,6 +261,7 @@ pmix_status_t greet_openpmix(const ServerContact &contact, util::UniqueFd fd, co
 {
     Greeted greeted;
     OpenPmixIdentity identity;
+    if (contact.tool) identity.role = contact.launcher ? OpenPmixRole::launcher : OpenPmixRole::tool;
     PMIX_LOAD_PROCID(&identity.self, contact.nspace.c_str(), contact.rank);
     pmix_status_t rc = PMIX_SUCCESS;
     if (!contact.psec.empty() && contact.psec.front() != "native") {
@@ -266,13 +273,47 @@ pmix_status_t greet_openpmix(const ServerContact &contact, util::UniqueFd fd, co
     if (rc == PMIX_SUCCESS) rc = create_store("hash", &greeted.store);
     if (rc == PMIX_SUCCESS) rc = greet_openpmix_server(fd.get(), identity, *greeted.store, &greeted.openpmix);
     if (rc != PMIX_SUCCESS) return rc;
+    const pmix_proc_t &self = greeted.openpmix.self;
+    const pmix_proc_t &server = greeted.openpmix.server;
+    const bool told_server = server.nspace[0] != '\0';
     greeted.welcome.gds_module = greeted.store->module_name();
-    greeted.welcome.server_nspace = contact.server_nspace;
-    greeted.welcome.server_rank = contact.server_rank;
-    greeted.welcome.peer_nspace = contact.nspace;
-    greeted.welcome.peer_rank = contact.rank;
+    greeted.welcome.server_nspace = told_server ? server.nspace : contact.server_nspace;
+    greeted.welcome.server_rank = told_server ? server.rank : contact.server_rank;
+    greeted.welcome.peer_nspace = self.nspace;
+    greeted.welcome.peer_rank = self.rank;
     greeted.ptl = ptl;
     greeted.psec = identity.psec;
+    greeted.fd = fd.release();
+    *greeted_p = std::move(greeted);
+    return PMIX_SUCCESS;
+}
+
+// Our Hello and the server's Welcome.
+pmix_status_t greet_ours(const ServerContact &contact, util::UniqueFd fd, const std::string &ptl, Greeted *greeted_p)
+{
+    Greeted greeted;
+    wire::Bytes payload;
+    wire::Hello hello;
+    pmix_status_t rc = build_hello(contact, ptl, &hello);
+    if (rc == PMIX_SUCCESS) {
+        rc = wire::encode_to_bytes(hello, &payload);
+    }
+    std::string reason;
+    if (rc == PMIX_SUCCESS) {
+        rc = wire::send_frame_blocking(fd.get(), wire::FrameKind::handshake, wire::kNoTag, payload, kHandshakeTimeoutMs,
+                                       &reason);
+    }
+    if (rc == PMIX_SUCCESS) {
+        rc = read_answer(fd.get(), contact.protocol == ServerProtocol::either, &greeted.welcome);
+    }
+    if (rc == PMIX_SUCCESS) {
+        rc = import_job_data(greeted.welcome, &greeted.store, &greeted.needs_private_copy);
+    }
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    greeted.ptl = ptl;
+    greeted.psec = hello.psec_module;
     greeted.fd = fd.release();
     *greeted_p = std::move(greeted);
     return PMIX_SUCCESS;
@@ -289,33 +330,12 @@ pmix_status_t connect_and_greet(const ServerContact &contact, Greeted *greeted_p
         return rc;
     }
     util::UniqueFd fd(connected);  // closed unless the caller gets it
-    if (contact.openpmix) return greet_openpmix(contact, std::move(fd), ptl, greeted_p);
-    Greeted greeted;
-    wire::Bytes payload;
-    wire::Hello hello;
-    rc = build_hello(contact, ptl, &hello);
-    if (rc == PMIX_SUCCESS) {
-        rc = wire::encode_to_bytes(hello, &payload);
-    }
-    std::string reason;
-    if (rc == PMIX_SUCCESS) {
-        rc = wire::send_frame_blocking(fd.get(), wire::FrameKind::handshake, wire::kNoTag, payload, kHandshakeTimeoutMs,
-                                       &reason);
-    }
-    if (rc == PMIX_SUCCESS) {
-        rc = read_answer(fd.get(), &greeted.welcome);
-    }
-    if (rc == PMIX_SUCCESS) {
-        rc = import_job_data(greeted.welcome, &greeted.store, &greeted.needs_private_copy);
-    }
-    if (rc != PMIX_SUCCESS) {
-        return rc;
-    }
-    greeted.ptl = ptl;
-    greeted.psec = hello.psec_module;
-    greeted.fd = fd.release();
-    *greeted_p = std::move(greeted);
-    return PMIX_SUCCESS;
+    if (contact.protocol == ServerProtocol::openpmix) return greet_openpmix(contact, std::move(fd), ptl, greeted_p);
+    rc = greet_ours(contact, std::move(fd), ptl, greeted_p);
+    if (rc != PMIX_ERR_LOST_CONNECTION || contact.protocol != ServerProtocol::either) return rc;
+    rc = connect_transport(contact, &connected, &ptl);
+    if (rc != PMIX_SUCCESS) return rc;
+    return greet_openpmix(contact, util::UniqueFd(connected), ptl, greeted_p);
 }
 
 }  // namespace pmixpp::client

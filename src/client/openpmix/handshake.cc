@@ -27,6 +27,38 @@ uint32_t be32_of(const uint8_t *bytes)
     return ntohl(raw);
 }
 
+openpmix::ConnectFlag flag_of(const OpenPmixIdentity &identity)
+{
+    using openpmix::ConnectFlag;
+    const bool named = identity.self.nspace[0] != '\0';
+    switch (identity.role) {
+    case OpenPmixRole::client: return ConnectFlag::simple_client;
+    case OpenPmixRole::tool: return named ? ConnectFlag::tool_given_id : ConnectFlag::tool_needs_id;
+    case OpenPmixRole::launcher: return named ? ConnectFlag::launcher_given_id : ConnectFlag::launcher_needs_id;
+    }
+    return ConnectFlag::simple_client;
+}
+
+bool needs_id(openpmix::ConnectFlag flag)
+{
+    return flag == openpmix::ConnectFlag::tool_needs_id || flag == openpmix::ConnectFlag::launcher_needs_id;
+}
+
+// What a tool tells the server's host about itself, as OpenPMIx's tools
+// do: its pid, and that it is a launcher.
+void add_tool_info(const OpenPmixIdentity &identity, openpmix::ConnectRequest &request)
+{
+    const bool launcher = identity.role == OpenPmixRole::launcher;
+    const size_t n = launcher ? 2 : 1;
+    pmix_info_t *info = nullptr;
+    PMIX_INFO_CREATE(info, n);
+    if (info == nullptr) return;
+    const pid_t pid = ::getpid();
+    PMIX_INFO_LOAD(&info[0], PMIX_PROC_PID, &pid, PMIX_PID);
+    if (launcher) PMIX_INFO_LOAD(&info[1], PMIX_LAUNCHER, nullptr, PMIX_BOOL);
+    request.info.adopt(info, n);
+}
+
 std::vector<uint8_t> connect_request(const OpenPmixIdentity &identity)
 {
     openpmix::ConnectRequest request;
@@ -43,10 +75,20 @@ std::vector<uint8_t> connect_request(const OpenPmixIdentity &identity)
             request.credential.push_back('\0');
         }
     }
-    request.flag = openpmix::ConnectFlag::simple_client;
-    request.has_proc = true;
-    request.nspace = identity.self.nspace;
-    request.rank = identity.self.rank;
+    request.flag = flag_of(identity);
+    if (identity.role == OpenPmixRole::client) {
+        request.has_proc = true;
+    } else {
+        request.has_ids = true;  // what the kernel says of us; the server compares
+        request.uid = static_cast<uint32_t>(::geteuid());
+        request.gid = static_cast<uint32_t>(::getegid());
+        request.has_proc = !needs_id(request.flag);
+        add_tool_info(identity, request);
+    }
+    if (request.has_proc) {
+        request.nspace = identity.self.nspace;
+        request.rank = identity.self.rank;
+    }
     request.version = openpmix::kAdvertisedVersion;
     request.bfrops = openpmix::bfrops_name(kEncoding.bfrops);
     request.buffer_type = kEncoding.type;
@@ -63,19 +105,54 @@ pmix_status_t send_connect_request(int fd, const OpenPmixIdentity &identity, std
     return rc;
 }
 
-// [status], then on success [index]: both 4 bytes, network order.
-pmix_status_t read_connect_answer(int fd, uint32_t *index_p, std::string *reason_p)
+pmix_status_t read_word(int fd, uint32_t *word_p, std::string *reason_p)
 {
     uint8_t word[4];
     pmix_status_t rc = wire::recv_bytes_blocking(fd, word, kHandshakeTimeoutMs, reason_p);
+    if (rc == PMIX_SUCCESS) *word_p = be32_of(word);
+    return rc;
+}
+
+pmix_status_t read_status(int fd, std::string *reason_p)
+{
+    uint32_t word = 0;
+    pmix_status_t rc = read_word(fd, &word, reason_p);
     if (rc != PMIX_SUCCESS) return rc;
-    const auto status = static_cast<pmix_status_t>(be32_of(word));
-    if (status != PMIX_SUCCESS) {
-        *reason_p = std::string("it refused us: ") + PMIx_Error_string(status);
-        return status;
+    const auto status = static_cast<pmix_status_t>(word);
+    if (status != PMIX_SUCCESS) *reason_p = std::string("it refused us: ") + PMIx_Error_string(status);
+    return status;
+}
+
+// A name as a tool's answer carries it: the nspace in a fixed 256 bytes
+// (NUL-terminated there), then the rank.
+pmix_status_t read_fixed_proc(int fd, pmix_proc_t *proc_p, std::string *reason_p)
+{
+    std::vector<uint8_t> nspace(PMIX_MAX_NSLEN + 1);
+    pmix_status_t rc = wire::recv_bytes_blocking(fd, nspace, kHandshakeTimeoutMs, reason_p);
+    uint32_t rank = 0;
+    if (rc == PMIX_SUCCESS) rc = read_word(fd, &rank, reason_p);
+    if (rc != PMIX_SUCCESS) return rc;
+    nspace.back() = '\0';
+    PMIX_LOAD_PROCID(proc_p, reinterpret_cast<const char *>(nspace.data()), rank);
+    return PMIX_SUCCESS;
+}
+
+// A client's answer: [status], then on success [index]. A tool's: [status],
+// its name when it asked for one, the server's name, the psec status. All
+// raw big-endian words.
+pmix_status_t read_connect_answer(int fd, openpmix::ConnectFlag flag, OpenPmixGreeting *greeting_p,
+                                  std::string *reason_p)
+{
+    pmix_status_t rc = read_status(fd, reason_p);
+    if (rc != PMIX_SUCCESS) return rc;
+    if (flag == openpmix::ConnectFlag::simple_client) return read_word(fd, &greeting_p->index, reason_p);
+    if (needs_id(flag)) rc = read_fixed_proc(fd, &greeting_p->self, reason_p);
+    if (rc == PMIX_SUCCESS) rc = read_fixed_proc(fd, &greeting_p->server, reason_p);
+    if (rc == PMIX_SUCCESS) rc = read_status(fd, reason_p);
+    if (rc == PMIX_SUCCESS && greeting_p->self.nspace[0] == '\0') {
+        *reason_p = "it gave us no name";
+        rc = PMIX_ERR_BAD_PARAM;
     }
-    rc = wire::recv_bytes_blocking(fd, word, kHandshakeTimeoutMs, reason_p);
-    if (rc == PMIX_SUCCESS) *index_p = be32_of(word);
     return rc;
 }
 
@@ -104,14 +181,14 @@ pmix_status_t read_answer_head(int fd, uint32_t tag, wire::HeaderBytes *head_p, 
     return PMIX_ERR_UNPACK_FAILURE;
 }
 
-// REQ on a tag of ours, and the server's answer to it.
-pmix_status_t request_job_data(int fd, uint32_t index, std::vector<uint8_t> *answer_p, std::string *reason_p)
+// REQ on a tag of ours, and the server's answer to it. A tool sends the
+// index -1: it has none.
+pmix_status_t request_job_data(int fd, int32_t index, std::vector<uint8_t> *answer_p, std::string *reason_p)
 {
     openpmix::Writer writer(kEncoding);
     pmix_status_t rc = writer.pack_command(static_cast<uint8_t>(openpmix::Command::req));
     const uint32_t tag = openpmix::kFirstRequestTag;
-    const wire::HeaderBytes head =
-        openpmix::encode_header(static_cast<int32_t>(index), tag, static_cast<uint32_t>(writer.bytes().size()));
+    const wire::HeaderBytes head = openpmix::encode_header(index, tag, static_cast<uint32_t>(writer.bytes().size()));
     if (rc == PMIX_SUCCESS) rc = wire::send_bytes_blocking(fd, head, kHandshakeTimeoutMs, reason_p);
     if (rc == PMIX_SUCCESS) rc = wire::send_bytes_blocking(fd, writer.bytes(), kHandshakeTimeoutMs, reason_p);
     wire::HeaderBytes answer_head{};
@@ -136,29 +213,34 @@ pmix_status_t greet_openpmix_server(int fd, const OpenPmixIdentity &identity, co
                                     OpenPmixGreeting *greeting_p)
 {
     std::string reason;
-    uint32_t index = 0;
+    OpenPmixGreeting greeting;
+    greeting.self = identity.self;
+    const openpmix::ConnectFlag flag = flag_of(identity);
+    const bool client = flag == openpmix::ConnectFlag::simple_client;
     std::vector<uint8_t> answer;
     const char *stage = "sending our connect request";
     pmix_status_t rc = send_connect_request(fd, identity, &reason);
     if (rc == PMIX_SUCCESS) {
         stage = "reading its answer to our connect request";
-        rc = read_connect_answer(fd, &index, &reason);
+        rc = read_connect_answer(fd, flag, &greeting, &reason);
     }
     if (rc == PMIX_SUCCESS) {
         stage = "asking for our job data";
-        rc = request_job_data(fd, index, &answer, &reason);
+        rc = request_job_data(fd, client ? static_cast<int32_t>(greeting.index) : -1, &answer, &reason);
     }
     if (rc == PMIX_SUCCESS) {
         stage = "reading our job data";
-        rc = import_openpmix_job_data(kEncoding, answer, identity.self.nspace, store, &reason);
+        // A tool's namespace is usually not a job the server knows: it
+        // sends what it has, under whatever name, as OpenPMIx's tools accept.
+        rc = import_openpmix_job_data(kEncoding, answer, client ? greeting.self.nspace : nullptr, store, &reason);
     }
     if (rc != PMIX_SUCCESS) {
         runtime::log_warning("client", std::string("the OpenPMIx server did not take us in, ") + stage + ": " + reason +
                                            " (" + PMIx_Error_string(rc) + ")");
         return rc;
     }
-    greeting_p->dialect = std::make_shared<OpenPmixServerDialect>(kEncoding, identity.self);
-    greeting_p->index = index;
+    greeting.dialect = std::make_shared<OpenPmixServerDialect>(kEncoding, greeting.self);
+    *greeting_p = std::move(greeting);
     return PMIX_SUCCESS;
 }
 

@@ -95,6 +95,13 @@ pmix_status_t import_openpmix_job_data(openpmix::Encoding encoding, std::span<co
     openpmix::Reader reader(encoding, answer);
     std::string named;
     pmix_status_t rc = reader.unpack_string(&named);
+    if (rc == PMIX_SUCCESS && nspace == nullptr) {
+        if (named.empty() || named.size() > PMIX_MAX_NSLEN) {
+            *reason_p = "it names no namespace";
+            return PMIX_ERR_BAD_PARAM;
+        }
+        nspace = named.c_str();
+    }
     if (rc != PMIX_SUCCESS || named != nspace) {
         *reason_p = rc != PMIX_SUCCESS ? "no namespace at its start (" + reader.reason() + ")"
                                        : "it is for namespace " + named + ", not ours (" + nspace + ")";

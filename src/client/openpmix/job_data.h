@@ -17,8 +17,8 @@ namespace pmixpp::client {
 
 // [nspace][KVALs...]: job-level keys, the session, node and application
 // arrays (pmix.ssn.arr, pmix.node.arr, pmix.app.arr) and one pmix.pblob
-// ([rank][KVALs]) per rank. The nspace must be `nspace`; *reason_p says
-// what was wrong otherwise.
+// ([rank][KVALs]) per rank. The nspace must be `nspace` (a tool, nullptr:
+// any, as the server names it); *reason_p says what was wrong otherwise.
 pmix_status_t import_openpmix_job_data(openpmix::Encoding encoding, std::span<const uint8_t> answer, const char *nspace,
                                        const store::Store &store, std::string *reason_p);
 

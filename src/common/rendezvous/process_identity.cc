@@ -73,6 +73,7 @@ bool server_alive(const Contact &contact)
     if (!read_stat(contact.pid, &stat)) return false;
     // A zombie has exited: its sockets are closed, nobody answers there.
     if (stat.state == 'Z' || stat.state == 'X' || stat.state == 'x') return false;
+    if (contact.openpmix_only) return true;  // OpenPMIx's files name no start time
     return !contact.start_time.empty() && stat.start_time == contact.start_time;
 }
 

@@ -30,6 +30,9 @@ struct Contact {
     // records it (process_start_time below); with pid it names one process,
     // so a pid reused by another program is told apart.
     std::string start_time;
+    // An OpenPMIx server's file (parse_openpmix): its URI speaks only
+    // OpenPMIx's protocol, and it names no start time (pid 0: nor a pid).
+    bool openpmix_only = false;
 };
 
 // The kinds of file of the seed, by the name they get.
@@ -54,10 +57,19 @@ std::string format(const Contact &contact);
 // problem for anything else (a file of another program is not ours).
 pmix_status_t parse(std::string_view text, Contact *contact_p, std::string *error_p);
 
+// OpenPMIx's text (its servers' pmix.sys.<host>, pmix.<host>.tool*):
+// "<nspace>.<rank>;<uri>", the version, then from 4.x on the pid and
+// "uid:gid". PMIX_ERR_BAD_PARAM with *error_p naming the problem otherwise.
+pmix_status_t parse_openpmix(std::string_view text, Contact *contact_p, std::string *error_p);
+
 // Reads and parses path. Refuses (PMIX_ERR_NO_PERMISSIONS) a file that is a
 // symbolic link, not a regular file, larger than 64 KiB, or writable by
 // anyone but its owner; PMIX_ERR_NOT_FOUND when it does not exist.
 pmix_status_t read_file(const std::string &path, Contact *contact_p, std::string *error_p);
+// read_file's rules, but the text may be ours or OpenPMIx's (for tools,
+// which may find either server); an OpenPMIx file without "uid:gid" gets
+// its owner's. Only read_file decides what a server may reclaim.
+pmix_status_t read_any_file(const std::string &path, Contact *contact_p, std::string *error_p);
 
 // Writes contact to path atomically (a temp file in the same directory,
 // fsync, rename), mode 0600. Replaces an existing file.
@@ -89,12 +101,18 @@ bool reap_if_stale(const std::string &path, Contact *owner_p);
 std::string process_start_time(pid_t pid);
 // This process's Contact fields pid/uid/gid/start_time filled in.
 void fill_identity(Contact *contact_p);
-// True when contact.pid runs and started at contact.start_time.
+// True when contact.pid runs and started at contact.start_time (for an
+// OpenPMIx file, which names no start time: when the pid runs, not a zombie).
 bool server_alive(const Contact &contact);
 
 // The rendezvous files in dir whose name starts with "pmix." (names only,
 // sorted). Never follows a symbolic link to a directory.
 std::vector<std::string> list_files(const std::string &dir);
+
+// The paths of the regular files whose name starts with prefix, in dir and
+// the directories below it (a few levels, a bounded number of entries, no
+// symbolic links followed), the shallower first.
+std::vector<std::string> find_below(const std::string &dir, const std::string &prefix);
 
 }  // namespace pmixpp::rendezvous
 

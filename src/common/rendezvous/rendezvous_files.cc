@@ -86,8 +86,10 @@ std::string refusal_of_opened(int fd, const struct stat &seen, const std::string
     return {};
 }
 
-// The text of path, refusing links and anything odd (read_file's rules).
-pmix_status_t read_guarded(const std::string &path, std::string *text_p, std::string *why_p)
+// The text of path, refusing links and anything odd (read_file's rules);
+// *owner_p (optional) is the file's owner.
+pmix_status_t read_guarded(const std::string &path, std::string *text_p, std::string *why_p,
+                           struct stat *owner_p = nullptr)
 {
     struct stat seen {};
     if (lstat(path.c_str(), &seen) != 0) {
@@ -113,6 +115,7 @@ pmix_status_t read_guarded(const std::string &path, std::string *text_p, std::st
     }
     fd.reset();
     if (!why.empty()) return fail(PMIX_ERR_NO_PERMISSIONS, why, why_p);
+    if (owner_p != nullptr) *owner_p = seen;
     return PMIX_SUCCESS;
 }
 
@@ -210,6 +213,30 @@ try {
     const pmix_status_t rc = read_guarded(path, &text, &why);
     if (rc != PMIX_SUCCESS) return fail(rc, why, error_p);
     if (parse(text, contact_p, &why) != PMIX_SUCCESS) return fail(PMIX_ERR_BAD_PARAM, path + ": " + why, error_p);
+    return PMIX_SUCCESS;
+} catch (const std::bad_alloc &) {
+    return PMIX_ERR_NOMEM;
+}
+
+pmix_status_t read_any_file(const std::string &path, Contact *contact_p, std::string *error_p)
+try {
+    std::string text;
+    std::string why;
+    struct stat owner {};
+    const pmix_status_t rc = read_guarded(path, &text, &why, &owner);
+    if (rc != PMIX_SUCCESS) return fail(rc, why, error_p);
+    if (parse(text, contact_p, &why) == PMIX_SUCCESS) return PMIX_SUCCESS;
+    std::string openpmix_why;
+    Contact contact;
+    if (parse_openpmix(text, &contact, &openpmix_why) != PMIX_SUCCESS) {
+        return fail(PMIX_ERR_BAD_PARAM, path + ": neither ours (" + why + ") nor OpenPMIx's (" + openpmix_why + ")",
+                    error_p);
+    }
+    if (contact.pid == 0) {
+        contact.uid = owner.st_uid;
+        contact.gid = owner.st_gid;
+    }
+    *contact_p = std::move(contact);
     return PMIX_SUCCESS;
 } catch (const std::bad_alloc &) {
     return PMIX_ERR_NOMEM;

@@ -1,4 +1,6 @@
-// The text of a rendezvous file: format() and parse() (docs/rendezvous.md).
+// The text of a rendezvous file: format() and parse() (docs/rendezvous.md),
+// and parse_openpmix() for the files OpenPMIx's servers write (its
+// pmix_base_write_rndz_file), so that a tool of ours finds them too.
 #include "common/rendezvous/rendezvous.h"
 
 #include <charconv>
@@ -15,6 +17,7 @@ constexpr std::string_view kMarkerKey = "pmixpp-rendezvous";
 constexpr std::string_view kMarkerValue = "1";
 constexpr std::string_view kVersionLine = "v4.2";
 constexpr std::size_t kMaxText = 64 * 1024;
+constexpr std::size_t kMaxOpenPmixText = 4096;
 
 const char *const kKeys[] = {"uris", "nspace", "rank", "version", "pid", "uid", "gid", "start_time"};
 
@@ -130,6 +133,41 @@ pmix_status_t read_fields(const std::map<std::string, std::string, std::less<>> 
     return PMIX_SUCCESS;
 }
 
+// OpenPMIx's file, which may lack a final newline.
+std::vector<std::string_view> lines_of(std::string_view text)
+{
+    std::vector<std::string_view> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
+// "<nspace>.<rank>;<uri>", the rank after the last dot of the part before ';'.
+bool read_uri_line(std::string_view line, Contact *contact_p)
+{
+    const std::size_t semicolon = line.find(';');
+    if (semicolon == std::string_view::npos || semicolon + 1 == line.size()) return false;
+    const std::string_view name = line.substr(0, semicolon);
+    const std::size_t dot = name.rfind('.');
+    if (dot == std::string_view::npos || dot == 0 || dot > PMIX_MAX_NSLEN) return false;
+    if (!read_number(name.substr(dot + 1), &contact_p->server_rank)) return false;
+    contact_p->server_nspace = std::string(name.substr(0, dot));
+    contact_p->uris = {std::string(line.substr(semicolon + 1))};
+    return true;
+}
+
+bool read_ids_line(std::string_view line, Contact *contact_p)
+{
+    const std::size_t colon = line.find(':');
+    return colon != std::string_view::npos && read_number(line.substr(0, colon), &contact_p->uid) &&
+           read_number(line.substr(colon + 1), &contact_p->gid);
+}
+
 }  // namespace
 
 std::string system_file_name(const std::string &host)
@@ -198,6 +236,33 @@ pmix_status_t parse(std::string_view text, Contact *contact_p, std::string *erro
     const pmix_status_t rc = read_fields(fields, &contact, error_p);
     if (rc != PMIX_SUCCESS) return rc;
     if (lines[0] != first_line(contact)) return refuse("line 1 does not match nspace, rank and URIs", error_p);
+    *contact_p = std::move(contact);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t parse_openpmix(std::string_view text, Contact *contact_p, std::string *error_p)
+{
+    if (text.size() > kMaxOpenPmixText) return refuse("larger than 4 KiB", error_p);
+    for (char c : text) {
+        if (c != '\n' && (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e)) {
+            return refuse("not lines of printable text", error_p);
+        }
+    }
+    const std::vector<std::string_view> lines = lines_of(text);
+    Contact contact;
+    contact.openpmix_only = true;
+    if (lines.empty() || !read_uri_line(lines[0], &contact)) {
+        return refuse("line 1 is not \"<nspace>.<rank>;<uri>\"", error_p);
+    }
+    if (lines.size() < 2 || lines[1].empty()) return refuse("no version line", error_p);
+    contact.library_version = std::string(lines[1]);
+    if (contact.library_version.front() == 'v') contact.library_version.erase(0, 1);
+    // OpenPMIx 3.x stops after the version (read_any_file then takes the
+    // file's owner); 4.x and 5.x add the pid and uid:gid.
+    if (lines.size() >= 4) {
+        if (!read_number(lines[2], &contact.pid) || contact.pid <= 0) return refuse("line 3 is not a pid", error_p);
+        if (!read_ids_line(lines[3], &contact)) return refuse("line 4 is not \"<uid>:<gid>\"", error_p);
+    }
     *contact_p = std::move(contact);
     return PMIX_SUCCESS;
 }
