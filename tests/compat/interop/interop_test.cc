@@ -17,6 +17,18 @@ using test_support::has_line;
 
 namespace {
 
+// A line that starts with `head` and ends with `tail`.
+bool has_line_ending(const std::string &text, const std::string &head, const std::string &tail)
+{
+    for (const std::string &line : test_support::lines_of(text)) {
+        if (line.rfind(head, 0) == 0 && line.size() >= tail.size() &&
+            line.compare(line.size() - tail.size(), tail.size(), tail) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool ours(const std::string &path)
 {
     return path.rfind(std::string(std::getenv("PMIXPP_BUILD_DIR")) + "/lib/libpmix.so", 0) == 0;
@@ -142,6 +154,36 @@ Test(open_mpi_on_pmixrun_interop, hello_allreduce, .timeout = 120)
     expect_openpmix_ranks(result, "rank", ranks);
 }
 
+// The same way: MPI_Comm_split_type (the node's ranks from the job data
+// OpenPMIx's gds/hash reads), MPI_Comm_spawn through pmixrun's spawn upcall,
+// and MPI_Abort's status as pmixrun's exit code.
+Test(open_mpi_on_pmixrun_interop, node_split_spawn_and_abort, .timeout = 180)
+{
+    Result result = pmixrun({"-n", "3", "-x", "LD_LIBRARY_PATH=", program_path("node_split")});
+    cr_assert_eq(result.code, 0, "pmixrun -n 3 node_split exited %d:\n%s%s", result.code, result.out.c_str(),
+                 result.err.c_str());
+    for (int rank = 0; rank < 3; ++rank) {
+        const std::string line = "rank " + std::to_string(rank) + " on ";
+        cr_expect(has_line_ending(result.out, line, "of 3"), "rank %d did not see 3 node-local ranks:\n%s", rank,
+                  result.out.c_str());
+    }
+    expect_openpmix_ranks(result, "rank", 3);
+
+    result = pmixrun({"-n", "2", "-x", "LD_LIBRARY_PATH=", program_path("spawn_children")});
+    cr_assert_eq(result.code, 0, "pmixrun -n 2 spawn_children exited %d:\n%s%s", result.code, result.out.c_str(),
+                 result.err.c_str());
+    for (const char *line : {"parent 0: 2 children, their sum 3", "parent 1: 2 children, their sum 3",
+                             "child 0: parents' sum 201", "child 1: parents' sum 201"}) {
+        cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line, result.out.c_str());
+    }
+    expect_openpmix_ranks(result, "child", 2);
+
+    result = pmixrun({"-n", "2", "-x", "LD_LIBRARY_PATH=", program_path("abort_rank")});
+    cr_expect_eq(result.code, 42, "pmixrun exited %d, not MPI_Abort's 42:\n%s", result.code, result.err.c_str());
+    cr_expect(result.err.find("MPI_ABORT was invoked on rank 1") != std::string::npos, "%s", result.err.c_str());
+    expect_all_gone(result.out);
+}
+
 // ---- our library's processes under a server on Debian's OpenPMIx
 
 // pmixrun on Debian's OpenPMIx (an empty LD_LIBRARY_PATH), its ranks told
@@ -246,4 +288,40 @@ Test(our_ranks_under_open_mpi_mpirun, hello_allreduce, .timeout = 120)
         cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line.c_str(), result.out.c_str());
     }
     expect_our_ranks_under_openpmix(result, "rank", ranks, "mpirun");
+}
+
+Result mpirun_with_our_ranks(int ranks, const char *program)
+{
+    const std::string our_lib = std::string(std::getenv("PMIXPP_BUILD_DIR")) + "/lib";
+    std::vector<std::string> argv = {"LD_LIBRARY_PATH=", MPIRUN, "-x", "LD_LIBRARY_PATH=" + our_lib};
+    const std::vector<std::string> rest = mpirun_args(ranks, program_path(program));
+    argv.insert(argv.end(), rest.begin(), rest.end());
+    return test_support::run("/usr/bin/env", argv, "", 90);
+}
+
+// Split, spawn (the link carries OpenPMIx's spawn; the children are ours
+// too) and abort, our ranks under mpirun.
+Test(our_ranks_under_open_mpi_mpirun, node_split_spawn_and_abort, .timeout = 180)
+{
+    Result result = mpirun_with_our_ranks(3, "node_split");
+    cr_assert_eq(result.code, 0, "mpirun -n 3 node_split on ours exited %d:\n%s%s", result.code, result.out.c_str(),
+                 result.err.c_str());
+    for (int rank = 0; rank < 3; ++rank) {
+        const std::string line = "rank " + std::to_string(rank) + " on ";
+        cr_expect(has_line_ending(result.out, line, "of 3"), "rank %d did not see 3 node-local ranks:\n%s", rank,
+                  result.out.c_str());
+    }
+    expect_our_ranks_under_openpmix(result, "rank", 3, "mpirun");
+
+    result = mpirun_with_our_ranks(2, "spawn_children");
+    cr_assert_eq(result.code, 0, "mpirun -n 2 spawn_children on ours exited %d:\n%s%s", result.code, result.out.c_str(),
+                 result.err.c_str());
+    for (const char *line : {"parent 0: 2 children, their sum 3", "child 1: parents' sum 201"}) {
+        cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s", line, result.out.c_str());
+    }
+    expect_our_ranks_under_openpmix(result, "child", 2, "mpirun");
+
+    result = mpirun_with_our_ranks(2, "abort_rank");
+    cr_expect_eq(result.code, 42, "mpirun exited %d, not MPI_Abort's 42:\n%s", result.code, result.err.c_str());
+    expect_all_gone(result.out);
 }
