@@ -71,15 +71,15 @@ Test(rendezvous_openpmix_text, a_3_x_file_and_a_dotted_nspace)
 Test(rendezvous_openpmix_text, refuses_what_is_not_one)
 {
     expect_refused("", "line 1");
-    expect_refused("tcp4://127.0.0.1:1\n4.2.2\n", "line 1");                      // no name
-    expect_refused("ns;tcp4://127.0.0.1:1\n4.2.2\n", "line 1");                   // no rank
-    expect_refused("ns.x;tcp4://127.0.0.1:1\n4.2.2\n", "line 1");                 // rank not a number
-    expect_refused("ns.0;\n4.2.2\n", "line 1");                                   // no URI
-    expect_refused("ns.0;tcp4://127.0.0.1:1\n", "version");                       // no version line
-    expect_refused("ns.0;tcp4://127.0.0.1:1\n4.2.2\nabc\n0:0\n", "pid");          // pid not a number
-    expect_refused("ns.0;tcp4://127.0.0.1:1\n4.2.2\n0\n0:0\n", "pid");            // pid 0
-    expect_refused("ns.0;tcp4://127.0.0.1:1\n4.2.2\n12\n0-0\n", "uid");           // ids without a colon
-    expect_refused("ns.0;tcp4://127.0.0.1:1\n4.2\x01\n", "printable");            // a control byte
+    expect_refused("tcp4://127.0.0.1:1\n4.2.2\n", "line 1");              // no name
+    expect_refused("ns;tcp4://127.0.0.1:1\n4.2.2\n", "line 1");           // no rank
+    expect_refused("ns.x;tcp4://127.0.0.1:1\n4.2.2\n", "line 1");         // rank not a number
+    expect_refused("ns.0;\n4.2.2\n", "line 1");                           // no URI
+    expect_refused("ns.0;tcp4://127.0.0.1:1\n", "version");               // no version line
+    expect_refused("ns.0;tcp4://127.0.0.1:1\n4.2.2\nabc\n0:0\n", "pid");  // pid not a number
+    expect_refused("ns.0;tcp4://127.0.0.1:1\n4.2.2\n0\n0:0\n", "pid");    // pid 0
+    expect_refused("ns.0;tcp4://127.0.0.1:1\n4.2.2\n12\n0-0\n", "uid");   // ids without a colon
+    expect_refused("ns.0;tcp4://127.0.0.1:1\n4.2\x01\n", "printable");    // a control byte
     expect_refused(std::string("ns.0;tcp4://x:1\n") + std::string(5000, 'v') + "\n", "4 KiB");
     const std::string long_nspace(PMIX_MAX_NSLEN + 1, 'n');
     expect_refused(long_nspace + ".0;tcp4://127.0.0.1:1\n4.2.2\n", "line 1");

@@ -57,12 +57,13 @@ OpenPmixServer start_openpmix_server(const std::string &scratch)
     server.log = scratch + "/pmixrun.log";
     const std::string nspace_file = scratch + "/nspace";
     cr_assert_eq(::mkdir(server.tmpdir.c_str(), 0700), 0, "cannot create %s", server.tmpdir.c_str());
-    server.pid = test_support::start(
-        "/usr/bin/env", {"LD_LIBRARY_PATH=" + std::string(DEBIAN_PMIX_LIBDIR), "TMPDIR=" + server.tmpdir,
-                         "PMIX_SYSTEM_TMPDIR=" + server.tmpdir, PMIXRUN, "--tmpdir", server.tmpdir, "--report-uri",
-                         server.uri_file, "--timeout", "60", "-n", std::to_string(kJobRanks), "/bin/sh", "-c",
-                         "echo \"$PMIX_NAMESPACE\" > " + nspace_file + "; exec sleep 60"},
-        server.log);
+    server.pid =
+        test_support::start("/usr/bin/env",
+                            {"LD_LIBRARY_PATH=" + std::string(DEBIAN_PMIX_LIBDIR), "TMPDIR=" + server.tmpdir,
+                             "PMIX_SYSTEM_TMPDIR=" + server.tmpdir, PMIXRUN, "--tmpdir", server.tmpdir, "--report-uri",
+                             server.uri_file, "--timeout", "60", "-n", std::to_string(kJobRanks), "/bin/sh", "-c",
+                             "echo \"$PMIX_NAMESPACE\" > " + nspace_file + "; exec sleep 60"},
+                            server.log);
     server.nspace = first_line_of(nspace_file);
     cr_assert(!server.nspace.empty() && !first_line_of(server.uri_file).empty(),
               "pmixrun on OpenPMIx did not come up:\n%s", test_support::read_text(server.log).c_str());
@@ -82,7 +83,7 @@ void stop(const OpenPmixServer &server)
 // pmixpp_ps on our library, with its tmpdirs at `tmpdir`.
 Result run_ps(const std::string &tmpdir, const std::vector<std::string> &args)
 {
-    std::vector<std::string> argv = {"LD_LIBRARY_PATH=" + our_lib(),  "TMPDIR=" + tmpdir,
+    std::vector<std::string> argv = {"LD_LIBRARY_PATH=" + our_lib(),   "TMPDIR=" + tmpdir,
                                      "PMIX_SYSTEM_TMPDIR=" + tmpdir,   "PMIX_SERVER_TMPDIR=" + tmpdir,
                                      "PMIX_MCA_pmix_client_verbose=1", PMIXPP_PS};
     argv.insert(argv.end(), args.begin(), args.end());
