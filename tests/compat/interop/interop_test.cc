@@ -29,6 +29,17 @@ bool has_line_ending(const std::string &text, const std::string &head, const std
     return false;
 }
 
+// Every rank but 0 got rank 0's event (openpmix_client.c), whichever
+// library each of them and the server run.
+void expect_event_passed(const Result &result, int ranks)
+{
+    for (int rank = 1; rank < ranks; ++rank) {
+        const std::string line = "client " + std::to_string(rank) + ": rank 0's event came";
+        cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s%s", line.c_str(), result.out.c_str(),
+                  result.err.c_str());
+    }
+}
+
 bool ours(const std::string &path)
 {
     return path.rfind(std::string(std::getenv("PMIXPP_BUILD_DIR")) + "/lib/libpmix.so", 0) == 0;
@@ -78,6 +89,7 @@ void expect_clients(int ranks)
         cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s%s", line.c_str(), result.out.c_str(),
                   result.err.c_str());
     }
+    expect_event_passed(result, ranks);
     expect_openpmix_ranks(result, "client", ranks);
 }
 
@@ -126,6 +138,7 @@ void expect_mixed(int ours_first, int theirs)
         cr_expect(has_line(result.out, line), "missing \"%s\" in:\n%s%s", line.c_str(), result.out.c_str(),
                   result.err.c_str());
     }
+    expect_event_passed(result, ranks);
 }
 
 Test(mixed_job_on_pmixrun, ours_first, .timeout = 120)
@@ -222,6 +235,7 @@ void expect_our_ranks_under_openpmix(const Result &result, const char *role, int
 
 void expect_clients_read_every_peer(const Result &result, int ranks)
 {
+    expect_event_passed(result, ranks);
     for (int rank = 0; rank < ranks; ++rank) {
         const std::string line = "client " + std::to_string(rank) + " of " + std::to_string(ranks) + ": local rank " +
                                  std::to_string(rank) + " of " + std::to_string(ranks) + ", every peer's key read";

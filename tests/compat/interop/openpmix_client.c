@@ -1,13 +1,15 @@
 /* A PMIx client, built twice: against Debian's OpenPMIx headers and library
  * (what a container's or Open MPI's bundled OpenPMIx does at start) and
  * against ours, so that one job can hold ranks of both. It reads its job's
- * data, puts a key, fences, reads every peer's key, and finalizes; each step
- * that fails says so and exits non-zero. */
+ * data, puts a key, fences, reads every peer's key, passes an event from
+ * rank 0 to every other rank, and finalizes; each step that fails says so
+ * and exits non-zero. */
 #include <pmix.h>
 
 #include "libpmix_proof.h"
 
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +90,42 @@ static void check_peer(uint32_t rank)
     PMIX_VALUE_RELEASE(value);
 }
 
+/* A code of the job's own, below the range PMIx keeps for itself. */
+#define INTEROP_EVENT (PMIX_EXTERNAL_ERR_BASE - 42)
+#define EVENT_WAIT_MS 20000
+
+static volatile int event_from_rank0 = 0;
+
+static void on_interop_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                             size_t ninfo, pmix_info_t results[], size_t nresults,
+                             pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)id, (void)info, (void)ninfo, (void)results, (void)nresults;
+    if (status == INTEROP_EVENT && source != NULL && source->rank == 0) event_from_rank0 = 1;
+    if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void register_for_the_event(void)
+{
+    pmix_status_t code = INTEROP_EVENT;
+    pmix_status_t rc = PMIx_Register_event_handler(&code, 1, NULL, 0, on_interop_event, NULL, NULL);
+    if (rc < 0) fail("PMIx_Register_event_handler", rc);
+}
+
+/* Rank 0 raises the event for the namespace; the others wait for it. */
+static void pass_the_event(void)
+{
+    if (me.rank == 0) {
+        pmix_status_t rc = PMIx_Notify_event(INTEROP_EVENT, &me, PMIX_RANGE_NAMESPACE, NULL, 0, NULL, NULL);
+        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) fail("PMIx_Notify_event", rc);
+        return;
+    }
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int waited = 0; !event_from_rank0 && waited < EVENT_WAIT_MS; waited += 10) nanosleep(&tick, NULL);
+    if (!event_from_rank0) fail("waiting for rank 0's event", PMIX_ERR_TIMEOUT);
+    printf("client %u: rank 0's event came\n", me.rank);
+}
+
 int main(void)
 {
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
@@ -100,10 +138,14 @@ int main(void)
     const uint32_t size = get_u32(&job, PMIX_JOB_SIZE);
     const uint32_t local_rank = get_u32(&me, PMIX_LOCAL_RANK);
     const uint32_t local_size = get_u32(&job, PMIX_LOCAL_SIZE);
+    register_for_the_event();
     put_own_key();
     fence_collecting();
     for (uint32_t rank = 0; rank < size; ++rank) check_peer(rank);
     printf("client %u of %u: local rank %u of %u, every peer's key read\n", me.rank, size, local_rank, local_size);
+    pass_the_event();
+    /* Nobody finalizes before every event is delivered. */
+    if ((rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS) fail("the last PMIx_Fence", rc);
     compat_report_libpmix("client", (int)me.rank);
     if ((rc = PMIx_Finalize(NULL, 0)) != PMIX_SUCCESS) fail("PMIx_Finalize", rc);
     return 0;
