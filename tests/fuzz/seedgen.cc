@@ -509,6 +509,10 @@ void rendezvous()
     contact.start_time.clear();
     write("rendezvous", "one_uri", text_bytes(pmixpp::rendezvous::format(contact)));
     write("rendezvous", "openpmix_line_only", text_bytes("pmix-server.99;tcp4://10.0.0.1:1234\n"));
+    // OpenPMIx's own files, as 4.2 and 3.x servers write them.
+    write("rendezvous", "openpmix_4_2",
+          text_bytes("ppx-vm-30574.0;tcp4://127.0.0.1:49931\n4.2.2rc2\n30574\n0:0\nSat Nov 28 21:35:39 2026\n\n"));
+    write("rendezvous", "openpmix_3_x", text_bytes("prterun.vm.1.7;tcp4://10.0.0.1:1234\nv3.2.5\n"));
 }
 
 // ------------------------------------------------------------------ cleanup
