@@ -90,8 +90,10 @@ static void check_peer(uint32_t rank)
     PMIX_VALUE_RELEASE(value);
 }
 
-/* A code of the job's own, below the range PMIx keeps for itself. */
-#define INTEROP_EVENT (PMIX_EXTERNAL_ERR_BASE - 42)
+/* A code of the job's own, below the range PMIx keeps for itself. A
+ * number, not PMIX_EXTERNAL_ERR_BASE - n: that base is -3000 in 4.x and
+ * -3330 in 3.x headers, and ranks built against both must agree. */
+#define INTEROP_EVENT (-3042)
 #define EVENT_WAIT_MS 20000
 
 static volatile int event_from_rank0 = 0;
@@ -108,8 +110,14 @@ static void on_interop_event(size_t id, pmix_status_t status, const pmix_proc_t 
 static void register_for_the_event(void)
 {
     pmix_status_t code = INTEROP_EVENT;
+#if PMIX_VERSION_MAJOR >= 4
     pmix_status_t rc = PMIx_Register_event_handler(&code, 1, NULL, 0, on_interop_event, NULL, NULL);
     if (rc < 0) fail("PMIx_Register_event_handler", rc);
+#else
+    /* OpenPMIx 3.x registers asynchronously and returns nothing; the
+     * request goes out before the fence's. */
+    PMIx_Register_event_handler(&code, 1, NULL, 0, on_interop_event, NULL, NULL);
+#endif
 }
 
 /* Rank 0 raises the event for the namespace; the others wait for it. */
