@@ -13,6 +13,8 @@
  *   fence1k_med_us_nN            PMIx_Fence(all, PMIX_COLLECT_DATA) after a 1 KiB put
  *   fence16k_med_us_nN           the same after a 16 KiB put
  *   clock_ns                     cost of one clock_gettime pair (the timer's floor)
+ * Every rank that succeeds also prints "M client <path>", the libpmix.so its
+ * /proc/self/maps names (rank 0 adds "V client <PMIx_Get_version()>").
  * With --stop the process stops itself (SIGSTOP) after its work so the host
  * can read its memory, then finalizes when continued. With --rss-fence BYTES
  * the process does nothing but init, put BYTES, commit, one collecting fence
@@ -257,6 +259,11 @@ int main(int argc, char **argv)
         /* The --rss-fence jobs only measure the host: their inits are not
          * mixed into the init figure of the fence jobs of the same N. */
         if (opts.rss_fence_bytes == 0) report("init_us", (double)init_ns / 1000.0);
+        /* Every rank names the libpmix it has mapped ("M client <path>"),
+         * so a script can check which library each client ran on. */
+        char lib[400];
+        bench_libpmix_of(getpid(), lib, sizeof lib);
+        bench_text("M", "client", lib);
         if (me.rank == 0) {
             bench_text("V", "client", PMIx_Get_version());
             if (opts.rss_fence_bytes == 0) report_clock_floor(samples, 1000);

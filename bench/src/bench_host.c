@@ -22,7 +22,12 @@
  *       process's VmRSS across it, and counts the listening sockets the process
  *       holds when it returns (> 0: a client can connect from then on).
  *
- * Output lines: "V host <version>" and "R <figure> <value>". */
+ * Output lines: "V host <version>", "M host <libpmix.so path this process
+ * maps>" and "R <figure> <value>".
+ *
+ * BENCH_CLIENT_UNSET=VAR[,VAR...] keeps those variables of the host's own
+ * environment out of the clients' (e.g. a component path meant for the
+ * host's library only, when the clients run on another library). */
 #define _GNU_SOURCE
 #include <pmix.h>
 #include <pmix_server.h>
@@ -291,6 +296,9 @@ static int start_server_timed(uint64_t *init_ns_p)
     }
     if (init_ns_p != NULL) *init_ns_p = end - start;
     bench_text("V", "host", PMIx_Get_version());
+    char lib[400];
+    bench_libpmix_of(getpid(), lib, sizeof lib);
+    bench_text("M", "host", lib);
     return 0;
 }
 
@@ -398,6 +406,21 @@ static int run_init(void)
     return 0;
 }
 
+/* Whether the environment entry NAME=VALUE is named in BENCH_CLIENT_UNSET
+ * (a comma-separated list of variable names). */
+static bool unset_for_clients(const char *entry)
+{
+    const char *list = getenv("BENCH_CLIENT_UNSET");
+    size_t name_len = strcspn(entry, "=");
+    while (list != NULL && *list != '\0') {
+        size_t len = strcspn(list, ",");
+        if (len == name_len && strncmp(list, entry, len) == 0) return true;
+        list += len;
+        if (*list == ',') list++;
+    }
+    return false;
+}
+
 static pid_t launch(pmix_rank_t rank, char **argv)
 {
     pmix_proc_t proc;
@@ -408,7 +431,8 @@ static pid_t launch(pmix_rank_t rank, char **argv)
     if (rc == PMIX_SUCCESS) rc = completion_wait(&done);
     if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) return -1;
     char **env = NULL;
-    for (char **e = environ; *e != NULL; ++e) pmix_argv_append_nosize(&env, *e);
+    for (char **e = environ; *e != NULL; ++e)
+        if (!unset_for_clients(*e)) pmix_argv_append_nosize(&env, *e);
     if (PMIx_server_setup_fork(&proc, &env) != PMIX_SUCCESS) return -1;
     pid_t pid = fork();
     if (pid == 0) {
