@@ -182,7 +182,11 @@ Test(open_mpi_on_pmixrun_interop, node_split_spawn_and_abort, .timeout = 180)
     }
     expect_openpmix_ranks(result, "rank", 3);
 
-    result = pmixrun({"-n", "2", "-x", "LD_LIBRARY_PATH=", program_path("spawn_children")});
+    // The children inherit pmixrun's own environment, not -x: no
+    // LD_LIBRARY_PATH there either (pmixrun finds ours by its RUNPATH).
+    result = test_support::run(
+        "/usr/bin/env",
+        {"-u", "LD_LIBRARY_PATH", PMIXRUN, "--timeout", "60", "-n", "2", program_path("spawn_children")}, "", 90);
     cr_assert_eq(result.code, 0, "pmixrun -n 2 spawn_children exited %d:\n%s%s", result.code, result.out.c_str(),
                  result.err.c_str());
     for (const char *line : {"parent 0: 2 children, their sum 3", "parent 1: 2 children, their sum 3",
