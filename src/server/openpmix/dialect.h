@@ -43,6 +43,8 @@ public:
 
     std::string name() const override;
     pmix_status_t send(Peer &peer, wire::FrameKind kind, uint32_t tag, std::span<const uint8_t> payload) override;
+    // Its fence answer is a status; the data stays in our store for gets.
+    bool reads_collected_data() const override { return false; }
 
     openpmix::Encoding encoding() const { return encoding_; }
     const openpmix::Version &version() const { return version_; }

@@ -111,6 +111,7 @@ pmix_status_t take_collected(Server &server, const Collective &collective, const
     const bool only_ours =
         !blob.empty() && collective.arrived.size() == collective.expected.size() && blob == collective.contribution;
     if (only_ours && collective.collect) {
+        if (reply_data_p == nullptr) return PMIX_SUCCESS;
         if (collective.contribution_scope == PMIX_LOCAL) {
             *reply_data_p = blob;
             return PMIX_SUCCESS;
@@ -119,10 +120,29 @@ pmix_status_t take_collected(Server &server, const Collective &collective, const
     }
     if (only_ours) return PMIX_SUCCESS;
     pmix_status_t status = store_remote_blob(server, blob);
-    if (status == PMIX_SUCCESS && collective.collect) {
+    if (status == PMIX_SUCCESS && collective.collect && reply_data_p != nullptr) {
         status = blob_for_local_peers(server, blob, reply_data_p);
     }
     return status;
+}
+
+// The reply encoded once for every participant that reads it; `readers`
+// says which do.
+void send_to_all(Server &server, const std::vector<Arrival> &participants, const std::vector<bool> &readers,
+                 const wire::FenceReply &reply, bool for_readers)
+{
+    wire::Bytes bytes;
+    const pmix_status_t encoded = wire::encode_to_bytes(reply, &bytes);
+    for (std::size_t i = 0; i < participants.size(); ++i) {
+        if (readers[i] != for_readers) continue;
+        Peer *peer = server.find_peer(participants[i].peer);
+        if (peer == nullptr) continue;
+        if (encoded != PMIX_SUCCESS) {
+            send_message(*peer, wire::FrameKind::reply, participants[i].tag, reply);  // logs and closes
+            continue;
+        }
+        send_bytes(*peer, wire::FrameKind::reply, participants[i].tag, bytes);
+    }
 }
 
 void finish_fence(Server &server, uint64_t id, pmix_status_t status, const wire::Bytes &blob)
@@ -135,23 +155,27 @@ void finish_fence(Server &server, uint64_t id, pmix_status_t status, const wire:
                            "the host's fence_nb answered " + std::string(PMIx_Error_string(status)) + " with " +
                                std::to_string(blob.size()) + " bytes");
     }
+    // Who reads the collected data: an OpenPMIx peer gets only the status
+    // and fetches the data with a get, so it is neither gathered nor
+    // shared for it.
+    std::vector<bool> readers(collective->arrived.size(), false);
+    std::size_t nreaders = 0;
+    for (std::size_t i = 0; i < readers.size(); ++i) {
+        readers[i] = collective->collect && reads_collected_data(server, collective->arrived[i].peer);
+        nreaders += readers[i] ? 1 : 0;
+    }
     wire::FenceReply reply;
-    if (status == PMIX_SUCCESS) status = take_collected(server, *collective, blob, &reply.data);
-    if (status == PMIX_SUCCESS && collective->collect) share_collected(server, collective->arrived.size(), reply);
+    wire::Bytes *gathered = nreaders > 0 ? &reply.data : nullptr;
+    if (status == PMIX_SUCCESS) status = take_collected(server, *collective, blob, gathered);
+    if (status == PMIX_SUCCESS && nreaders > 0) share_collected(server, nreaders, reply);
     reply.status = status;
     const std::vector<Arrival> participants = std::move(collective->arrived);
     server.part<FenceTracker>().erase(id);
-    // Encoded once: every participant gets the same bytes.
-    wire::Bytes bytes;
-    const pmix_status_t encoded = wire::encode_to_bytes(reply, &bytes);
-    for (const auto &participant : participants) {
-        Peer *peer = server.find_peer(participant.peer);
-        if (peer == nullptr) continue;
-        if (encoded != PMIX_SUCCESS) {
-            send_message(*peer, wire::FrameKind::reply, participant.tag, reply);  // logs and closes
-            continue;
-        }
-        send_bytes(*peer, wire::FrameKind::reply, participant.tag, bytes);
+    if (nreaders > 0) send_to_all(server, participants, readers, reply, true);
+    if (nreaders < participants.size()) {
+        wire::FenceReply status_only;
+        status_only.status = status;
+        send_to_all(server, participants, readers, status_only, false);
     }
 }
 

@@ -83,15 +83,42 @@ wire::Bytes collected_from_slots(const arena::Arena &arena)
     return all;
 }
 
-void answer(Server &server, const ServerArena &entry, const ArenaWaiter &waiter, pmix_status_t status)
+void answer_status(Server &server, const ArenaWaiter &waiter, pmix_status_t status)
 {
     wire::FenceReply reply;
     reply.status = status;
-    if (status == PMIX_SUCCESS && waiter.collect) {
-        reply.data = collected_from_slots(*entry.arena);
-        share_collected(server, 1, reply);
-    }
     reply_to(server, waiter.peer, waiter.tag, reply);
+}
+
+struct Answered {
+    ArenaWaiter waiter;
+    pmix_status_t status = PMIX_SUCCESS;
+};
+
+bool reads_data(Server &server, const Answered &done)
+{
+    return done.status == PMIX_SUCCESS && done.waiter.collect && reads_collected_data(server, done.waiter.peer);
+}
+
+// The represented waiters one pass released or timed out. The slots' data
+// is gathered (and shared) once for all that read it; an OpenPMIx peer
+// gets its status alone and fetches the data with a get.
+void answer_all(Server &server, const ServerArena &entry, const std::vector<Answered> &answered)
+{
+    std::size_t readers = 0;
+    for (const Answered &done : answered) readers += reads_data(server, done) ? 1 : 0;
+    wire::FenceReply with_data;
+    if (readers > 0) {
+        with_data.data = collected_from_slots(*entry.arena);
+        share_collected(server, readers, with_data);
+    }
+    for (const Answered &done : answered) {
+        if (reads_data(server, done)) {
+            reply_to(server, done.waiter.peer, done.waiter.tag, with_data);
+        } else {
+            answer_status(server, done.waiter, done.status);
+        }
+    }
 }
 
 pmix_status_t represent_in_slot(Server &server, const Peer &peer, arena::Arena &arena);
@@ -119,7 +146,7 @@ bool arrive_deferred(Server &server, ServerArena &entry)
             continue;
         }
         if (entry.arena->disabled() || represent_in_slot(server, *peer, *entry.arena) != PMIX_SUCCESS) {
-            answer(server, entry, waiter, PMIX_ERR_LOST_CONNECTION);
+            answer_status(server, waiter, PMIX_ERR_LOST_CONNECTION);
             continue;
         }
         waiter.ticket = entry.arena->arrive();
@@ -144,18 +171,20 @@ void answer_ready(Server &server, ServerArena &entry)
 {
     const auto now = std::chrono::steady_clock::now();
     std::vector<ArenaWaiter> waiting;
+    std::vector<Answered> answered;
     for (const ArenaWaiter &waiter : entry.waiters) {
         if (entry.arena->released(waiter.ticket)) {
-            answer(server, entry, waiter, entry.arena->outcome(waiter.ticket));
+            answered.push_back({waiter, entry.arena->outcome(waiter.ticket)});
         } else if (waiter.deadline && now >= *waiter.deadline && entry.arena->withdraw(waiter.ticket)) {
-            answer(server, entry, waiter, PMIX_ERR_TIMEOUT);
+            answered.push_back({waiter, PMIX_ERR_TIMEOUT});
         } else if (entry.arena->released(waiter.ticket)) {
-            answer(server, entry, waiter, entry.arena->outcome(waiter.ticket));  // completed meanwhile
+            answered.push_back({waiter, entry.arena->outcome(waiter.ticket)});  // completed meanwhile
         } else {
             waiting.push_back(waiter);
         }
     }
     entry.waiters = std::move(waiting);
+    answer_all(server, entry, answered);
 }
 
 void schedule_poll(Server &server, const std::string &nspace, ServerArena &entry)
@@ -237,8 +266,8 @@ void close_fence_arena(Server &server, const std::string &nspace)
 {
     ServerArena *entry = find_arena(server, nspace);
     if (entry == nullptr) return;
-    for (const ArenaWaiter &waiter : entry->waiters) answer(server, *entry, waiter, PMIX_ERR_NOT_FOUND);
-    for (const ArenaWaiter &waiter : entry->deferred) answer(server, *entry, waiter, PMIX_ERR_NOT_FOUND);
+    for (const ArenaWaiter &waiter : entry->waiters) answer_status(server, waiter, PMIX_ERR_NOT_FOUND);
+    for (const ArenaWaiter &waiter : entry->deferred) answer_status(server, waiter, PMIX_ERR_NOT_FOUND);
     entry->waiters.clear();
     entry->deferred.clear();
     server.part<FenceArenas>().by_nspace.erase(nspace);
@@ -249,8 +278,8 @@ void close_all_fence_arenas(Server &server)
     while (!server.part<FenceArenas>().by_nspace.empty()) {
         const std::string nspace = server.part<FenceArenas>().by_nspace.begin()->first;
         ServerArena &entry = *server.part<FenceArenas>().by_nspace.begin()->second;
-        for (const ArenaWaiter &waiter : entry.waiters) answer(server, entry, waiter, PMIX_ERR_LOST_CONNECTION);
-        for (const ArenaWaiter &waiter : entry.deferred) answer(server, entry, waiter, PMIX_ERR_LOST_CONNECTION);
+        for (const ArenaWaiter &waiter : entry.waiters) answer_status(server, waiter, PMIX_ERR_LOST_CONNECTION);
+        for (const ArenaWaiter &waiter : entry.deferred) answer_status(server, waiter, PMIX_ERR_LOST_CONNECTION);
         server.part<FenceArenas>().by_nspace.erase(nspace);
     }
 }

@@ -56,6 +56,12 @@ bool share_one(Server &server, const std::string &nspace, const std::vector<pmix
 
 }  // namespace
 
+bool reads_collected_data(Server &server, PeerId id)
+{
+    const Peer *peer = server.find_peer(id);
+    return peer != nullptr && (!peer->dialect || peer->dialect->reads_collected_data());
+}
+
 void share_collected(Server &server, std::size_t recipients, wire::FenceReply &reply)
 {
     if (!worth_sharing(server, recipients, reply)) return;

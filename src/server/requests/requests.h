@@ -157,6 +157,9 @@ wire::Bytes take_host_blob(const char *data, size_t ndata, pmix_release_cbfunc_t
 // collected data of every namespace the store can share (gds share_modex)
 // moves from reply.data to reply.shared; anything else stays in data.
 void share_collected(Server &server, std::size_t recipients, wire::FenceReply &reply);
+// True when the peer reads the collected data a fence's reply carries (it
+// is connected and its dialect, if any, says so: peer_dialect.h).
+bool reads_collected_data(Server &server, PeerId peer);
 
 // commit.cc: the modex blob of one local proc's data visible to `scope`
 // (PMIX_REMOTE for other nodes, PMIX_LOCAL for peers on this node).

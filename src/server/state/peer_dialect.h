@@ -27,6 +27,10 @@ public:
     // the dialect sends the peer what it means in its protocol, or nothing
     // when it has no counterpart there.
     virtual pmix_status_t send(Peer &peer, wire::FrameKind kind, uint32_t tag, std::span<const uint8_t> payload) = 0;
+    // False when the peer's answer to a data-collecting fence is its status
+    // alone (OpenPMIx's clients fetch each peer's data with a get): the
+    // server then neither gathers nor shares the collected data for it.
+    virtual bool reads_collected_data() const { return true; }
 };
 
 }  // namespace pmixpp::server
