@@ -1,5 +1,6 @@
 #include "client/openpmix/server_dialect.h"
 
+#include "client/openpmix/group_requests.h"
 #include "common/openpmix/kvals.h"
 
 #include <pmixpp/util.hpp>
@@ -245,7 +246,10 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         *theirs_p = writer.take();
         return rc;
     }
-    default: rc = more_requests(command, ours, writer); break;
+    default:
+        rc = is_group_command(command) ? pack_group_request(command, ours, writer, &pending.members)
+                                       : more_requests(command, ours, writer);
+        break;
     }
     if (rc != PMIX_SUCCESS) return rc;
     if (tag != kOpenPmixUnwatchedTag) pending_[tag] = pending;
@@ -379,6 +383,7 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
     pmix_status_t status = PMIX_SUCCESS;
     pmix_status_t rc = reader.unpack_status(&status);
     if (rc != PMIX_SUCCESS) return rc;
+    if (is_group_command(pending.command)) return group_reply(pending.command, status, reader, pending.members, ours_p);
     switch (pending.command) {
     case wire::Command::Fence: {
         wire::FenceReply reply;  // the collected data stays with the server: gets fetch it

@@ -53,8 +53,9 @@ public:
 private:
     struct Pending {
         wire::Command command{};
-        pmix_proc_t proc{};      // a get's target
-        uint64_t reference = 0;  // an event registration's
+        pmix_proc_t proc{};                // a get's target
+        uint64_t reference = 0;            // an event registration's
+        std::vector<pmix_proc_t> members;  // a group construct's
     };
 
     pmix_status_t more_requests(wire::Command command, std::span<const uint8_t> ours, openpmix::Writer &writer);
