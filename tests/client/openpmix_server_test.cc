@@ -16,11 +16,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <pmix.h>
+#include <pmix_tool.h>
 
 #include "common/openpmix/bfrops.h"
 #include "common/openpmix/commands.h"
@@ -373,4 +375,157 @@ Test(openpmix_server, a_malformed_answer_fails_one_get, .init = cr_redirect_stde
     cr_expect_eq(get_u32(1, "peer.key", &v), PMIX_SUCCESS);
     cr_expect_eq(v, 42u);
     cr_expect_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+}
+
+namespace {
+
+// What the fake server read of an IOF pull and its deregistration.
+struct PullSeen {
+    size_t nprocs = 0;
+    pmix_proc_t proc{};
+    uint16_t channel = 0;
+    size_t local_id = SIZE_MAX;
+    size_t deregistered = SIZE_MAX;  // the server id the deregistration named
+    std::string pushed;              // the data of a push
+    size_t push_targets = 0;
+};
+
+// [cmd][ntargets][targets][ndirs][dirs][data]
+void read_push(const Message &m, PullSeen *seen_p)
+{
+    Reader reader(kV41, m.body);
+    int32_t n = 1;
+    uint8_t command = 0;
+    pmix_proc_t *targets = nullptr;
+    pmix_info_t *dirs = nullptr;
+    size_t ndirs = 0;
+    pmix_byte_object_t data{};
+    if (reader.unpack(PMIX_UINT8, &command, &n) != PMIX_SUCCESS ||
+        reader.unpack_counted(PMIX_PROC, reinterpret_cast<void **>(&targets), &seen_p->push_targets) != PMIX_SUCCESS ||
+        reader.unpack_counted(PMIX_INFO, reinterpret_cast<void **>(&dirs), &ndirs) != PMIX_SUCCESS) {
+        return;
+    }
+    n = 1;
+    if (reader.unpack(PMIX_BYTE_OBJECT, &data, &n) == PMIX_SUCCESS && data.bytes != nullptr) {
+        seen_p->pushed.assign(data.bytes, data.size);
+    }
+    PMIX_BYTE_OBJECT_DESTRUCT(&data);
+    if (targets != nullptr) PMIX_PROC_FREE(targets, seen_p->push_targets);
+    if (dirs != nullptr) PMIX_INFO_FREE(dirs, ndirs);
+}
+
+constexpr size_t kServerPullId = 55;
+
+// [cmd][nprocs][procs][ndirs][dirs][channel][local id]
+bool read_pull(const Message &m, PullSeen *seen_p)
+{
+    Reader reader(kV41, m.body);
+    int32_t n = 1;
+    uint8_t command = 0;
+    pmix_proc_t *procs = nullptr;
+    pmix_info_t *dirs = nullptr;
+    size_t ndirs = 0;
+    bool ok = reader.unpack(PMIX_UINT8, &command, &n) == PMIX_SUCCESS &&
+              reader.unpack_counted(PMIX_PROC, reinterpret_cast<void **>(&procs), &seen_p->nprocs) == PMIX_SUCCESS &&
+              reader.unpack_counted(PMIX_INFO, reinterpret_cast<void **>(&dirs), &ndirs) == PMIX_SUCCESS;
+    if (ok && seen_p->nprocs > 0) seen_p->proc = procs[0];
+    n = 1;
+    ok = ok && reader.unpack(PMIX_IOF_CHANNEL, &seen_p->channel, &n) == PMIX_SUCCESS &&
+         reader.unpack_size(&seen_p->local_id) == PMIX_SUCCESS;
+    if (procs != nullptr) PMIX_PROC_FREE(procs, seen_p->nprocs);
+    if (dirs != nullptr) PMIX_INFO_FREE(dirs, ndirs);
+    return ok;
+}
+
+// Tag 2: [source][channel][the puller's id][ninfo][infos][data]
+std::vector<uint8_t> output_message(size_t local_id, const char *text)
+{
+    Writer writer(kV41);
+    pmix_proc_t source{};
+    PMIX_LOAD_PROCID(&source, kJob, 1);
+    const pmix_iof_channel_t channel = PMIX_FWD_STDOUT_CHANNEL;
+    (void)writer.pack_proc(source);
+    (void)writer.pack(PMIX_IOF_CHANNEL, &channel, 1);
+    (void)writer.pack_size(local_id);
+    (void)writer.pack_size(0);
+    (void)writer.pack_byte_object(text, std::strlen(text));
+    return writer.take();
+}
+
+std::mutex g_output_lock;
+std::string g_output;
+
+void on_output(size_t, pmix_iof_channel_t, pmix_proc_t *, pmix_byte_object_t *payload, pmix_info_t[], size_t)
+{
+    std::lock_guard lock(g_output_lock);
+    if (payload != nullptr && payload->bytes != nullptr) g_output.append(payload->bytes, payload->size);
+}
+
+std::string output_so_far()
+{
+    std::lock_guard lock(g_output_lock);
+    return g_output;
+}
+
+}  // namespace
+
+// A pull goes as OpenPMIx's IOF_PULL with an id of ours, the output the
+// server sends on tag 2 under that id reaches the handler, a push carries
+// its bytes, and the deregistration names the server's id of the pull.
+Test(openpmix_server, an_iof_pull_gets_its_output, .timeout = 60)
+{
+    FakeOpenPmixServer server;
+    PullSeen seen;
+    server.run([&seen](FakeOpenPmixServer &s, int fd) {
+        if (!greet(s, fd)) return;
+        Message m;
+        while (s.next(fd, &m)) {
+            const auto command = static_cast<openpmix::Command>(m.command);
+            if (command == openpmix::Command::iof_pull) {
+                if (!read_pull(m, &seen)) return;
+                Writer answer(kV41);
+                (void)answer.pack_status(PMIX_SUCCESS);
+                (void)answer.pack_size(kServerPullId);
+                if (!s.answer(fd, m.tag, answer.take())) return;
+                if (!s.answer(fd, openpmix::kTagIof, output_message(seen.local_id, "hello from rank 1\n"))) return;
+                continue;
+            }
+            if (command == openpmix::Command::iof_push) read_push(m, &seen);
+            if (command == openpmix::Command::iof_deregister) {
+                Reader reader(kV41, m.body);
+                int32_t n = 1;
+                uint8_t cmd = 0;
+                size_t ndirs = 0;
+                (void)reader.unpack(PMIX_UINT8, &cmd, &n);
+                (void)reader.unpack_size(&ndirs);
+                (void)reader.unpack_size(&seen.deregistered);
+            }
+            const bool last = command == openpmix::Command::finalize;
+            if (!s.answer(fd, m.tag, FakeOpenPmixServer::status(PMIX_SUCCESS)) || last) return;
+        }
+    });
+    pmix_proc_t me{};
+    cr_assert_eq(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    pmix_proc_t rank1{};
+    PMIX_LOAD_PROCID(&rank1, kJob, 1);
+    const pmix_status_t id = PMIx_IOF_pull(&rank1, 1, nullptr, 0, PMIX_FWD_STDOUT_CHANNEL, on_output, nullptr, nullptr);
+    cr_assert_geq(id, 0, "PMIx_IOF_pull: %s", PMIx_Error_string(id));
+    for (int i = 0; i < 500 && output_so_far().empty(); ++i) ::usleep(10000);
+    const std::string output = output_so_far();
+    cr_expect_str_eq(output.c_str(), "hello from rank 1\n");
+    char input[] = "input\n";
+    pmix_byte_object_t bo{input, sizeof input - 1};
+    cr_expect_eq(PMIx_IOF_push(&rank1, 1, &bo, nullptr, 0, nullptr, nullptr), PMIX_SUCCESS);
+    cr_expect_eq(PMIx_IOF_deregister(static_cast<size_t>(id), nullptr, 0, nullptr, nullptr), PMIX_SUCCESS);
+    cr_expect_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    server.join();
+    cr_expect_eq(seen.nprocs, 1u);
+    cr_expect_str_eq(seen.proc.nspace, kJob);
+    cr_expect_eq(seen.proc.rank, 1u);
+    cr_expect_eq(seen.channel, PMIX_FWD_STDOUT_CHANNEL);
+    cr_expect_neq(seen.local_id, SIZE_MAX);
+    cr_expect_eq(seen.deregistered, kServerPullId, "the deregistration named %zu, not the server's id",
+                 seen.deregistered);
+    cr_expect_eq(seen.push_targets, 1u);
+    cr_expect_str_eq(seen.pushed.c_str(), "input\n");
 }

@@ -82,10 +82,19 @@ void on_notification(const std::shared_ptr<Session> &session, const wire::Frame 
 }
 
 // A frame from an OpenPMIx server: its answer becomes our reply, its
-// event ours; output (tag 2) is not pulled on such a link.
+// event (tag 0) ours, its output (tag 2) goes to the pull's handler.
 void on_openpmix_frame(const std::shared_ptr<Session> &session, ServerLink &link, const wire::Frame &frame)
 {
     OpenPmixServerDialect &dialect = *link.openpmix;
+    if (frame.header.kind == wire::FrameKind::notify && frame.header.tag == openpmix::kTagIof) {
+        wire::IofData data;
+        if (dialect.output(frame.payload, &data) != PMIX_SUCCESS) {
+            runtime::log_warning("client", "malformed output from the OpenPMIx server ignored");
+            return;
+        }
+        deliver_iof(data);
+        return;
+    }
     if (frame.header.kind == wire::FrameKind::notify) {
         wire::Event event;
         if (frame.header.tag != openpmix::kTagEvent) return;

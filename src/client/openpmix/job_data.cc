@@ -2,6 +2,7 @@
 
 #include "common/openpmix/kvals.h"
 
+#include <pmix.h>
 #include <pmixpp/util.hpp>
 
 #include <climits>

@@ -1,6 +1,8 @@
 #include "client/openpmix/server_dialect.h"
 
 #include "client/openpmix/group_requests.h"
+#include "client/openpmix/iof_requests.h"
+#include "common/openpmix/in_order.h"
 #include "common/openpmix/kvals.h"
 
 #include <pmixpp/util.hpp>
@@ -27,13 +29,7 @@ template <typename Ours> pmix_status_t decode(std::span<const uint8_t> bytes, Ou
     return wire::decode_payload(bytes.data(), bytes.size(), ours_p);
 }
 
-// Runs the packs in order, up to the first that fails.
-template <typename... Packs> pmix_status_t in_order(Packs... packs)
-{
-    pmix_status_t rc = PMIX_SUCCESS;
-    ((rc = rc == PMIX_SUCCESS ? packs() : rc), ...);
-    return rc;
-}
+using openpmix::in_order;
 
 pmix_status_t pack_infos(Writer &writer, const wire::InfoArray &info)
 {
@@ -247,8 +243,13 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         return rc;
     }
     default:
-        rc = is_group_command(command) ? pack_group_request(command, ours, writer, &pending.members)
-                                       : more_requests(command, ours, writer);
+        if (is_group_command(command)) {
+            rc = pack_group_request(command, ours, writer, &pending.members);
+        } else if (is_iof_command(command)) {
+            rc = iof_request(command, ours, writer, &pending);
+        } else {
+            rc = more_requests(command, ours, writer);
+        }
         break;
     }
     if (rc != PMIX_SUCCESS) return rc;
@@ -340,6 +341,26 @@ pmix_status_t OpenPmixServerDialect::more_requests(wire::Command command, std::s
     }
 }
 
+// A pull gets our id here; a deregistration names the server's id of it.
+// Called with mutex_ held.
+pmix_status_t OpenPmixServerDialect::iof_request(wire::Command command, std::span<const uint8_t> ours, Writer &writer,
+                                                 Pending *pending_p)
+{
+    if (command == wire::Command::IofPush) return pack_iof_push(ours, writer);
+    if (command == wire::Command::IofPull) {
+        pending_p->iof_id = next_pull_++;
+        return pack_iof_pull(ours, pending_p->iof_id, writer);
+    }
+    wire::IofDeregisterRequest r;
+    pmix_status_t rc = decode(ours, &r);
+    if (rc != PMIX_SUCCESS) return rc;
+    auto found = pulls_.find(r.id);
+    if (found == pulls_.end()) return PMIX_ERR_NOT_FOUND;
+    const std::size_t server_id = found->second;
+    pulls_.erase(found);
+    return pack_iof_deregister(r, server_id, writer);
+}
+
 // [ncodes][codes][ninfo][infos]; our reference for it is made here.
 pmix_status_t OpenPmixServerDialect::register_events(const wire::RegisterEventsRequest &r, Writer &writer,
                                                      Pending *pending_p)
@@ -384,6 +405,18 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
     pmix_status_t rc = reader.unpack_status(&status);
     if (rc != PMIX_SUCCESS) return rc;
     if (is_group_command(pending.command)) return group_reply(pending.command, status, reader, pending.members, ours_p);
+    if (pending.command == wire::Command::IofPull) {
+        wire::IofPullReply reply;
+        reply.status = status;
+        reply.id = pending.iof_id;
+        std::size_t server_id = 0;
+        rc = read_pull_answer(status, reader, &server_id);
+        if (rc == PMIX_SUCCESS && status == PMIX_SUCCESS) {
+            std::lock_guard lock(mutex_);
+            pulls_[pending.iof_id] = server_id;
+        }
+        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
+    }
     switch (pending.command) {
     case wire::Command::Fence: {
         wire::FenceReply reply;  // the collected data stays with the server: gets fetch it
@@ -469,6 +502,11 @@ pmix_status_t OpenPmixServerDialect::event(std::span<const uint8_t> theirs, wire
     }
     *event_p = std::move(event);
     return PMIX_SUCCESS;
+}
+
+pmix_status_t OpenPmixServerDialect::output(std::span<const uint8_t> theirs, wire::IofData *data_p) const
+{
+    return read_output(encoding_, theirs, data_p);
 }
 
 void OpenPmixServerDialect::forget(uint32_t tag)

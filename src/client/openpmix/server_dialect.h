@@ -45,6 +45,8 @@ public:
     pmix_status_t reply(uint32_t tag, std::span<const uint8_t> theirs, wire::Bytes *ours_p);
     // An event the server sent on tag 0.
     pmix_status_t event(std::span<const uint8_t> theirs, wire::Event *event_p) const;
+    // Output the server sent on tag 2 for a pull of ours.
+    pmix_status_t output(std::span<const uint8_t> theirs, wire::IofData *data_p) const;
     // A request that failed before its answer came.
     void forget(uint32_t tag);
 
@@ -56,12 +58,15 @@ private:
         pmix_proc_t proc{};                // a get's target
         uint64_t reference = 0;            // an event registration's
         std::vector<pmix_proc_t> members;  // a group construct's
+        uint64_t iof_id = 0;               // a pull's: ours, the id OpenPMIx echoes in its output
     };
 
     pmix_status_t more_requests(wire::Command command, std::span<const uint8_t> ours, openpmix::Writer &writer);
     pmix_status_t register_events(const wire::RegisterEventsRequest &request, openpmix::Writer &writer,
                                   Pending *pending_p);
     pmix_status_t deregister_events(const wire::DeregisterEventsRequest &request, openpmix::Writer &writer);
+    pmix_status_t iof_request(wire::Command command, std::span<const uint8_t> ours, openpmix::Writer &writer,
+                              Pending *pending_p);
 
     const openpmix::Encoding encoding_;
     const pmix_proc_t self_;
@@ -71,6 +76,10 @@ private:
     // (none: every code), for the deregistration OpenPMIx sends by code.
     std::map<uint64_t, std::vector<pmix_status_t>> registrations_;
     uint64_t next_reference_ = 1;
+    // Our id of each pull (what its output names) and the server's (what a
+    // deregistration names).
+    std::map<uint64_t, std::size_t> pulls_;
+    uint64_t next_pull_ = 1;
 };
 
 }  // namespace pmixpp::client

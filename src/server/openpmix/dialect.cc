@@ -2,6 +2,7 @@
 
 #include "common/runtime/log.h"
 #include "common/openpmix/frame.h"
+#include "common/openpmix/in_order.h"
 #include "common/wire/messages.h"
 #include "server/openpmix/job_data.h"
 #include "server/state/peer_io.h"
@@ -70,13 +71,7 @@ pmix_status_t translate(openpmix::Encoding encoding, std::span<const uint8_t> pa
     return write_answer(encoding, out_p, [&](openpmix::Writer &writer) { return fill(writer, ours); });
 }
 
-// Runs the packs in order, up to the first that fails.
-template <typename... Packs> pmix_status_t in_order(Packs... packs)
-{
-    pmix_status_t rc = PMIX_SUCCESS;
-    ((rc = rc == PMIX_SUCCESS ? packs() : rc), ...);
-    return rc;
-}
+using openpmix::in_order;
 
 // A get's answer as OpenPMIx's gds/hash reads it: the status, then a byte
 // object of the proc and its key/values.
