@@ -52,8 +52,7 @@ pmix_status_t pack_iof_pull(std::span<const uint8_t> ours, uint64_t local_id, Wr
     return in_order([&] { return pack_command(writer, Command::iof_pull); },
                     [&] { return writer.pack_counted(PMIX_PROC, r.procs.data(), r.procs.size()); },
                     [&] { return writer.pack_counted(PMIX_INFO, r.directives.data(), r.directives.size()); },
-                    [&] { return writer.pack(PMIX_IOF_CHANNEL, &channel, 1); },
-                    [&] { return writer.pack_size(id); });
+                    [&] { return writer.pack(PMIX_IOF_CHANNEL, &channel, 1); }, [&] { return writer.pack_size(id); });
 }
 
 pmix_status_t pack_iof_deregister(const wire::IofDeregisterRequest &r, std::size_t server_id, Writer &writer)
@@ -95,14 +94,14 @@ pmix_status_t read_output(openpmix::Encoding encoding, std::span<const uint8_t> 
     pmix_info_t *info = nullptr;
     std::size_t ninfo = 0;
     pmix_byte_object_t bytes{};
-    pmix_status_t rc = in_order([&] { return reader.unpack_proc(&data.source); },
-                                [&] { return reader.unpack(PMIX_IOF_CHANNEL, &channel, &one); },
-                                [&] { return reader.unpack_size(&id); },
-                                [&] { return reader.unpack_counted(PMIX_INFO, reinterpret_cast<void **>(&info), &ninfo); },
-                                [&] {
-                                    one = 1;
-                                    return reader.unpack(PMIX_BYTE_OBJECT, &bytes, &one);
-                                });
+    pmix_status_t rc = in_order(
+        [&] { return reader.unpack_proc(&data.source); },
+        [&] { return reader.unpack(PMIX_IOF_CHANNEL, &channel, &one); }, [&] { return reader.unpack_size(&id); },
+        [&] { return reader.unpack_counted(PMIX_INFO, reinterpret_cast<void **>(&info), &ninfo); },
+        [&] {
+            one = 1;
+            return reader.unpack(PMIX_BYTE_OBJECT, &bytes, &one);
+        });
     if (info != nullptr) data.info.adopt(info, ninfo);
     if (rc != PMIX_SUCCESS) return rc;
     const auto *first = reinterpret_cast<const uint8_t *>(bytes.bytes);
