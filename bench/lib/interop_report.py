@@ -192,8 +192,10 @@ def main():
         f"- Machine: {machine()}",
         f"- Load average (1/5/15 min) at start: {args.load}; at end: {args.load_end}; highest 1-min load seen: "
         f"{args.load_max}. "
-        + ("**The machine was shared** during the run (other work running: load at or above 0.5 and/or "
-           f"{args.compilers} compiler/build processes seen at the end), so every figure carries its noise; "
+        + ("**The machine was shared** during the run (other work running: "
+           + (f"{args.compilers} compiler/build processes seen at the end"
+              if int(args.compilers) > 0 else "a load at or above 0.5 beside this bench")
+           + "), so every figure carries its noise; "
            "the alternation spreads it over the configurations but does not remove it."
            if shared else "The machine was otherwise idle."),
         f"- OpenPMIx: {', '.join(sorted(set(openpmix))) or 'n/a'} (Debian libpmix2, "
