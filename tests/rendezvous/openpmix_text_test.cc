@@ -76,6 +76,7 @@ Test(rendezvous_openpmix_text, refuses_what_is_not_one)
     expect_refused("ns.x;tcp4://127.0.0.1:1\n4.2.2\n", "line 1");         // rank not a number
     expect_refused("ns.0;\n4.2.2\n", "line 1");                           // no URI
     expect_refused("ns.0;tcp4://127.0.0.1:1\n", "version");               // no version line
+    expect_refused("ns.0;tcp4://127.0.0.1:1\nv\n", "version");            // a bare 'v'
     expect_refused("ns.0;tcp4://127.0.0.1:1\n4.2.2\nabc\n0:0\n", "pid");  // pid not a number
     expect_refused("ns.0;tcp4://127.0.0.1:1\n4.2.2\n0\n0:0\n", "pid");    // pid 0
     expect_refused("ns.0;tcp4://127.0.0.1:1\n4.2.2\n12\n0-0\n", "uid");   // ids without a colon

@@ -257,6 +257,7 @@ pmix_status_t parse_openpmix(std::string_view text, Contact *contact_p, std::str
     if (lines.size() < 2 || lines[1].empty()) return refuse("no version line", error_p);
     contact.library_version = std::string(lines[1]);
     if (contact.library_version.front() == 'v') contact.library_version.erase(0, 1);
+    if (contact.library_version.empty()) return refuse("the version line names no version", error_p);
     // OpenPMIx 3.x stops after the version (read_any_file then takes the
     // file's owner); 4.x and 5.x add the pid and uid:gid.
     if (lines.size() >= 4) {
