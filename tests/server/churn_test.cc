@@ -21,7 +21,14 @@ constexpr int kRanks = 64;
 constexpr int kWarmUp = 1000;
 constexpr int kCycles = 10000;
 // Allowed growth over 10,000 cycles: far below one page per connection.
+// TSan's allocator keeps freed blocks (and their shadow) for its race
+// history, so its resident memory moves by a few MiB with no leak: 2.1
+// MiB was seen on a run whose plain build stayed flat.
+#if defined(PMIXPP_UNDER_TSAN)
+[[maybe_unused]] constexpr long kMaxGrowthKb = 4096;
+#else
 [[maybe_unused]] constexpr long kMaxGrowthKb = 2048;
+#endif
 
 // One client's whole life: connect, handshake, hang up. A rank whose
 // previous connection the server has not seen end yet is refused as
