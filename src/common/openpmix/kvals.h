@@ -21,6 +21,9 @@ pmix_status_t read_kvals(Encoding encoding, std::span<const uint8_t> bytes, wire
 pmix_status_t read_kvals(Reader &reader, std::vector<pmix_info_t> *items);
 // One KVAL per info.
 pmix_status_t write_kvals(Writer &writer, const pmix_info_t *info, std::size_t n);
+// One KVAL whose value is an info array of `items` (borrowed): how OpenPMIx
+// carries a node's, an app's or a session's data and a qualified value.
+pmix_status_t write_info_array_kval(Writer &writer, const char *key, std::span<const pmix_info_t> items);
 
 }  // namespace pmixpp::openpmix
 
