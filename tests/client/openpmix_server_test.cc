@@ -1,5 +1,6 @@
 // Our client under a scripted stand-in for an OpenPMIx server
 // (src/client/openpmix/, openpmix_fake_server.h): a whole life, IOF. The
+// groups, invitations and credentials are in openpmix_groups_test.cc. The
 // real thing (pmixrun on Debian's libpmix, Open MPI's
 // mpirun) is in compat_interop; here the server misbehaves on purpose too:
 // garbage job data, a connection closed after the handshake, a malformed

@@ -4,6 +4,7 @@
 #include "client/openpmix/iof_requests.h"
 #include "common/openpmix/in_order.h"
 #include "common/openpmix/kvals.h"
+#include "common/openpmix/qualified.h"
 
 #include <pmixpp/util.hpp>
 
@@ -135,10 +136,29 @@ pmix_status_t status_reply(pmix_status_t status, wire::Bytes *ours_p)
     return encode_reply(reply, ours_p);
 }
 
+// OpenPMIx's server answers with every qualified value of the proc: the
+// ones kept under the get's qualifiers become plain keys (what our server
+// answers such a get), the others are not the proc's data and are dropped.
+void unqualify_answer(const wire::InfoArray &qualifiers, std::vector<pmix_info_t> *items_p)
+{
+    std::vector<pmix_info_t> kept;
+    for (pmix_info_t &item : *items_p) {
+        pmix_info_t plain{};
+        if (!PMIX_CHECK_KEY(&item, PMIX_QUALIFIED_VALUE)) {
+            kept.push_back(item);
+            continue;
+        }
+        if (!qualifiers.empty() && openpmix::unqualify(item.value, qualifiers, &plain)) kept.push_back(plain);
+        PMIX_INFO_DESTRUCT(&item);
+    }
+    *items_p = std::move(kept);
+}
+
 // [status], then byte objects of [proc][KVALs]: the requested proc's go to
 // the reply; a job's (rank WILDCARD, sent when another job was asked for)
 // too, as our server answers a job-level get.
-pmix_status_t read_get_answer(Reader &reader, const pmix_proc_t &wanted, wire::GetReply *reply_p)
+pmix_status_t read_get_answer(Reader &reader, const pmix_proc_t &wanted, const wire::InfoArray &qualifiers,
+                              wire::GetReply *reply_p)
 {
     std::vector<pmix_info_t> items;
     pmix_status_t rc = PMIX_SUCCESS;
@@ -155,6 +175,7 @@ pmix_status_t read_get_answer(Reader &reader, const pmix_proc_t &wanted, wire::G
         if (rc == PMIX_SUCCESS && (theirs || proc.rank == PMIX_RANK_WILDCARD)) rc = openpmix::read_kvals(inner, &items);
         PMIX_BYTE_OBJECT_DESTRUCT(&object);
     }
+    unqualify_answer(qualifiers, &items);
     if (rc == PMIX_SUCCESS) rc = reply_p->data.assign_copy(items.data(), items.size());
     for (pmix_info_t &info : items) PMIX_INFO_DESTRUCT(&info);
     return rc;
@@ -212,6 +233,7 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         wire::GetRequest r;
         rc = decode(ours, &r);
         pending.proc = r.proc;
+        if (rc == PMIX_SUCCESS) rc = openpmix::qualifiers_among(r.directives, &pending.qualifiers);
         if (rc == PMIX_SUCCESS) rc = as(Command::get, [&] { return pack_get(writer, r); });
         break;
     }
@@ -253,7 +275,7 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         break;
     }
     if (rc != PMIX_SUCCESS) return rc;
-    if (tag != kOpenPmixUnwatchedTag) pending_[tag] = pending;
+    if (tag != kOpenPmixUnwatchedTag) pending_[tag] = std::move(pending);
     *theirs_p = writer.take();
     return PMIX_SUCCESS;
 }
@@ -395,7 +417,7 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
         std::lock_guard lock(mutex_);
         auto found = pending_.find(tag);
         if (found == pending_.end()) return PMIX_ERR_NOT_FOUND;
-        pending = found->second;
+        pending = std::move(found->second);
         pending_.erase(found);
     }
     // An empty answer is OpenPMIx's word for a lost request.
@@ -426,7 +448,7 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
     case wire::Command::Get: {
         wire::GetReply reply;
         reply.status = status;
-        if (status == PMIX_SUCCESS) rc = read_get_answer(reader, pending.proc, &reply);
+        if (status == PMIX_SUCCESS) rc = read_get_answer(reader, pending.proc, pending.qualifiers, &reply);
         return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
     }
     case wire::Command::RegisterEvents: {

@@ -56,6 +56,7 @@ private:
     struct Pending {
         wire::Command command{};
         pmix_proc_t proc{};                // a get's target
+        wire::InfoArray qualifiers;        // a get's (PMIX_INFO_QUALIFIER)
         uint64_t reference = 0;            // an event registration's
         std::vector<pmix_proc_t> members;  // a group construct's
         uint64_t iof_id = 0;               // a pull's: ours, the id OpenPMIx echoes in its output
