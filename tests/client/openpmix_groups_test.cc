@@ -210,6 +210,126 @@ Test(openpmix_groups, a_construct_gets_its_context_id_and_members, .timeout = 60
     cr_expect_eq(ninfo, 0u);
 }
 
+namespace {
+
+// A notice as OpenPMIx's server reads it: [cmd][code][range][ninfo][infos].
+struct NoticeSeen {
+    pmix_status_t code = PMIX_SUCCESS;
+    pmix_data_range_t range = PMIX_RANGE_UNDEF;
+    std::vector<std::string> keys;
+    wire::InfoArray info;
+};
+
+bool read_notice(const Message &m, NoticeSeen *seen_p)
+{
+    Reader reader = after_command(m);
+    int32_t n = 1;
+    return reader.unpack_status(&seen_p->code) == PMIX_SUCCESS &&
+           reader.unpack(PMIX_DATA_RANGE, &seen_p->range, &n) == PMIX_SUCCESS &&
+           read_infos(reader, &seen_p->keys, &seen_p->info) && reader.at_end();
+}
+
+// Tag 0: [cmd][code][source][ninfo][infos][range]
+std::vector<uint8_t> event_from(pmix_status_t code, pmix_rank_t source)
+{
+    Writer writer(kV41);
+    const uint8_t command = static_cast<uint8_t>(Command::notify);
+    const pmix_data_range_t range = PMIX_RANGE_CUSTOM;
+    (void)writer.pack(PMIX_UINT8, &command, 1);
+    (void)writer.pack_status(code);
+    (void)writer.pack_proc(rank_of(source));
+    (void)writer.pack_size(0);
+    (void)writer.pack(PMIX_DATA_RANGE, &range, 1);
+    return writer.take();
+}
+
+size_t custom_range_size(const NoticeSeen &notice)
+{
+    for (const pmix_info_t &info : notice.info) {
+        if (!PMIX_CHECK_KEY(&info, PMIX_EVENT_CUSTOM_RANGE)) continue;
+        if (info.value.type == PMIX_PROC) return 1;
+        if (info.value.type == PMIX_DATA_ARRAY) return info.value.data.darray->size;
+    }
+    return 0;
+}
+
+struct InvitationSeen {
+    std::vector<pmix_status_t> registered;
+    std::vector<NoticeSeen> notices;
+};
+
+// The leader's steps, each answered: the registration for the answers, the
+// invitation, (rank 1 accepts, on tag 0), the completion; then a join.
+void serve_invitation(FakeOpenPmixServer &s, int fd, InvitationSeen *seen_p)
+{
+    if (!greet(s, fd)) return;
+    Message m;
+    while (s.next(fd, &m)) {
+        if (m.as_command() == Command::register_events) {
+            Reader reader = after_command(m);
+            pmix_status_t *codes = nullptr;
+            size_t n = 0;
+            if (reader.unpack_counted(PMIX_STATUS, reinterpret_cast<void **>(&codes), &n) == PMIX_SUCCESS) {
+                seen_p->registered.assign(codes, codes + n);
+                free(codes);
+            }
+        }
+        bool invited = false;
+        if (m.as_command() == Command::notify) {
+            seen_p->notices.emplace_back();
+            (void)read_notice(m, &seen_p->notices.back());
+            invited = seen_p->notices.back().code == PMIX_GROUP_INVITED;
+        }
+        const bool last = m.as_command() == Command::finalize;
+        if (!s.answer(fd, m.tag, FakeOpenPmixServer::status(PMIX_SUCCESS)) || last) return;
+        if (invited && !s.answer(fd, openpmix::kTagEvent, event_from(PMIX_GROUP_INVITE_ACCEPTED, 1))) return;
+    }
+}
+
+}  // namespace
+
+// OpenPMIx 4.2 has no command for invite and join: the link speaks its
+// clients' events, and the invitation ends once rank 1's acceptance (an
+// event) came and the completion went out.
+Test(openpmix_groups, an_invitation_runs_on_events, .timeout = 60)
+{
+    FakeOpenPmixServer server;
+    InvitationSeen seen;
+    server.run([&seen](FakeOpenPmixServer &s, int fd) { serve_invitation(s, fd, &seen); });
+    pmix_proc_t me{};
+    cr_assert_eq(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    pmix_proc_t procs[2] = {rank_of(0), rank_of(1)};
+    pmix_info_t *results = nullptr;
+    size_t nresults = 0;
+    cr_expect_eq(PMIx_Group_invite("asyncgrp", procs, 2, nullptr, 0, &results, &nresults), PMIX_SUCCESS);
+    const pmix_info_t *members = find(results, nresults, PMIX_GROUP_MEMBERSHIP);
+    cr_expect(members != nullptr && members->value.data.darray->size == 2u, "rank 1 accepted: two members");
+    if (results != nullptr) PMIX_INFO_FREE(results, nresults);
+    pmix_proc_t leader = rank_of(1);
+    cr_expect_eq(PMIx_Group_join("othergrp", &leader, PMIX_GROUP_ACCEPT, nullptr, 0, &results, &nresults),
+                 PMIX_SUCCESS);
+    cr_expect_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    server.join();
+
+    cr_assert_eq(seen.registered.size(), 2u);
+    cr_expect_eq(seen.registered[0], PMIX_GROUP_INVITE_ACCEPTED);
+    cr_expect_eq(seen.registered[1], PMIX_GROUP_INVITE_DECLINED);
+    cr_assert_eq(seen.notices.size(), 3u);
+    const NoticeSeen &invited = seen.notices[0];
+    cr_expect_eq(invited.code, PMIX_GROUP_INVITED);
+    cr_expect_eq(invited.range, PMIX_RANGE_CUSTOM);
+    cr_expect_eq(custom_range_size(invited), 2u);
+    cr_expect(find(invited.info.data(), invited.info.size(), PMIX_GROUP_ID) != nullptr);
+    cr_expect(find(invited.info.data(), invited.info.size(), PMIX_EVENT_NON_DEFAULT) != nullptr);
+    const NoticeSeen &complete = seen.notices[1];
+    cr_expect_eq(complete.code, PMIX_GROUP_CONSTRUCT_COMPLETE);
+    cr_expect_eq(custom_range_size(complete), 2u, "the members: OpenPMIx's server keeps the group from them");
+    const NoticeSeen &join = seen.notices[2];
+    cr_expect_eq(join.code, PMIX_GROUP_INVITE_ACCEPTED);
+    cr_expect_eq(join.range, PMIX_RANGE_CUSTOM);
+    cr_expect_eq(custom_range_size(join), 1u, "a join tells its leader only");
+}
+
 // A construct answered with bytes that do not read (a context id cut short)
 // fails that construct with a status; an event that does not read is
 // dropped; the next construct is served.

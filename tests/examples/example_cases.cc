@@ -289,10 +289,6 @@ const Mode kTheirs = Mode::kOpenPmix;
 const Mode kInterop = Mode::kInterop;
 const Mode kReverse = Mode::kReverse;
 
-const char *const kGroupInvitesNotYet =
-    "pending: PMIx_Group_invite and _join on a link to an OpenPMIx server: OpenPMIx 4.2 has no command for them "
-    "(its clients build them from events), so the link answers PMIX_ERR_NOT_SUPPORTED";
-
 std::vector<KnownFailure> make_known_failures()
 {
     using K = Known;
@@ -345,8 +341,6 @@ std::vector<KnownFailure> make_known_failures()
          "ask for; pmixrun gives the spawned job a namespace of its own, so hello runs and ends but the handler "
          "never fires (same on both libraries) and the tool waits until the timeout",
          8},
-        // pmixrun on OpenPMIx, the examples on ours (src/client/openpmix/).
-        {"asyncgroup", {kReverse}, {}, K::kPending, kGroupInvitesNotYet},
     };
 }
 

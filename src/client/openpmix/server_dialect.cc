@@ -1,6 +1,7 @@
 #include "client/openpmix/server_dialect.h"
 
 #include "client/openpmix/group_requests.h"
+#include "client/openpmix/invite_and_join.h"
 #include "client/openpmix/iof_requests.h"
 #include "common/openpmix/in_order.h"
 #include "common/openpmix/kvals.h"
@@ -85,15 +86,6 @@ pmix_status_t pack_abort(Writer &writer, const wire::AbortRequest &r)
                         return r.procs.empty() ? writer.pack_size(0)
                                                : writer.pack_counted(PMIX_PROC, r.procs.data(), r.procs.size());
                     });
-}
-
-// OpenPMIx names no source: the server knows the sender.
-pmix_status_t pack_notify(Writer &writer, const wire::NotifyEventRequest &r)
-{
-    const pmix_data_range_t range = r.event.range;
-    return in_order([&] { return writer.pack_status(r.event.status); },
-                    [&] { return writer.pack(PMIX_DATA_RANGE, &range, 1); },
-                    [&] { return pack_infos(writer, r.event.info); });
 }
 
 // [n SIZE][keys STRING, one PACK each]
@@ -211,6 +203,7 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         return in_order([&] { return writer.pack_command(static_cast<uint8_t>(theirs)); }, pack);
     };
     std::lock_guard lock(mutex_);
+    invitations_.erase(tag);  // one that ended in a timeout, its tag used again
     switch (command) {
     case wire::Command::Commit: {
         wire::CommitRequest r;
@@ -247,9 +240,19 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
     case wire::Command::NotifyEvent: {
         wire::NotifyEventRequest r;
         rc = decode(ours, &r);
-        if (rc == PMIX_SUCCESS) rc = as(Command::notify, [&] { return pack_notify(writer, r); });
+        if (rc == PMIX_SUCCESS) rc = pack_notice(writer, r.event.status, r.event.range, r.event.info);
         break;
     }
+    case wire::Command::GroupInvite: {
+        Invitation invitation;
+        rc = start_invitation(ours, self_, answers_registered_, writer, &invitation);
+        if (rc == PMIX_SUCCESS) {
+            answers_registered_ = true;
+            invitations_[tag] = std::move(invitation);
+        }
+        break;
+    }
+    case wire::Command::GroupJoin: rc = pack_join(ours, writer); break;
     case wire::Command::RegisterEvents: {
         wire::RegisterEventsRequest r;
         rc = decode(ours, &r);
@@ -417,6 +420,7 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
         std::lock_guard lock(mutex_);
         auto found = pending_.find(tag);
         if (found == pending_.end()) return PMIX_ERR_NOT_FOUND;
+        if (found->second.command == wire::Command::GroupInvite) return invitation_answer(tag, theirs, ours_p);
         pending = std::move(found->second);
         pending_.erase(found);
     }
@@ -474,6 +478,11 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
         if (!reader.at_end()) rc = read_counted_infos(reader, &reply.info);
         return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
     }
+    case wire::Command::GroupJoin: {
+        wire::InfoReply reply;  // the group forms without us hearing of it
+        reply.status = status;
+        return encode_reply(reply, ours_p);
+    }
     case wire::Command::JobControl: {
         wire::JobControlReply reply;
         reply.status = status;
@@ -501,9 +510,54 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
     }
 }
 
+// The server answered a step of an invitation we lead. Called with mutex_
+// held; the invitation's pending entry stays until it ends.
+pmix_status_t OpenPmixServerDialect::invitation_answer(uint32_t tag, std::span<const uint8_t> theirs,
+                                                       wire::Bytes *ours_p)
+{
+    auto found = invitations_.find(tag);
+    const bool known = found != invitations_.end();
+    pmix_status_t status = PMIX_ERR_LOST_CONNECTION;  // OpenPMIx's word for it: an empty answer
+    pmix_status_t rc = theirs.empty() ? PMIX_SUCCESS : Reader(encoding_, theirs).unpack_status(&status);
+    std::vector<uint8_t> next;
+    bool done = true;
+    if (rc == PMIX_SUCCESS && known) {
+        Invitation &invitation = found->second;
+        if (status != PMIX_SUCCESS && invitation.step == Invitation::Step::registering) answers_registered_ = false;
+        rc = advance_invitation(invitation, status, encoding_, &next, &done, ours_p);
+    }
+    if (rc != PMIX_SUCCESS || done) {
+        if (known) invitations_.erase(found);
+        pending_.erase(tag);
+        return rc == PMIX_SUCCESS && !known ? status_reply(status, ours_p) : rc;
+    }
+    if (!next.empty()) outgoing_.emplace_back(tag, std::move(next));
+    return PMIX_OPERATION_IN_PROGRESS;
+}
+
+// An invitee's answer to an invitation we lead. Called with mutex_ held.
+bool OpenPmixServerDialect::took_answer(const wire::Event &event)
+{
+    for (auto &[tag, invitation] : invitations_) {
+        if (!take_answer(event, invitation)) continue;
+        Writer writer(encoding_);
+        if (ready_to_complete(invitation) && pack_completion(invitation, writer) == PMIX_SUCCESS) {
+            outgoing_.emplace_back(tag, writer.take());
+        }
+        return true;
+    }
+    return false;
+}
+
+std::vector<std::pair<uint32_t, std::vector<uint8_t>>> OpenPmixServerDialect::take_outgoing()
+{
+    std::lock_guard lock(mutex_);
+    return std::exchange(outgoing_, {});
+}
+
 // [cmd][status][source][ninfo][infos], then the range (absent in a cached
 // event replayed after a registration).
-pmix_status_t OpenPmixServerDialect::event(std::span<const uint8_t> theirs, wire::Event *event_p) const
+pmix_status_t OpenPmixServerDialect::event(std::span<const uint8_t> theirs, wire::Event *event_p)
 {
     Reader reader(encoding_, theirs);
     uint8_t command = 0;
@@ -522,6 +576,10 @@ pmix_status_t OpenPmixServerDialect::event(std::span<const uint8_t> theirs, wire
     if (!reader.at_end() && reader.unpack(PMIX_DATA_RANGE, &event.range, &n) != PMIX_SUCCESS) {
         event.range = PMIX_RANGE_LOCAL;
     }
+    {
+        std::lock_guard lock(mutex_);
+        if (took_answer(event)) return PMIX_OPERATION_SUCCEEDED;
+    }
     *event_p = std::move(event);
     return PMIX_SUCCESS;
 }
@@ -535,6 +593,7 @@ void OpenPmixServerDialect::forget(uint32_t tag)
 {
     std::lock_guard lock(mutex_);
     pending_.erase(tag);
+    invitations_.erase(tag);
 }
 
 }  // namespace pmixpp::client
