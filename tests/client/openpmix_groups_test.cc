@@ -330,6 +330,86 @@ Test(openpmix_groups, an_invitation_runs_on_events, .timeout = 60)
     cr_expect_eq(custom_range_size(join), 1u, "a join tells its leader only");
 }
 
+namespace {
+
+constexpr const char kCredential[] = "opx-credential";
+
+struct CredentialSeen {
+    size_t get_dirs = SIZE_MAX;
+    std::string validated;
+    int gets = 0;
+};
+
+// [status][credential][ninfo][infos]
+std::vector<uint8_t> credential_answer()
+{
+    Writer writer(kV41);
+    (void)writer.pack_status(PMIX_SUCCESS);
+    (void)writer.pack_byte_object(kCredential, sizeof kCredential - 1);
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, PMIX_CRED_TYPE, "opx", PMIX_STRING);
+    (void)writer.pack_counted(PMIX_INFO, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    return writer.take();
+}
+
+// The first get is the host's, the second finds no host upcall.
+std::vector<uint8_t> answer_credential_request(const Message &m, CredentialSeen *seen_p)
+{
+    Reader reader = after_command(m);
+    if (m.as_command() == Command::get_credential) {
+        (void)reader.unpack_size(&seen_p->get_dirs);
+        return ++seen_p->gets == 1 ? credential_answer() : FakeOpenPmixServer::status(PMIX_ERR_NOT_SUPPORTED);
+    }
+    pmix_byte_object_t bo{};
+    int32_t n = 1;
+    if (reader.unpack(PMIX_BYTE_OBJECT, &bo, &n) == PMIX_SUCCESS && bo.bytes != nullptr) {
+        seen_p->validated.assign(bo.bytes, bo.size);
+    }
+    PMIX_BYTE_OBJECT_DESTRUCT(&bo);
+    Writer writer(kV41);
+    (void)writer.pack_status(PMIX_SUCCESS);
+    (void)writer.pack_size(0);
+    return writer.take();
+}
+
+}  // namespace
+
+// Get and validate go as OpenPMIx's commands 20 and 21; a server whose host
+// has no credential upcall answers NOT_SUPPORTED, and the client's own psec
+// makes one.
+Test(openpmix_groups, a_credential_round_trip, .timeout = 60)
+{
+    FakeOpenPmixServer server;
+    CredentialSeen seen;
+    server.run([&seen](FakeOpenPmixServer &s, int fd) {
+        if (!greet(s, fd)) return;
+        s.serve(fd, [&seen](const Message &m) {
+            const bool credential =
+                m.as_command() == Command::get_credential || m.as_command() == Command::validate_credential;
+            return credential ? answer_credential_request(m, &seen) : FakeOpenPmixServer::status(PMIX_SUCCESS);
+        });
+    });
+    pmix_proc_t me{};
+    cr_assert_eq(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    pmix_byte_object_t credential{};
+    pmix_info_t *info = nullptr;
+    size_t ninfo = 0;
+    cr_assert_eq(PMIx_Get_credential(nullptr, 0, &credential), PMIX_SUCCESS);
+    cr_expect_eq(credential.size, sizeof kCredential - 1);
+    cr_expect(credential.bytes != nullptr && std::memcmp(credential.bytes, kCredential, credential.size) == 0);
+    cr_expect_eq(PMIx_Validate_credential(&credential, nullptr, 0, &info, &ninfo), PMIX_SUCCESS);
+    PMIX_BYTE_OBJECT_DESTRUCT(&credential);
+    cr_expect_eq(PMIx_Get_credential(nullptr, 0, &credential), PMIX_SUCCESS, "the local psec did not step in");
+    cr_expect_gt(credential.size, 0u);
+    PMIX_BYTE_OBJECT_DESTRUCT(&credential);
+    cr_expect_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    server.join();
+    cr_expect_eq(seen.get_dirs, 0u);
+    cr_expect_eq(seen.gets, 2);
+    cr_expect_str_eq(seen.validated.c_str(), kCredential);
+}
+
 // A construct answered with bytes that do not read (a context id cut short)
 // fails that construct with a status; an event that does not read is
 // dropped; the next construct is served.

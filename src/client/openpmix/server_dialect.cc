@@ -3,6 +3,7 @@
 #include "client/openpmix/group_requests.h"
 #include "client/openpmix/invite_and_join.h"
 #include "client/openpmix/iof_requests.h"
+#include "client/openpmix/security_requests.h"
 #include "common/openpmix/in_order.h"
 #include "common/openpmix/kvals.h"
 #include "common/openpmix/qualified.h"
@@ -173,16 +174,6 @@ pmix_status_t read_get_answer(Reader &reader, const pmix_proc_t &wanted, const w
     return rc;
 }
 
-// [n SIZE][INFO × n]
-pmix_status_t read_counted_infos(Reader &reader, wire::InfoArray *infos_p)
-{
-    pmix_info_t *info = nullptr;
-    std::size_t n = 0;
-    const pmix_status_t rc = reader.unpack_counted(PMIX_INFO, reinterpret_cast<void **>(&info), &n);
-    if (rc == PMIX_SUCCESS) infos_p->adopt(info, n);
-    return rc;
-}
-
 }  // namespace
 
 OpenPmixServerDialect::OpenPmixServerDialect(openpmix::Encoding encoding, const pmix_proc_t &self)
@@ -272,6 +263,8 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
             rc = pack_group_request(command, ours, writer, &pending.members);
         } else if (is_iof_command(command)) {
             rc = iof_request(command, ours, writer, &pending);
+        } else if (is_credential_command(command)) {
+            rc = pack_credential_request(command, ours, writer);
         } else {
             rc = more_requests(command, ours, writer);
         }
@@ -431,6 +424,7 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
     pmix_status_t rc = reader.unpack_status(&status);
     if (rc != PMIX_SUCCESS) return rc;
     if (is_group_command(pending.command)) return group_reply(pending.command, status, reader, pending.members, ours_p);
+    if (is_credential_command(pending.command)) return credential_reply(pending.command, status, reader, ours_p);
     if (pending.command == wire::Command::IofPull) {
         wire::IofPullReply reply;
         reply.status = status;
@@ -468,14 +462,14 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
     case wire::Command::Query: {
         wire::QueryReply reply;
         reply.status = status;
-        if (!reader.at_end()) rc = read_counted_infos(reader, &reply.results);
+        if (!reader.at_end()) rc = openpmix::read_counted_infos(reader, &reply.results);
         return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
     }
     case wire::Command::Allocate:
     case wire::Command::Monitor: {
         wire::InfoReply reply;
         reply.status = status;
-        if (!reader.at_end()) rc = read_counted_infos(reader, &reply.info);
+        if (!reader.at_end()) rc = openpmix::read_counted_infos(reader, &reply.info);
         return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
     }
     case wire::Command::GroupJoin: {

@@ -50,4 +50,13 @@ pmix_status_t write_info_array_kval(Writer &writer, const char *key, std::span<c
     return writer.pack_kval(key, value);
 }
 
+pmix_status_t read_counted_infos(Reader &reader, wire::InfoArray *infos_p)
+{
+    pmix_info_t *info = nullptr;
+    std::size_t n = 0;
+    const pmix_status_t rc = reader.unpack_counted(PMIX_INFO, reinterpret_cast<void **>(&info), &n);
+    if (rc == PMIX_SUCCESS) infos_p->adopt(info, n);
+    return rc;
+}
+
 }  // namespace pmixpp::openpmix
