@@ -1,6 +1,7 @@
 #include "client/openpmix/server_dialect.h"
 
 #include "client/openpmix/group_requests.h"
+#include "client/openpmix/host_requests.h"
 #include "client/openpmix/invite_and_join.h"
 #include "client/openpmix/iof_requests.h"
 #include "client/openpmix/security_requests.h"
@@ -8,12 +9,7 @@
 #include "common/openpmix/kvals.h"
 #include "common/openpmix/qualified.h"
 
-#include <pmixpp/util.hpp>
-
-#include <unistd.h>
-
 #include <climits>
-#include <ctime>
 #include <cstring>
 #include <utility>
 
@@ -37,16 +33,6 @@ using openpmix::in_order;
 pmix_status_t pack_infos(Writer &writer, const wire::InfoArray &info)
 {
     return writer.pack_counted(PMIX_INFO, info.data(), info.size());
-}
-
-// Our procs, none meaning the caller's whole namespace, as OpenPMIx's
-// [n][procs], which always names at least one.
-pmix_status_t pack_procs(Writer &writer, const std::vector<pmix_proc_t> &procs, const pmix_proc_t &self)
-{
-    if (!procs.empty()) return writer.pack_counted(PMIX_PROC, procs.data(), procs.size());
-    pmix_proc_t whole{};
-    PMIX_LOAD_PROCID(&whole, self.nspace, PMIX_RANK_WILDCARD);
-    return writer.pack_counted(PMIX_PROC, &whole, 1);
 }
 
 // One scope's data as [scope][BUFFER of KVALs]; nothing when it is empty.
@@ -87,34 +73,6 @@ pmix_status_t pack_abort(Writer &writer, const wire::AbortRequest &r)
                         return r.procs.empty() ? writer.pack_size(0)
                                                : writer.pack_counted(PMIX_PROC, r.procs.data(), r.procs.size());
                     });
-}
-
-// [n SIZE][keys STRING, one PACK each]
-pmix_status_t pack_keys(Writer &writer, const std::vector<std::string> &keys)
-{
-    pmix_status_t rc = writer.pack_size(keys.size());
-    for (const std::string &key : keys) {
-        if (rc == PMIX_SUCCESS) rc = writer.pack_string(key.c_str());
-    }
-    return rc;
-}
-
-// OpenPMIx names the sender's uid first; its server checks it no further.
-pmix_status_t pack_uid(Writer &writer)
-{
-    return writer.pack_uint32(static_cast<uint32_t>(getuid()));
-}
-
-// Lookup and unpublish: [cmd][uid][nkeys][keys][ndirs][dirs].
-template <typename Request>
-pmix_status_t pack_keyed(openpmix::Command command, std::span<const uint8_t> ours, Writer &writer)
-{
-    Request r;
-    const pmix_status_t rc = decode(ours, &r);
-    if (rc != PMIX_SUCCESS) return rc;
-    return in_order([&] { return writer.pack_command(static_cast<uint8_t>(command)); },
-                    [&] { return pack_uid(writer); }, [&] { return pack_keys(writer, r.keys); },
-                    [&] { return pack_infos(writer, r.directives); });
 }
 
 template <typename Reply> pmix_status_t encode_reply(const Reply &reply, wire::Bytes *ours_p)
@@ -207,7 +165,7 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         rc = decode(ours, &r);
         if (rc == PMIX_SUCCESS) {
             rc = as(Command::fence, [&] {
-                return in_order([&] { return pack_procs(writer, r.procs, self_); },
+                return in_order([&] { return pack_procs_or_own_job(writer, r.procs, self_); },
                                 [&] { return pack_infos(writer, r.directives); });
             });
         }
@@ -259,14 +217,16 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         return rc;
     }
     default:
-        if (is_group_command(command)) {
+        if (is_host_command(command)) {
+            rc = pack_host_request(command, ours, self_, writer);
+        } else if (is_group_command(command)) {
             rc = pack_group_request(command, ours, writer, &pending.members);
         } else if (is_iof_command(command)) {
             rc = iof_request(command, ours, writer, &pending);
         } else if (is_credential_command(command)) {
             rc = pack_credential_request(command, ours, writer);
         } else {
-            rc = more_requests(command, ours, writer);
+            rc = PMIX_ERR_NOT_SUPPORTED;
         }
         break;
     }
@@ -274,89 +234,6 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
     if (tag != kOpenPmixUnwatchedTag) pending_[tag] = std::move(pending);
     *theirs_p = writer.take();
     return PMIX_SUCCESS;
-}
-
-// The requests a host carries out: each as OpenPMIx's client packs it.
-pmix_status_t OpenPmixServerDialect::more_requests(wire::Command command, std::span<const uint8_t> ours, Writer &writer)
-{
-    using openpmix::Command;
-    auto as = [&](Command theirs, auto pack) {
-        return in_order([&] { return writer.pack_command(static_cast<uint8_t>(theirs)); }, pack);
-    };
-    switch (command) {
-    case wire::Command::Query: {
-        wire::QueryRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::query, [&] {
-            return writer.pack_counted(PMIX_QUERY, r.queries.data(), r.queries.size());
-        });
-    }
-    case wire::Command::Log: {
-        wire::LogRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        // Stamped only when asked, as OpenPMIx's client does.
-        const bool stamp = util::flag_set(r.directives.data(), r.directives.size(), PMIX_LOG_GENERATE_TIMESTAMP);
-        const time_t now = stamp ? time(nullptr) : 0;
-        return rc != PMIX_SUCCESS ? rc : as(Command::log, [&] {
-            return in_order([&] { return writer.pack(PMIX_TIME, &now, 1); }, [&] { return pack_infos(writer, r.data); },
-                            [&] { return pack_infos(writer, r.directives); });
-        });
-    }
-    case wire::Command::Publish: {
-        wire::PublishRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::publish, [&] {
-            return in_order([&] { return pack_uid(writer); }, [&] { return pack_infos(writer, r.info); });
-        });
-    }
-    case wire::Command::Lookup: return pack_keyed<wire::LookupRequest>(Command::lookup, ours, writer);
-    case wire::Command::Unpublish: return pack_keyed<wire::UnpublishRequest>(Command::unpublish, ours, writer);
-    case wire::Command::Allocate: {
-        wire::AllocateRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::allocate, [&] {
-            return in_order([&] { return writer.pack(PMIX_ALLOC_DIRECTIVE, &r.directive, 1); },
-                            [&] { return pack_infos(writer, r.info); });
-        });
-    }
-    case wire::Command::JobControl: {
-        wire::JobControlRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::job_control, [&] {
-            return in_order([&] { return pack_procs(writer, r.targets, self_); },
-                            [&] { return pack_infos(writer, r.directives); });
-        });
-    }
-    case wire::Command::Monitor: {
-        wire::MonitorRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        if (rc == PMIX_SUCCESS && r.monitor.size() != 1) rc = PMIX_ERR_BAD_PARAM;
-        return rc != PMIX_SUCCESS ? rc : as(Command::monitor, [&] {
-            return in_order([&] { return writer.pack(PMIX_INFO, r.monitor.data(), 1); },
-                            [&] { return writer.pack_status(r.error); },
-                            [&] { return pack_infos(writer, r.directives); });
-        });
-    }
-    case wire::Command::Spawn: {
-        wire::SpawnRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::spawn, [&] {
-            return in_order([&] { return pack_infos(writer, r.job_info); },
-                            [&] { return writer.pack_counted(PMIX_APP, r.apps.data(), r.apps.size()); });
-        });
-    }
-    case wire::Command::Connect:
-    case wire::Command::Disconnect: {
-        wire::ConnectRequest r;  // a DisconnectRequest encodes the same
-        pmix_status_t rc = decode(ours, &r);
-        const Command theirs = command == wire::Command::Connect ? Command::connect : Command::disconnect;
-        return rc != PMIX_SUCCESS ? rc : as(theirs, [&] {
-            return in_order([&] { return writer.pack_counted(PMIX_PROC, r.procs.data(), r.procs.size()); },
-                            [&] { return pack_infos(writer, r.info); });
-        });
-    }
-    default: return PMIX_ERR_NOT_SUPPORTED;
-    }
 }
 
 // A pull gets our id here; a deregistration names the server's id of it.
@@ -425,6 +302,7 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
     if (rc != PMIX_SUCCESS) return rc;
     if (is_group_command(pending.command)) return group_reply(pending.command, status, reader, pending.members, ours_p);
     if (is_credential_command(pending.command)) return credential_reply(pending.command, status, reader, ours_p);
+    if (is_host_command(pending.command)) return host_reply(pending.command, status, reader, ours_p);
     if (pending.command == wire::Command::IofPull) {
         wire::IofPullReply reply;
         reply.status = status;
@@ -459,46 +337,10 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
         }
         return encode_reply(reply, ours_p);
     }
-    case wire::Command::Query: {
-        wire::QueryReply reply;
-        reply.status = status;
-        if (!reader.at_end()) rc = openpmix::read_counted_infos(reader, &reply.results);
-        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
-    }
-    case wire::Command::Allocate:
-    case wire::Command::Monitor: {
-        wire::InfoReply reply;
-        reply.status = status;
-        if (!reader.at_end()) rc = openpmix::read_counted_infos(reader, &reply.info);
-        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
-    }
     case wire::Command::GroupJoin: {
         wire::InfoReply reply;  // the group forms without us hearing of it
         reply.status = status;
         return encode_reply(reply, ours_p);
-    }
-    case wire::Command::JobControl: {
-        wire::JobControlReply reply;
-        reply.status = status;
-        return encode_reply(reply, ours_p);
-    }
-    case wire::Command::Lookup: {
-        wire::LookupReply reply;
-        reply.status = status;
-        if (status == PMIX_SUCCESS) {
-            pmix_pdata_t *data = nullptr;
-            std::size_t n = 0;
-            rc = reader.unpack_counted(PMIX_PDATA, reinterpret_cast<void **>(&data), &n);
-            if (rc == PMIX_SUCCESS) reply.data.adopt(data, n);
-        }
-        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
-    }
-    case wire::Command::Spawn: {
-        // [status][nspace], then the new job's keys, which we do not keep.
-        wire::SpawnReply reply;
-        reply.status = status;
-        if (!reader.at_end()) rc = reader.unpack_string(&reply.nspace);
-        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
     }
     default: return status_reply(status, ours_p);
     }

@@ -72,7 +72,6 @@ private:
         uint64_t iof_id = 0;               // a pull's: ours, the id OpenPMIx echoes in its output
     };
 
-    pmix_status_t more_requests(wire::Command command, std::span<const uint8_t> ours, openpmix::Writer &writer);
     pmix_status_t register_events(const wire::RegisterEventsRequest &request, openpmix::Writer &writer,
                                   Pending *pending_p);
     pmix_status_t deregister_events(const wire::DeregisterEventsRequest &request, openpmix::Writer &writer);
