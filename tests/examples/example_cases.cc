@@ -289,14 +289,6 @@ const Mode kTheirs = Mode::kOpenPmix;
 const Mode kInterop = Mode::kInterop;
 const Mode kReverse = Mode::kReverse;
 
-const char *const kGroupInfoNotYet =
-    "pending: a group's PMIX_GROUP_INFO on a link to an OpenPMIx server: construct and destruct are translated, "
-    "but the members' PMIX_GROUP_LOCAL_CID (a value qualified by the context id, which OpenPMIx's server keeps "
-    "from the host's answer) is not fetched from the server yet: the get answers NOT_FOUND";
-const char *const kGroupInvitesNotYet =
-    "pending: PMIx_Group_invite and _join on a link to an OpenPMIx server: OpenPMIx 4.2 has no command for them "
-    "(its clients build them from events), so the link answers PMIX_ERR_NOT_SUPPORTED";
-
 std::vector<KnownFailure> make_known_failures()
 {
     using K = Known;
@@ -349,9 +341,6 @@ std::vector<KnownFailure> make_known_failures()
          "ask for; pmixrun gives the spawned job a namespace of its own, so hello runs and ends but the handler "
          "never fires (same on both libraries) and the tool waits until the timeout",
          8},
-        // pmixrun on OpenPMIx, the examples on ours (src/client/openpmix/).
-        {"group_lcl_cid", {kReverse}, {}, K::kPending, kGroupInfoNotYet},
-        {"asyncgroup", {kReverse}, {}, K::kPending, kGroupInvitesNotYet},
     };
 }
 

@@ -81,6 +81,18 @@ void on_notification(const std::shared_ptr<Session> &session, const wire::Frame 
     deliver_event(session, std::move(event));
 }
 
+// What the dialect sends of itself (the next step of an invitation): a
+// message that cannot leave fails its request.
+void send_dialect_messages(ServerLink &link)
+{
+    for (auto &[tag, message] : link.openpmix->take_outgoing()) {
+        const pmix_status_t rc = link.connection->send(wire::FrameKind::request, tag, message);
+        if (rc == PMIX_SUCCESS) continue;
+        link.openpmix->forget(tag);
+        link.tracker->fail(tag, rc);
+    }
+}
+
 // A frame from an OpenPMIx server: its answer becomes our reply, its
 // event (tag 0) ours, its output (tag 2) goes to the pull's handler.
 void on_openpmix_frame(const std::shared_ptr<Session> &session, ServerLink &link, const wire::Frame &frame)
@@ -98,7 +110,9 @@ void on_openpmix_frame(const std::shared_ptr<Session> &session, ServerLink &link
     if (frame.header.kind == wire::FrameKind::notify) {
         wire::Event event;
         if (frame.header.tag != openpmix::kTagEvent) return;
-        if (dialect.event(frame.payload, &event) != PMIX_SUCCESS) {
+        const pmix_status_t rc = dialect.event(frame.payload, &event);
+        if (rc == PMIX_OPERATION_SUCCEEDED) return send_dialect_messages(link);
+        if (rc != PMIX_SUCCESS) {
             runtime::log_warning("client", "malformed event from the OpenPMIx server ignored");
             return;
         }
@@ -109,6 +123,7 @@ void on_openpmix_frame(const std::shared_ptr<Session> &session, ServerLink &link
     ours.header = frame.header;
     const pmix_status_t rc = dialect.reply(frame.header.tag, frame.payload, &ours.payload);
     if (rc == PMIX_ERR_NOT_FOUND) return;  // the answer to a request nobody waits for
+    if (rc == PMIX_OPERATION_IN_PROGRESS) return send_dialect_messages(link);
     if (rc != PMIX_SUCCESS) {
         runtime::log_warning("client",
                              std::string("malformed answer from the OpenPMIx server: ") + PMIx_Error_string(rc));

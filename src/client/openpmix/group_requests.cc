@@ -40,35 +40,16 @@ template <typename Request> pmix_status_t pack_by_name(Command command, std::spa
     return rc != PMIX_SUCCESS ? rc : pack_named(command, r.group, r.info, writer);
 }
 
-// What our server answers a construct: the context id when one was
-// assigned, and the members.
+// [status][context id, SIZE_MAX when none was assigned]
 pmix_status_t construct_reply(pmix_status_t status, openpmix::Reader &reader, const std::vector<pmix_proc_t> &members,
                               wire::Bytes *ours_p)
 {
-    wire::InfoReply reply;
-    reply.status = status;
     std::size_t context_id = SIZE_MAX;
     if (status == PMIX_SUCCESS && !reader.at_end()) {
         const pmix_status_t rc = reader.unpack_size(&context_id);
         if (rc != PMIX_SUCCESS) return rc;
     }
-    if (status == PMIX_SUCCESS) {
-        const bool has_id = context_id != SIZE_MAX;
-        pmix_info_t *info = nullptr;
-        const std::size_t n = has_id ? 2 : 1;
-        PMIX_INFO_CREATE(info, n);
-        if (info == nullptr) return PMIX_ERR_NOMEM;
-        pmix_data_array_t array{};
-        array.type = PMIX_PROC;
-        array.size = members.size();
-        array.array = const_cast<pmix_proc_t *>(members.data());
-        // The context id first, as both servers answer (callers read
-        // results[0]), then the members, as ours adds them.
-        if (has_id) PMIX_INFO_LOAD(&info[0], PMIX_GROUP_CONTEXT_ID, &context_id, PMIX_SIZE);
-        PMIX_INFO_LOAD(&info[n - 1], PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY);  // copies the members
-        reply.info.adopt(info, n);
-    }
-    return wire::encode_to_bytes(reply, ours_p);
+    return membership_reply(status, context_id, members, ours_p);
 }
 
 }  // namespace
@@ -101,6 +82,32 @@ pmix_status_t group_reply(wire::Command command, pmix_status_t status, openpmix:
     if (command == wire::Command::GroupConstruct) return construct_reply(status, reader, members, ours_p);
     wire::StatusReply reply;
     reply.status = status;
+    return wire::encode_to_bytes(reply, ours_p);
+}
+
+// What our server answers a construct: the context id when one was
+// assigned, and the members.
+pmix_status_t membership_reply(pmix_status_t status, std::size_t context_id, const std::vector<pmix_proc_t> &members,
+                               wire::Bytes *ours_p)
+{
+    wire::InfoReply reply;
+    reply.status = status;
+    if (status == PMIX_SUCCESS) {
+        const bool has_id = context_id != SIZE_MAX;
+        pmix_info_t *info = nullptr;
+        const std::size_t n = has_id ? 2 : 1;
+        PMIX_INFO_CREATE(info, n);
+        if (info == nullptr) return PMIX_ERR_NOMEM;
+        pmix_data_array_t array{};
+        array.type = PMIX_PROC;
+        array.size = members.size();
+        array.array = const_cast<pmix_proc_t *>(members.data());
+        // The context id first, as both servers answer (callers read
+        // results[0]), then the members, as ours adds them.
+        if (has_id) PMIX_INFO_LOAD(&info[0], PMIX_GROUP_CONTEXT_ID, &context_id, PMIX_SIZE);
+        PMIX_INFO_LOAD(&info[n - 1], PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY);  // copies the members
+        reply.info.adopt(info, n);
+    }
     return wire::encode_to_bytes(reply, ours_p);
 }
 

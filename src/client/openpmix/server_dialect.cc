@@ -1,16 +1,15 @@
 #include "client/openpmix/server_dialect.h"
 
 #include "client/openpmix/group_requests.h"
+#include "client/openpmix/host_requests.h"
+#include "client/openpmix/invite_and_join.h"
 #include "client/openpmix/iof_requests.h"
+#include "client/openpmix/security_requests.h"
 #include "common/openpmix/in_order.h"
 #include "common/openpmix/kvals.h"
-
-#include <pmixpp/util.hpp>
-
-#include <unistd.h>
+#include "common/openpmix/qualified.h"
 
 #include <climits>
-#include <ctime>
 #include <cstring>
 #include <utility>
 
@@ -34,16 +33,6 @@ using openpmix::in_order;
 pmix_status_t pack_infos(Writer &writer, const wire::InfoArray &info)
 {
     return writer.pack_counted(PMIX_INFO, info.data(), info.size());
-}
-
-// Our procs, none meaning the caller's whole namespace, as OpenPMIx's
-// [n][procs], which always names at least one.
-pmix_status_t pack_procs(Writer &writer, const std::vector<pmix_proc_t> &procs, const pmix_proc_t &self)
-{
-    if (!procs.empty()) return writer.pack_counted(PMIX_PROC, procs.data(), procs.size());
-    pmix_proc_t whole{};
-    PMIX_LOAD_PROCID(&whole, self.nspace, PMIX_RANK_WILDCARD);
-    return writer.pack_counted(PMIX_PROC, &whole, 1);
 }
 
 // One scope's data as [scope][BUFFER of KVALs]; nothing when it is empty.
@@ -86,43 +75,6 @@ pmix_status_t pack_abort(Writer &writer, const wire::AbortRequest &r)
                     });
 }
 
-// OpenPMIx names no source: the server knows the sender.
-pmix_status_t pack_notify(Writer &writer, const wire::NotifyEventRequest &r)
-{
-    const pmix_data_range_t range = r.event.range;
-    return in_order([&] { return writer.pack_status(r.event.status); },
-                    [&] { return writer.pack(PMIX_DATA_RANGE, &range, 1); },
-                    [&] { return pack_infos(writer, r.event.info); });
-}
-
-// [n SIZE][keys STRING, one PACK each]
-pmix_status_t pack_keys(Writer &writer, const std::vector<std::string> &keys)
-{
-    pmix_status_t rc = writer.pack_size(keys.size());
-    for (const std::string &key : keys) {
-        if (rc == PMIX_SUCCESS) rc = writer.pack_string(key.c_str());
-    }
-    return rc;
-}
-
-// OpenPMIx names the sender's uid first; its server checks it no further.
-pmix_status_t pack_uid(Writer &writer)
-{
-    return writer.pack_uint32(static_cast<uint32_t>(getuid()));
-}
-
-// Lookup and unpublish: [cmd][uid][nkeys][keys][ndirs][dirs].
-template <typename Request>
-pmix_status_t pack_keyed(openpmix::Command command, std::span<const uint8_t> ours, Writer &writer)
-{
-    Request r;
-    const pmix_status_t rc = decode(ours, &r);
-    if (rc != PMIX_SUCCESS) return rc;
-    return in_order([&] { return writer.pack_command(static_cast<uint8_t>(command)); },
-                    [&] { return pack_uid(writer); }, [&] { return pack_keys(writer, r.keys); },
-                    [&] { return pack_infos(writer, r.directives); });
-}
-
 template <typename Reply> pmix_status_t encode_reply(const Reply &reply, wire::Bytes *ours_p)
 {
     return wire::encode_to_bytes(reply, ours_p);
@@ -135,10 +87,29 @@ pmix_status_t status_reply(pmix_status_t status, wire::Bytes *ours_p)
     return encode_reply(reply, ours_p);
 }
 
+// OpenPMIx's server answers with every qualified value of the proc: the
+// ones kept under the get's qualifiers become plain keys (what our server
+// answers such a get), the others are not the proc's data and are dropped.
+void unqualify_answer(const wire::InfoArray &qualifiers, std::vector<pmix_info_t> *items_p)
+{
+    std::vector<pmix_info_t> kept;
+    for (pmix_info_t &item : *items_p) {
+        pmix_info_t plain{};
+        if (!PMIX_CHECK_KEY(&item, PMIX_QUALIFIED_VALUE)) {
+            kept.push_back(item);
+            continue;
+        }
+        if (!qualifiers.empty() && openpmix::unqualify(item.value, qualifiers, &plain)) kept.push_back(plain);
+        PMIX_INFO_DESTRUCT(&item);
+    }
+    *items_p = std::move(kept);
+}
+
 // [status], then byte objects of [proc][KVALs]: the requested proc's go to
 // the reply; a job's (rank WILDCARD, sent when another job was asked for)
 // too, as our server answers a job-level get.
-pmix_status_t read_get_answer(Reader &reader, const pmix_proc_t &wanted, wire::GetReply *reply_p)
+pmix_status_t read_get_answer(Reader &reader, const pmix_proc_t &wanted, const wire::InfoArray &qualifiers,
+                              wire::GetReply *reply_p)
 {
     std::vector<pmix_info_t> items;
     pmix_status_t rc = PMIX_SUCCESS;
@@ -155,18 +126,9 @@ pmix_status_t read_get_answer(Reader &reader, const pmix_proc_t &wanted, wire::G
         if (rc == PMIX_SUCCESS && (theirs || proc.rank == PMIX_RANK_WILDCARD)) rc = openpmix::read_kvals(inner, &items);
         PMIX_BYTE_OBJECT_DESTRUCT(&object);
     }
+    unqualify_answer(qualifiers, &items);
     if (rc == PMIX_SUCCESS) rc = reply_p->data.assign_copy(items.data(), items.size());
     for (pmix_info_t &info : items) PMIX_INFO_DESTRUCT(&info);
-    return rc;
-}
-
-// [n SIZE][INFO × n]
-pmix_status_t read_counted_infos(Reader &reader, wire::InfoArray *infos_p)
-{
-    pmix_info_t *info = nullptr;
-    std::size_t n = 0;
-    const pmix_status_t rc = reader.unpack_counted(PMIX_INFO, reinterpret_cast<void **>(&info), &n);
-    if (rc == PMIX_SUCCESS) infos_p->adopt(info, n);
     return rc;
 }
 
@@ -190,6 +152,7 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         return in_order([&] { return writer.pack_command(static_cast<uint8_t>(theirs)); }, pack);
     };
     std::lock_guard lock(mutex_);
+    invitations_.erase(tag);  // one that ended in a timeout, its tag used again
     switch (command) {
     case wire::Command::Commit: {
         wire::CommitRequest r;
@@ -202,7 +165,7 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         rc = decode(ours, &r);
         if (rc == PMIX_SUCCESS) {
             rc = as(Command::fence, [&] {
-                return in_order([&] { return pack_procs(writer, r.procs, self_); },
+                return in_order([&] { return pack_procs_or_own_job(writer, r.procs, self_); },
                                 [&] { return pack_infos(writer, r.directives); });
             });
         }
@@ -212,6 +175,7 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         wire::GetRequest r;
         rc = decode(ours, &r);
         pending.proc = r.proc;
+        if (rc == PMIX_SUCCESS) rc = openpmix::qualifiers_among(r.directives, &pending.qualifiers);
         if (rc == PMIX_SUCCESS) rc = as(Command::get, [&] { return pack_get(writer, r); });
         break;
     }
@@ -225,9 +189,19 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
     case wire::Command::NotifyEvent: {
         wire::NotifyEventRequest r;
         rc = decode(ours, &r);
-        if (rc == PMIX_SUCCESS) rc = as(Command::notify, [&] { return pack_notify(writer, r); });
+        if (rc == PMIX_SUCCESS) rc = pack_notice(writer, r.event.status, r.event.range, r.event.info);
         break;
     }
+    case wire::Command::GroupInvite: {
+        Invitation invitation;
+        rc = start_invitation(ours, self_, answers_registered_, writer, &invitation);
+        if (rc == PMIX_SUCCESS) {
+            answers_registered_ = true;
+            invitations_[tag] = std::move(invitation);
+        }
+        break;
+    }
+    case wire::Command::GroupJoin: rc = pack_join(ours, writer); break;
     case wire::Command::RegisterEvents: {
         wire::RegisterEventsRequest r;
         rc = decode(ours, &r);
@@ -243,102 +217,23 @@ pmix_status_t OpenPmixServerDialect::request(uint32_t tag, std::span<const uint8
         return rc;
     }
     default:
-        if (is_group_command(command)) {
+        if (is_host_command(command)) {
+            rc = pack_host_request(command, ours, self_, writer);
+        } else if (is_group_command(command)) {
             rc = pack_group_request(command, ours, writer, &pending.members);
         } else if (is_iof_command(command)) {
             rc = iof_request(command, ours, writer, &pending);
+        } else if (is_credential_command(command)) {
+            rc = pack_credential_request(command, ours, writer);
         } else {
-            rc = more_requests(command, ours, writer);
+            rc = PMIX_ERR_NOT_SUPPORTED;
         }
         break;
     }
     if (rc != PMIX_SUCCESS) return rc;
-    if (tag != kOpenPmixUnwatchedTag) pending_[tag] = pending;
+    if (tag != kOpenPmixUnwatchedTag) pending_[tag] = std::move(pending);
     *theirs_p = writer.take();
     return PMIX_SUCCESS;
-}
-
-// The requests a host carries out: each as OpenPMIx's client packs it.
-pmix_status_t OpenPmixServerDialect::more_requests(wire::Command command, std::span<const uint8_t> ours, Writer &writer)
-{
-    using openpmix::Command;
-    auto as = [&](Command theirs, auto pack) {
-        return in_order([&] { return writer.pack_command(static_cast<uint8_t>(theirs)); }, pack);
-    };
-    switch (command) {
-    case wire::Command::Query: {
-        wire::QueryRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::query, [&] {
-            return writer.pack_counted(PMIX_QUERY, r.queries.data(), r.queries.size());
-        });
-    }
-    case wire::Command::Log: {
-        wire::LogRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        // Stamped only when asked, as OpenPMIx's client does.
-        const bool stamp = util::flag_set(r.directives.data(), r.directives.size(), PMIX_LOG_GENERATE_TIMESTAMP);
-        const time_t now = stamp ? time(nullptr) : 0;
-        return rc != PMIX_SUCCESS ? rc : as(Command::log, [&] {
-            return in_order([&] { return writer.pack(PMIX_TIME, &now, 1); }, [&] { return pack_infos(writer, r.data); },
-                            [&] { return pack_infos(writer, r.directives); });
-        });
-    }
-    case wire::Command::Publish: {
-        wire::PublishRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::publish, [&] {
-            return in_order([&] { return pack_uid(writer); }, [&] { return pack_infos(writer, r.info); });
-        });
-    }
-    case wire::Command::Lookup: return pack_keyed<wire::LookupRequest>(Command::lookup, ours, writer);
-    case wire::Command::Unpublish: return pack_keyed<wire::UnpublishRequest>(Command::unpublish, ours, writer);
-    case wire::Command::Allocate: {
-        wire::AllocateRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::allocate, [&] {
-            return in_order([&] { return writer.pack(PMIX_ALLOC_DIRECTIVE, &r.directive, 1); },
-                            [&] { return pack_infos(writer, r.info); });
-        });
-    }
-    case wire::Command::JobControl: {
-        wire::JobControlRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::job_control, [&] {
-            return in_order([&] { return pack_procs(writer, r.targets, self_); },
-                            [&] { return pack_infos(writer, r.directives); });
-        });
-    }
-    case wire::Command::Monitor: {
-        wire::MonitorRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        if (rc == PMIX_SUCCESS && r.monitor.size() != 1) rc = PMIX_ERR_BAD_PARAM;
-        return rc != PMIX_SUCCESS ? rc : as(Command::monitor, [&] {
-            return in_order([&] { return writer.pack(PMIX_INFO, r.monitor.data(), 1); },
-                            [&] { return writer.pack_status(r.error); },
-                            [&] { return pack_infos(writer, r.directives); });
-        });
-    }
-    case wire::Command::Spawn: {
-        wire::SpawnRequest r;
-        pmix_status_t rc = decode(ours, &r);
-        return rc != PMIX_SUCCESS ? rc : as(Command::spawn, [&] {
-            return in_order([&] { return pack_infos(writer, r.job_info); },
-                            [&] { return writer.pack_counted(PMIX_APP, r.apps.data(), r.apps.size()); });
-        });
-    }
-    case wire::Command::Connect:
-    case wire::Command::Disconnect: {
-        wire::ConnectRequest r;  // a DisconnectRequest encodes the same
-        pmix_status_t rc = decode(ours, &r);
-        const Command theirs = command == wire::Command::Connect ? Command::connect : Command::disconnect;
-        return rc != PMIX_SUCCESS ? rc : as(theirs, [&] {
-            return in_order([&] { return writer.pack_counted(PMIX_PROC, r.procs.data(), r.procs.size()); },
-                            [&] { return pack_infos(writer, r.info); });
-        });
-    }
-    default: return PMIX_ERR_NOT_SUPPORTED;
-    }
 }
 
 // A pull gets our id here; a deregistration names the server's id of it.
@@ -395,7 +290,8 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
         std::lock_guard lock(mutex_);
         auto found = pending_.find(tag);
         if (found == pending_.end()) return PMIX_ERR_NOT_FOUND;
-        pending = found->second;
+        if (found->second.command == wire::Command::GroupInvite) return invitation_answer(tag, theirs, ours_p);
+        pending = std::move(found->second);
         pending_.erase(found);
     }
     // An empty answer is OpenPMIx's word for a lost request.
@@ -405,6 +301,8 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
     pmix_status_t rc = reader.unpack_status(&status);
     if (rc != PMIX_SUCCESS) return rc;
     if (is_group_command(pending.command)) return group_reply(pending.command, status, reader, pending.members, ours_p);
+    if (is_credential_command(pending.command)) return credential_reply(pending.command, status, reader, ours_p);
+    if (is_host_command(pending.command)) return host_reply(pending.command, status, reader, ours_p);
     if (pending.command == wire::Command::IofPull) {
         wire::IofPullReply reply;
         reply.status = status;
@@ -426,7 +324,7 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
     case wire::Command::Get: {
         wire::GetReply reply;
         reply.status = status;
-        if (status == PMIX_SUCCESS) rc = read_get_answer(reader, pending.proc, &reply);
+        if (status == PMIX_SUCCESS) rc = read_get_answer(reader, pending.proc, pending.qualifiers, &reply);
         return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
     }
     case wire::Command::RegisterEvents: {
@@ -439,49 +337,63 @@ pmix_status_t OpenPmixServerDialect::reply(uint32_t tag, std::span<const uint8_t
         }
         return encode_reply(reply, ours_p);
     }
-    case wire::Command::Query: {
-        wire::QueryReply reply;
-        reply.status = status;
-        if (!reader.at_end()) rc = read_counted_infos(reader, &reply.results);
-        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
-    }
-    case wire::Command::Allocate:
-    case wire::Command::Monitor: {
-        wire::InfoReply reply;
-        reply.status = status;
-        if (!reader.at_end()) rc = read_counted_infos(reader, &reply.info);
-        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
-    }
-    case wire::Command::JobControl: {
-        wire::JobControlReply reply;
+    case wire::Command::GroupJoin: {
+        wire::InfoReply reply;  // the group forms without us hearing of it
         reply.status = status;
         return encode_reply(reply, ours_p);
-    }
-    case wire::Command::Lookup: {
-        wire::LookupReply reply;
-        reply.status = status;
-        if (status == PMIX_SUCCESS) {
-            pmix_pdata_t *data = nullptr;
-            std::size_t n = 0;
-            rc = reader.unpack_counted(PMIX_PDATA, reinterpret_cast<void **>(&data), &n);
-            if (rc == PMIX_SUCCESS) reply.data.adopt(data, n);
-        }
-        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
-    }
-    case wire::Command::Spawn: {
-        // [status][nspace], then the new job's keys, which we do not keep.
-        wire::SpawnReply reply;
-        reply.status = status;
-        if (!reader.at_end()) rc = reader.unpack_string(&reply.nspace);
-        return rc == PMIX_SUCCESS ? encode_reply(reply, ours_p) : rc;
     }
     default: return status_reply(status, ours_p);
     }
 }
 
+// The server answered a step of an invitation we lead. Called with mutex_
+// held; the invitation's pending entry stays until it ends.
+pmix_status_t OpenPmixServerDialect::invitation_answer(uint32_t tag, std::span<const uint8_t> theirs,
+                                                       wire::Bytes *ours_p)
+{
+    auto found = invitations_.find(tag);
+    const bool known = found != invitations_.end();
+    pmix_status_t status = PMIX_ERR_LOST_CONNECTION;  // OpenPMIx's word for it: an empty answer
+    pmix_status_t rc = theirs.empty() ? PMIX_SUCCESS : Reader(encoding_, theirs).unpack_status(&status);
+    std::vector<uint8_t> next;
+    bool done = true;
+    if (rc == PMIX_SUCCESS && known) {
+        Invitation &invitation = found->second;
+        if (status != PMIX_SUCCESS && invitation.step == Invitation::Step::registering) answers_registered_ = false;
+        rc = advance_invitation(invitation, status, encoding_, &next, &done, ours_p);
+    }
+    if (rc != PMIX_SUCCESS || done) {
+        if (known) invitations_.erase(found);
+        pending_.erase(tag);
+        return rc == PMIX_SUCCESS && !known ? status_reply(status, ours_p) : rc;
+    }
+    if (!next.empty()) outgoing_.emplace_back(tag, std::move(next));
+    return PMIX_OPERATION_IN_PROGRESS;
+}
+
+// An invitee's answer to an invitation we lead. Called with mutex_ held.
+bool OpenPmixServerDialect::took_answer(const wire::Event &event)
+{
+    for (auto &[tag, invitation] : invitations_) {
+        if (!take_answer(event, invitation)) continue;
+        Writer writer(encoding_);
+        if (ready_to_complete(invitation) && pack_completion(invitation, writer) == PMIX_SUCCESS) {
+            outgoing_.emplace_back(tag, writer.take());
+        }
+        return true;
+    }
+    return false;
+}
+
+std::vector<std::pair<uint32_t, std::vector<uint8_t>>> OpenPmixServerDialect::take_outgoing()
+{
+    std::lock_guard lock(mutex_);
+    return std::exchange(outgoing_, {});
+}
+
 // [cmd][status][source][ninfo][infos], then the range (absent in a cached
 // event replayed after a registration).
-pmix_status_t OpenPmixServerDialect::event(std::span<const uint8_t> theirs, wire::Event *event_p) const
+pmix_status_t OpenPmixServerDialect::event(std::span<const uint8_t> theirs, wire::Event *event_p)
 {
     Reader reader(encoding_, theirs);
     uint8_t command = 0;
@@ -500,6 +412,10 @@ pmix_status_t OpenPmixServerDialect::event(std::span<const uint8_t> theirs, wire
     if (!reader.at_end() && reader.unpack(PMIX_DATA_RANGE, &event.range, &n) != PMIX_SUCCESS) {
         event.range = PMIX_RANGE_LOCAL;
     }
+    {
+        std::lock_guard lock(mutex_);
+        if (took_answer(event)) return PMIX_OPERATION_SUCCEEDED;
+    }
     *event_p = std::move(event);
     return PMIX_SUCCESS;
 }
@@ -513,6 +429,7 @@ void OpenPmixServerDialect::forget(uint32_t tag)
 {
     std::lock_guard lock(mutex_);
     pending_.erase(tag);
+    invitations_.erase(tag);
 }
 
 }  // namespace pmixpp::client

@@ -14,8 +14,10 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "client/openpmix/invite_and_join.h"
 #include "common/openpmix/bfrops.h"
 #include "common/openpmix/commands.h"
 #include "common/wire/messages.h"
@@ -42,9 +44,17 @@ public:
                           wire::Bytes *answer_here_p);
     // OpenPMIx's answer on `tag` as our reply payload (the request's pending
     // entry is consumed). PMIX_ERR_NOT_FOUND: no request of ours on it.
+    // PMIX_OPERATION_IN_PROGRESS: the request goes on (an invitation's
+    // next step); send what take_outgoing() holds.
     pmix_status_t reply(uint32_t tag, std::span<const uint8_t> theirs, wire::Bytes *ours_p);
-    // An event the server sent on tag 0.
-    pmix_status_t event(std::span<const uint8_t> theirs, wire::Event *event_p) const;
+    // An event the server sent on tag 0. PMIX_OPERATION_SUCCEEDED: it was
+    // an invitee's answer to an invitation of ours, taken here (as
+    // OpenPMIx's leader takes it) and not for the handlers; send what
+    // take_outgoing() holds.
+    pmix_status_t event(std::span<const uint8_t> theirs, wire::Event *event_p);
+    // Messages the link sends on the dialect's behalf, each with the tag of
+    // the request it serves. Progress thread.
+    std::vector<std::pair<uint32_t, std::vector<uint8_t>>> take_outgoing();
     // Output the server sent on tag 2 for a pull of ours.
     pmix_status_t output(std::span<const uint8_t> theirs, wire::IofData *data_p) const;
     // A request that failed before its answer came.
@@ -56,15 +66,17 @@ private:
     struct Pending {
         wire::Command command{};
         pmix_proc_t proc{};                // a get's target
+        wire::InfoArray qualifiers;        // a get's (PMIX_INFO_QUALIFIER)
         uint64_t reference = 0;            // an event registration's
         std::vector<pmix_proc_t> members;  // a group construct's
         uint64_t iof_id = 0;               // a pull's: ours, the id OpenPMIx echoes in its output
     };
 
-    pmix_status_t more_requests(wire::Command command, std::span<const uint8_t> ours, openpmix::Writer &writer);
     pmix_status_t register_events(const wire::RegisterEventsRequest &request, openpmix::Writer &writer,
                                   Pending *pending_p);
     pmix_status_t deregister_events(const wire::DeregisterEventsRequest &request, openpmix::Writer &writer);
+    pmix_status_t invitation_answer(uint32_t tag, std::span<const uint8_t> theirs, wire::Bytes *ours_p);
+    bool took_answer(const wire::Event &event);
     pmix_status_t iof_request(wire::Command command, std::span<const uint8_t> ours, openpmix::Writer &writer,
                               Pending *pending_p);
 
@@ -80,6 +92,10 @@ private:
     // deregistration names).
     std::map<uint64_t, std::size_t> pulls_;
     uint64_t next_pull_ = 1;
+    // Invitations this process leads, by the invite's tag.
+    std::map<uint32_t, Invitation> invitations_;
+    bool answers_registered_ = false;  // for the invitees' answers, once per link
+    std::vector<std::pair<uint32_t, std::vector<uint8_t>>> outgoing_;
 };
 
 }  // namespace pmixpp::client

@@ -38,4 +38,25 @@ pmix_status_t write_kvals(Writer &writer, const pmix_info_t *info, std::size_t n
     return PMIX_SUCCESS;
 }
 
+pmix_status_t write_info_array_kval(Writer &writer, const char *key, std::span<const pmix_info_t> items)
+{
+    pmix_data_array_t array{};
+    array.type = PMIX_INFO;
+    array.size = items.size();
+    array.array = const_cast<pmix_info_t *>(items.data());  // read only
+    pmix_value_t value{};
+    value.type = PMIX_DATA_ARRAY;
+    value.data.darray = &array;
+    return writer.pack_kval(key, value);
+}
+
+pmix_status_t read_counted_infos(Reader &reader, wire::InfoArray *infos_p)
+{
+    pmix_info_t *info = nullptr;
+    std::size_t n = 0;
+    const pmix_status_t rc = reader.unpack_counted(PMIX_INFO, reinterpret_cast<void **>(&info), &n);
+    if (rc == PMIX_SUCCESS) infos_p->adopt(info, n);
+    return rc;
+}
+
 }  // namespace pmixpp::openpmix

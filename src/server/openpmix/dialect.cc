@@ -3,6 +3,7 @@
 #include "common/runtime/log.h"
 #include "common/openpmix/frame.h"
 #include "common/openpmix/in_order.h"
+#include "common/openpmix/qualified.h"
 #include "common/wire/messages.h"
 #include "server/openpmix/job_data.h"
 #include "server/state/peer_io.h"
@@ -30,24 +31,6 @@ pmix_status_t reply_status_of(std::span<const uint8_t> payload)
     uint32_t raw = 0;
     for (std::size_t i = 0; i < sizeof(raw); ++i) raw |= static_cast<uint32_t>(payload[i]) << (8 * i);
     return static_cast<pmix_status_t>(raw);
-}
-
-// A value found under qualifiers goes back as OpenPMIx's qualified value:
-// an info array of the key and value, then the qualifiers, which its
-// gds/hash stores so that the same qualified get finds it.
-pmix_status_t pack_qualified(openpmix::Writer &data, const pmix_info_t &info, const wire::InfoArray &qualifiers)
-{
-    std::vector<pmix_info_t> items;
-    items.push_back(info);
-    items.insert(items.end(), qualifiers.begin(), qualifiers.end());
-    pmix_data_array_t array{};
-    array.type = PMIX_INFO;
-    array.size = items.size();
-    array.array = items.data();
-    pmix_value_t value{};
-    value.type = PMIX_DATA_ARRAY;
-    value.data.darray = &array;
-    return data.pack_kval(PMIX_QUALIFIED_VALUE, value);
 }
 
 // Writes OpenPMIx's bytes with `fill`; *out_p gets them only on success.
@@ -86,7 +69,7 @@ pmix_status_t encode_get_answer(openpmix::Encoding encoding, const OpenPmixPendi
         for (const pmix_info_t &info : r.data) {
             if (rc != PMIX_SUCCESS) break;
             rc = pending.qualifiers.empty() ? data.pack_kval(info.key, info.value)
-                                            : pack_qualified(data, info, pending.qualifiers);
+                                            : openpmix::pack_qualified(data, info, pending.qualifiers);
         }
         return rc == PMIX_SUCCESS ? writer.pack_byte_object(data.bytes().data(), data.bytes().size()) : rc;
     });

@@ -1,5 +1,6 @@
 #include "server/openpmix/job_data.h"
 
+#include "common/openpmix/kvals.h"
 #include "common/runtime/log.h"
 #include "common/store/derived_keys.h"
 #include "server/state/peer_io.h"
@@ -73,14 +74,7 @@ pmix_status_t pack_array(openpmix::Writer &writer, const char *key, const pmix_i
     for (const pmix_info_t &item : info) {
         if (packs_for(writer.encoding(), item)) items.push_back(item);
     }
-    pmix_data_array_t array{};
-    array.type = PMIX_INFO;
-    array.size = items.size();
-    array.array = items.data();
-    pmix_value_t value{};
-    value.type = PMIX_DATA_ARRAY;
-    value.data.darray = &array;
-    return writer.pack_kval(key, value);
+    return openpmix::write_info_array_kval(writer, key, items);
 }
 
 pmix_info_t u32_info(const char *key, uint32_t v)

@@ -9,6 +9,7 @@
 #include "server/openpmix/translate.h"
 #include "common/openpmix/frame.h"
 #include "common/openpmix/kvals.h"
+#include "common/openpmix/qualified.h"
 #include "server/state/peer_io.h"
 
 #include <pmixpp/util.hpp>
@@ -345,16 +346,6 @@ pmix_status_t read_fabric_update(Reader &reader, wire::FabricUpdateRequest *requ
     return rc;
 }
 
-// The qualifiers among a get's directives (PMIX_INFO_QUALIFIER).
-bool keep_qualifiers(const wire::InfoArray &directives, wire::InfoArray *qualifiers_p)
-{
-    std::vector<pmix_info_t> qualifiers;
-    for (const pmix_info_t &info : directives) {
-        if (PMIX_INFO_IS_QUALIFIER(&info)) qualifiers.push_back(info);
-    }
-    return qualifiers.empty() || qualifiers_p->assign_copy(qualifiers.data(), qualifiers.size()) == PMIX_SUCCESS;
-}
-
 // Reads one request and hands ours on. Without a peer and dialect
 // (translate_openpmix_payload) nothing is expected or dropped: the status
 // and reason of a failure are kept for the caller.
@@ -372,7 +363,7 @@ public:
         if (!readable(command, read(reader_, &request))) return false;
         if constexpr (std::is_same_v<Request, wire::GetRequest>) {
             pending.proc = request.proc;
-            if (!keep_qualifiers(request.directives, &pending.qualifiers)) return false;
+            if (openpmix::qualifiers_among(request.directives, &pending.qualifiers) != PMIX_SUCCESS) return false;
         }
         if constexpr (std::is_same_v<Request, wire::RegisterEventsRequest>) pending.codes = request.codes;
         if constexpr (std::is_same_v<Request, wire::NotifyEventRequest>) {
