@@ -130,6 +130,113 @@ Test(openpmix_server, a_client_lives_a_whole_life, .timeout = 60)
               has(openpmix::Command::finalize));
 }
 
+namespace {
+
+// What an OpenPMIx 4.2 server answers REQ with when the namespace is
+// gds/ds21's: the namespace and the arrays, the rest in its shared memory.
+std::vector<uint8_t> ds21_job_data()
+{
+    pmix_info_t session[1];
+    PMIX_INFO_LOAD(&session[0], PMIX_SESSION_ID, nullptr, PMIX_UINT32);
+    session[0].value.data.uint32 = 7;
+    pmix_data_array_t array{};
+    array.type = PMIX_INFO;
+    array.size = 1;
+    array.array = session;
+    pmix_value_t value{};
+    value.type = PMIX_DATA_ARRAY;
+    value.data.darray = &array;
+    Writer writer(kV41);
+    (void)writer.pack_string(kJob);
+    (void)writer.pack_kval(PMIX_SESSION_INFO_ARRAY, value);
+    return writer.take();
+}
+
+// Its answer to a get of the job (rank WILDCARD, no key): job keys and one
+// PMIX_PROC_DATA per rank, the rank first.
+std::vector<uint8_t> whole_job_answer()
+{
+    Writer object(kV41);
+    pmix_proc_t job{};
+    PMIX_LOAD_PROCID(&job, kJob, PMIX_RANK_WILDCARD);
+    (void)object.pack_proc(job);
+    (void)object.pack_kval(PMIX_JOB_SIZE, u32_value(2));
+    for (pmix_rank_t rank = 0; rank < 2; ++rank) {
+        pmix_info_t items[2];
+        PMIX_INFO_LOAD(&items[0], PMIX_RANK, &rank, PMIX_PROC_RANK);
+        const uint16_t local = static_cast<uint16_t>(rank);
+        PMIX_INFO_LOAD(&items[1], PMIX_LOCAL_RANK, &local, PMIX_UINT16);
+        pmix_data_array_t array{};
+        array.type = PMIX_INFO;
+        array.size = 2;
+        array.array = items;
+        pmix_value_t value{};
+        value.type = PMIX_DATA_ARRAY;
+        value.data.darray = &array;
+        (void)object.pack_kval(PMIX_PROC_DATA, value);
+    }
+    Writer writer(kV41);
+    (void)writer.pack_status(PMIX_SUCCESS);
+    (void)writer.pack_byte_object(object.bytes().data(), object.bytes().size());
+    return writer.take();
+}
+
+// The get it expects: [cmd][nspace][rank WILDCARD][ninfo 0] and no key.
+bool is_whole_job_get(const Message &m)
+{
+    Reader reader(kV41, m.body);
+    uint8_t command = 0;
+    int32_t n = 1;
+    std::string nspace;
+    pmix_rank_t rank = 0;
+    size_t ninfo = 1;
+    return reader.unpack(PMIX_UINT8, &command, &n) == PMIX_SUCCESS && reader.unpack_string(&nspace) == PMIX_SUCCESS &&
+           reader.unpack_rank(&rank) == PMIX_SUCCESS && reader.unpack_size(&ninfo) == PMIX_SUCCESS &&
+           m.as_command() == openpmix::Command::get && nspace == kJob && rank == PMIX_RANK_WILDCARD && ninfo == 0 &&
+           reader.at_end();
+}
+
+}  // namespace
+
+// In a job of both libraries under OpenPMIx's server, the namespace can be
+// gds/ds21's when our REQ comes (its OpenPMIx client connected last): the
+// answer has only the arrays, and the client reads the rest with one get
+// of the whole job, saying why in one line.
+Test(openpmix_server, job_data_left_in_ds21_comes_by_get, .init = cr_redirect_stderr, .timeout = 60)
+{
+    FakeOpenPmixServer server;
+    static bool asked_well = false;
+    server.run([](FakeOpenPmixServer &s, int fd) {
+        Message req;
+        Message get;
+        if (!s.take_connect_request(fd) || !s.next(fd, &req) || !s.answer(fd, req.tag, ds21_job_data())) return;
+        if (!s.next(fd, &get)) return;
+        asked_well = is_whole_job_get(get);
+        if (!s.answer(fd, get.tag, whole_job_answer())) return;
+        s.serve(fd, [](const Message &) { return FakeOpenPmixServer::status(PMIX_SUCCESS); });
+    });
+    pmix_proc_t me{};
+    cr_assert_eq(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    uint32_t v = 0;
+    cr_expect_eq(get_u32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, &v), PMIX_SUCCESS);
+    cr_expect_eq(v, 2u);
+    cr_expect_eq(get_u32(1, PMIX_LOCAL_RANK, &v), PMIX_SUCCESS);
+    cr_expect_eq(v, 1u);
+    cr_expect_eq(get_u32(PMIX_RANK_WILDCARD, PMIX_SESSION_ID, &v), PMIX_SUCCESS);
+    cr_expect_eq(v, 7u);
+    cr_expect_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    server.join();
+    cr_expect(asked_well, "the get was not [get][nspace][WILDCARD][0 infos]");
+    std::fflush(stderr);
+    FILE *err = cr_get_redirected_stderr();
+    char line[1024];
+    bool said = false;
+    while (std::fgets(line, sizeof(line), err) != nullptr) {
+        said = said || (std::strstr(line, "gds/ds21") != nullptr && std::strstr(line, "PMIX_MCA_gds=hash") != nullptr);
+    }
+    cr_expect(said, "no line named gds/ds21 and the fix");
+}
+
 // Job data that does not read: init fails with a status and a line that
 // says so.
 Test(openpmix_server, garbage_job_data_fails_init, .init = cr_redirect_stderr, .timeout = 60)

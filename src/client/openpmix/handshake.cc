@@ -181,23 +181,21 @@ pmix_status_t read_answer_head(int fd, uint32_t tag, wire::HeaderBytes *head_p, 
     return PMIX_ERR_UNPACK_FAILURE;
 }
 
-// REQ on a tag of ours, and the server's answer to it. A tool sends the
-// index -1: it has none.
-pmix_status_t request_job_data(int fd, int32_t index, std::vector<uint8_t> *answer_p, std::string *reason_p)
+// One request on `tag` and the server's answer to it, before the link's
+// event loop runs. A tool sends the index -1: it has none.
+pmix_status_t exchange(int fd, int32_t index, uint32_t tag, const openpmix::Writer &request,
+                       std::vector<uint8_t> *answer_p, std::string *reason_p)
 {
-    openpmix::Writer writer(kEncoding);
-    pmix_status_t rc = writer.pack_command(static_cast<uint8_t>(openpmix::Command::req));
-    const uint32_t tag = openpmix::kFirstRequestTag;
-    const wire::HeaderBytes head = openpmix::encode_header(index, tag, static_cast<uint32_t>(writer.bytes().size()));
-    if (rc == PMIX_SUCCESS) rc = wire::send_bytes_blocking(fd, head, kHandshakeTimeoutMs, reason_p);
-    if (rc == PMIX_SUCCESS) rc = wire::send_bytes_blocking(fd, writer.bytes(), kHandshakeTimeoutMs, reason_p);
+    const wire::HeaderBytes head = openpmix::encode_header(index, tag, static_cast<uint32_t>(request.bytes().size()));
+    pmix_status_t rc = wire::send_bytes_blocking(fd, head, kHandshakeTimeoutMs, reason_p);
+    if (rc == PMIX_SUCCESS) rc = wire::send_bytes_blocking(fd, request.bytes(), kHandshakeTimeoutMs, reason_p);
     wire::HeaderBytes answer_head{};
     if (rc == PMIX_SUCCESS) rc = read_answer_head(fd, tag, &answer_head, reason_p);
     if (rc != PMIX_SUCCESS) return rc;
     const uint32_t length = be32_of(answer_head.data() + 8);
     const wire::FrameLimits limits = wire::FrameLimits::from_environment();
     if (be32_of(answer_head.data() + 4) != tag || length == 0 || length > limits.max_payload) {
-        *reason_p = "its answer to our request for the job data is " +
+        *reason_p = "its answer to our request is " +
                     (length == 0 ? std::string("empty")
                                  : "not one (tag " + std::to_string(be32_of(answer_head.data() + 4)) + ", " +
                                        std::to_string(length) + " bytes)");
@@ -205,6 +203,41 @@ pmix_status_t request_job_data(int fd, int32_t index, std::vector<uint8_t> *answ
     }
     answer_p->resize(length);
     return wire::recv_bytes_blocking(fd, *answer_p, kHandshakeTimeoutMs, reason_p);
+}
+
+pmix_status_t request_job_data(int fd, int32_t index, std::vector<uint8_t> *answer_p, std::string *reason_p)
+{
+    openpmix::Writer writer(kEncoding);
+    pmix_status_t rc = writer.pack_command(static_cast<uint8_t>(openpmix::Command::req));
+    return rc == PMIX_SUCCESS ? exchange(fd, index, openpmix::kFirstRequestTag, writer, answer_p, reason_p) : rc;
+}
+
+// gds/ds21 keeps a namespace's job-level and per-rank data in shared
+// memory we do not read, and its answer to REQ carries only the arrays.
+// The server's own copy answers a get of the job (rank WILDCARD, no key)
+// with all of it, each rank's in a PMIX_PROC_DATA. This happens in a job
+// of both libraries, to whichever client asks while the namespace is ds21's.
+pmix_status_t fetch_job_data_by_get(int fd, int32_t index, const char *nspace, const store::Store &store,
+                                    std::string *reason_p)
+{
+    openpmix::Writer writer(kEncoding);
+    pmix_status_t rc = writer.pack_command(static_cast<uint8_t>(openpmix::Command::get));
+    if (rc == PMIX_SUCCESS) rc = writer.pack_string(nspace);
+    if (rc == PMIX_SUCCESS) rc = writer.pack_rank(PMIX_RANK_WILDCARD);
+    if (rc == PMIX_SUCCESS) rc = writer.pack_size(0);  // no directives, and no key: all of them
+    std::vector<uint8_t> answer;
+    if (rc == PMIX_SUCCESS) rc = exchange(fd, index, openpmix::kFirstRequestTag + 1, writer, &answer, reason_p);
+    return rc == PMIX_SUCCESS ? import_openpmix_get_answer(kEncoding, answer, nspace, store, reason_p) : rc;
+}
+
+// Our job data came, but a peer's PMIX_LOCAL data stays in that shared
+// memory, and OpenPMIx's clients of the job may find theirs missing.
+void warn_of_ds21(const char *nspace)
+{
+    runtime::log_warning("client", std::string("the OpenPMIx server keeps namespace ") + nspace +
+                                       " in gds/ds21's shared memory, which pmixpp does not read; our job data came "
+                                       "by get, but in a job of both libraries the server must use gds/hash: set "
+                                       "PMIX_MCA_gds=hash in its environment (docs/compat.md)");
 }
 
 }  // namespace
@@ -232,7 +265,14 @@ pmix_status_t greet_openpmix_server(int fd, const OpenPmixIdentity &identity, co
         stage = "reading our job data";
         // A tool's namespace is usually not a job the server knows: it
         // sends what it has, under whatever name, as OpenPMIx's tools accept.
-        rc = import_openpmix_job_data(kEncoding, answer, client ? greeting.self.nspace : nullptr, store, &reason);
+        bool carried_job_level = false;
+        rc = import_openpmix_job_data(kEncoding, answer, client ? greeting.self.nspace : nullptr, store, &reason,
+                                      &carried_job_level);
+        if (rc == PMIX_SUCCESS && client && !carried_job_level) {
+            stage = "reading our job data by get (the server keeps it in gds/ds21's shared memory)";
+            rc = fetch_job_data_by_get(fd, static_cast<int32_t>(greeting.index), greeting.self.nspace, store, &reason);
+            if (rc == PMIX_SUCCESS) warn_of_ds21(greeting.self.nspace);
+        }
     }
     if (rc != PMIX_SUCCESS) {
         runtime::log_warning("client", std::string("the OpenPMIx server did not take us in, ") + stage + ": " + reason +

@@ -19,8 +19,18 @@ namespace pmixpp::client {
 // arrays (pmix.ssn.arr, pmix.node.arr, pmix.app.arr) and one pmix.pblob
 // ([rank][KVALs]) per rank. The nspace must be `nspace` (a tool, nullptr:
 // any, as the server names it); *reason_p says what was wrong otherwise.
+// *carried_job_level_p (when given) says whether the job-level keys came:
+// a namespace served by gds/ds21 gets only the arrays here, its job-level
+// and per-rank data stay in the server's shared memory.
 pmix_status_t import_openpmix_job_data(openpmix::Encoding encoding, std::span<const uint8_t> answer, const char *nspace,
-                                       const store::Store &store, std::string *reason_p);
+                                       const store::Store &store, std::string *reason_p,
+                                       bool *carried_job_level_p = nullptr);
+
+// The answer to a get of `nspace`'s data ([status][byte objects of
+// [proc][KVALs]]): rank WILDCARD's to the job level, a rank's to its own.
+// How a client whose job data stayed in ds21's shared memory reads it.
+pmix_status_t import_openpmix_get_answer(openpmix::Encoding encoding, std::span<const uint8_t> answer,
+                                         const char *nspace, const store::Store &store, std::string *reason_p);
 
 }  // namespace pmixpp::client
 
