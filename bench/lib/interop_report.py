@@ -15,7 +15,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import machine  # noqa: E402  (run.sh's report: the same machine line)
+from report import load_fails, machine  # noqa: E402  (run.sh's report: the same machine line, failures file)
 
 CFGS = ("theirs", "interop", "ours")
 HEADER = ("Figure", "theirs: OpenPMIx server", "interop: our server", "ours: our server + clients",
@@ -30,16 +30,6 @@ def load(path):
             if len(parts) == 3:
                 records[(parts[0], parts[1])].append(float(parts[2]))
     return records
-
-
-def load_fails(path):
-    fails = defaultdict(list)
-    with open(path) as lines:
-        for line in lines:
-            parts = line.rstrip("\n").split("\t", 2)
-            if len(parts) == 3:
-                fails[(parts[0], parts[1])].append(parts[2])
-    return fails
 
 
 def num(value):

@@ -60,6 +60,18 @@ pmix_status_t get_u32(pmix_rank_t rank, const char *key, uint32_t *v_p)
     return PMIX_SUCCESS;
 }
 
+// Whether a line of the test's redirected stderr has `part` (and `other`).
+bool stderr_has_line_with(const char *part, const char *other = "")
+{
+    std::fflush(stderr);
+    FILE *err = cr_get_redirected_stderr();
+    char line[1024];
+    while (std::fgets(line, sizeof(line), err) != nullptr) {
+        if (std::strstr(line, part) != nullptr && std::strstr(line, other) != nullptr) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 // Init through OpenPMIx's handshake and job data, a put and commit in its
@@ -227,14 +239,7 @@ Test(openpmix_server, job_data_left_in_ds21_comes_by_get, .init = cr_redirect_st
     cr_expect_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
     server.join();
     cr_expect(asked_well, "the get was not [get][nspace][WILDCARD][0 infos]");
-    std::fflush(stderr);
-    FILE *err = cr_get_redirected_stderr();
-    char line[1024];
-    bool said = false;
-    while (std::fgets(line, sizeof(line), err) != nullptr) {
-        said = said || (std::strstr(line, "gds/ds21") != nullptr && std::strstr(line, "PMIX_MCA_gds=hash") != nullptr);
-    }
-    cr_expect(said, "no line named gds/ds21 and the fix");
+    cr_expect(stderr_has_line_with("gds/ds21", "PMIX_MCA_gds=hash"), "no line named gds/ds21 and the fix");
 }
 
 // Job data that does not read: init fails with a status and a line that
@@ -250,14 +255,7 @@ Test(openpmix_server, garbage_job_data_fails_init, .init = cr_redirect_stderr, .
     const pmix_status_t rc = PMIx_Init(&me, nullptr, 0);
     server.join();
     cr_expect_neq(rc, PMIX_SUCCESS);
-    std::fflush(stderr);
-    FILE *err = cr_get_redirected_stderr();
-    char line[1024];
-    bool said = false;
-    while (std::fgets(line, sizeof(line), err) != nullptr) {
-        said = said || std::strstr(line, "did not take us in, reading our job data") != nullptr;
-    }
-    cr_expect(said, "no line said why init failed");
+    cr_expect(stderr_has_line_with("did not take us in, reading our job data"), "no line said why init failed");
 }
 
 // The server goes away right after accepting us.

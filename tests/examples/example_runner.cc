@@ -87,19 +87,6 @@ std::string with_placeholders(std::string text, const Outcome &outcome, bool for
     return text;
 }
 
-// Waits up to 10 s for a file that a background process writes, and returns
-// its first line.
-std::string wait_for_line(const std::string &path)
-{
-    for (int i = 0; i < 200; ++i) {
-        const std::string text = test_support::read_text(path);
-        const std::size_t end = text.find('\n');
-        if (end != std::string::npos) return text.substr(0, end);
-        ::usleep(50000);
-    }
-    return "";
-}
-
 Outcome run_client(const ExampleCase &example, int ranks, const std::string &tmpdir, int seconds)
 {
     std::string program;
@@ -158,8 +145,8 @@ Outcome run_tool(const ExampleCase &example, int ranks, const std::string &tmpdi
     }
     const pid_t host = test_support::start(host_program.c_str(), host_args, host_log);
     Outcome outcome;
-    outcome.uri = wait_for_line(uri_file);
-    outcome.nspace = wait_for_line(nspace_file);
+    outcome.uri = test_support::wait_for_first_line(uri_file);
+    outcome.nspace = test_support::wait_for_first_line(nspace_file);
     if (outcome.uri.empty() || outcome.nspace.empty()) {
         stop_host(host);
         cr_assert_fail("pmixrun --system-server did not come up (URI '%s', job namespace '%s'):\n%s",

@@ -186,6 +186,17 @@ std::string read_text(const std::string &path)
     return text.str();
 }
 
+std::string wait_for_first_line(const std::string &path)
+{
+    for (int i = 0; i < 200; ++i) {
+        const std::string text = read_text(path);
+        const std::size_t end = text.find('\n');
+        if (end != std::string::npos) return text.substr(0, end);
+        ::usleep(50000);
+    }
+    return "";
+}
+
 bool has_line(const std::string &text, const std::string &line)
 {
     return ("\n" + text).find("\n" + line + "\n") != std::string::npos;

@@ -39,6 +39,9 @@ pid_t dead_pid();
 bool empty_dir(const std::string &dir);
 void remove_tree(const std::string &dir);
 std::string read_text(const std::string &path);
+// The first line of a file a background process writes, once it is there
+// (up to 10 s); "" if it never came.
+std::string wait_for_first_line(const std::string &path);
 
 bool has_line(const std::string &text, const std::string &line);
 int count_lines_with(const std::string &text, const std::string &part);

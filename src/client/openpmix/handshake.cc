@@ -1,6 +1,7 @@
 #include "client/openpmix/handshake.h"
 
 #include "client/openpmix/job_data.h"
+#include <pmix.h>
 #include "common/openpmix/commands.h"
 #include "common/openpmix/connect.h"
 #include "common/openpmix/frame.h"

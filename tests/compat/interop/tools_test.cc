@@ -39,17 +39,6 @@ std::string our_lib()
     return std::string(std::getenv("PMIXPP_BUILD_DIR")) + "/lib";
 }
 
-std::string first_line_of(const std::string &path)
-{
-    for (int i = 0; i < 200; ++i) {
-        const std::string text = test_support::read_text(path);
-        const std::size_t end = text.find('\n');
-        if (end != std::string::npos) return text.substr(0, end);
-        ::usleep(50000);
-    }
-    return "";
-}
-
 // pmixrun with tool and system-server support on the library in
 // `library_dir`, a job of two processes that write their namespace down and
 // wait.
@@ -67,9 +56,9 @@ Server start_server(const std::string &scratch, const std::string &library_dir)
          "--system-server", "--tmpdir", server.tmpdir, "--report-uri", server.uri_file, "--timeout", "60", "-n",
          std::to_string(kJobRanks), "/bin/sh", "-c", "echo \"$PMIX_NAMESPACE\" > " + nspace_file + "; exec sleep 60"},
         server.log);
-    server.nspace = first_line_of(nspace_file);
-    cr_assert(!server.nspace.empty() && !first_line_of(server.uri_file).empty(), "pmixrun on %s did not come up:\n%s",
-              library_dir.c_str(), test_support::read_text(server.log).c_str());
+    server.nspace = test_support::wait_for_first_line(nspace_file);
+    cr_assert(!server.nspace.empty() && !test_support::wait_for_first_line(server.uri_file).empty(),
+              "pmixrun on %s did not come up:\n%s", library_dir.c_str(), test_support::read_text(server.log).c_str());
     char library[4096];
     compat_libpmix_of(server.pid, library, sizeof library);
     cr_assert(std::string(library).rfind(library_dir + "/libpmix.so", 0) == 0, "the server mapped %s, not %s's",
