@@ -53,6 +53,18 @@ pmix_status_t pack_keyed(openpmix::Command command, std::span<const uint8_t> our
                     [&] { return pack_info_array(writer, r.directives); });
 }
 
+// Connect and disconnect: [cmd][nprocs][procs][ninfo][infos].
+template <typename Request>
+pmix_status_t pack_connect(openpmix::Command command, std::span<const uint8_t> ours, Writer &writer)
+{
+    Request r;
+    const pmix_status_t rc = wire::decode_payload(ours.data(), ours.size(), &r);
+    if (rc != PMIX_SUCCESS) return rc;
+    return in_order([&] { return writer.pack_command(static_cast<uint8_t>(command)); },
+                    [&] { return writer.pack_counted(PMIX_PROC, r.procs.data(), r.procs.size()); },
+                    [&] { return pack_info_array(writer, r.info); });
+}
+
 }  // namespace
 
 bool is_host_command(wire::Command command)
@@ -151,16 +163,8 @@ pmix_status_t pack_host_request(wire::Command command, std::span<const uint8_t> 
                             [&] { return writer.pack_counted(PMIX_APP, r.apps.data(), r.apps.size()); });
         });
     }
-    case wire::Command::Connect:
-    case wire::Command::Disconnect: {
-        wire::ConnectRequest r;  // a DisconnectRequest encodes the same
-        pmix_status_t rc = wire::decode_payload(ours.data(), ours.size(), &r);
-        const Command theirs = command == wire::Command::Connect ? Command::connect : Command::disconnect;
-        return rc != PMIX_SUCCESS ? rc : as(theirs, [&] {
-            return in_order([&] { return writer.pack_counted(PMIX_PROC, r.procs.data(), r.procs.size()); },
-                            [&] { return pack_info_array(writer, r.info); });
-        });
-    }
+    case wire::Command::Connect: return pack_connect<wire::ConnectRequest>(Command::connect, ours, writer);
+    case wire::Command::Disconnect: return pack_connect<wire::DisconnectRequest>(Command::disconnect, ours, writer);
     default: return PMIX_ERR_NOT_SUPPORTED;
     }
 }
