@@ -180,6 +180,13 @@ pmix_status_t start_query(const std::shared_ptr<client::Session> &session, pmix_
                 done(merged, results);
                 return;
             }
+            // Nothing at all: the server's own word (NOT_SUPPORTED from a host
+            // without a query upcall) says more than NOT_FOUND, as OpenPMIx's
+            // client passes it on.
+            if (results->empty() && !remote_ok) {
+                done(status, results);
+                return;
+            }
             done(outcome(results->size(), status == PMIX_SUCCESS), results);
         });
 }
