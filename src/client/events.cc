@@ -216,26 +216,24 @@ pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t *source,
         }
         auto shared_event = std::make_shared<wire::Event>(std::move(event));
         bool to_server = !session->singleton && range != PMIX_RANGE_PROC_LOCAL;
-        auto shared_request = std::make_shared<wire::NotifyEventRequest>(std::move(request));
         OpDone done = [cbfunc, cbdata](pmix_status_t st) {
             if (cbfunc != nullptr) {
                 cbfunc(st, cbdata);
             }
         };
-        return session->engine->post([session, shared_event, shared_request, to_server, done] {
-            client::deliver_event(session, std::move(*shared_event));
-            if (!to_server) {
-                done(PMIX_SUCCESS);
-                return;
-            }
-            pmix_status_t sent = client::send_message(session, *shared_request, std::chrono::milliseconds{0},
+        // Sent from the caller's thread, as every request is, so that it
+        // goes out before anything the caller sends next (a finalize).
+        if (to_server) {
+            pmix_status_t sent = client::send_message(session, request, std::chrono::milliseconds{0},
                                                       [done](pmix_status_t st, const wire::Frame *frame) {
                                                           wire::StatusReply reply;
                                                           done(client::read_reply(st, frame, &reply));
                                                       });
-            if (sent != PMIX_SUCCESS) {
-                done(sent);
-            }
+            if (sent != PMIX_SUCCESS) return sent;
+        }
+        return session->engine->post([session, shared_event, to_server, done] {
+            client::deliver_event(session, std::move(*shared_event));
+            if (!to_server) done(PMIX_SUCCESS);
         });
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
