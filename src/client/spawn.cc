@@ -4,6 +4,9 @@
 // whether it outlives its parent (PMIX_SPAWN_CHILD_SEP).
 #include <pmix.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
 #include <new>
 
@@ -26,6 +29,19 @@ bool valid_apps(const pmix_app_t apps[], size_t napps)
     return true;
 }
 
+// An app without a working directory starts in the caller's, as
+// OpenPMIx's client tells the host (which otherwise uses its own).
+pmix_status_t default_to_our_cwd(wire::AppArray &apps)
+{
+    for (size_t i = 0; i < apps.size(); ++i) {
+        if (apps[i].cwd != nullptr) continue;
+        char *cwd = ::getcwd(nullptr, 0);
+        if (cwd == nullptr) return errno == ENOMEM ? PMIX_ERR_NOMEM : PMIX_ERR_NOT_FOUND;
+        apps[i].cwd = cwd;
+    }
+    return PMIX_SUCCESS;
+}
+
 pmix_status_t start_spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[], size_t napps,
                           SpawnDone done)
 {
@@ -36,6 +52,7 @@ pmix_status_t start_spawn(const pmix_info_t job_info[], size_t ninfo, const pmix
     wire::SpawnRequest request;
     if ((rc = request.job_info.assign_copy(job_info, ninfo)) != PMIX_SUCCESS) return rc;
     if ((rc = request.apps.assign_copy(apps, napps)) != PMIX_SUCCESS) return rc;
+    if ((rc = default_to_our_cwd(request.apps)) != PMIX_SUCCESS) return rc;
     return client::send_for_reply<wire::SpawnReply>(
         session, request, client::timeout_of(job_info, ninfo, client::kServerTimeoutMargin), std::move(done));
 }

@@ -40,19 +40,24 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
     if (cbfunc != NULL) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
 }
 
+/* One commit of all three scopes. OpenPMIx packs each bucket in put order
+ * and ours packs a bucket's own scope before GLOBAL (which goes in both), so
+ * the GLOBAL put comes last here; either order carries the same data. (A
+ * second commit would differ on purpose: OpenPMIx sends every put so far
+ * again, ours only the new ones.) */
 static void put_and_commit(void)
 {
     pmix_value_t value;
     PMIX_VALUE_CONSTRUCT(&value);
-    value.type = PMIX_UINT32;
-    value.data.uint32 = 7;
-    say("put_global", PMIx_Put(PMIX_GLOBAL, "golden.global", &value));
     value.type = PMIX_STRING;
     value.data.string = "here";
     say("put_local", PMIx_Put(PMIX_LOCAL, "golden.local", &value));
     value.type = PMIX_UINT64;
     value.data.uint64 = 1ull << 40;
     say("put_remote", PMIx_Put(PMIX_REMOTE, "golden.remote", &value));
+    value.type = PMIX_UINT32;
+    value.data.uint32 = 7;
+    say("put_global", PMIx_Put(PMIX_GLOBAL, "golden.global", &value));
     say("commit", PMIx_Commit());
 }
 

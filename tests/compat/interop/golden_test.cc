@@ -148,8 +148,10 @@ Test(interop_golden, our_client_sends_the_real_clients_bytes, .timeout = 180)
                      openpmix::command_name(ours.messages[i].as_command()), name);
         cr_expect_eq(one_way(ours.messages[i]), one_way(real.messages[i]) || is_commit(real.messages[i]),
                      "message %zu (%s): one-way in one only", i, name);
-        cr_expect_str_eq(hex(ours.messages[i].body).c_str(), hex(real.messages[i].body).c_str(),
-                         "message %zu (%s) differs", i, name);
+        const std::string ours_hex = hex(ours.messages[i].body);
+        const std::string real_hex = hex(real.messages[i].body);
+        cr_expect_str_eq(ours_hex.c_str(), real_hex.c_str(), "message %zu (%s) differs:\nours %s\nreal %s", i, name,
+                         ours_hex.c_str(), real_hex.c_str());
     }
     cr_expect_eq(ours.messages.size(), real.messages.size(), "%zu messages from ours, %zu from the real client",
                  ours.messages.size(), real.messages.size());
