@@ -26,9 +26,10 @@ struct Config {
     std::string server_tmpdir;                // PMIX_SERVER_TMPDIR or TMPDIR/TEMP/TMP or /tmp
     std::string system_tmpdir;                // PMIX_SYSTEM_TMPDIR or the same fallback
     struct event_base *event_base = nullptr;  // PMIX_EVENT_BASE
-    pmix_topology_t *topology = nullptr;      // PMIX_TOPOLOGY2 (the host's, not ours)
-    bool share_topology = false;              // PMIX_SERVER_SHARE_TOPOLOGY
-    bool single_listener = false;             // PMIX_SINGLE_LISTENER
+    pmix_topology_t *topology =
+        nullptr;                   // PMIX_TOPOLOGY2: the host's, valid during init only (setup_topology copies it)
+    bool share_topology = false;   // PMIX_SERVER_SHARE_TOPOLOGY
+    bool single_listener = false;  // PMIX_SINGLE_LISTENER
     // Which rendezvous files the server writes (server/rendezvous/server_files.cc);
     // gateway and monitoring are only recorded.
     bool tool_support = false;     // PMIX_SERVER_TOOL_SUPPORT

@@ -27,11 +27,20 @@ std::string topology_xml(hwloc_topology_t topology)
 void setup_topology(Server &server)
 {
     const pmix_topology_t *given = server.config.topology;
-    if (given != nullptr && given->topology != nullptr && values::is_hwloc_source(given->source)) {
-        server.topology = static_cast<hwloc_topology_t>(given->topology);
-        server.own_topology = false;
-        server.topology_tried = true;
+    // The host may free what it gave once PMIx_server_init returns (PRRTE
+    // frees its info array, and with it the topology PMIX_INFO_LIST_ADD
+    // copied): we keep a copy of our own.
+    server.config.topology = nullptr;
+    if (given == nullptr || given->topology == nullptr || !values::is_hwloc_source(given->source)) return;
+    hwloc_topology_t copy = nullptr;
+    if (hwloc_topology_dup(&copy, static_cast<hwloc_topology_t>(given->topology)) != 0) {
+        runtime::log_warning("server", "cannot copy the host's PMIX_TOPOLOGY2; the node's topology will be loaded "
+                                       "here instead");
+        return;
     }
+    server.topology = copy;
+    server.own_topology = true;
+    server.topology_tried = true;
 }
 
 hwloc_topology_t node_topology(Server &server)

@@ -12,7 +12,7 @@
 
 namespace pmixpp::server {
 
-// Takes the host's topology (PMIX_TOPOLOGY2). Without one, nothing is
+// Takes a copy of the host's topology (PMIX_TOPOLOGY2). Without one, nothing is
 // loaded at init: hwloc's discovery (and the plugins it opens: PCI, GL,
 // OpenCL, with their libraries) is the largest part of a server's start,
 // and many jobs never need it.
