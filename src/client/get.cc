@@ -140,6 +140,23 @@ pmix_status_t ask_server(const std::shared_ptr<client::Session> &session, std::s
         });
 }
 
+// PMIx_Get(NULL, PMIX_PROCID) names the caller in every role, before
+// anything else, as OpenPMIx answers it (PRRTE's first get in its server).
+bool asks_own_id(const pmix_proc_t *proc, const char *key)
+{
+    return proc == nullptr && key != nullptr && std::strncmp(key, PMIX_PROCID, PMIX_MAX_KEYLEN) == 0;
+}
+
+pmix_status_t own_id(const pmix_proc_t &me, store::ValuePtr *value_p)
+{
+    pmix_value_t *value = nullptr;
+    PMIX_VALUE_CREATE(value, 1);
+    if (value == nullptr) return PMIX_ERR_NOMEM;
+    pmix_status_t rc = PMIx_Value_load(value, &me, PMIX_PROC);
+    value_p->reset(value);
+    return rc;
+}
+
 // The local answer, on the caller's thread and without copying the request:
 // PMIX_SUCCESS with *value_p, or a final error, or PMIX_ERR_NOT_FOUND with
 // *ask_server_p set when the server must be asked.
@@ -175,6 +192,7 @@ pmix_status_t start_get(const std::shared_ptr<client::Session> &session, const p
                         const pmix_info_t info[], size_t ninfo, store::ValuePtr *value_p, bool may_wait,
                         MakeDone make_done)
 {
+    if (asks_own_id(proc, key)) return own_id(session->self, value_p);
     client::Lookup lookup;
     pmix_status_t rc = parse(*session, proc, key, info, ninfo, &lookup);
     if (rc != PMIX_SUCCESS) {
@@ -212,7 +230,13 @@ pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_inf
     try {
         if (!session) {
             store::ValuePtr value;
-            pmix_status_t rc = client::host_get(proc, key, info, ninfo, &value);
+            pmix_proc_t me;
+            pmix_status_t rc = asks_own_id(proc, key) ? client::host_identity(&me) : PMIX_ERR_NOT_FOUND;
+            if (rc == PMIX_SUCCESS) {
+                rc = own_id(me, &value);
+            } else {
+                rc = client::host_get(proc, key, info, ninfo, &value);
+            }
             if (rc == PMIX_SUCCESS) {
                 *val = value.release();
             }

@@ -93,6 +93,20 @@ Test(client_singleton, init_put_get_fence_finalize)
 }
 
 // Open MPI's pattern: Init, Init, Finalize, and it keeps using PMIx.
+// PMIx_Get(NULL, PMIX_PROCID): the caller's own id, in every role (a host's
+// is in host_as_client_test.cc; a connected client's takes this same path).
+Test(client_singleton, own_id_of_a_null_proc)
+{
+    pmix_proc_t me = init_singleton();
+    pmix_value_t *val = nullptr;
+    cr_assert_eq(PMIx_Get(nullptr, PMIX_PROCID, nullptr, 0, &val), PMIX_SUCCESS);
+    cr_assert_eq(val->type, PMIX_PROC);
+    cr_expect_str_eq(val->data.proc->nspace, me.nspace);
+    cr_expect_eq(val->data.proc->rank, me.rank);
+    PMIX_VALUE_RELEASE(val);
+    cr_assert_eq(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+}
+
 Test(client_singleton, init_twice_finalize_once_keeps_working)
 {
     pmix_proc_t first = init_singleton();

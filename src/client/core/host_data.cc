@@ -16,8 +16,9 @@ namespace pmixpp::client {
 
 namespace {
 
-// PMIx_Get's target: a NULL proc or empty nspace means the host's own.
-pmix_status_t target_of(const pmix_proc_t *proc, pmix_proc_t *target_p)
+// PMIx_Get's target: a NULL proc or empty nspace means the host's own
+// namespace; PMIX_PROCID of a NULL proc, the host itself.
+pmix_status_t target_of(const pmix_proc_t *proc, const char *key, pmix_proc_t *target_p)
 {
     pmix_proc_t me;
     pmix_status_t rc = host_identity(&me);
@@ -25,7 +26,8 @@ pmix_status_t target_of(const pmix_proc_t *proc, pmix_proc_t *target_p)
         return rc;
     }
     pmix_proc_t target = me;
-    target.rank = proc == nullptr ? PMIX_RANK_WILDCARD : proc->rank;
+    const bool own_id = proc == nullptr && key != nullptr && std::strncmp(key, PMIX_PROCID, PMIX_MAX_KEYLEN) == 0;
+    target.rank = own_id ? me.rank : proc == nullptr ? PMIX_RANK_WILDCARD : proc->rank;
     if (proc != nullptr && proc->nspace[0] != '\0') {
         PMIX_LOAD_NSPACE(target.nspace, proc->nspace);
     }
@@ -70,7 +72,7 @@ pmix_status_t host_get_nb(const pmix_proc_t *proc, const char *key, const pmix_i
         return PMIX_ERR_BAD_PARAM;
     }
     pmix_proc_t target;
-    pmix_status_t rc = target_of(proc, &target);
+    pmix_status_t rc = target_of(proc, key, &target);
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
@@ -91,7 +93,8 @@ pmix_status_t host_get(const pmix_proc_t *proc, const char *key, const pmix_info
     if (runtime::ProgressEngine::process().on_progress_thread()) {
         // Only what is there already: waiting here would stop the server.
         pmix_proc_t target;
-        pmix_status_t rc = valid_key_or_all(key) && key != nullptr ? target_of(proc, &target) : PMIX_ERR_WOULD_BLOCK;
+        pmix_status_t rc =
+            valid_key_or_all(key) && key != nullptr ? target_of(proc, key, &target) : PMIX_ERR_WOULD_BLOCK;
         pmix_value_t *raw = nullptr;
         if (rc == PMIX_SUCCESS) {
             rc = server::server_get(&target, key, info, ninfo, &raw);

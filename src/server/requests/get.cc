@@ -26,6 +26,7 @@
 #include "server/requests/requests.h"
 
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -115,6 +116,38 @@ pmix_status_t everything(Server &server, const PendingGet &get, wire::GetReply *
     }
     *reply_p = std::move(reply);
     return PMIX_SUCCESS;
+}
+
+// The host's own id, which nobody registers (its namespace is usually not
+// a job): PMIX_PROCID, PMIX_NSPACE and PMIX_RANK of itself, asked by itself.
+bool answer_own_id(Server &server, const PendingGet &get, wire::GetReply *reply_p)
+{
+    const wire::GetRequest &request = get.request;
+    if (!server.is_self(get.requester) ||
+        std::strncmp(request.proc.nspace, get.requester.nspace, PMIX_MAX_NSLEN) != 0) {
+        return false;
+    }
+    const pmix_proc_t me = server.self_proc();
+    pmix_value_t value;
+    PMIX_VALUE_CONSTRUCT(&value);
+    if (request.key == PMIX_PROCID) {
+        value.type = PMIX_PROC;
+        value.data.proc = const_cast<pmix_proc_t *>(&me);  // copied by value_xfer below
+    } else if (request.key == PMIX_NSPACE) {
+        value.type = PMIX_STRING;
+        value.data.string = const_cast<char *>(me.nspace);
+    } else if (request.key == PMIX_RANK && request.proc.rank == me.rank) {
+        value.type = PMIX_PROC_RANK;
+        value.data.rank = me.rank;
+    } else {
+        return false;
+    }
+    wire::GetReply reply;
+    if (reply.data.allocate(1) != PMIX_SUCCESS) return false;
+    values::load_key(reply.data[0].key, request.key.c_str());
+    if (values::value_xfer(&reply.data[0].value, &value) != PMIX_SUCCESS) return false;
+    *reply_p = std::move(reply);
+    return true;
 }
 
 pmix_status_t lookup(Server &server, const PendingGet &get, wire::GetReply *reply_p)
@@ -237,8 +270,12 @@ void when_missing(Server &server, const PendingGetPtr &get)
     const bool immediate = directive_flag(directives.data(), directives.size(), PMIX_IMMEDIATE);
     if (!is_rank(target.rank) || immediate) return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
     if (server.is_self(target)) {
-        // The host's own data (self-access puts): wait for its commit.
-        if (server.self_committed) return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
+        // The host's own data (self-access puts): a client waits for its
+        // commit. The host itself is told at once, as OpenPMIx tells it:
+        // PRRTE asks for its PMIX_PARENT_ID and commits nothing.
+        if (server.self_committed || server.is_self(get->requester)) {
+            return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
+        }
         return wait_for_commit(server, get);
     }
     if (ns != nullptr && ns->registered && (target.rank >= ns->summary.job_size || is_reserved_key(get->request.key))) {
@@ -272,7 +309,8 @@ void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest re
     get->owner = owner;
     get->request = std::move(request);
     wire::GetReply reply;
-    if (answer_group_get(server, get->request, &reply) || answer_group_qualified_get(server, get->request, &reply)) {
+    if (answer_group_get(server, get->request, &reply) || answer_group_qualified_get(server, get->request, &reply) ||
+        answer_own_id(server, *get, &reply)) {
         return answer(server, *get, std::move(reply));
     }
     const pmix_status_t rc = lookup(server, *get, &reply);
