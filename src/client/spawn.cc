@@ -1,5 +1,6 @@
 // PMIx_Spawn / PMIx_Spawn_nb: the server relays the job to its host's spawn
-// upcall, which starts it and names its namespace. The host decides where
+// upcall, which starts it and names its namespace. In the host process
+// itself the call goes to that upcall directly (host mode). The host decides where
 // it runs and in which session (PMIX_SESSION_ID, PMIX_ALLOC_ID, ...) and
 // whether it outlives its parent (PMIX_SPAWN_CHILD_SEP).
 #include <pmix.h>
@@ -11,6 +12,7 @@
 #include <new>
 
 #include "client/core/host_call.h"
+#include "client/core/host_mode.h"
 #include "client/core/requests.h"
 
 using namespace pmixpp;
@@ -45,14 +47,19 @@ pmix_status_t default_to_our_cwd(wire::AppArray &apps)
 pmix_status_t start_spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[], size_t napps,
                           SpawnDone done)
 {
-    std::shared_ptr<client::Session> session;
-    pmix_status_t rc = client::connected_session(&session);
-    if (rc != PMIX_SUCCESS) return rc;
+    std::shared_ptr<client::Session> session = client::current_session();
+    if (!session && !client::host_mode()) return PMIX_ERR_INIT;
     if (!valid_apps(apps, napps) || (job_info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
     wire::SpawnRequest request;
-    if ((rc = request.job_info.assign_copy(job_info, ninfo)) != PMIX_SUCCESS) return rc;
+    pmix_status_t rc = request.job_info.assign_copy(job_info, ninfo);
+    if (rc != PMIX_SUCCESS) return rc;
     if ((rc = request.apps.assign_copy(apps, napps)) != PMIX_SUCCESS) return rc;
     if ((rc = default_to_our_cwd(request.apps)) != PMIX_SUCCESS) return rc;
+    if (!session) {
+        // The host spawning: its own spawn upcall launches the job.
+        return client::host_spawn_nb(request.job_info.data(), request.job_info.size(), request.apps.data(),
+                                     request.apps.size(), std::move(done));
+    }
     return client::send_for_reply<wire::SpawnReply>(
         session, request, client::timeout_of(job_info, ninfo, client::kServerTimeoutMargin), std::move(done));
 }

@@ -5,7 +5,9 @@
 // in chunks of at most wire::kMaxIofChunk bytes; the last carries the end
 // of input when PMIX_IOF_COMPLETE is given. PMIX_IOF_PUSH_STDIN starts a
 // thread that reads this process's stdin until its end and pushes each read
-// (one at a time: at most one chunk of ours in flight), then the end.
+// (one at a time: at most one chunk of ours in flight), then the end. In
+// the host process itself (host mode) a push goes to its own push_stdin
+// upcall, as OpenPMIx hands it there.
 #include <pmix_tool.h>
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <cerrno>
 
 #include "client/core/host_call.h"
+#include "client/core/host_mode.h"
 #include "client/core/iof_handlers.h"
 #include "client/core/requests.h"
 
@@ -59,7 +62,7 @@ pmix_status_t start_pull(const pmix_proc_t procs[], size_t nprocs, const pmix_in
     request.channels = channel;
     rc = request.directives.assign_copy(directives, ndirs);
     if (rc != PMIX_SUCCESS) return rc;
-    const client::IofFormat format = client::iof_format_of(directives, ndirs);
+    const iof::Format format = iof::format_of(directives, ndirs);
     // The handler is in the table before the next frame (the first chunk)
     // is read: this runs on the progress thread as the reply arrives.
     return client::send_message(session, request, client::timeout_of(directives, ndirs),
@@ -188,20 +191,24 @@ pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[]
 pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntargets, pmix_byte_object_t *bo,
                             const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-    if (targets == nullptr || ntargets == 0 || (directives == nullptr && ndirs > 0)) return PMIX_ERR_BAD_PARAM;
+    if ((targets == nullptr && ntargets > 0) || (directives == nullptr && ndirs > 0)) return PMIX_ERR_BAD_PARAM;
     if (bo != nullptr && bo->bytes == nullptr && bo->size > 0) return PMIX_ERR_BAD_PARAM;
     const bool eof = client::flag_of(directives, ndirs, PMIX_IOF_COMPLETE);
     const bool own_stdin = bo == nullptr && client::flag_of(directives, ndirs, PMIX_IOF_PUSH_STDIN);
     // Nothing to send and no end of input to tell: nothing to do.
     if ((bo == nullptr || bo->size == 0) && !eof && !own_stdin) return PMIX_ERR_BAD_PARAM;
     std::shared_ptr<client::Session> session;
-    const pmix_status_t rc = iof_session(&session);
+    const pmix_status_t rc = client::host_mode() ? PMIX_SUCCESS : iof_session(&session);
     if (rc != PMIX_SUCCESS) return rc;
+    // The end of input for nobody in particular (PRRTE's "close stdin"
+    // when its job ends): nothing is waiting for it, as OpenPMIx answers.
+    if (ntargets == 0) return eof && (bo == nullptr || bo->size == 0) ? PMIX_OPERATION_SUCCEEDED : PMIX_ERR_BAD_PARAM;
     try {
         if (own_stdin) {
             return start_stdin_reader(targets, ntargets);
         }
         auto start = [&](client::StatusDone done) {
+            if (!session) return client::host_iof_push_nb(targets, ntargets, directives, ndirs, bo, eof, done);
             return start_push(session, targets, ntargets, bo, directives, ndirs, eof, done);
         };
         if (cbfunc == nullptr) return client::wait_for_status(start);

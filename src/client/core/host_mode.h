@@ -3,7 +3,8 @@
 // it is then the proc PMIX_SERVER_NSPACE / PMIX_SERVER_RANK, PMIx_Initialized
 // is true, PMIx_Init returns that proc without connecting, and Get, Put,
 // Commit, Fence, Query_info, the event calls and Resolve_peers/nodes work on
-// the server's own state (server/engine/self_access.h). A client session, when
+// the server's own state, and Spawn goes to the host's own upcall
+// (server/engine/self_access.h). A client session, when
 // there is one, always takes precedence.
 #ifndef PMIXPP_CLIENT_CORE_HOST_MODE_H
 #define PMIXPP_CLIENT_CORE_HOST_MODE_H
@@ -55,6 +56,17 @@ pmix_status_t host_query_nb(const pmix_query_t queries[], size_t nqueries, HostQ
 // Resolve_peers / Resolve_nodes from the server's store.
 pmix_status_t host_resolve_peers(const char *nodename, const char *nspace, pmix_proc_t **procs_p, size_t *nprocs_p);
 pmix_status_t host_resolve_nodes(const char *nspace, char **nodelist_p);
+
+// ---- the host's own module (host_jobs.cc)
+// PMIx_Spawn of the host: its spawn upcall, requester the server proc. done
+// runs once on the progress thread when PMIX_SUCCESS is returned.
+using HostSpawnDone = std::function<void(pmix_status_t status, std::shared_ptr<wire::SpawnReply> reply)>;
+pmix_status_t host_spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[], size_t napps,
+                            HostSpawnDone done);
+// PMIx_IOF_push of the host: its push_stdin upcall, the server proc as the
+// source; eof adds PMIX_IOF_COMPLETE.
+pmix_status_t host_iof_push_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
+                               size_t ndirs, const pmix_byte_object_t *bo, bool eof, HostOpDone done);
 
 // ---- events (host_events.cc)
 using HostRegDone = std::function<void(pmix_status_t status, size_t reference)>;

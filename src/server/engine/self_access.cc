@@ -210,4 +210,42 @@ pmix_status_t server_query_nb(const pmix_query_t queries[], std::size_t nqueries
     }
 }
 
+pmix_status_t server_spawn_nb(const pmix_info_t job_info[], std::size_t ninfo, const pmix_app_t apps[],
+                              std::size_t napps, SpawnDone done)
+{
+    if ((job_info == nullptr && ninfo > 0) || apps == nullptr || napps == 0) return PMIX_ERR_BAD_PARAM;
+    try {
+        auto request = std::make_shared<wire::SpawnRequest>();
+        pmix_status_t rc = request->job_info.assign_copy(job_info, ninfo);
+        if (rc == PMIX_SUCCESS) rc = request->apps.assign_copy(apps, napps);
+        if (rc != PMIX_SUCCESS) return rc;
+        return run_on_server<wire::SpawnReply>(std::move(done), [request](Server &server, SpawnDone tracked) {
+            start_spawn(server, server.self_proc(), std::move(*request), std::move(tracked));
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t server_iof_push_nb(const pmix_proc_t targets[], std::size_t ntargets, const pmix_info_t directives[],
+                                 std::size_t ndirs, const uint8_t *data, std::size_t size, bool eof, PushDone done)
+{
+    if ((targets == nullptr && ntargets > 0) || (directives == nullptr && ndirs > 0) || (data == nullptr && size > 0)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    try {
+        auto request = std::make_shared<wire::IofPushRequest>();
+        request->targets.assign(targets, targets + ntargets);
+        pmix_status_t rc = request->directives.assign_copy(directives, ndirs);
+        if (rc != PMIX_SUCCESS) return rc;
+        if (size > 0) request->data.assign(data, data + size);
+        request->eof = eof;
+        return run_on_server<wire::StatusReply>(std::move(done), [request](Server &server, PushDone tracked) {
+            start_iof_push(server, server.self_proc(), std::move(*request), std::move(tracked));
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
 }  // namespace pmixpp::server

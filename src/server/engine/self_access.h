@@ -87,6 +87,23 @@ pmix_status_t server_fence_nb(const pmix_proc_t procs[], std::size_t nprocs, con
 using QueryDone = std::function<void(wire::QueryReply &reply)>;
 pmix_status_t server_query_nb(const pmix_query_t queries[], std::size_t nqueries, QueryDone done);
 
+// ---- jobs ------------------------------------------------------------------
+
+// PMIx_Spawn(_nb) of the host: handed to its own spawn upcall with the
+// server proc as requester, as OpenPMIx does (PRRTE launches the user's job
+// this way). The arrays the upcall gets stay valid until it calls back.
+// Without a spawn upcall, PMIX_ERR_NOT_SUPPORTED in reply.status.
+using SpawnDone = std::function<void(wire::SpawnReply &reply)>;
+pmix_status_t server_spawn_nb(const pmix_info_t job_info[], std::size_t ninfo, const pmix_app_t apps[],
+                              std::size_t napps, SpawnDone done);
+
+// PMIx_IOF_push of the host: the bytes (and the end of input when eof) to
+// its own push_stdin upcall, the server proc as the source. Without one,
+// PMIX_ERR_NOT_SUPPORTED in reply.status.
+using PushDone = std::function<void(wire::StatusReply &reply)>;
+pmix_status_t server_iof_push_nb(const pmix_proc_t targets[], std::size_t ntargets, const pmix_info_t directives[],
+                                 std::size_t ndirs, const uint8_t *data, std::size_t size, bool eof, PushDone done);
+
 // ---- events ----------------------------------------------------------------
 
 // Where events for the host's own handlers go: the client library's

@@ -37,9 +37,16 @@ pmix_status_t immediate_status(pmix_status_t rc, pmix_status_t succeeded_means)
     return rc == PMIX_OPERATION_SUCCEEDED ? succeeded_means : rc;
 }
 
+// A spawn handed to the host, for a client or for the host itself.
+struct SpawnCall {
+    pmix_proc_t requester{};
+    wire::SpawnRequest request;
+    SpawnResponder respond;
+};
+
 void spawn_done(pmix_status_t status, char nspace[], void *cbdata)
 {
-    std::unique_ptr<HostCall<wire::SpawnRequest>> call(static_cast<HostCall<wire::SpawnRequest> *>(cbdata));
+    std::unique_ptr<SpawnCall> call(static_cast<SpawnCall *>(cbdata));
     if (call == nullptr) return;
     auto reply = std::make_shared<wire::SpawnReply>();
     reply->status = status;
@@ -49,8 +56,8 @@ void spawn_done(pmix_status_t status, char nspace[], void *cbdata)
                                        "telling the requester PMIX_ERR_BAD_PARAM (fix the host's spawn callback)");
         reply->status = PMIX_ERR_BAD_PARAM;
     }
-    post_to_server(
-        [peer = call->peer, tag = call->tag, reply](Server &server) { reply_to(server, peer, tag, *reply); });
+    // The answer runs on the progress thread, after the upcall returned.
+    post_to_server([respond = std::move(call->respond), reply](Server &) { respond(*reply); });
 }
 
 // For allocate and session control: the host's info answer, copied.
@@ -88,22 +95,30 @@ void log_done(pmix_status_t status, void *cbdata)
 
 }  // namespace
 
-void handle_spawn(Server &server, Peer &peer, uint32_t tag, wire::SpawnRequest &request)
+void start_spawn(Server &server, const pmix_proc_t &requester, wire::SpawnRequest request, SpawnResponder respond)
 {
     const auto upcall = server.host.slots().spawn;
     wire::SpawnReply refused;
     refused.status = PMIX_ERR_NOT_SUPPORTED;
-    if (upcall == nullptr) return reply_to(server, peer.id, tag, refused);
-    auto *call = hand_over(peer, tag, request);
+    if (upcall == nullptr) return respond(refused);
+    auto *call = new (std::nothrow) SpawnCall{requester, std::move(request), std::move(respond)};
     refused.status = PMIX_ERR_NOMEM;
-    if (call == nullptr) return reply_to(server, peer.id, tag, refused);
+    if (call == nullptr) return respond(refused);
     const pmix_status_t rc = upcall(&call->requester, call->request.job_info.data(), call->request.job_info.size(),
                                     call->request.apps.data(), call->request.apps.size(), spawn_done, call);
     if (rc == PMIX_SUCCESS) return;
-    delete call;
+    std::unique_ptr<SpawnCall> refused_call(call);
     // "Succeeded at once" without a namespace cannot be answered.
     refused.status = immediate_status(rc, PMIX_ERR_BAD_PARAM);
-    reply_to(server, peer.id, tag, refused);
+    refused_call->respond(refused);
+}
+
+void handle_spawn(Server &server, Peer &peer, uint32_t tag, wire::SpawnRequest &request)
+{
+    const PeerId id = peer.id;
+    start_spawn(server, peer.proc, std::move(request), [id, tag](wire::SpawnReply &reply) {
+        if (Server *now = current()) reply_to(*now, id, tag, reply);
+    });
 }
 
 void handle_allocate(Server &server, Peer &peer, uint32_t tag, wire::AllocateRequest &request)

@@ -65,18 +65,22 @@ void host_pull_done(pmix_status_t status, void *cbdata)
 void host_stop_done(pmix_status_t, void *) {}
 
 struct PendingPush {
-    PeerId owner = kNoPeer;
-    uint32_t tag = 0;
+    IofPushResponder respond;
     wire::IofPushRequest request;  // what the host was handed, until it answers
     pmix_byte_object_t bo{};       // points into request.data
 };
 
+void answer_push(const IofPushResponder &respond, pmix_status_t status)
+{
+    wire::StatusReply reply;
+    reply.status = status == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : status;
+    respond(reply);
+}
+
 void host_push_done(pmix_status_t status, void *cbdata)
 {
     std::shared_ptr<PendingPush> pending(static_cast<PendingPush *>(cbdata));
-    post_to_server([pending, status](Server &server) {
-        reply_status(server, pending->owner, pending->tag, status == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : status);
-    });
+    post_to_server([pending, status](Server &) { answer_push(pending->respond, status); });
 }
 
 pmix_status_t add_complete_flag(wire::InfoArray &directives)
@@ -132,27 +136,35 @@ void handle_iof_deregister(Server &server, Peer &peer, uint32_t tag, wire::IofDe
     reply_status(server, peer.id, tag, rc);
 }
 
-void handle_iof_push(Server &server, Peer &peer, uint32_t tag, wire::IofPushRequest &request)
+void start_iof_push(Server &server, const pmix_proc_t &source, wire::IofPushRequest request, IofPushResponder respond)
 {
     const auto upcall = server.host.slots().push_stdin;
-    if (upcall == nullptr) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
-    std::unique_ptr<PendingPush> pending(new (std::nothrow) PendingPush{peer.id, tag, {}});
-    if (pending == nullptr) return reply_status(server, peer.id, tag, PMIX_ERR_NOMEM);
+    if (upcall == nullptr) return answer_push(respond, PMIX_ERR_NOT_SUPPORTED);
+    std::unique_ptr<PendingPush> pending(new (std::nothrow) PendingPush{respond, {}, {}});
+    if (pending == nullptr) return answer_push(respond, PMIX_ERR_NOMEM);
     pending->request = std::move(request);
     wire::IofPushRequest &held = pending->request;
     if (held.eof) {
         const pmix_status_t rc = add_complete_flag(held.directives);
-        if (rc != PMIX_SUCCESS) return reply_status(server, peer.id, tag, rc);
+        if (rc != PMIX_SUCCESS) return answer_push(respond, rc);
     }
     pending->bo = pmix_byte_object_t{reinterpret_cast<char *>(held.data.data()), held.data.size()};
-    const pmix_proc_t source = peer.proc;
-    const pmix_status_t rc = upcall(&source, held.targets.data(), held.targets.size(), held.directives.data(),
+    const pmix_proc_t from = source;
+    const pmix_status_t rc = upcall(&from, held.targets.data(), held.targets.size(), held.directives.data(),
                                     held.directives.size(), &pending->bo, host_push_done, pending.get());
     if (rc == PMIX_SUCCESS) {
         pending.release();  // host_push_done owns it now
         return;
     }
-    reply_status(server, peer.id, tag, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
+    answer_push(respond, rc);
+}
+
+void handle_iof_push(Server &server, Peer &peer, uint32_t tag, wire::IofPushRequest &request)
+{
+    const PeerId id = peer.id;
+    start_iof_push(server, peer.proc, std::move(request), [id, tag](wire::StatusReply &reply) {
+        if (Server *now = current()) reply_status(*now, id, tag, reply.status);
+    });
 }
 
 }  // namespace pmixpp::server

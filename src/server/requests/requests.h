@@ -99,6 +99,14 @@ using GetResponder = std::function<void(wire::GetReply &reply)>;
 // own), whose parked gets are capped (PMIX_MCA_ptl_base_max_parked_requests).
 void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest request, GetResponder respond,
                PeerId owner = kNoPeer);
+// PMIx_Spawn of a client, or of the host itself (self-access): the host's
+// spawn upcall, answered on the progress thread after it returned.
+using SpawnResponder = std::function<void(wire::SpawnReply &reply)>;
+void start_spawn(Server &server, const pmix_proc_t &requester, wire::SpawnRequest request, SpawnResponder respond);
+// PMIx_IOF_push of a client or tool, or of the host itself: the host's
+// push_stdin upcall with `source` as the sender.
+using IofPushResponder = std::function<void(wire::StatusReply &reply)>;
+void start_iof_push(Server &server, const pmix_proc_t &source, wire::IofPushRequest request, IofPushResponder respond);
 using QueryResponder = std::function<void(wire::QueryReply &reply)>;
 void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request, QueryResponder respond);
 

@@ -1,0 +1,26 @@
+// The host's calls that its own host module carries out, as OpenPMIx hands
+// them to the upcalls with the server's proc as requester: PMIx_Spawn and
+// PMIx_IOF_push (its push_stdin).
+#include "client/core/host_mode.h"
+#include "server/engine/self_access.h"
+
+namespace pmixpp::client {
+
+pmix_status_t host_spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[], size_t napps,
+                            HostSpawnDone done)
+{
+    return server::server_spawn_nb(job_info, ninfo, apps, napps, [done](wire::SpawnReply &reply) {
+        done(reply.status, std::make_shared<wire::SpawnReply>(std::move(reply)));
+    });
+}
+
+pmix_status_t host_iof_push_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
+                               size_t ndirs, const pmix_byte_object_t *bo, bool eof, HostOpDone done)
+{
+    const auto *data = bo != nullptr ? reinterpret_cast<const uint8_t *>(bo->bytes) : nullptr;
+    const size_t size = bo != nullptr ? bo->size : 0;
+    return server::server_iof_push_nb(targets, ntargets, directives, ndirs, data, size, eof,
+                                      [done](wire::StatusReply &reply) { done(reply.status); });
+}
+
+}  // namespace pmixpp::client
