@@ -197,7 +197,7 @@ static void set_flag(pmix_info_t *info, size_t *n, const char *key)
 int main(int argc, char **argv)
 {
     (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-    pmix_info_t info[12];
+    pmix_info_t info[13];
     size_t n = 0;
     const char *tmpdir = NULL;
     const char *iof_log = NULL;
@@ -229,6 +229,10 @@ int main(int argc, char **argv)
     PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_RANK, &zero, PMIX_PROC_RANK);
     PMIX_INFO_LOAD(&info[n++], PMIX_SYSTEM_TMPDIR, tmpdir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
+    /* Our stdout answers the test's commands: the output we deliver goes
+     * only to the tools that pull it, not to our stdout as well. */
+    bool no = false;
+    PMIX_INFO_LOAD(&info[n++], PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
 
     pmix_server_module_t module;
     memset(&module, 0, sizeof module);

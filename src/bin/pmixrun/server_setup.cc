@@ -105,13 +105,17 @@ bool start_server(const Options &options, HostEvents *events, std::string *why_p
     const std::string nspace = server_nspace();
     const bool yes = true;
     const pmix_rank_t rank = 0;
-    pmix_info_t info[8];
+    const bool no = false;
+    pmix_info_t info[10];
     size_t n = 0;
     // PMIx_Session_control has no slot in the 4.2 module: pmixpp takes it here.
     PMIX_INFO_LOAD(&info[n++], PMIXPP_SERVER_SESSION_CONTROL, reinterpret_cast<void *>(&on_session_control),
                    PMIX_POINTER);
     PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_NSPACE, nspace.c_str(), PMIX_STRING);
     PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
+    // pmixrun prints its jobs' output itself (output.cc): the library must
+    // not print what pmixrun delivers to the tools that pull it.
+    PMIX_INFO_LOAD(&info[n++], PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
     // Tools find this pmixrun by its pid or namespace files. The node-wide
     // system server file is claimed only when asked: a user's launcher is
     // not the system server, and two pmixruns side by side must not collide

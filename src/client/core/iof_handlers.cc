@@ -1,8 +1,5 @@
 #include "client/core/iof_handlers.h"
 
-#include <pmixpp/util.hpp>
-
-#include <ctime>
 #include <map>
 #include <mutex>
 
@@ -15,7 +12,7 @@ namespace {
 struct Handler {
     uint64_t server_id = 0;
     pmix_iof_cbfunc_t cbfunc = nullptr;
-    IofFormat format;
+    iof::Format format;
 };
 
 struct Table {
@@ -30,83 +27,9 @@ Table &table()
     return *handlers;
 }
 
-const char *channel_name(uint16_t channel)
-{
-    switch (channel) {
-    case PMIX_FWD_STDOUT_CHANNEL: return "stdout";
-    case PMIX_FWD_STDERR_CHANNEL: return "stderr";
-    default: return "stddiag";
-    }
-}
-
-using util::nspace_of;
-
-std::string line_prefix(const IofFormat &format, const pmix_proc_t &source, uint16_t channel)
-{
-    std::string prefix;
-    if (format.timestamp) {
-        char when[64] = {};
-        const std::time_t now = std::time(nullptr);
-        std::tm local{};
-        localtime_r(&now, &local);
-        std::strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &local);
-        prefix += std::string(when) + " ";
-    }
-    if (format.tag) {
-        prefix += "[" + nspace_of(source) + "," + std::to_string(source.rank) + "]<" + channel_name(channel) + ">: ";
-    }
-    return prefix;
-}
-
-std::string xml_escaped(const std::string &text)
-{
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '&': out += "&amp;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-
 }  // namespace
 
-IofFormat iof_format_of(const pmix_info_t directives[], std::size_t ndirs)
-{
-    IofFormat format;
-    for (std::size_t i = 0; directives != nullptr && i < ndirs; ++i) {
-        const pmix_info_t &info = directives[i];
-        const bool on = info.value.type != PMIX_BOOL || info.value.data.flag;
-        if (PMIX_CHECK_KEY(&info, PMIX_IOF_TAG_OUTPUT)) format.tag = on;
-        if (PMIX_CHECK_KEY(&info, PMIX_IOF_TIMESTAMP_OUTPUT)) format.timestamp = on;
-        if (PMIX_CHECK_KEY(&info, PMIX_IOF_XML_OUTPUT)) format.xml = on;
-    }
-    return format;
-}
-
-std::string format_iof(const IofFormat &format, const pmix_proc_t &source, uint16_t channel, const std::string &bytes)
-{
-    std::string body;
-    if (format.tag || format.timestamp) {
-        const std::string prefix = line_prefix(format, source, channel);
-        bool line_start = true;
-        for (char c : bytes) {
-            if (line_start) body += prefix;
-            body += c;
-            line_start = c == '\n';
-        }
-    } else {
-        body = bytes;
-    }
-    if (!format.xml) return body;
-    return std::string("<") + channel_name(channel) + " nspace=\"" + xml_escaped(nspace_of(source)) + "\" rank=\"" +
-           std::to_string(source.rank) + "\">" + xml_escaped(body) + "</" + channel_name(channel) + ">\n";
-}
-
-std::size_t add_iof_handler(uint64_t server_id, pmix_iof_cbfunc_t cbfunc, const IofFormat &format)
+std::size_t add_iof_handler(uint64_t server_id, pmix_iof_cbfunc_t cbfunc, const iof::Format &format)
 {
     Table &handlers = table();
     std::lock_guard lock(handlers.mutex);
@@ -147,7 +70,7 @@ void deliver_iof(const wire::IofData &data)
     // An empty chunk that only tells a count of dropped bytes (the server's
     // drop notice) has no line to tag or wrap.
     const bool notice_only = raw.empty() && data.dropped > 0 && data.info.empty();
-    std::string text = notice_only ? raw : format_iof(handler.format, data.source, data.channel, raw);
+    std::string text = notice_only ? raw : iof::apply(handler.format, data.source, data.channel, raw);
     // The server's info, plus how much was dropped before this chunk.
     const std::size_t ninfo = data.info.size() + (data.dropped > 0 ? 1 : 0);
     pmix_info_t *info = nullptr;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/iof/format.h"
 #include "common/wire/messages.h"
 
 namespace pmixpp::client {
@@ -20,20 +21,9 @@ namespace pmixpp::client {
 // not keep up): how many bytes. Outside the reserved "pmix." prefix.
 inline constexpr const char *kIofDroppedKey = "pmixpp.iof.dropped";
 
-struct IofFormat {
-    bool tag = false;        // PMIX_IOF_TAG_OUTPUT: "[nspace,rank]<stdout>: " before each line
-    bool timestamp = false;  // PMIX_IOF_TIMESTAMP_OUTPUT: the local time before each line
-    bool xml = false;        // PMIX_IOF_XML_OUTPUT: each chunk as <stdout nspace=".." rank="..">..</stdout>
-};
-
-IofFormat iof_format_of(const pmix_info_t directives[], std::size_t ndirs);
-
-// Applies the format to one chunk (bytes from source on channel).
-std::string format_iof(const IofFormat &format, const pmix_proc_t &source, uint16_t channel, const std::string &bytes);
-
 // A local id (>= 0, fits pmix_status_t) for a handler registered at the
 // server as server_id.
-std::size_t add_iof_handler(uint64_t server_id, pmix_iof_cbfunc_t cbfunc, const IofFormat &format);
+std::size_t add_iof_handler(uint64_t server_id, pmix_iof_cbfunc_t cbfunc, const iof::Format &format);
 // The server id of local id, which is forgotten; false when unknown.
 bool remove_iof_handler(std::size_t local_id, uint64_t *server_id_p);
 

@@ -9,6 +9,7 @@
 #include "server/events/delivery.h"
 #include "server/fork/fork_state.h"
 #include "server/iof/iof_registry.h"
+#include "server/iof/local_output.h"
 #include "server/monitor/monitor_registry.h"
 #include "server/pnet/job_state.h"
 #include "server/pnet/pnet_server.h"
@@ -17,6 +18,8 @@
 #include "server/requests/requests.h"
 #include "server/sessiondirs/server_hooks.h"
 #include "server/state/server.h"
+
+#include <chrono>
 
 namespace pmixpp::server {
 
@@ -33,6 +36,11 @@ void subscribe_start(Hooks &hooks)
     // before any client can connect and ask for them.
     hooks.on_start("session directories", [](Server &server, const pmix_info_t info[], std::size_t ninfo) {
         sessiondirs::on_server_init(server, info, ninfo);
+        return PMIX_SUCCESS;
+    });
+    // Whether the host's children's output is printed here by default.
+    hooks.on_start("local output", [](Server &server, const pmix_info_t info[], std::size_t ninfo) {
+        server.part<iof::LocalOutput>().configure(info, ninfo);
         return PMIX_SUCCESS;
     });
     // The rendezvous files name the listeners, so they come once those
@@ -95,11 +103,19 @@ void subscribe_namespaces(Hooks &hooks)
     // the job is published before the host can fork.
     hooks.on_namespace_registered("fork state", [](Server &server, const std::string &nspace, const pmix_info_t *,
                                                    std::size_t) { publish_fork_job(server, nspace); });
+    // How its output is printed here, if it is (PMIX_IOF_LOCAL_OUTPUT).
+    hooks.on_namespace_registered(
+        "local output", [](Server &server, const std::string &nspace, const pmix_info_t info[], std::size_t ninfo) {
+            server.part<iof::LocalOutput>().namespace_registered(nspace, info, ninfo);
+        });
     // An arena only for a job whose ranks all run on this node.
     hooks.on_namespace_registered("fence arena", [](Server &server, const std::string &nspace, const pmix_info_t *,
                                                     std::size_t) { open_fence_arena(server, nspace); });
 
     hooks.on_namespace_deregistered("fence arena", close_fence_arena);
+    hooks.on_namespace_deregistered("local output", [](Server &server, const std::string &nspace) {
+        server.part<iof::LocalOutput>().namespace_deregistered(nspace);
+    });
     // The pnet components' child, application and job cleanups, then the
     // registered cleanups, then the directories those may have written in.
     hooks.on_namespace_deregistered("pnet", pnet::on_nspace_deregistered);
@@ -142,6 +158,9 @@ void subscribe_finalize(Hooks &hooks)
                                 [](Server &server) { fail_all_invitations(server, PMIX_ERR_LOST_CONNECTION); });
     // Their timers, before the engine goes.
     hooks.on_finalize_connected("monitors", [](Server &server) { server.part<monitor::MonitorRegistry>().stop_all(); });
+    // The job's last lines reach the terminal before the host exits.
+    hooks.on_finalize_connected("local output",
+                                [](Server &server) { server.part<iof::LocalOutput>().flush(std::chrono::seconds(2)); });
     // Before the listeners close: no tool finds a file naming a dead port.
     hooks.on_finalize_connected("rendezvous files", [](Server &) { rendezvous::withdraw_server_files(); });
 

@@ -8,6 +8,7 @@
 #include "common/wire/flow_limits.h"
 #include "server/state/peer_io.h"
 #include "server/iof/iof_registry.h"
+#include "server/iof/local_output.h"
 
 namespace pmixpp::server::iof {
 
@@ -107,6 +108,7 @@ void arm_drop_notice(Server &server)
 void deliver(Server &server, const pmix_proc_t &source, uint16_t channel, const uint8_t *data, std::size_t size,
              const wire::InfoArray &info)
 {
+    server.part<iof::LocalOutput>().write(source, channel, data, size);
     server.part<iof::IofRegistry>().remember(source, channel, data, size);
     const ClientRecord *client = server.find_client(source);
     const PeerId source_peer = client != nullptr ? client->peer : kNoPeer;
