@@ -17,55 +17,12 @@
 #include <string>
 
 #include "client/fake_server.h"
+#include "client/host_fixture.h"
 
 using client_test::string_of;
+using namespace host_test;
 
 namespace {
-
-constexpr const char *kHost = "hosttest-node";
-constexpr const char *kJob = "hostjob";
-constexpr pmix_rank_t kServerRank = 7;
-
-std::string g_tmpdir;
-
-void start_server(pmix_server_module_t *module = nullptr)
-{
-    for (const char *name : {"PMIXPP_SERVER_URIS", "PMIX_SERVER_URI41", "PMIX_NAMESPACE", "PMIX_RANK"}) {
-        unsetenv(name);
-    }
-    char pattern[] = "/tmp/pmixpp-host-XXXXXX";
-    cr_assert(mkdtemp(pattern) != nullptr);
-    g_tmpdir = pattern;
-    pmix_info_t info[4];
-    pmix_rank_t rank = kServerRank;
-    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, g_tmpdir.c_str(), PMIX_STRING);
-    PMIX_INFO_LOAD(&info[1], PMIX_HOSTNAME, kHost, PMIX_STRING);
-    PMIX_INFO_LOAD(&info[2], PMIX_SERVER_NSPACE, "hostsrv", PMIX_STRING);
-    PMIX_INFO_LOAD(&info[3], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
-    pmix_status_t rc = PMIx_server_init(module, info, 4);
-    for (auto &item : info) {
-        PMIX_INFO_DESTRUCT(&item);
-    }
-    cr_assert_eq(rc, PMIX_SUCCESS, "PMIx_server_init: %s", PMIx_Error_string(rc));
-
-    uint32_t size = 2;
-    pmix_info_t job[3];
-    PMIX_INFO_LOAD(&job[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
-    PMIX_INFO_LOAD(&job[1], PMIX_NODE_MAP, kHost, PMIX_STRING);
-    PMIX_INFO_LOAD(&job[2], PMIX_PROC_MAP, "0,1", PMIX_STRING);
-    rc = PMIx_server_register_nspace(kJob, 2, job, 3, nullptr, nullptr);
-    for (auto &item : job) {
-        PMIX_INFO_DESTRUCT(&item);
-    }
-    cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register_nspace: %s", PMIx_Error_string(rc));
-}
-
-void stop_server()
-{
-    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
-    std::string cmd = "rm -rf " + g_tmpdir;
-    (void)system(cmd.c_str());
-}
 
 std::mutex g_mutex;
 std::condition_variable g_cond;

@@ -1,0 +1,284 @@
+// A host that is also a client of itself, as PRRTE's prterun is: the calls
+// it makes in the process that runs the server, each answered as OpenPMIx
+// answers it. Its own id (PMIx_Get(NULL, PMIX_PROCID)), its own keys that
+// nobody stored (NOT_FOUND at once, not a wait for a commit that never
+// comes), a spawn handed to its own spawn upcall, a topology it frees
+// right after init, its children's output printed on its own stdout
+// (PMIX_IOF_LOCAL_OUTPUT), and stdin pushed to its own push_stdin.
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+
+#include <pmix.h>
+#include <pmix_server.h>
+#include <pmix_tool.h>
+
+#include <hwloc.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "client/host_fixture.h"
+
+using namespace host_test;
+
+namespace {
+
+pmix_proc_t host_proc()
+{
+    pmix_proc_t me;
+    PMIX_LOAD_PROCID(&me, kServerNspace, kServerRank);
+    return me;
+}
+
+// ---- spawn
+
+struct SpawnSeen {
+    int calls = 0;
+    pmix_proc_t requester{};
+    std::string cmd;
+    std::string cwd;
+};
+SpawnSeen g_spawn;
+
+pmix_status_t spawn_upcall(const pmix_proc_t *requester, const pmix_info_t[], size_t, const pmix_app_t apps[],
+                           size_t napps, pmix_spawn_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_spawn.calls;
+    g_spawn.requester = *requester;
+    if (napps > 0) {
+        g_spawn.cmd = apps[0].cmd != nullptr ? apps[0].cmd : "";
+        g_spawn.cwd = apps[0].cwd != nullptr ? apps[0].cwd : "";
+    }
+    char nspace[PMIX_MAX_NSLEN + 1] = "child.job";
+    cbfunc(PMIX_SUCCESS, nspace, cbdata);  // inline: the library answers after we return
+    return PMIX_SUCCESS;
+}
+
+// ---- stdin
+
+struct PushSeen {
+    int calls = 0;
+    pmix_proc_t source{};
+    pmix_proc_t target{};
+    std::string bytes;
+};
+PushSeen g_push;
+
+pmix_status_t push_upcall(const pmix_proc_t *source, const pmix_proc_t targets[], size_t ntargets, const pmix_info_t[],
+                          size_t, const pmix_byte_object_t *bo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_push.calls;
+    g_push.source = *source;
+    if (ntargets > 0) g_push.target = targets[0];
+    if (bo != nullptr && bo->size > 0) g_push.bytes.assign(bo->bytes, bo->size);
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
+    return PMIX_SUCCESS;
+}
+
+void deliver(const char *nspace, pmix_rank_t rank, const char *text)
+{
+    pmix_proc_t source;
+    PMIX_LOAD_PROCID(&source, nspace, rank);
+    pmix_byte_object_t bo{const_cast<char *>(text), std::strlen(text)};
+    const pmix_status_t rc =
+        PMIx_server_IOF_deliver(&source, PMIX_FWD_STDOUT_CHANNEL, &bo, nullptr, 0, nullptr, nullptr);
+    cr_assert(rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED, "deliver: %s", PMIx_Error_string(rc));
+}
+
+void register_job(const char *nspace, const pmix_info_t extra[], size_t nextra)
+{
+    std::vector<pmix_info_t> job(2 + nextra);
+    uint32_t size = 1;
+    PMIX_INFO_LOAD(&job[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    PMIX_INFO_LOAD(&job[1], PMIX_NODE_MAP, kHost, PMIX_STRING);
+    for (size_t i = 0; i < nextra; ++i) PMIx_Info_xfer(&job[2 + i], &extra[i]);
+    const pmix_status_t rc = PMIx_server_register_nspace(nspace, 1, job.data(), job.size(), nullptr, nullptr);
+    for (auto &item : job) PMIX_INFO_DESTRUCT(&item);
+    cr_assert_eq(rc, PMIX_OPERATION_SUCCEEDED, "register %s: %s", nspace, PMIx_Error_string(rc));
+}
+
+void on_value(pmix_status_t status, pmix_value_t *value, void *cbdata)
+{
+    auto *seen = static_cast<std::pair<pmix_status_t, pmix_proc_t> *>(cbdata);
+    seen->second =
+        status == PMIX_SUCCESS && value != nullptr && value->type == PMIX_PROC ? *value->data.proc : pmix_proc_t{};
+    __atomic_store_n(&seen->first, status, __ATOMIC_RELEASE);
+}
+
+}  // namespace
+
+Test(host_as_client, its_own_id_in_every_form, .timeout = 30)
+{
+    start_server();
+    pmix_value_t *val = nullptr;
+    cr_assert_eq(PMIx_Get(nullptr, PMIX_PROCID, nullptr, 0, &val), PMIX_SUCCESS);
+    cr_assert_eq(val->type, PMIX_PROC);
+    cr_expect_str_eq(val->data.proc->nspace, kServerNspace);
+    cr_expect_eq(val->data.proc->rank, kServerRank);
+    PMIX_VALUE_RELEASE(val);
+
+    std::pair<pmix_status_t, pmix_proc_t> seen{INT_MIN, {}};
+    cr_assert_eq(PMIx_Get_nb(nullptr, PMIX_PROCID, nullptr, 0, on_value, &seen), PMIX_SUCCESS);
+    while (__atomic_load_n(&seen.first, __ATOMIC_ACQUIRE) == INT_MIN) usleep(1000);
+    cr_expect_eq(seen.first, PMIX_SUCCESS);
+    cr_expect_str_eq(seen.second.nspace, kServerNspace);
+    cr_expect_eq(seen.second.rank, kServerRank);
+
+    const pmix_proc_t me = host_proc();
+    cr_assert_eq(PMIx_Get(&me, PMIX_RANK, nullptr, 0, &val), PMIX_SUCCESS);
+    cr_expect_eq(val->data.rank, kServerRank);
+    PMIX_VALUE_RELEASE(val);
+    cr_assert_eq(PMIx_Get(&me, PMIX_NSPACE, nullptr, 0, &val), PMIX_SUCCESS);
+    cr_expect_str_eq(val->data.string, kServerNspace);
+    PMIX_VALUE_RELEASE(val);
+    stop_server();
+}
+
+// PRRTE asks for its PMIX_PARENT_ID and commits nothing: a wait for the
+// host's own commit would hang it (the test's timeout is the failure).
+Test(host_as_client, its_own_key_nobody_stored_is_not_found_at_once, .timeout = 30)
+{
+    start_server();
+    const pmix_proc_t me = host_proc();
+    pmix_value_t *val = nullptr;
+    cr_expect_eq(PMIx_Get(&me, PMIX_PARENT_ID, nullptr, 0, &val), PMIX_ERR_NOT_FOUND);
+    cr_expect_eq(PMIx_Get(&me, "host.never.put", nullptr, 0, &val), PMIX_ERR_NOT_FOUND);
+    stop_server();
+}
+
+Test(host_as_client, a_spawn_goes_to_its_own_spawn_upcall, .timeout = 30)
+{
+    pmix_server_module_t module{};
+    module.spawn = spawn_upcall;
+    start_server(&module);
+    pmix_app_t app;
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = strdup("hostname");
+    app.maxprocs = 2;
+    char nspace[PMIX_MAX_NSLEN + 1] = "";
+    cr_assert_eq(PMIx_Spawn(nullptr, 0, &app, 1, nspace), PMIX_SUCCESS);
+    cr_expect_str_eq(nspace, "child.job");
+    cr_expect_eq(g_spawn.calls, 1);
+    cr_expect_str_eq(g_spawn.requester.nspace, kServerNspace);
+    cr_expect_eq(g_spawn.requester.rank, kServerRank);
+    cr_expect_str_eq(g_spawn.cmd.c_str(), "hostname");
+    char cwd[PATH_MAX];
+    cr_assert(getcwd(cwd, sizeof cwd) != nullptr);
+    cr_expect_str_eq(g_spawn.cwd.c_str(), cwd, "an app without a cwd starts in the caller's");
+    PMIX_APP_DESTRUCT(&app);
+    stop_server();
+}
+
+Test(host_as_client, a_spawn_without_a_spawn_upcall_is_not_supported, .timeout = 30)
+{
+    start_server();
+    pmix_app_t app;
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = strdup("hostname");
+    app.maxprocs = 1;
+    char nspace[PMIX_MAX_NSLEN + 1] = "";
+    cr_expect_eq(PMIx_Spawn(nullptr, 0, &app, 1, nspace), PMIX_ERR_NOT_SUPPORTED);
+    PMIX_APP_DESTRUCT(&app);
+    stop_server();
+}
+
+// PRRTE builds its init info with PMIX_INFO_LIST_ADD (which copies the
+// topology) and frees it right after PMIx_server_init. The server must keep
+// a copy of its own: sharing it and locality strings use it later (a use
+// after free that the ASan stage sees).
+Test(host_as_client, a_topology_freed_after_init_is_still_there, .timeout = 60)
+{
+    hwloc_topology_t topology = nullptr;
+    cr_assert_eq(hwloc_topology_init(&topology), 0);
+    cr_assert_eq(hwloc_topology_load(topology), 0);
+    pmix_topology_t given{const_cast<char *>("hwloc"), topology};
+    void *list = PMIx_Info_list_start();
+    cr_assert_eq(PMIx_Info_list_add(list, PMIX_TOPOLOGY2, &given, PMIX_TOPO), PMIX_SUCCESS);
+    bool yes = true;
+    cr_assert_eq(PMIx_Info_list_add(list, PMIX_SERVER_SHARE_TOPOLOGY, &yes, PMIX_BOOL), PMIX_SUCCESS);
+    pmix_data_array_t array;
+    PMIX_DATA_ARRAY_CONSTRUCT(&array, 0, PMIX_INFO);
+    cr_assert_eq(PMIx_Info_list_convert(list, &array), PMIX_SUCCESS);
+    PMIx_Info_list_release(list);
+    start_server(nullptr, static_cast<pmix_info_t *>(array.array), array.size);
+    PMIX_DATA_ARRAY_DESTRUCT(&array);  // the host's copy of the topology goes with it
+
+    register_job("topo.job", nullptr, 0);
+    pmix_cpuset_t cpuset;
+    PMIX_CPUSET_CONSTRUCT(&cpuset);
+    cpuset.source = const_cast<char *>("hwloc");
+    cpuset.bitmap = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(topology));
+    char *locality = nullptr;
+    cr_expect_eq(PMIx_server_generate_locality_string(&cpuset, &locality), PMIX_SUCCESS);
+    cr_expect(locality != nullptr && std::strlen(locality) > 0);
+    free(locality);
+    hwloc_bitmap_free(static_cast<hwloc_bitmap_t>(cpuset.bitmap));
+    stop_server();
+    hwloc_topology_destroy(topology);
+}
+
+// What the host delivers is printed on its stdout (PRRTE relies on it), in
+// the format its namespace asked for, unless the namespace turned it off.
+Test(host_as_client, delivered_output_is_printed_on_its_stdout, .init = cr_redirect_stdout, .timeout = 60)
+{
+    start_server();
+    pmix_info_t tag;
+    bool yes = true;
+    PMIX_INFO_LOAD(&tag, PMIX_IOF_TAG_OUTPUT, &yes, PMIX_BOOL);
+    register_job("tagged.job", &tag, 1);
+    PMIX_INFO_DESTRUCT(&tag);
+    pmix_info_t quiet;
+    bool no = false;
+    PMIX_INFO_LOAD(&quiet, PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
+    register_job("quiet.job", &quiet, 1);
+    PMIX_INFO_DESTRUCT(&quiet);
+
+    deliver(kJob, 0, "plain line\n");
+    deliver("tagged.job", 0, "tagged line\n");
+    deliver("quiet.job", 0, "never shown\n");
+    stop_server();  // waits for what is queued to be written
+    std::fflush(stdout);
+    cr_expect_stdout_eq_str("plain line\n[tagged.job,0]<stdout>: tagged line\n");
+}
+
+Test(host_as_client, the_server_s_setting_turns_local_output_off, .init = cr_redirect_stdout, .timeout = 60)
+{
+    pmix_info_t off;
+    bool no = false;
+    PMIX_INFO_LOAD(&off, PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
+    start_server(nullptr, &off, 1);
+    PMIX_INFO_DESTRUCT(&off);
+    deliver(kJob, 0, "never shown\n");
+    stop_server();
+    std::fflush(stdout);
+    cr_expect_stdout_eq_str("");
+}
+
+// PRRTE pushes stdin to its job and closes it at the end with no target.
+Test(host_as_client, stdin_goes_to_its_own_push_stdin, .timeout = 30)
+{
+    pmix_server_module_t module{};
+    module.push_stdin = push_upcall;
+    start_server(&module);
+    pmix_proc_t target;
+    PMIX_LOAD_PROCID(&target, kJob, 0);
+    char bytes[] = "input";
+    pmix_byte_object_t bo{bytes, 5};
+    cr_assert_eq(PMIx_IOF_push(&target, 1, &bo, nullptr, 0, nullptr, nullptr), PMIX_SUCCESS);
+    cr_expect_eq(g_push.calls, 1);
+    cr_expect_str_eq(g_push.source.nspace, kServerNspace);
+    cr_expect_eq(g_push.source.rank, kServerRank);
+    cr_expect_str_eq(g_push.target.nspace, kJob);
+    cr_expect_str_eq(g_push.bytes.c_str(), "input");
+
+    pmix_info_t complete;
+    bool yes = true;
+    PMIX_INFO_LOAD(&complete, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+    cr_expect_eq(PMIx_IOF_push(nullptr, 0, nullptr, &complete, 1, nullptr, nullptr), PMIX_OPERATION_SUCCEEDED);
+    PMIX_INFO_DESTRUCT(&complete);
+    stop_server();
+}
