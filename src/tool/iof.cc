@@ -7,7 +7,8 @@
 // thread that reads this process's stdin until its end and pushes each read
 // (one at a time: at most one chunk of ours in flight), then the end. In
 // the host process itself (host mode) a push goes to its own push_stdin
-// upcall, as OpenPMIx hands it there.
+// upcall, as OpenPMIx hands it there, and a pull is registered with its own
+// server like a tool's.
 #include <pmix_tool.h>
 
 #include <algorithm>
@@ -54,6 +55,17 @@ pmix_status_t start_pull(const pmix_proc_t procs[], size_t nprocs, const pmix_in
 {
     pmix_status_t rc = check_pull(procs, nprocs, directives, ndirs, channel, cbfunc);
     if (rc != PMIX_SUCCESS) return rc;
+    const iof::Format format = iof::format_of(directives, ndirs);
+    if (client::host_mode()) {
+        // The host pulling its own children's output: the server's registry
+        // answers, and the handler is in the table before any chunk comes.
+        return client::host_iof_pull_nb(
+            procs, nprocs, directives, ndirs, static_cast<uint16_t>(channel),
+            [done, cbfunc, format](pmix_status_t status, uint64_t id) {
+                if (status != PMIX_SUCCESS) return done(status, nullptr);
+                done(PMIX_SUCCESS, std::make_shared<std::size_t>(client::add_iof_handler(id, cbfunc, format)));
+            });
+    }
     std::shared_ptr<client::Session> session;
     rc = iof_session(&session);
     if (rc != PMIX_SUCCESS) return rc;
@@ -62,7 +74,6 @@ pmix_status_t start_pull(const pmix_proc_t procs[], size_t nprocs, const pmix_in
     request.channels = channel;
     rc = request.directives.assign_copy(directives, ndirs);
     if (rc != PMIX_SUCCESS) return rc;
-    const iof::Format format = iof::format_of(directives, ndirs);
     // The handler is in the table before the next frame (the first chunk)
     // is read: this runs on the progress thread as the reply arrives.
     return client::send_message(session, request, client::timeout_of(directives, ndirs),
@@ -169,11 +180,18 @@ pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[]
 {
     if (directives == nullptr && ndirs > 0) return PMIX_ERR_BAD_PARAM;
     std::shared_ptr<client::Session> session;
-    pmix_status_t rc = iof_session(&session);
+    pmix_status_t rc = client::host_mode() ? PMIX_SUCCESS : iof_session(&session);
     if (rc != PMIX_SUCCESS) return rc;
     try {
         uint64_t server_id = 0;
         if (!client::remove_iof_handler(iofhdlr, &server_id)) return PMIX_ERR_NOT_FOUND;
+        if (!session) {
+            auto start = [&](client::StatusDone done) {
+                return client::host_iof_deregister_nb(server_id, directives, ndirs, done);
+            };
+            if (cbfunc == nullptr) return client::wait_for_status(start);
+            return start([cbfunc, cbdata](pmix_status_t status) { cbfunc(status, cbdata); });
+        }
         wire::IofDeregisterRequest request;
         request.id = server_id;
         rc = request.directives.assign_copy(directives, ndirs);

@@ -15,6 +15,7 @@
 #include <hwloc.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <climits>
 #include <cstdio>
 #include <cstring>
@@ -281,4 +282,43 @@ Test(host_as_client, stdin_goes_to_its_own_push_stdin, .timeout = 30)
     cr_expect_eq(PMIx_IOF_push(nullptr, 0, nullptr, &complete, 1, nullptr, nullptr), PMIX_OPERATION_SUCCEEDED);
     PMIX_INFO_DESTRUCT(&complete);
     stop_server();
+}
+
+namespace {
+
+std::string g_pulled;
+std::atomic<int> g_chunks{0};
+
+void on_output(size_t, pmix_iof_channel_t, pmix_proc_t *source, pmix_byte_object_t *payload, pmix_info_t[], size_t)
+{
+    if (source != nullptr && std::strcmp(source->nspace, kJob) == 0 && payload != nullptr) {
+        g_pulled.append(payload->bytes, payload->size);
+        ++g_chunks;
+    }
+}
+
+}  // namespace
+
+// The host pulls its own children's output, as a tool would: cached output
+// first, then what it delivers, until it deregisters.
+Test(host_as_client, it_pulls_its_children_s_output, .timeout = 30)
+{
+    pmix_info_t off;
+    bool no = false;
+    PMIX_INFO_LOAD(&off, PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
+    start_server(nullptr, &off, 1);
+    PMIX_INFO_DESTRUCT(&off);
+    deliver(kJob, 0, "before the pull\n");
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, kJob, PMIX_RANK_WILDCARD);
+    const pmix_status_t id = PMIx_IOF_pull(&job, 1, nullptr, 0, PMIX_FWD_STDOUT_CHANNEL, on_output, nullptr, nullptr);
+    cr_assert_geq(id, 0, "PMIx_IOF_pull in the host: %s", PMIx_Error_string(id));
+    deliver(kJob, 1, "after the pull\n");
+    for (int i = 0; i < 5000 && g_chunks.load() < 2; ++i) usleep(1000);
+    cr_expect_str_eq(g_pulled.c_str(), "before the pull\nafter the pull\n");
+    cr_expect_eq(PMIx_IOF_deregister(static_cast<size_t>(id), nullptr, 0, nullptr, nullptr), PMIX_SUCCESS);
+    deliver(kJob, 1, "after the end\n");
+    cr_expect_eq(PMIx_IOF_deregister(static_cast<size_t>(id), nullptr, 0, nullptr, nullptr), PMIX_ERR_NOT_FOUND);
+    stop_server();
+    cr_expect_str_eq(g_pulled.c_str(), "before the pull\nafter the pull\n");
 }

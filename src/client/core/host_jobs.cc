@@ -1,7 +1,9 @@
 // The host's calls that its own host module carries out, as OpenPMIx hands
 // them to the upcalls with the server's proc as requester: PMIx_Spawn and
-// PMIx_IOF_push (its push_stdin).
+// PMIx_IOF_push (its push_stdin), and its own pulls of its children's
+// output (PMIx_IOF_pull, answered by the server's registry).
 #include "client/core/host_mode.h"
+#include "client/core/iof_handlers.h"
 #include "server/engine/self_access.h"
 
 namespace pmixpp::client {
@@ -21,6 +23,22 @@ pmix_status_t host_iof_push_nb(const pmix_proc_t targets[], size_t ntargets, con
     const size_t size = bo != nullptr ? bo->size : 0;
     return server::server_iof_push_nb(targets, ntargets, directives, ndirs, data, size, eof,
                                       [done](wire::StatusReply &reply) { done(reply.status); });
+}
+
+pmix_status_t host_iof_pull_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t directives[], size_t ndirs,
+                               uint16_t channels, HostPullDone done)
+{
+    // The chunks of the host's pulls reach the same handlers a tool's do.
+    pmix_status_t rc = server::server_set_iof_sink([](const wire::IofData &chunk) { deliver_iof(chunk); });
+    if (rc != PMIX_SUCCESS) return rc;
+    return server::server_iof_pull_nb(procs, nprocs, directives, ndirs, channels,
+                                      [done](wire::IofPullReply &reply) { done(reply.status, reply.id); });
+}
+
+pmix_status_t host_iof_deregister_nb(uint64_t id, const pmix_info_t directives[], size_t ndirs, HostOpDone done)
+{
+    return server::server_iof_deregister_nb(id, directives, ndirs,
+                                            [done](wire::StatusReply &reply) { done(reply.status); });
 }
 
 }  // namespace pmixpp::client

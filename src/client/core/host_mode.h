@@ -67,6 +67,12 @@ pmix_status_t host_spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pm
 // source; eof adds PMIX_IOF_COMPLETE.
 pmix_status_t host_iof_push_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
                                size_t ndirs, const pmix_byte_object_t *bo, bool eof, HostOpDone done);
+// PMIx_IOF_pull of the host: done gets the server's id of the pull, whose
+// chunks then reach client::deliver_iof; and its deregistration.
+using HostPullDone = std::function<void(pmix_status_t status, uint64_t id)>;
+pmix_status_t host_iof_pull_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t directives[], size_t ndirs,
+                               uint16_t channels, HostPullDone done);
+pmix_status_t host_iof_deregister_nb(uint64_t id, const pmix_info_t directives[], size_t ndirs, HostOpDone done);
 
 // ---- events (host_events.cc)
 using HostRegDone = std::function<void(pmix_status_t status, size_t reference)>;

@@ -227,25 +227,4 @@ pmix_status_t server_spawn_nb(const pmix_info_t job_info[], std::size_t ninfo, c
     }
 }
 
-pmix_status_t server_iof_push_nb(const pmix_proc_t targets[], std::size_t ntargets, const pmix_info_t directives[],
-                                 std::size_t ndirs, const uint8_t *data, std::size_t size, bool eof, PushDone done)
-{
-    if ((targets == nullptr && ntargets > 0) || (directives == nullptr && ndirs > 0) || (data == nullptr && size > 0)) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    try {
-        auto request = std::make_shared<wire::IofPushRequest>();
-        request->targets.assign(targets, targets + ntargets);
-        pmix_status_t rc = request->directives.assign_copy(directives, ndirs);
-        if (rc != PMIX_SUCCESS) return rc;
-        if (size > 0) request->data.assign(data, data + size);
-        request->eof = eof;
-        return run_on_server<wire::StatusReply>(std::move(done), [request](Server &server, PushDone tracked) {
-            start_iof_push(server, server.self_proc(), std::move(*request), std::move(tracked));
-        });
-    } catch (const std::bad_alloc &) {
-        return PMIX_ERR_NOMEM;
-    }
-}
-
 }  // namespace pmixpp::server

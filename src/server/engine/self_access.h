@@ -104,6 +104,18 @@ using PushDone = std::function<void(wire::StatusReply &reply)>;
 pmix_status_t server_iof_push_nb(const pmix_proc_t targets[], std::size_t ntargets, const pmix_info_t directives[],
                                  std::size_t ndirs, const uint8_t *data, std::size_t size, bool eof, PushDone done);
 
+// PMIx_IOF_pull of the host: registered like a tool's pull (the host's
+// iof_pull hears of it), its output handed to the sink below on the
+// progress thread, cached output first. reply.id names it for
+// server_iof_deregister_nb.
+using PullDone = std::function<void(wire::IofPullReply &reply)>;
+pmix_status_t server_iof_pull_nb(const pmix_proc_t procs[], std::size_t nprocs, const pmix_info_t directives[],
+                                 std::size_t ndirs, uint16_t channels, PullDone done);
+pmix_status_t server_iof_deregister_nb(uint64_t id, const pmix_info_t directives[], std::size_t ndirs, PushDone done);
+// Where the host's pulls' chunks go (the client library's handlers).
+using IofSink = std::function<void(const wire::IofData &chunk)>;
+pmix_status_t server_set_iof_sink(IofSink sink);
+
 // ---- events ----------------------------------------------------------------
 
 // Where events for the host's own handlers go: the client library's

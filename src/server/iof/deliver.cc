@@ -65,10 +65,27 @@ void send_chunk(Pull &pull, Peer &peer, const pmix_proc_t &source, uint16_t chan
     send_message(peer, wire::FrameKind::notify, wire::kNoTag, chunk);
 }
 
+// A piece for the host's own pull: to the client library's sink, which
+// never falls behind (it runs the handler here).
+void send_to_host(Server &server, const Pull &pull, const pmix_proc_t &source, uint16_t channel, const uint8_t *data,
+                  std::size_t size, const wire::InfoArray &info)
+{
+    const auto &sink = server.part<iof::IofRegistry>().host_sink();
+    if (!sink) return;
+    wire::IofData chunk;
+    chunk.id = pull.id;
+    chunk.source = source;
+    chunk.channel = channel;
+    chunk.data.assign(data, data + size);
+    if (!info.empty() && chunk.info.assign_copy(info.data(), info.size()) != PMIX_SUCCESS) chunk.info = {};
+    sink(chunk);
+}
+
 // One piece (at most kMaxIofChunk) to one pull.
 void send_piece(Server &server, Pull &pull, const pmix_proc_t &source, uint16_t channel, const uint8_t *data,
                 std::size_t size, const wire::InfoArray &info)
 {
+    if (pull.owner == kHostOwner) return send_to_host(server, pull, source, channel, data, size, info);
     Peer *peer = server.find_peer(pull.owner);
     if (peer == nullptr || peer->state != PeerState::connected) return;
     if (backlogged(*peer)) return count_drop(server, pull, *peer, source, channel, size);

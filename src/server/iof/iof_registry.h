@@ -14,12 +14,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "common/runtime/progress_engine.h"
+#include "common/wire/messages.h"
 #include "server/state/registry.h"
 
 namespace pmixpp::server::iof {
@@ -52,6 +54,10 @@ struct CachedStream {
     std::deque<uint8_t> tail;
 };
 
+// The owner of the host's own pulls (host mode): its chunks go to the
+// sink the client library installed (set_host_sink), not to a peer.
+inline constexpr PeerId kHostOwner = ~PeerId{0};
+
 class IofRegistry {
 public:
     IofRegistry();
@@ -79,6 +85,11 @@ public:
     // The cached streams a pull wants, in no particular order.
     std::vector<const CachedStream *> cached_for(const Pull &pull) const;
 
+    // Where the chunks of the host's own pulls go (progress thread).
+    using HostSink = std::function<void(const wire::IofData &chunk)>;
+    void set_host_sink(HostSink sink) { host_sink_ = std::move(sink); }
+    const HostSink &host_sink() const { return host_sink_; }
+
     std::size_t cache_bytes() const { return cache_bytes_; }
     uint64_t streams_not_cached() const { return streams_not_cached_; }
 
@@ -90,6 +101,7 @@ private:
     std::size_t cache_bytes_;
     uint64_t streams_not_cached_ = 0;
     runtime::Timer drop_notice_timer_;
+    HostSink host_sink_;
 };
 
 }  // namespace pmixpp::server::iof

@@ -24,9 +24,9 @@ namespace {
 
 struct PendingPull {
     PeerId owner = kNoPeer;
-    uint32_t tag = 0;
     uint64_t id = 0;
     std::size_t replay_limit = 0;
+    IofPullResponder respond;
 };
 
 // PMIX_IOF_CACHE_SIZE caps how much of each stream's cached output a pull
@@ -43,14 +43,16 @@ std::size_t replay_limit(const wire::InfoArray &directives)
 
 void finish_pull(Server &server, const PendingPull &pending, pmix_status_t status)
 {
+    wire::IofPullReply reply{status, 0};
     iof::Pull *pull = server.part<iof::IofRegistry>().find(pending.owner, pending.id);
     if (pull == nullptr) return;  // its tool left meanwhile
     if (status != PMIX_SUCCESS) {
         server.part<iof::IofRegistry>().remove(pending.owner, pending.id);
-        return reply_to(server, pending.owner, pending.tag, wire::IofPullReply{status, 0});
+        return pending.respond(reply);
     }
     pull->active = true;
-    reply_to(server, pending.owner, pending.tag, wire::IofPullReply{PMIX_SUCCESS, pending.id});
+    reply.id = pending.id;
+    pending.respond(reply);
     iof::replay_cache(server, *pull, pending.replay_limit);
 }
 
@@ -97,16 +99,18 @@ pmix_status_t add_complete_flag(wire::InfoArray &directives)
 
 }  // namespace
 
-void handle_iof_pull(Server &server, Peer &peer, uint32_t tag, wire::IofPullRequest &request)
+void start_iof_pull(Server &server, PeerId owner, wire::IofPullRequest request, IofPullResponder respond)
 {
     uint64_t id = 0;
-    pmix_status_t rc = server.part<iof::IofRegistry>().add(peer.id, request.procs, request.channels, &id);
-    if (rc != PMIX_SUCCESS) return reply_to(server, peer.id, tag, wire::IofPullReply{rc, 0});
+    pmix_status_t rc = server.part<iof::IofRegistry>().add(owner, request.procs, request.channels, &id);
+    wire::IofPullReply refused{rc, 0};
+    if (rc != PMIX_SUCCESS) return respond(refused);
     std::unique_ptr<PendingPull> pending(new (std::nothrow)
-                                             PendingPull{peer.id, tag, id, replay_limit(request.directives)});
+                                             PendingPull{owner, id, replay_limit(request.directives), respond});
     if (pending == nullptr) {
-        server.part<iof::IofRegistry>().remove(peer.id, id);
-        return reply_to(server, peer.id, tag, wire::IofPullReply{PMIX_ERR_NOMEM, 0});
+        server.part<iof::IofRegistry>().remove(owner, id);
+        refused.status = PMIX_ERR_NOMEM;
+        return respond(refused);
     }
     const auto upcall = server.host.slots().iof_pull;
     if (upcall == nullptr) return finish_pull(server, *pending, PMIX_SUCCESS);
@@ -119,9 +123,17 @@ void handle_iof_pull(Server &server, Peer &peer, uint32_t tag, wire::IofPullRequ
     finish_pull(server, *pending, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
 }
 
-void handle_iof_deregister(Server &server, Peer &peer, uint32_t tag, wire::IofDeregisterRequest &request)
+void handle_iof_pull(Server &server, Peer &peer, uint32_t tag, wire::IofPullRequest &request)
 {
-    const pmix_status_t rc = server.part<iof::IofRegistry>().remove(peer.id, request.id);
+    const PeerId id = peer.id;
+    start_iof_pull(server, id, std::move(request), [id, tag](wire::IofPullReply &reply) {
+        if (Server *now = current()) reply_to(*now, id, tag, reply);
+    });
+}
+
+pmix_status_t stop_iof_pull(Server &server, PeerId owner, wire::IofDeregisterRequest &request)
+{
+    const pmix_status_t rc = server.part<iof::IofRegistry>().remove(owner, request.id);
     if (rc == PMIX_SUCCESS && server.host.slots().iof_pull != nullptr) {
         wire::InfoArray &directives = request.directives;
         wire::InfoArray stop;
@@ -133,7 +145,12 @@ void handle_iof_deregister(Server &server, Peer &peer, uint32_t tag, wire::IofDe
             server.host.slots().iof_pull(nullptr, 0, stop.data(), stop.size(), 0, host_stop_done, nullptr);
         }
     }
-    reply_status(server, peer.id, tag, rc);
+    return rc;
+}
+
+void handle_iof_deregister(Server &server, Peer &peer, uint32_t tag, wire::IofDeregisterRequest &request)
+{
+    reply_status(server, peer.id, tag, stop_iof_pull(server, peer.id, request));
 }
 
 void start_iof_push(Server &server, const pmix_proc_t &source, wire::IofPushRequest request, IofPushResponder respond)

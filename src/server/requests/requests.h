@@ -103,6 +103,11 @@ void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest re
 // spawn upcall, answered on the progress thread after it returned.
 using SpawnResponder = std::function<void(wire::SpawnReply &reply)>;
 void start_spawn(Server &server, const pmix_proc_t &requester, wire::SpawnRequest request, SpawnResponder respond);
+// PMIx_IOF_pull of a peer, or of the host itself (owner iof::kHostOwner),
+// and the end of one (the host's iof_pull hears PMIX_IOF_STOP).
+using IofPullResponder = std::function<void(wire::IofPullReply &reply)>;
+void start_iof_pull(Server &server, PeerId owner, wire::IofPullRequest request, IofPullResponder respond);
+pmix_status_t stop_iof_pull(Server &server, PeerId owner, wire::IofDeregisterRequest &request);
 // PMIx_IOF_push of a client or tool, or of the host itself: the host's
 // push_stdin upcall with `source` as the sender.
 using IofPushResponder = std::function<void(wire::StatusReply &reply)>;
