@@ -1,13 +1,15 @@
 // PMIx_Allocation_request(_nb) and PMIx_Session_control: relayed to the
 // host (its allocate upcall, and pmixpp's session-control extension), which
 // acts as or talks to the scheduler. The host's answer (PMIX_SESSION_ID,
-// PMIX_ALLOC_ID, ...) comes back as info.
+// PMIX_ALLOC_ID, ...) comes back as info. The host's own allocation
+// request goes to its allocate upcall directly (host mode).
 #include <pmix.h>
 
 #include <cstdlib>
 #include <new>
 
 #include "client/core/host_call.h"
+#include "client/core/host_mode.h"
 #include "client/core/requests.h"
 
 using namespace pmixpp;
@@ -29,6 +31,10 @@ pmix_status_t start_allocation(pmix_alloc_directive_t directive, const pmix_info
 {
     if ((info == nullptr && ninfo > 0) || directive == 0 || directive > PMIX_ALLOC_RELEASE + 1) {
         return PMIX_ERR_BAD_PARAM;
+    }
+    // The host asking: its own allocate upcall decides.
+    if (!client::current_session() && client::host_mode()) {
+        return client::host_allocate_nb(directive, info, ninfo, std::move(done));
     }
     wire::AllocateRequest request;
     request.directive = directive;

@@ -15,6 +15,7 @@
 #include "client/core/session.h"
 #include "common/runtime/latch.h"
 #include "common/runtime/log.h"
+#include "common/runtime/progress_engine.h"
 
 using namespace pmixpp;
 
@@ -29,13 +30,15 @@ pmix_status_t check_args(const pmix_proc_t targets[], size_t ntargets, const pmi
     return PMIX_SUCCESS;
 }
 
-// No client session: PMIX_ERR_INIT, or the process runs the server itself.
-pmix_status_t without_session()
+// No client session: PMIX_ERR_INIT, unless the process runs the server
+// itself; then its own job_control upcall gets the request (as OpenPMIx
+// hands it), a cleanup registration included: the host keeps its files.
+pmix_status_t without_session(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
+                              size_t ndirs, JobControlDone done)
 {
     if (!client::host_mode()) return PMIX_ERR_INIT;
-    runtime::log_warning("job_control", "PMIx_Job_control is not available to the process that runs the PMIx "
-                                        "server (the host controls its jobs and files directly)");
-    return PMIX_ERR_NOT_SUPPORTED;
+    const pmix_status_t rc = check_args(targets, ntargets, directives, ndirs);
+    return rc != PMIX_SUCCESS ? rc : client::host_job_control_nb(targets, ntargets, directives, ndirs, std::move(done));
 }
 
 pmix_status_t start_job_control(const std::shared_ptr<client::Session> &session, const pmix_proc_t targets[],
@@ -65,14 +68,17 @@ pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets, con
     if (results != nullptr) *results = nullptr;
     if (nresults != nullptr) *nresults = 0;
     auto session = client::current_session();
-    if (!session) return without_session();
+    if (!session && !client::host_mode()) return PMIX_ERR_INIT;
     pmix_status_t rc = check_args(targets, ntargets, directives, ndirs);
     if (rc != PMIX_SUCCESS) return rc;
-    if (client::check_may_block(*session) != PMIX_SUCCESS) return PMIX_ERR_WOULD_BLOCK;
+    const bool blocked = session ? client::check_may_block(*session) != PMIX_SUCCESS
+                                 : runtime::ProgressEngine::process().on_progress_thread();
+    if (blocked) return PMIX_ERR_WOULD_BLOCK;
     try {
         auto latch = std::make_shared<runtime::Latch<>>();
-        rc = start_job_control(session, targets, ntargets, directives, ndirs,
-                               [latch](pmix_status_t st) { latch->complete(st); });
+        auto done = [latch](pmix_status_t st) { latch->complete(st); };
+        rc = session ? start_job_control(session, targets, ntargets, directives, ndirs, done)
+                     : without_session(targets, ntargets, directives, ndirs, done);
         return rc != PMIX_SUCCESS ? rc : latch->wait();
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
@@ -83,13 +89,14 @@ pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets, 
                                   size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     auto session = client::current_session();
-    if (!session) return without_session();
-    const pmix_status_t rc = check_args(targets, ntargets, directives, ndirs);
-    if (rc != PMIX_SUCCESS) return rc;
     try {
-        return start_job_control(session, targets, ntargets, directives, ndirs, [cbfunc, cbdata](pmix_status_t st) {
+        auto done = [cbfunc, cbdata](pmix_status_t st) {
             if (cbfunc != nullptr) cbfunc(st, nullptr, 0, cbdata, nullptr, nullptr);
-        });
+        };
+        if (!session) return without_session(targets, ntargets, directives, ndirs, done);
+        const pmix_status_t rc = check_args(targets, ntargets, directives, ndirs);
+        if (rc != PMIX_SUCCESS) return rc;
+        return start_job_control(session, targets, ntargets, directives, ndirs, done);
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }

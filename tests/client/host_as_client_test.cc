@@ -322,3 +322,83 @@ Test(host_as_client, it_pulls_its_children_s_output, .timeout = 30)
     stop_server();
     cr_expect_str_eq(g_pulled.c_str(), "before the pull\nafter the pull\n");
 }
+
+namespace {
+
+struct HostCalls {
+    int allocations = 0;
+    int job_controls = 0;
+    pmix_proc_t requester{};
+};
+HostCalls g_calls;
+
+pmix_status_t allocate_upcall(const pmix_proc_t *requester, pmix_alloc_directive_t, const pmix_info_t[], size_t,
+                              pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_calls.allocations;
+    g_calls.requester = *requester;
+    pmix_info_t answer;
+    const uint32_t session = 42;
+    PMIX_INFO_LOAD(&answer, PMIX_SESSION_ID, &session, PMIX_UINT32);
+    cbfunc(PMIX_SUCCESS, &answer, 1, cbdata, nullptr, nullptr);
+    PMIX_INFO_DESTRUCT(&answer);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t job_control_upcall(const pmix_proc_t *requester, const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
+                                 pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_calls.job_controls;
+    g_calls.requester = *requester;
+    cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr);
+    return PMIX_SUCCESS;
+}
+
+}  // namespace
+
+// A host's allocation request and job control go to its own upcalls, the
+// server proc as requester, as OpenPMIx hands them.
+Test(host_as_client, allocation_and_job_control_go_to_its_own_upcalls, .timeout = 30)
+{
+    pmix_server_module_t module{};
+    module.allocate = allocate_upcall;
+    module.job_control = job_control_upcall;
+    start_server(&module);
+    pmix_info_t nodes;
+    const uint64_t one = 1;
+    PMIX_INFO_LOAD(&nodes, PMIX_ALLOC_NUM_NODES, &one, PMIX_UINT64);
+    pmix_info_t *results = nullptr;
+    size_t nresults = 0;
+    cr_assert_eq(PMIx_Allocation_request(PMIX_ALLOC_EXTEND, &nodes, 1, &results, &nresults), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&nodes);
+    cr_expect_eq(g_calls.allocations, 1);
+    cr_expect_str_eq(g_calls.requester.nspace, kServerNspace);
+    cr_assert_eq(nresults, 1u);
+    cr_expect_eq(results[0].value.data.uint32, 42u);
+    PMIX_INFO_FREE(results, nresults);
+
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, kJob, PMIX_RANK_WILDCARD);
+    pmix_info_t kill;
+    bool yes = true;
+    PMIX_INFO_LOAD(&kill, PMIX_JOB_CTRL_KILL, &yes, PMIX_BOOL);
+    cr_expect_eq(PMIx_Job_control(&job, 1, &kill, 1, &results, &nresults), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&kill);
+    cr_expect_eq(g_calls.job_controls, 1);
+    cr_expect_eq(g_calls.requester.rank, kServerRank);
+    stop_server();
+}
+
+Test(host_as_client, allocation_and_job_control_without_upcalls_are_not_supported, .timeout = 30)
+{
+    start_server();
+    pmix_info_t *results = nullptr;
+    size_t nresults = 0;
+    cr_expect_eq(PMIx_Allocation_request(PMIX_ALLOC_EXTEND, nullptr, 0, &results, &nresults), PMIX_ERR_NOT_SUPPORTED);
+    pmix_info_t kill;
+    bool yes = true;
+    PMIX_INFO_LOAD(&kill, PMIX_JOB_CTRL_KILL, &yes, PMIX_BOOL);
+    cr_expect_eq(PMIx_Job_control(nullptr, 0, &kill, 1, &results, &nresults), PMIX_ERR_NOT_SUPPORTED);
+    PMIX_INFO_DESTRUCT(&kill);
+    stop_server();
+}

@@ -1,7 +1,8 @@
 // The host's calls that its own host module carries out, as OpenPMIx hands
-// them to the upcalls with the server's proc as requester: PMIx_Spawn and
-// PMIx_IOF_push (its push_stdin), and its own pulls of its children's
-// output (PMIx_IOF_pull, answered by the server's registry).
+// them to the upcalls with the server's proc as requester: PMIx_Spawn,
+// PMIx_Allocation_request, PMIx_Job_control and PMIx_IOF_push (its
+// push_stdin); and its own pulls of its children's output (PMIx_IOF_pull,
+// answered by the server's registry).
 #include "client/core/host_mode.h"
 #include "client/core/iof_handlers.h"
 #include "server/engine/self_access.h"
@@ -14,6 +15,21 @@ pmix_status_t host_spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pm
     return server::server_spawn_nb(job_info, ninfo, apps, napps, [done](wire::SpawnReply &reply) {
         done(reply.status, std::make_shared<wire::SpawnReply>(std::move(reply)));
     });
+}
+
+pmix_status_t host_allocate_nb(pmix_alloc_directive_t directive, const pmix_info_t info[], size_t ninfo,
+                               HostInfoDone done)
+{
+    return server::server_allocate_nb(directive, info, ninfo, [done](wire::InfoReply &reply) {
+        done(reply.status, std::make_shared<wire::InfoReply>(std::move(reply)));
+    });
+}
+
+pmix_status_t host_job_control_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
+                                  size_t ndirs, HostOpDone done)
+{
+    return server::server_job_control_nb(targets, ntargets, directives, ndirs,
+                                         [done](wire::StatusReply &reply) { done(reply.status); });
 }
 
 pmix_status_t host_iof_push_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],

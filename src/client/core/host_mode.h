@@ -63,6 +63,14 @@ pmix_status_t host_resolve_nodes(const char *nspace, char **nodelist_p);
 using HostSpawnDone = std::function<void(pmix_status_t status, std::shared_ptr<wire::SpawnReply> reply)>;
 pmix_status_t host_spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[], size_t napps,
                             HostSpawnDone done);
+// PMIx_Allocation_request and PMIx_Job_control of the host: its allocate
+// and job_control upcalls (a job control's cleanup registration too: the
+// host keeps its own files).
+using HostInfoDone = std::function<void(pmix_status_t status, std::shared_ptr<wire::InfoReply> reply)>;
+pmix_status_t host_allocate_nb(pmix_alloc_directive_t directive, const pmix_info_t info[], size_t ninfo,
+                               HostInfoDone done);
+pmix_status_t host_job_control_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
+                                  size_t ndirs, HostOpDone done);
 // PMIx_IOF_push of the host: its push_stdin upcall, the server proc as the
 // source; eof adds PMIX_IOF_COMPLETE.
 pmix_status_t host_iof_push_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],

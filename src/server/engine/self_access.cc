@@ -227,4 +227,42 @@ pmix_status_t server_spawn_nb(const pmix_info_t job_info[], std::size_t ninfo, c
     }
 }
 
+pmix_status_t server_allocate_nb(pmix_alloc_directive_t directive, const pmix_info_t info[], std::size_t ninfo,
+                                 AllocateDone done)
+{
+    if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
+    try {
+        auto request = std::make_shared<wire::AllocateRequest>();
+        request->directive = directive;
+        const pmix_status_t rc = request->info.assign_copy(info, ninfo);
+        if (rc != PMIX_SUCCESS) return rc;
+        return run_on_server<wire::InfoReply>(std::move(done), [request](Server &server, AllocateDone tracked) {
+            start_allocate(server, server.self_proc(), std::move(*request), std::move(tracked));
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t server_job_control_nb(const pmix_proc_t targets[], std::size_t ntargets, const pmix_info_t directives[],
+                                    std::size_t ndirs, SelfJobControlDone done)
+{
+    if ((targets == nullptr && ntargets > 0) || (directives == nullptr && ndirs > 0)) return PMIX_ERR_BAD_PARAM;
+    try {
+        auto request = std::make_shared<wire::JobControlRequest>();
+        if (ntargets > 0) request->targets.assign(targets, targets + ntargets);
+        const pmix_status_t rc = request->directives.assign_copy(directives, ndirs);
+        if (rc != PMIX_SUCCESS) return rc;
+        return run_on_server<wire::StatusReply>(std::move(done), [request](Server &server, SelfJobControlDone tracked) {
+            start_job_control(server, server.self_proc(), std::move(*request), [tracked](pmix_status_t status) {
+                wire::StatusReply reply;
+                reply.status = status;
+                tracked(reply);
+            });
+        });
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
 }  // namespace pmixpp::server

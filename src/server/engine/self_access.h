@@ -116,6 +116,16 @@ pmix_status_t server_iof_deregister_nb(uint64_t id, const pmix_info_t directives
 using IofSink = std::function<void(const wire::IofData &chunk)>;
 pmix_status_t server_set_iof_sink(IofSink sink);
 
+// PMIx_Allocation_request and PMIx_Job_control of the host: its own
+// allocate and job_control upcalls, the server proc as requester, as
+// OpenPMIx hands them. Without the upcall, PMIX_ERR_NOT_SUPPORTED.
+using AllocateDone = std::function<void(wire::InfoReply &reply)>;
+pmix_status_t server_allocate_nb(pmix_alloc_directive_t directive, const pmix_info_t info[], std::size_t ninfo,
+                                 AllocateDone done);
+using SelfJobControlDone = std::function<void(wire::StatusReply &reply)>;
+pmix_status_t server_job_control_nb(const pmix_proc_t targets[], std::size_t ntargets, const pmix_info_t directives[],
+                                    std::size_t ndirs, SelfJobControlDone done);
+
 // ---- events ----------------------------------------------------------------
 
 // Where events for the host's own handlers go: the client library's

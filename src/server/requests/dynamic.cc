@@ -10,6 +10,7 @@
 #include "server/requests/requests.h"
 
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <new>
 #include <string>
@@ -18,17 +19,27 @@ namespace pmixpp::server {
 
 namespace {
 
-// A call handed to the host: the request it reads, and whom to answer.
-template <typename Request> struct HostCall {
+// A call handed to the host: the request it reads, and whom to answer
+// (a peer, or the host itself in host mode).
+template <typename Request, typename Reply> struct HostCall {
     pmix_proc_t requester{};
     Request request;
-    PeerId peer = kNoPeer;
-    uint32_t tag = 0;
+    std::function<void(Reply &)> respond;
 };
 
-template <typename Request> HostCall<Request> *hand_over(Peer &peer, uint32_t tag, Request &request)
+// The responder that answers a peer's request on its tag.
+template <typename Reply> std::function<void(Reply &)> answer_peer(const Peer &peer, uint32_t tag)
 {
-    return new (std::nothrow) HostCall<Request>{peer.proc, std::move(request), peer.id, tag};
+    return [id = peer.id, tag](Reply &reply) {
+        if (Server *now = current()) reply_to(*now, id, tag, reply);
+    };
+}
+
+template <typename Reply> void respond_status(const std::function<void(Reply &)> &respond, pmix_status_t status)
+{
+    Reply reply;
+    reply.status = status;
+    respond(reply);
 }
 
 // The answer to send when the upcall itself returned `rc`.
@@ -60,12 +71,16 @@ void spawn_done(pmix_status_t status, char nspace[], void *cbdata)
     post_to_server([respond = std::move(call->respond), reply](Server &) { respond(*reply); });
 }
 
+using InfoCall = HostCall<wire::AllocateRequest, wire::InfoReply>;
+using SessionCall = HostCall<wire::SessionControlRequest, wire::InfoReply>;
+using LogCall = HostCall<wire::LogRequest, wire::StatusReply>;
+
 // For allocate and session control: the host's info answer, copied.
-template <typename Request>
+template <typename Call>
 void info_done(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata, pmix_release_cbfunc_t release,
                void *release_cbdata)
 {
-    std::unique_ptr<HostCall<Request>> call(static_cast<HostCall<Request> *>(cbdata));
+    std::unique_ptr<Call> call(static_cast<Call *>(cbdata));
     auto reply = std::make_shared<wire::InfoReply>();
     reply->status = status;
     if (ninfo > 0 && info != nullptr) {
@@ -74,23 +89,15 @@ void info_done(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbd
     }
     if (release != nullptr) release(release_cbdata);
     if (call == nullptr) return;
-    post_to_server(
-        [peer = call->peer, tag = call->tag, reply](Server &server) { reply_to(server, peer, tag, *reply); });
-}
-
-void reply_info_status(Server &server, PeerId peer, uint32_t tag, pmix_status_t status)
-{
-    wire::InfoReply reply;
-    reply.status = status;
-    reply_to(server, peer, tag, reply);
+    post_to_server([respond = std::move(call->respond), reply](Server &) { respond(*reply); });
 }
 
 void log_done(pmix_status_t status, void *cbdata)
 {
-    std::unique_ptr<HostCall<wire::LogRequest>> call(static_cast<HostCall<wire::LogRequest> *>(cbdata));
+    std::unique_ptr<LogCall> call(static_cast<LogCall *>(cbdata));
     if (call == nullptr) return;
     post_to_server(
-        [peer = call->peer, tag = call->tag, status](Server &server) { reply_status(server, peer, tag, status); });
+        [respond = std::move(call->respond), status](Server &) { respond_status<wire::StatusReply>(respond, status); });
 }
 
 }  // namespace
@@ -121,38 +128,45 @@ void handle_spawn(Server &server, Peer &peer, uint32_t tag, wire::SpawnRequest &
     });
 }
 
-void handle_allocate(Server &server, Peer &peer, uint32_t tag, wire::AllocateRequest &request)
+void start_allocate(Server &server, const pmix_proc_t &requester, wire::AllocateRequest request, InfoResponder respond)
 {
     const auto upcall = server.host.slots().allocate;
-    if (upcall == nullptr) return reply_info_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
-    auto *call = hand_over(peer, tag, request);
-    if (call == nullptr) return reply_info_status(server, peer.id, tag, PMIX_ERR_NOMEM);
+    if (upcall == nullptr) return respond_status<wire::InfoReply>(respond, PMIX_ERR_NOT_SUPPORTED);
+    auto *call = new (std::nothrow) InfoCall{requester, std::move(request), respond};
+    if (call == nullptr) return respond_status<wire::InfoReply>(respond, PMIX_ERR_NOMEM);
     const pmix_status_t rc = upcall(&call->requester, call->request.directive, call->request.info.data(),
-                                    call->request.info.size(), info_done<wire::AllocateRequest>, call);
+                                    call->request.info.size(), info_done<InfoCall>, call);
     if (rc == PMIX_SUCCESS) return;
     delete call;
-    reply_info_status(server, peer.id, tag, immediate_status(rc, PMIX_SUCCESS));
+    respond_status<wire::InfoReply>(respond, immediate_status(rc, PMIX_SUCCESS));
+}
+
+void handle_allocate(Server &server, Peer &peer, uint32_t tag, wire::AllocateRequest &request)
+{
+    start_allocate(server, peer.proc, std::move(request), answer_peer<wire::InfoReply>(peer, tag));
 }
 
 void handle_session_control(Server &server, Peer &peer, uint32_t tag, wire::SessionControlRequest &request)
 {
+    const auto respond = answer_peer<wire::InfoReply>(peer, tag);
     const auto upcall = server.host.session_control();
-    if (upcall == nullptr) return reply_info_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
-    auto *call = hand_over(peer, tag, request);
-    if (call == nullptr) return reply_info_status(server, peer.id, tag, PMIX_ERR_NOMEM);
+    if (upcall == nullptr) return respond_status<wire::InfoReply>(respond, PMIX_ERR_NOT_SUPPORTED);
+    auto *call = new (std::nothrow) SessionCall{peer.proc, std::move(request), respond};
+    if (call == nullptr) return respond_status<wire::InfoReply>(respond, PMIX_ERR_NOMEM);
     const pmix_status_t rc = upcall(&call->requester, call->request.session_id, call->request.directives.data(),
-                                    call->request.directives.size(), info_done<wire::SessionControlRequest>, call);
+                                    call->request.directives.size(), info_done<SessionCall>, call);
     if (rc == PMIX_SUCCESS) return;
     delete call;
-    reply_info_status(server, peer.id, tag, immediate_status(rc, PMIX_SUCCESS));
+    respond_status<wire::InfoReply>(respond, immediate_status(rc, PMIX_SUCCESS));
 }
 
 void handle_log(Server &server, Peer &peer, uint32_t tag, wire::LogRequest &request)
 {
+    const auto respond = answer_peer<wire::StatusReply>(peer, tag);
     const auto upcall = server.host.slots().log;
-    if (upcall == nullptr) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
-    auto *call = hand_over(peer, tag, request);
-    if (call == nullptr) return reply_status(server, peer.id, tag, PMIX_ERR_NOMEM);
+    if (upcall == nullptr) return respond_status<wire::StatusReply>(respond, PMIX_ERR_NOT_SUPPORTED);
+    auto *call = new (std::nothrow) LogCall{peer.proc, std::move(request), respond};
+    if (call == nullptr) return respond_status<wire::StatusReply>(respond, PMIX_ERR_NOMEM);
     // The log upcall returns nothing: it always answers through log_done.
     upcall(&call->requester, call->request.data.data(), call->request.data.size(), call->request.directives.data(),
            call->request.directives.size(), log_done, call);

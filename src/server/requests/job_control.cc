@@ -60,8 +60,7 @@ void register_cleanup(Server &server, Peer &peer, uint32_t tag, const wire::JobC
 struct HostJobControl {
     pmix_proc_t requester{};
     wire::JobControlRequest request;
-    PeerId peer = kNoPeer;
-    uint32_t tag = 0;
+    JobControlDone done;
 };
 
 void host_job_control_done(pmix_status_t status, pmix_info_t * /*info*/, size_t /*ninfo*/, void *cbdata,
@@ -70,34 +69,36 @@ void host_job_control_done(pmix_status_t status, pmix_info_t * /*info*/, size_t 
     std::unique_ptr<HostJobControl> call(static_cast<HostJobControl *>(cbdata));
     if (release != nullptr) release(release_cbdata);
     if (call == nullptr) return;
-    const PeerId peer = call->peer;
-    const uint32_t tag = call->tag;
-    post_to_server([peer, tag, status](Server &server) { reply_job_control(server, peer, tag, status); });
+    post_to_server([done = std::move(call->done), status](Server &) { done(status); });
 }
 
-void forward_to_host(Server &server, Peer &peer, uint32_t tag, wire::JobControlRequest &request)
+}  // namespace
+
+void start_job_control(Server &server, const pmix_proc_t &requester, wire::JobControlRequest request,
+                       JobControlDone done)
 {
     const auto upcall = server.host.slots().job_control;
-    if (upcall == nullptr) return reply_job_control(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
-    auto *call = new (std::nothrow) HostJobControl{peer.proc, std::move(request), peer.id, tag};
-    if (call == nullptr) return reply_job_control(server, peer.id, tag, PMIX_ERR_NOMEM);
+    if (upcall == nullptr) return done(PMIX_ERR_NOT_SUPPORTED);
+    auto *call = new (std::nothrow) HostJobControl{requester, std::move(request), done};
+    if (call == nullptr) return done(PMIX_ERR_NOMEM);
     const pmix_proc_t *targets = call->request.targets.empty() ? nullptr : call->request.targets.data();
     const pmix_status_t rc =
         upcall(&call->requester, targets, call->request.targets.size(), call->request.directives.data(),
                call->request.directives.size(), host_job_control_done, call);
     if (rc == PMIX_SUCCESS) return;
     delete call;
-    reply_job_control(server, peer.id, tag, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
+    done(rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
 }
-
-}  // namespace
 
 void handle_job_control(Server &server, Peer &peer, uint32_t tag, wire::JobControlRequest &request)
 {
     if (cleanup::is_cleanup_request(request.directives.data(), request.directives.size())) {
         return register_cleanup(server, peer, tag, request);
     }
-    forward_to_host(server, peer, tag, request);
+    const PeerId id = peer.id;
+    start_job_control(server, peer.proc, std::move(request), [id, tag](pmix_status_t status) {
+        if (Server *now = current()) reply_job_control(*now, id, tag, status);
+    });
 }
 
 }  // namespace pmixpp::server

@@ -112,6 +112,15 @@ pmix_status_t stop_iof_pull(Server &server, PeerId owner, wire::IofDeregisterReq
 // push_stdin upcall with `source` as the sender.
 using IofPushResponder = std::function<void(wire::StatusReply &reply)>;
 void start_iof_push(Server &server, const pmix_proc_t &source, wire::IofPushRequest request, IofPushResponder respond);
+// PMIx_Allocation_request of a client or of the host itself: the host's
+// allocate upcall, its info answer copied.
+using InfoResponder = std::function<void(wire::InfoReply &reply)>;
+void start_allocate(Server &server, const pmix_proc_t &requester, wire::AllocateRequest request, InfoResponder respond);
+// PMIx_Job_control of a client (not a cleanup registration) or of the host
+// itself: the host's job_control upcall.
+using JobControlDone = std::function<void(pmix_status_t status)>;
+void start_job_control(Server &server, const pmix_proc_t &requester, wire::JobControlRequest request,
+                       JobControlDone done);
 using QueryResponder = std::function<void(wire::QueryReply &reply)>;
 void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request, QueryResponder respond);
 
