@@ -38,7 +38,7 @@ extern char **environ;
 static pid_t g_pids[MAX_PROCS];
 static int g_fds[MAX_PROCS];
 static int g_nprocs;
-static volatile int g_spawned; /* 1 success, -1 failure */
+static int g_spawned; /* 1 success, -1 failure: set on the progress thread, read here */
 static char g_hostname[256];
 static size_t g_pulled;
 
@@ -123,11 +123,9 @@ static pmix_status_t spawn_upcall(const pmix_proc_t *requester, const pmix_info_
 static void spawned(pmix_status_t status, pmix_nspace_t nspace, void *cbdata)
 {
     (void)cbdata;
-    if (status == PMIX_SUCCESS && strcmp(nspace, CHILD_NSPACE) == 0) {
-        g_spawned = 1;
-    } else {
-        g_spawned = -1;
-    }
+    /* release: what the spawn upcall wrote (pids, pipes) is seen with it */
+    __atomic_store_n(&g_spawned, status == PMIX_SUCCESS && strcmp(nspace, CHILD_NSPACE) == 0 ? 1 : -1,
+                     __ATOMIC_RELEASE);
 }
 
 static void on_pulled(size_t id, pmix_iof_channel_t channel, pmix_proc_t *source, pmix_byte_object_t *payload,
@@ -187,8 +185,11 @@ static void spawn_job(char *program, int nprocs)
     app.maxprocs = nprocs;
     pmix_status_t rc = PMIx_Spawn_nb(NULL, 0, &app, 1, spawned, NULL);
     if (rc != PMIX_SUCCESS) fail("PMIx_Spawn_nb", rc);
-    for (int i = 0; i < 20000 && g_spawned == 0; ++i) usleep(1000);
-    if (g_spawned != 1) fail("the spawn's callback", PMIX_ERR_TIMEOUT);
+    int spawned_state = 0;
+    for (int i = 0; i < 20000 && (spawned_state = __atomic_load_n(&g_spawned, __ATOMIC_ACQUIRE)) == 0; ++i) {
+        usleep(1000);
+    }
+    if (spawned_state != 1) fail("the spawn's callback", PMIX_ERR_TIMEOUT);
     printf("host: spawned %s\n", CHILD_NSPACE);
     fflush(stdout);
 }
@@ -252,8 +253,8 @@ int main(int argc, char **argv)
     printf("host: stdin closed: %s\n", PMIx_Error_string(rc));
     PMIx_IOF_deregister((size_t)id, NULL, 0, NULL, NULL);
     rc = PMIx_server_finalize();
-    printf("host: pulled %zu bytes; children %s; finalize %s\n", g_pulled, failed ? "failed" : "succeeded",
-           PMIx_Error_string(rc));
+    printf("host: pulled %zu bytes; children %s; finalize %s\n", __atomic_load_n(&g_pulled, __ATOMIC_RELAXED),
+           failed ? "failed" : "succeeded", PMIx_Error_string(rc));
     hwloc_topology_destroy(topology);
     return failed || rc != PMIX_SUCCESS ? 1 : 0;
 }
