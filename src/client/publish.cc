@@ -1,6 +1,7 @@
 // PMIx_Publish, PMIx_Lookup, PMIx_Unpublish: relayed to the server, which
 // hands them to its host's name service (publish / lookup / unpublish
-// upcalls: ranges, persistence and PMIX_WAIT are the host's business).
+// upcalls: ranges, persistence and PMIX_WAIT are the host's business). The
+// host's own calls go to those upcalls directly.
 #include <pmix.h>
 
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "client/core/host_mode.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
 #include "common/runtime/latch.h"
@@ -27,8 +29,14 @@ using LookupDone = std::function<void(pmix_status_t, std::shared_ptr<wire::Looku
 pmix_status_t session_for(std::shared_ptr<client::Session> *session_p)
 {
     *session_p = client::current_session();
-    // A host calling these on its own server would be asking itself: it owns the name service.
     return *session_p ? PMIX_SUCCESS : PMIX_ERR_INIT;
+}
+
+// The process that runs the server, with no session of its own: its own
+// publish, lookup and unpublish upcalls answer (host mode).
+bool host_asking()
+{
+    return !client::current_session() && client::host_mode();
 }
 
 using pmixpp::util::valid_key;
@@ -44,6 +52,7 @@ pmix_status_t keys_from(char **keys, std::vector<std::string> *out_p)
 
 pmix_status_t start_publish(const pmix_info_t info[], size_t ninfo, OpDone done)
 {
+    if (host_asking()) return client::host_publish_nb(info, ninfo, std::move(done));
     std::shared_ptr<client::Session> session;
     pmix_status_t rc = session_for(&session);
     if (rc != PMIX_SUCCESS) return rc;
@@ -56,6 +65,7 @@ pmix_status_t start_publish(const pmix_info_t info[], size_t ninfo, OpDone done)
 
 pmix_status_t start_lookup(std::vector<std::string> keys, const pmix_info_t info[], size_t ninfo, LookupDone done)
 {
+    if (host_asking()) return client::host_lookup_nb(std::move(keys), info, ninfo, std::move(done));
     std::shared_ptr<client::Session> session;
     pmix_status_t rc = session_for(&session);
     if (rc != PMIX_SUCCESS) return rc;
@@ -73,6 +83,11 @@ pmix_status_t start_lookup(std::vector<std::string> keys, const pmix_info_t info
 
 pmix_status_t start_unpublish(char **keys, const pmix_info_t info[], size_t ninfo, OpDone done)
 {
+    if (host_asking()) {
+        std::vector<std::string> wanted;
+        const pmix_status_t rc = keys_from(keys, &wanted);
+        return rc != PMIX_SUCCESS ? rc : client::host_unpublish_nb(std::move(wanted), info, ninfo, std::move(done));
+    }
     std::shared_ptr<client::Session> session;
     pmix_status_t rc = session_for(&session);
     if (rc != PMIX_SUCCESS) return rc;

@@ -402,3 +402,91 @@ Test(host_as_client, allocation_and_job_control_without_upcalls_are_not_supporte
     PMIX_INFO_DESTRUCT(&kill);
     stop_server();
 }
+
+namespace {
+
+struct NameService {
+    int publishes = 0;
+    int lookups = 0;
+    int unpublishes = 0;
+    pmix_proc_t requester{};
+    bool user_given = false;
+};
+NameService g_names;
+
+bool has_user(const pmix_info_t info[], size_t ninfo)
+{
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_USERID) && info[i].value.data.uint32 == getuid()) return true;
+    }
+    return false;
+}
+
+pmix_status_t publish_upcall(const pmix_proc_t *requester, const pmix_info_t info[], size_t ninfo,
+                             pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_names.publishes;
+    g_names.requester = *requester;
+    g_names.user_given = has_user(info, ninfo);
+    cbfunc(PMIX_SUCCESS, cbdata);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t lookup_upcall(const pmix_proc_t *requester, char **keys, const pmix_info_t[], size_t,
+                            pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_names.lookups;
+    g_names.requester = *requester;
+    pmix_pdata_t found;
+    PMIX_PDATA_CONSTRUCT(&found);
+    PMIX_LOAD_PROCID(&found.proc, kServerNspace, kServerRank);
+    PMIX_LOAD_KEY(found.key, keys[0]);
+    found.value.type = PMIX_UINT32;
+    found.value.data.uint32 = 77;
+    cbfunc(PMIX_SUCCESS, &found, 1, cbdata);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t unpublish_upcall(const pmix_proc_t *requester, char **, const pmix_info_t[], size_t,
+                               pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_names.unpublishes;
+    g_names.requester = *requester;
+    cbfunc(PMIX_SUCCESS, cbdata);
+    return PMIX_SUCCESS;
+}
+
+}  // namespace
+
+// The host's publish, lookup and unpublish go to its own name service, the
+// server proc as requester and its uid in the info, as a client's do.
+Test(host_as_client, publish_lookup_unpublish_go_to_its_own_upcalls, .timeout = 30)
+{
+    pmix_server_module_t module{};
+    module.publish = publish_upcall;
+    module.lookup = lookup_upcall;
+    module.unpublish = unpublish_upcall;
+    start_server(&module);
+    pmix_info_t item;
+    const uint32_t value = 77;
+    PMIX_INFO_LOAD(&item, "host.service", &value, PMIX_UINT32);
+    cr_expect_eq(PMIx_Publish(&item, 1), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&item);
+    cr_expect_eq(g_names.publishes, 1);
+    cr_expect(g_names.user_given, "the host's uid was not in the info");
+    cr_expect_str_eq(g_names.requester.nspace, kServerNspace);
+
+    pmix_pdata_t wanted;
+    PMIX_PDATA_CONSTRUCT(&wanted);
+    PMIX_LOAD_KEY(wanted.key, "host.service");
+    cr_expect_eq(PMIx_Lookup(&wanted, 1, nullptr, 0), PMIX_SUCCESS);
+    cr_expect_eq(wanted.value.data.uint32, 77u);
+    PMIX_PDATA_DESTRUCT(&wanted);
+
+    char *keys[] = {const_cast<char *>("host.service"), nullptr};
+    cr_expect_eq(PMIx_Unpublish(keys, nullptr, 0), PMIX_SUCCESS);
+    cr_expect_eq(g_names.lookups, 1);
+    cr_expect_eq(g_names.unpublishes, 1);
+    cr_expect_eq(g_names.requester.rank, kServerRank);
+    stop_server();
+}

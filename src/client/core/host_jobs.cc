@@ -1,6 +1,7 @@
 // The host's calls that its own host module carries out, as OpenPMIx hands
 // them to the upcalls with the server's proc as requester: PMIx_Spawn,
-// PMIx_Allocation_request, PMIx_Job_control and PMIx_IOF_push (its
+// PMIx_Allocation_request, PMIx_Job_control, PMIx_Publish / Lookup /
+// Unpublish and PMIx_IOF_push (its
 // push_stdin); and its own pulls of its children's output (PMIx_IOF_pull,
 // answered by the server's registry).
 #include "client/core/host_mode.h"
@@ -30,6 +31,26 @@ pmix_status_t host_job_control_nb(const pmix_proc_t targets[], size_t ntargets, 
 {
     return server::server_job_control_nb(targets, ntargets, directives, ndirs,
                                          [done](wire::StatusReply &reply) { done(reply.status); });
+}
+
+pmix_status_t host_publish_nb(const pmix_info_t info[], size_t ninfo, HostOpDone done)
+{
+    return server::server_publish_nb(info, ninfo, [done](wire::StatusReply &reply) { done(reply.status); });
+}
+
+pmix_status_t host_lookup_nb(std::vector<std::string> keys, const pmix_info_t directives[], size_t ndirs,
+                             HostLookupDone done)
+{
+    return server::server_lookup_nb(std::move(keys), directives, ndirs, [done](wire::LookupReply &reply) {
+        done(reply.status, std::make_shared<wire::LookupReply>(std::move(reply)));
+    });
+}
+
+pmix_status_t host_unpublish_nb(std::vector<std::string> keys, const pmix_info_t directives[], size_t ndirs,
+                                HostOpDone done)
+{
+    return server::server_unpublish_nb(std::move(keys), directives, ndirs,
+                                       [done](wire::StatusReply &reply) { done(reply.status); });
 }
 
 pmix_status_t host_iof_push_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],

@@ -11,6 +11,8 @@
 
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <pmix_common.h>
 
@@ -71,6 +73,14 @@ pmix_status_t host_allocate_nb(pmix_alloc_directive_t directive, const pmix_info
                                HostInfoDone done);
 pmix_status_t host_job_control_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
                                   size_t ndirs, HostOpDone done);
+// PMIx_Publish / Lookup / Unpublish of the host: its own name-service
+// upcalls, with its uid and gid.
+pmix_status_t host_publish_nb(const pmix_info_t info[], size_t ninfo, HostOpDone done);
+using HostLookupDone = std::function<void(pmix_status_t status, std::shared_ptr<wire::LookupReply> reply)>;
+pmix_status_t host_lookup_nb(std::vector<std::string> keys, const pmix_info_t directives[], size_t ndirs,
+                             HostLookupDone done);
+pmix_status_t host_unpublish_nb(std::vector<std::string> keys, const pmix_info_t directives[], size_t ndirs,
+                                HostOpDone done);
 // PMIx_IOF_push of the host: its push_stdin upcall, the server proc as the
 // source; eof adds PMIX_IOF_COMPLETE.
 pmix_status_t host_iof_push_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],

@@ -27,6 +27,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace pmixpp::server {
 
@@ -125,6 +127,16 @@ pmix_status_t server_allocate_nb(pmix_alloc_directive_t directive, const pmix_in
 using SelfJobControlDone = std::function<void(wire::StatusReply &reply)>;
 pmix_status_t server_job_control_nb(const pmix_proc_t targets[], std::size_t ntargets, const pmix_info_t directives[],
                                     std::size_t ndirs, SelfJobControlDone done);
+
+// PMIx_Publish / Lookup / Unpublish of the host (self_publish.cc): its own
+// publish, lookup and unpublish upcalls, the server proc as requester and
+// its uid and gid in the info. Without the upcall, PMIX_ERR_NOT_SUPPORTED.
+pmix_status_t server_publish_nb(const pmix_info_t info[], std::size_t ninfo, PushDone done);
+using LookupDone = std::function<void(wire::LookupReply &reply)>;
+pmix_status_t server_lookup_nb(std::vector<std::string> keys, const pmix_info_t directives[], std::size_t ndirs,
+                               LookupDone done);
+pmix_status_t server_unpublish_nb(std::vector<std::string> keys, const pmix_info_t directives[], std::size_t ndirs,
+                                  PushDone done);
 
 // ---- events ----------------------------------------------------------------
 

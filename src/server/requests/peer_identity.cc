@@ -15,11 +15,8 @@ bool peer_user(Server &server, const Peer &peer, uid_t *uid_p, gid_t *gid_p)
     return true;
 }
 
-pmix_status_t append_peer_user(Server &server, const Peer &peer, wire::InfoArray &info)
+pmix_status_t append_user(uid_t uid, gid_t gid, wire::InfoArray &info)
 {
-    uid_t uid = 0;
-    gid_t gid = 0;
-    if (!peer_user(server, peer, &uid, &gid)) return PMIX_SUCCESS;
     wire::InfoArray grown;
     pmix_status_t rc = grown.allocate(info.size() + 2);
     for (size_t i = 0; i < info.size() && rc == PMIX_SUCCESS; ++i) rc = PMIx_Info_xfer(&grown[i], &info[i]);
@@ -30,6 +27,14 @@ pmix_status_t append_peer_user(Server &server, const Peer &peer, wire::InfoArray
     PMIX_INFO_LOAD(&grown[info.size() + 1], PMIX_GRPID, &group, PMIX_UINT32);
     info = std::move(grown);
     return PMIX_SUCCESS;
+}
+
+pmix_status_t append_peer_user(Server &server, const Peer &peer, wire::InfoArray &info)
+{
+    uid_t uid = 0;
+    gid_t gid = 0;
+    if (!peer_user(server, peer, &uid, &gid)) return PMIX_SUCCESS;
+    return append_user(uid, gid, info);
 }
 
 }  // namespace pmixpp::server

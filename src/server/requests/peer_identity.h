@@ -17,6 +17,8 @@ bool peer_user(Server &server, const Peer &peer, uid_t *uid_p, gid_t *gid_p);
 // host's publish / lookup / unpublish get them, as OpenPMIx hands them (Open
 // MPI's data server refuses a lookup without the requester's user id).
 pmix_status_t append_peer_user(Server &server, const Peer &peer, wire::InfoArray &info);
+// The same for a known user (the host's own requests: its own uid and gid).
+pmix_status_t append_user(uid_t uid, gid_t gid, wire::InfoArray &info);
 
 }  // namespace pmixpp::server
 

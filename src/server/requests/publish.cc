@@ -7,6 +7,7 @@
 #include "server/requests/peer_identity.h"
 #include "server/requests/requests.h"
 
+#include <functional>
 #include <memory>
 #include <new>
 #include <vector>
@@ -32,8 +33,7 @@ struct HostLookup {
     pmix_proc_t requester{};
     KeyList keys;
     wire::InfoArray directives;
-    PeerId peer = kNoPeer;
-    uint32_t tag = 0;
+    LookupResponder respond;
 };
 
 void host_lookup_done(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata)
@@ -46,71 +46,96 @@ void host_lookup_done(pmix_status_t status, pmix_pdata_t data[], size_t ndata, v
         const pmix_status_t rc = reply->data.assign_copy(data, ndata);
         if (rc != PMIX_SUCCESS) reply->status = rc;
     }
-    post_to_server(
-        [peer = call->peer, tag = call->tag, reply](Server &server) { reply_to(server, peer, tag, *reply); });
+    post_to_server([respond = std::move(call->respond), reply](Server &) { respond(*reply); });
+}
+
+void respond_status(const StatusResponder &respond, pmix_status_t status)
+{
+    wire::StatusReply reply;
+    reply.status = status;
+    respond(reply);
+}
+
+template <typename Reply> std::function<void(Reply &)> answer_peer(const Peer &peer, uint32_t tag)
+{
+    return [id = peer.id, tag](Reply &reply) {
+        if (Server *now = current()) reply_to(*now, id, tag, reply);
+    };
 }
 
 }  // namespace
 
-void handle_publish(Server &server, Peer &peer, uint32_t tag, wire::PublishRequest &request)
+void start_publish(Server &server, const pmix_proc_t &requester, wire::PublishRequest request, StatusResponder respond)
 {
     const auto upcall = server.host.slots().publish;
-    if (upcall == nullptr) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
-    const pmix_status_t rc = append_peer_user(server, peer, request.info);
-    if (rc != PMIX_SUCCESS) return reply_status(server, peer.id, tag, rc);
+    if (upcall == nullptr) return respond_status(respond, PMIX_ERR_NOT_SUPPORTED);
     auto held = std::make_shared<wire::PublishRequest>(std::move(request));
-    const pmix_proc_t requester = peer.proc;
-    const PeerId id = peer.id;
     host::start_op(
         [upcall, held, requester](pmix_op_cbfunc_t cbfunc, void *cbdata) {
             return upcall(&requester, held->info.data(), held->info.size(), cbfunc, cbdata);
         },
-        [id, tag, held](pmix_status_t status) {
-            if (Server *now = current()) reply_status(*now, id, tag, status);
-        });
+        [respond, held](pmix_status_t status) { respond_status(respond, status); });
 }
 
-void handle_lookup(Server &server, Peer &peer, uint32_t tag, wire::LookupRequest &request)
+void start_lookup(Server &server, const pmix_proc_t &requester, wire::LookupRequest request, LookupResponder respond)
 {
     const auto upcall = server.host.slots().lookup;
     wire::LookupReply refused;
     refused.status = PMIX_ERR_NOT_SUPPORTED;
-    if (upcall == nullptr) return reply_to(server, peer.id, tag, refused);
-    refused.status = append_peer_user(server, peer, request.directives);
-    if (refused.status != PMIX_SUCCESS) return reply_to(server, peer.id, tag, refused);
+    if (upcall == nullptr) return respond(refused);
     auto *call = new (std::nothrow)
-        HostLookup{peer.proc, KeyList(std::move(request.keys)), std::move(request.directives), peer.id, tag};
+        HostLookup{requester, KeyList(std::move(request.keys)), std::move(request.directives), respond};
     refused.status = PMIX_ERR_NOMEM;
-    if (call == nullptr) return reply_to(server, peer.id, tag, refused);
+    if (call == nullptr) return respond(refused);
     const pmix_status_t rc = upcall(&call->requester, call->keys.data(), call->directives.data(),
                                     call->directives.size(), host_lookup_done, call);
     if (rc == PMIX_SUCCESS) return;
     delete call;
     refused.status = rc == PMIX_OPERATION_SUCCEEDED ? PMIX_ERR_NOT_FOUND : rc;
-    reply_to(server, peer.id, tag, refused);
+    respond(refused);
 }
 
-void handle_unpublish(Server &server, Peer &peer, uint32_t tag, wire::UnpublishRequest &request)
+void start_unpublish(Server &server, const pmix_proc_t &requester, wire::UnpublishRequest request,
+                     StatusResponder respond)
 {
     const auto upcall = server.host.slots().unpublish;
-    if (upcall == nullptr) return reply_status(server, peer.id, tag, PMIX_ERR_NOT_SUPPORTED);
-    const pmix_status_t rc = append_peer_user(server, peer, request.directives);
-    if (rc != PMIX_SUCCESS) return reply_status(server, peer.id, tag, rc);
+    if (upcall == nullptr) return respond_status(respond, PMIX_ERR_NOT_SUPPORTED);
     struct Held {
         KeyList keys;
         wire::InfoArray directives;
     };
     auto held = std::make_shared<Held>(Held{KeyList(std::move(request.keys)), std::move(request.directives)});
-    const pmix_proc_t requester = peer.proc;
-    const PeerId id = peer.id;
     host::start_op(
         [upcall, held, requester](pmix_op_cbfunc_t cbfunc, void *cbdata) {
             char **keys = held->keys.keys.empty() ? nullptr : held->keys.data();
             return upcall(&requester, keys, held->directives.data(), held->directives.size(), cbfunc, cbdata);
         },
-        [id, tag, held](pmix_status_t status) {
-            if (Server *now = current()) reply_status(*now, id, tag, status);
-        });
+        [respond, held](pmix_status_t status) { respond_status(respond, status); });
+}
+
+void handle_publish(Server &server, Peer &peer, uint32_t tag, wire::PublishRequest &request)
+{
+    const auto respond = answer_peer<wire::StatusReply>(peer, tag);
+    const pmix_status_t rc = append_peer_user(server, peer, request.info);
+    if (rc != PMIX_SUCCESS) return respond_status(respond, rc);
+    start_publish(server, peer.proc, std::move(request), respond);
+}
+
+void handle_lookup(Server &server, Peer &peer, uint32_t tag, wire::LookupRequest &request)
+{
+    const auto respond = answer_peer<wire::LookupReply>(peer, tag);
+    wire::LookupReply refused;
+    refused.status = append_peer_user(server, peer, request.directives);
+    if (refused.status != PMIX_SUCCESS) return respond(refused);
+    start_lookup(server, peer.proc, std::move(request), respond);
+}
+
+void handle_unpublish(Server &server, Peer &peer, uint32_t tag, wire::UnpublishRequest &request)
+{
+    const auto respond = answer_peer<wire::StatusReply>(peer, tag);
+    const pmix_status_t rc = append_peer_user(server, peer, request.directives);
+    if (rc != PMIX_SUCCESS) return respond_status(respond, rc);
+    start_unpublish(server, peer.proc, std::move(request), respond);
 }
 
 }  // namespace pmixpp::server

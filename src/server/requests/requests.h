@@ -121,6 +121,14 @@ void start_allocate(Server &server, const pmix_proc_t &requester, wire::Allocate
 using JobControlDone = std::function<void(pmix_status_t status)>;
 void start_job_control(Server &server, const pmix_proc_t &requester, wire::JobControlRequest request,
                        JobControlDone done);
+// PMIx_Publish / Lookup / Unpublish of a client (with its uid and gid in
+// the info) or of the host itself: the host's name-service upcalls.
+using StatusResponder = std::function<void(wire::StatusReply &reply)>;
+using LookupResponder = std::function<void(wire::LookupReply &reply)>;
+void start_publish(Server &server, const pmix_proc_t &requester, wire::PublishRequest request, StatusResponder respond);
+void start_lookup(Server &server, const pmix_proc_t &requester, wire::LookupRequest request, LookupResponder respond);
+void start_unpublish(Server &server, const pmix_proc_t &requester, wire::UnpublishRequest request,
+                     StatusResponder respond);
 using QueryResponder = std::function<void(wire::QueryReply &reply)>;
 void start_query(Server &server, const pmix_proc_t &requester, wire::QueryRequest request, QueryResponder respond);
 
