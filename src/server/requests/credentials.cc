@@ -129,16 +129,12 @@ void start_validate_credential(Server &server, const pmix_proc_t &requester, wir
 
 void handle_get_credential(Server &server, Peer &peer, uint32_t tag, wire::GetCredentialRequest &request)
 {
-    start_get_credential(server, peer.proc, std::move(request), [peer = peer.id, tag](wire::GetCredentialReply &reply) {
-        if (Server *now = current()) reply_to(*now, peer, tag, reply);
-    });
+    start_get_credential(server, peer.proc, std::move(request), answer_peer<wire::GetCredentialReply>(peer.id, tag));
 }
 
 void handle_validate_credential(Server &server, Peer &peer, uint32_t tag, wire::ValidateCredentialRequest &request)
 {
-    start_validate_credential(server, peer.proc, std::move(request), [peer = peer.id, tag](wire::InfoReply &reply) {
-        if (Server *now = current()) reply_to(*now, peer, tag, reply);
-    });
+    start_validate_credential(server, peer.proc, std::move(request), answer_peer<wire::InfoReply>(peer.id, tag));
 }
 
 }  // namespace pmixpp::server

@@ -27,21 +27,6 @@ template <typename Request, typename Reply> struct HostCall {
     std::function<void(Reply &)> respond;
 };
 
-// The responder that answers a peer's request on its tag.
-template <typename Reply> std::function<void(Reply &)> answer_peer(const Peer &peer, uint32_t tag)
-{
-    return [id = peer.id, tag](Reply &reply) {
-        if (Server *now = current()) reply_to(*now, id, tag, reply);
-    };
-}
-
-template <typename Reply> void respond_status(const std::function<void(Reply &)> &respond, pmix_status_t status)
-{
-    Reply reply;
-    reply.status = status;
-    respond(reply);
-}
-
 // The answer to send when the upcall itself returned `rc`.
 pmix_status_t immediate_status(pmix_status_t rc, pmix_status_t succeeded_means)
 {
@@ -122,10 +107,7 @@ void start_spawn(Server &server, const pmix_proc_t &requester, wire::SpawnReques
 
 void handle_spawn(Server &server, Peer &peer, uint32_t tag, wire::SpawnRequest &request)
 {
-    const PeerId id = peer.id;
-    start_spawn(server, peer.proc, std::move(request), [id, tag](wire::SpawnReply &reply) {
-        if (Server *now = current()) reply_to(*now, id, tag, reply);
-    });
+    start_spawn(server, peer.proc, std::move(request), answer_peer<wire::SpawnReply>(peer.id, tag));
 }
 
 void start_allocate(Server &server, const pmix_proc_t &requester, wire::AllocateRequest request, InfoResponder respond)
@@ -143,12 +125,12 @@ void start_allocate(Server &server, const pmix_proc_t &requester, wire::Allocate
 
 void handle_allocate(Server &server, Peer &peer, uint32_t tag, wire::AllocateRequest &request)
 {
-    start_allocate(server, peer.proc, std::move(request), answer_peer<wire::InfoReply>(peer, tag));
+    start_allocate(server, peer.proc, std::move(request), answer_peer<wire::InfoReply>(peer.id, tag));
 }
 
 void handle_session_control(Server &server, Peer &peer, uint32_t tag, wire::SessionControlRequest &request)
 {
-    const auto respond = answer_peer<wire::InfoReply>(peer, tag);
+    const auto respond = answer_peer<wire::InfoReply>(peer.id, tag);
     const auto upcall = server.host.session_control();
     if (upcall == nullptr) return respond_status<wire::InfoReply>(respond, PMIX_ERR_NOT_SUPPORTED);
     auto *call = new (std::nothrow) SessionCall{peer.proc, std::move(request), respond};
@@ -162,7 +144,7 @@ void handle_session_control(Server &server, Peer &peer, uint32_t tag, wire::Sess
 
 void handle_log(Server &server, Peer &peer, uint32_t tag, wire::LogRequest &request)
 {
-    const auto respond = answer_peer<wire::StatusReply>(peer, tag);
+    const auto respond = answer_peer<wire::StatusReply>(peer.id, tag);
     const auto upcall = server.host.slots().log;
     if (upcall == nullptr) return respond_status<wire::StatusReply>(respond, PMIX_ERR_NOT_SUPPORTED);
     auto *call = new (std::nothrow) LogCall{peer.proc, std::move(request), respond};

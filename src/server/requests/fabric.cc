@@ -64,13 +64,6 @@ bool size_in(const wire::InfoArray &info, const char *key, std::size_t *value_p)
     return false;
 }
 
-void respond_status(const FabricResponder &respond, pmix_status_t status)
-{
-    wire::FabricReply reply;
-    reply.status = status;
-    respond(reply);
-}
-
 std::size_t registrations_of(const Server &server, PeerId owner)
 {
     std::size_t n = 0;
@@ -90,7 +83,7 @@ void record_and_respond(Server &server, RegisteredFabric fabric, wire::InfoArray
     const uint64_t index = server.part<FabricRegistry>().next_index++;
     wire::FabricReply reply;
     const pmix_status_t rc = describe(index, fabric.name, info, &reply);
-    if (rc != PMIX_SUCCESS) return respond_status(respond, rc);
+    if (rc != PMIX_SUCCESS) return respond_status<wire::FabricReply>(respond, rc);
     server.part<FabricRegistry>().fabrics.emplace(index, std::move(fabric));
     respond(reply);
 }
@@ -127,15 +120,17 @@ struct HostFabricCall {
 // On the progress thread, after the host's answer was copied.
 void finish_host_call(Server &server, HostFabricCall &call, pmix_status_t status, wire::InfoArray &info)
 {
-    if (status != PMIX_SUCCESS) return respond_status(call.respond, status);
+    if (status != PMIX_SUCCESS) return respond_status<wire::FabricReply>(call.respond, status);
     if (call.index != 0) {  // an update: the registration may have ended meanwhile
         const auto it = server.part<FabricRegistry>().fabrics.find(call.index);
-        if (it == server.part<FabricRegistry>().fabrics.end()) return respond_status(call.respond, PMIX_ERR_NOT_FOUND);
+        if (it == server.part<FabricRegistry>().fabrics.end())
+            return respond_status<wire::FabricReply>(call.respond, PMIX_ERR_NOT_FOUND);
         wire::FabricReply reply;
         const pmix_status_t rc = describe(call.index, it->second.name, info, &reply);
-        return rc == PMIX_SUCCESS ? call.respond(reply) : respond_status(call.respond, rc);
+        return rc == PMIX_SUCCESS ? call.respond(reply) : respond_status<wire::FabricReply>(call.respond, rc);
     }
-    if (!owner_present(server, call.owner)) return respond_status(call.respond, PMIX_ERR_LOST_CONNECTION);
+    if (!owner_present(server, call.owner))
+        return respond_status<wire::FabricReply>(call.respond, PMIX_ERR_LOST_CONNECTION);
     RegisteredFabric fabric;
     fabric.name = text_in(info, PMIX_FABRIC_IDENTIFIER);
     if (fabric.name.empty()) fabric.name = kHostName;
@@ -187,7 +182,7 @@ void start_fabric_register(Server &server, const pmix_proc_t &requester, PeerId 
             "fabrics", "PMIx_Fabric_register refused with PMIX_ERR_OUT_OF_RESOURCE: " + std::string(requester.nspace) +
                            "." + std::to_string(requester.rank) + " holds " + std::to_string(kMaxFabricsPerRequester) +
                            " registrations already (deregister those it no longer uses)");
-        return respond_status(respond, PMIX_ERR_OUT_OF_RESOURCE);
+        return respond_status<wire::FabricReply>(respond, PMIX_ERR_OUT_OF_RESOURCE);
     }
     pnet::FabricDescription description;
     pmix_status_t rc =
@@ -196,7 +191,7 @@ void start_fabric_register(Server &server, const pmix_proc_t &requester, PeerId 
         RegisteredFabric fabric{description.identifier, description.component, 0, owner};
         return record_and_respond(server, std::move(fabric), description.info, respond);
     }
-    if (rc != PMIX_ERR_NOT_FOUND) return respond_status(respond, rc);
+    if (rc != PMIX_ERR_NOT_FOUND) return respond_status<wire::FabricReply>(respond, rc);
     auto call = std::make_unique<HostFabricCall>();
     call->requester = requester;
     call->owner = owner;
@@ -208,7 +203,7 @@ void start_fabric_register(Server &server, const pmix_proc_t &requester, PeerId 
         say_unavailable(server, requester);
         rc = PMIX_ERR_NOT_AVAILABLE;
     }
-    respond_status(respond, rc);
+    respond_status<wire::FabricReply>(respond, rc);
 }
 
 void start_fabric_update(Server &server, const pmix_proc_t &requester, PeerId owner, wire::FabricUpdateRequest request,
@@ -216,16 +211,16 @@ void start_fabric_update(Server &server, const pmix_proc_t &requester, PeerId ow
 {
     const auto it = server.part<FabricRegistry>().fabrics.find(request.index);
     if (it == server.part<FabricRegistry>().fabrics.end() || it->second.owner != owner) {
-        return respond_status(respond, PMIX_ERR_NOT_FOUND);
+        return respond_status<wire::FabricReply>(respond, PMIX_ERR_NOT_FOUND);
     }
     const RegisteredFabric &fabric = it->second;
     if (!fabric.component.empty()) {
         wire::InfoArray info;
         const pmix_status_t rc = pnet::update_fabric(server, fabric.component, fabric.name, &info);
-        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) return respond_status(respond, rc);
+        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) return respond_status<wire::FabricReply>(respond, rc);
         wire::FabricReply reply;
         const pmix_status_t described = describe(request.index, fabric.name, info, &reply);
-        return described == PMIX_SUCCESS ? respond(reply) : respond_status(respond, described);
+        return described == PMIX_SUCCESS ? respond(reply) : respond_status<wire::FabricReply>(respond, described);
     }
     auto call = std::make_unique<HostFabricCall>();
     call->requester = requester;
@@ -233,10 +228,10 @@ void start_fabric_update(Server &server, const pmix_proc_t &requester, PeerId ow
     call->index = request.index;
     call->respond = respond;
     pmix_status_t rc = call->directives.allocate(1);
-    if (rc != PMIX_SUCCESS) return respond_status(respond, rc);
+    if (rc != PMIX_SUCCESS) return respond_status<wire::FabricReply>(respond, rc);
     PMIX_INFO_LOAD(&call->directives[0], PMIX_FABRIC_INDEX, &fabric.host_index, PMIX_SIZE);
     rc = ask_host(server, PMIX_FABRIC_UPDATE_INFO, std::move(call));
-    if (rc != PMIX_SUCCESS) respond_status(respond, rc);
+    if (rc != PMIX_SUCCESS) respond_status<wire::FabricReply>(respond, rc);
 }
 
 pmix_status_t end_fabric(Server &server, PeerId owner, uint64_t index)

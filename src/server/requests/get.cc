@@ -321,13 +321,7 @@ void start_get(Server &server, const pmix_proc_t &requester, wire::GetRequest re
 
 void handle_get(Server &server, Peer &peer, uint32_t tag, wire::GetRequest &request)
 {
-    const PeerId id = peer.id;
-    start_get(
-        server, peer.proc, std::move(request),
-        [id, tag](wire::GetReply &reply) {
-            if (Server *now = current()) reply_to(*now, id, tag, reply);
-        },
-        id);
+    start_get(server, peer.proc, std::move(request), answer_peer<wire::GetReply>(peer.id, tag), peer.id);
 }
 
 }  // namespace pmixpp::server

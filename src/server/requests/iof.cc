@@ -125,10 +125,7 @@ void start_iof_pull(Server &server, PeerId owner, wire::IofPullRequest request, 
 
 void handle_iof_pull(Server &server, Peer &peer, uint32_t tag, wire::IofPullRequest &request)
 {
-    const PeerId id = peer.id;
-    start_iof_pull(server, id, std::move(request), [id, tag](wire::IofPullReply &reply) {
-        if (Server *now = current()) reply_to(*now, id, tag, reply);
-    });
+    start_iof_pull(server, peer.id, std::move(request), answer_peer<wire::IofPullReply>(peer.id, tag));
 }
 
 pmix_status_t stop_iof_pull(Server &server, PeerId owner, wire::IofDeregisterRequest &request)

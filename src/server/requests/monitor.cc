@@ -25,13 +25,6 @@ struct HostMonitor {
     MonitorResponder respond;
 };
 
-void respond_status(const MonitorResponder &respond, pmix_status_t status)
-{
-    wire::InfoReply reply;
-    reply.status = status;
-    respond(reply);
-}
-
 // The requester may have gone while the host thought about it: nothing to
 // watch then (its monitors were stopped when it left).
 bool owner_connected(Server &server, PeerId owner)
@@ -43,10 +36,12 @@ bool owner_connected(Server &server, PeerId owner)
 
 void answer_locally(Server &server, const HostMonitor &call)
 {
-    if (!owner_connected(server, call.owner)) return respond_status(call.respond, PMIX_ERR_LOST_CONNECTION);
+    if (!owner_connected(server, call.owner))
+        return respond_status<wire::InfoReply>(call.respond, PMIX_ERR_LOST_CONNECTION);
     const wire::MonitorRequest &request = call.request;
-    respond_status(call.respond, monitor::run_local(server, call.owner, call.requester, request.monitor[0],
-                                                    request.directives.data(), request.directives.size()));
+    respond_status<wire::InfoReply>(call.respond,
+                                    monitor::run_local(server, call.owner, call.requester, request.monitor[0],
+                                                       request.directives.data(), request.directives.size()));
 }
 
 void host_monitor_done(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata,
@@ -74,7 +69,7 @@ void start_monitor(Server &server, PeerId owner, const pmix_proc_t &requester, w
                    MonitorResponder respond)
 {
     std::unique_ptr<HostMonitor> call(new (std::nothrow) HostMonitor{requester, owner, {}, {}});
-    if (call == nullptr) return respond_status(respond, PMIX_ERR_NOMEM);
+    if (call == nullptr) return respond_status<wire::InfoReply>(respond, PMIX_ERR_NOMEM);
     call->request = std::move(request);
     call->respond = std::move(respond);
     const auto upcall = server.host.slots().monitor;
@@ -87,15 +82,12 @@ void start_monitor(Server &server, PeerId owner, const pmix_proc_t &requester, w
         return;
     }
     if (rc == PMIX_ERR_NOT_SUPPORTED) return answer_locally(server, *call);
-    respond_status(call->respond, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
+    respond_status<wire::InfoReply>(call->respond, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
 }
 
 void handle_monitor(Server &server, Peer &peer, uint32_t tag, wire::MonitorRequest &request)
 {
-    const PeerId id = peer.id;
-    start_monitor(server, id, peer.proc, std::move(request), [id, tag](wire::InfoReply &reply) {
-        if (Server *now = current()) reply_to(*now, id, tag, reply);
-    });
+    start_monitor(server, peer.id, peer.proc, std::move(request), answer_peer<wire::InfoReply>(peer.id, tag));
 }
 
 void handle_heartbeat(Server &server, Peer &peer, uint32_t tag, wire::HeartbeatRequest &)

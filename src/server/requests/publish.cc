@@ -49,32 +49,18 @@ void host_lookup_done(pmix_status_t status, pmix_pdata_t data[], size_t ndata, v
     post_to_server([respond = std::move(call->respond), reply](Server &) { respond(*reply); });
 }
 
-void respond_status(const StatusResponder &respond, pmix_status_t status)
-{
-    wire::StatusReply reply;
-    reply.status = status;
-    respond(reply);
-}
-
-template <typename Reply> std::function<void(Reply &)> answer_peer(const Peer &peer, uint32_t tag)
-{
-    return [id = peer.id, tag](Reply &reply) {
-        if (Server *now = current()) reply_to(*now, id, tag, reply);
-    };
-}
-
 }  // namespace
 
 void start_publish(Server &server, const pmix_proc_t &requester, wire::PublishRequest request, StatusResponder respond)
 {
     const auto upcall = server.host.slots().publish;
-    if (upcall == nullptr) return respond_status(respond, PMIX_ERR_NOT_SUPPORTED);
+    if (upcall == nullptr) return respond_status<wire::StatusReply>(respond, PMIX_ERR_NOT_SUPPORTED);
     auto held = std::make_shared<wire::PublishRequest>(std::move(request));
     host::start_op(
         [upcall, held, requester](pmix_op_cbfunc_t cbfunc, void *cbdata) {
             return upcall(&requester, held->info.data(), held->info.size(), cbfunc, cbdata);
         },
-        [respond, held](pmix_status_t status) { respond_status(respond, status); });
+        [respond, held](pmix_status_t status) { respond_status<wire::StatusReply>(respond, status); });
 }
 
 void start_lookup(Server &server, const pmix_proc_t &requester, wire::LookupRequest request, LookupResponder respond)
@@ -99,7 +85,7 @@ void start_unpublish(Server &server, const pmix_proc_t &requester, wire::Unpubli
                      StatusResponder respond)
 {
     const auto upcall = server.host.slots().unpublish;
-    if (upcall == nullptr) return respond_status(respond, PMIX_ERR_NOT_SUPPORTED);
+    if (upcall == nullptr) return respond_status<wire::StatusReply>(respond, PMIX_ERR_NOT_SUPPORTED);
     struct Held {
         KeyList keys;
         wire::InfoArray directives;
@@ -110,20 +96,20 @@ void start_unpublish(Server &server, const pmix_proc_t &requester, wire::Unpubli
             char **keys = held->keys.keys.empty() ? nullptr : held->keys.data();
             return upcall(&requester, keys, held->directives.data(), held->directives.size(), cbfunc, cbdata);
         },
-        [respond, held](pmix_status_t status) { respond_status(respond, status); });
+        [respond, held](pmix_status_t status) { respond_status<wire::StatusReply>(respond, status); });
 }
 
 void handle_publish(Server &server, Peer &peer, uint32_t tag, wire::PublishRequest &request)
 {
-    const auto respond = answer_peer<wire::StatusReply>(peer, tag);
+    const auto respond = answer_peer<wire::StatusReply>(peer.id, tag);
     const pmix_status_t rc = append_peer_user(server, peer, request.info);
-    if (rc != PMIX_SUCCESS) return respond_status(respond, rc);
+    if (rc != PMIX_SUCCESS) return respond_status<wire::StatusReply>(respond, rc);
     start_publish(server, peer.proc, std::move(request), respond);
 }
 
 void handle_lookup(Server &server, Peer &peer, uint32_t tag, wire::LookupRequest &request)
 {
-    const auto respond = answer_peer<wire::LookupReply>(peer, tag);
+    const auto respond = answer_peer<wire::LookupReply>(peer.id, tag);
     wire::LookupReply refused;
     refused.status = append_peer_user(server, peer, request.directives);
     if (refused.status != PMIX_SUCCESS) return respond(refused);
@@ -132,9 +118,9 @@ void handle_lookup(Server &server, Peer &peer, uint32_t tag, wire::LookupRequest
 
 void handle_unpublish(Server &server, Peer &peer, uint32_t tag, wire::UnpublishRequest &request)
 {
-    const auto respond = answer_peer<wire::StatusReply>(peer, tag);
+    const auto respond = answer_peer<wire::StatusReply>(peer.id, tag);
     const pmix_status_t rc = append_peer_user(server, peer, request.directives);
-    if (rc != PMIX_SUCCESS) return respond_status(respond, rc);
+    if (rc != PMIX_SUCCESS) return respond_status<wire::StatusReply>(respond, rc);
     start_unpublish(server, peer.proc, std::move(request), respond);
 }
 

@@ -234,10 +234,7 @@ void start_query(Server &server, const pmix_proc_t &requester, wire::QueryReques
 
 void handle_query(Server &server, Peer &peer, uint32_t tag, wire::QueryRequest &request)
 {
-    const PeerId id = peer.id;
-    start_query(server, peer.proc, std::move(request), [id, tag](wire::QueryReply &reply) {
-        if (Server *now = current()) reply_to(*now, id, tag, reply);
-    });
+    start_query(server, peer.proc, std::move(request), answer_peer<wire::QueryReply>(peer.id, tag));
 }
 
 }  // namespace pmixpp::server

@@ -10,6 +10,7 @@
 
 #include <pmix_common.h>
 
+#include <functional>
 #include <string>
 
 namespace pmixpp::server {
@@ -44,6 +45,24 @@ template <typename Reply> void reply_to(Server &server, PeerId id, uint32_t tag,
 }
 
 void reply_status(Server &server, PeerId id, uint32_t tag, pmix_status_t status);
+
+// A request's responder that answers peer `id` on `tag`, if the server and
+// the peer are still there when the answer comes. The same request started
+// by the host itself (host mode) gets a responder of its own instead.
+template <typename Reply> std::function<void(Reply &)> answer_peer(PeerId id, uint32_t tag)
+{
+    return [id, tag](Reply &reply) {
+        if (Server *now = current()) reply_to(*now, id, tag, reply);
+    };
+}
+
+// Answers a responder with a status and nothing else.
+template <typename Reply> void respond_status(const std::function<void(Reply &)> &respond, pmix_status_t status)
+{
+    Reply reply;
+    reply.status = status;
+    respond(reply);
+}
 
 // Closes a connection whose peer broke the protocol, with one log line.
 void drop_peer(Peer &peer, pmix_status_t status, const std::string &reason);
