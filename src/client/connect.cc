@@ -5,13 +5,16 @@
 // connected namespace is reachable through PMIx_Get (the server answers for
 // every namespace registered with it).
 //
-// A process that runs the server itself (host mode) is refused with
-// PMIX_ERR_INIT, as for publish: it would be asking itself.
+// A process that runs the server itself (host mode) is no participant of
+// its clients' collectives: its own set completes at once, any other goes
+// to its own connect / disconnect upcall (server/engine/self_connect.cc).
 #include <pmix.h>
 
 #include <memory>
 #include <new>
+#include <type_traits>
 
+#include "client/core/host_mode.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
 
@@ -24,8 +27,13 @@ pmix_status_t start(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t 
                     client::StatusDone done)
 {
     std::shared_ptr<client::Session> session = client::current_session();
-    if (!session) return PMIX_ERR_INIT;
+    const bool host_asking = !session && client::host_mode();
+    if (!session && !host_asking) return PMIX_ERR_INIT;
     if (procs == nullptr || nprocs == 0 || (info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
+    if (host_asking) {
+        constexpr bool disconnect = std::is_same_v<Request, wire::DisconnectRequest>;
+        return client::host_connect_nb(disconnect, procs, nprocs, info, ninfo, std::move(done));
+    }
     Request request;
     request.procs.assign(procs, procs + nprocs);
     const pmix_status_t rc = request.info.assign_copy(info, ninfo);

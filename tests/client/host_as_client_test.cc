@@ -490,3 +490,68 @@ Test(host_as_client, publish_lookup_unpublish_go_to_its_own_upcalls, .timeout = 
     cr_expect_eq(g_names.requester.rank, kServerRank);
     stop_server();
 }
+
+namespace {
+
+struct Membership {
+    int connects = 0;
+    int disconnects = 0;
+    std::vector<pmix_proc_t> procs;
+};
+Membership g_membership;
+
+pmix_status_t connect_upcall(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t[], size_t,
+                             pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_membership.connects;
+    g_membership.procs.assign(procs, procs + nprocs);
+    cbfunc(PMIX_SUCCESS, cbdata);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t disconnect_upcall(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, pmix_op_cbfunc_t, void *)
+{
+    ++g_membership.disconnects;
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+}  // namespace
+
+// The host is no participant of its clients' collectives: a connect of
+// only itself is done at once, any other set goes to its own upcall as is.
+Test(host_as_client, connect_and_disconnect_go_to_its_own_upcalls, .timeout = 30)
+{
+    pmix_server_module_t module{};
+    module.connect = connect_upcall;
+    module.disconnect = disconnect_upcall;
+    start_server(&module);
+    pmix_proc_t self;
+    PMIX_LOAD_PROCID(&self, kServerNspace, kServerRank);
+    cr_expect_eq(PMIx_Connect(&self, 1, nullptr, 0), PMIX_SUCCESS);
+    cr_expect_eq(g_membership.connects, 0, "a connect of only the host reached the upcall");
+
+    pmix_proc_t pair[2];
+    PMIX_LOAD_PROCID(&pair[0], kServerNspace, kServerRank);
+    PMIX_LOAD_PROCID(&pair[1], "elsewhere", PMIX_RANK_WILDCARD);
+    cr_expect_eq(PMIx_Connect(pair, 2, nullptr, 0), PMIX_SUCCESS);
+    cr_expect_eq(g_membership.connects, 1);
+    cr_assert_eq(g_membership.procs.size(), 2u);
+    cr_expect_str_eq(g_membership.procs[1].nspace, "elsewhere");
+    cr_expect_eq(g_membership.procs[1].rank, PMIX_RANK_WILDCARD);
+
+    cr_expect_eq(PMIx_Disconnect(pair, 2, nullptr, 0), PMIX_SUCCESS);
+    cr_expect_eq(g_membership.disconnects, 1);
+    cr_expect_eq(PMIx_Connect(nullptr, 0, nullptr, 0), PMIX_ERR_BAD_PARAM);
+    stop_server();
+}
+
+Test(host_as_client, connect_without_the_upcall_is_not_supported, .timeout = 30)
+{
+    pmix_server_module_t module{};
+    start_server(&module);
+    pmix_proc_t other;
+    PMIX_LOAD_PROCID(&other, "elsewhere", 0);
+    cr_expect_eq(PMIx_Connect(&other, 1, nullptr, 0), PMIX_ERR_NOT_SUPPORTED);
+    cr_expect_eq(PMIx_Disconnect(&other, 1, nullptr, 0), PMIX_ERR_NOT_SUPPORTED);
+    stop_server();
+}

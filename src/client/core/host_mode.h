@@ -73,6 +73,10 @@ pmix_status_t host_allocate_nb(pmix_alloc_directive_t directive, const pmix_info
                                HostInfoDone done);
 pmix_status_t host_job_control_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
                                   size_t ndirs, HostOpDone done);
+// PMIx_Connect / PMIx_Disconnect of the host: done at once for a set of
+// only itself, else its own connect (disconnect) upcall.
+pmix_status_t host_connect_nb(bool disconnect, const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                              size_t ninfo, HostOpDone done);
 // PMIx_Publish / Lookup / Unpublish of the host: its own name-service
 // upcalls, with its uid and gid.
 pmix_status_t host_publish_nb(const pmix_info_t info[], size_t ninfo, HostOpDone done);

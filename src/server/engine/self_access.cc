@@ -33,6 +33,14 @@ void fail_self_ops(Server &server, pmix_status_t status)
     for (auto &[id, fail] : pending) fail(status);
 }
 
+bool names_only_self(const Server &server, const pmix_proc_t procs[], std::size_t nprocs)
+{
+    for (std::size_t i = 0; i < nprocs; ++i) {
+        if (!server.is_self(procs[i])) return false;
+    }
+    return true;
+}
+
 bool server_running()
 {
     return current() != nullptr;

@@ -128,6 +128,14 @@ using SelfJobControlDone = std::function<void(wire::StatusReply &reply)>;
 pmix_status_t server_job_control_nb(const pmix_proc_t targets[], std::size_t ntargets, const pmix_info_t directives[],
                                     std::size_t ndirs, SelfJobControlDone done);
 
+// PMIx_Connect / PMIx_Disconnect of the host (self_connect.cc). As for its
+// fence, the host is no participant of its clients' collectives: a set of
+// only itself completes at once, any other goes to its own connect
+// (disconnect) upcall with the procs and info as given. Without the upcall,
+// PMIX_ERR_NOT_SUPPORTED.
+pmix_status_t server_connect_nb(bool disconnect, const pmix_proc_t procs[], std::size_t nprocs,
+                                const pmix_info_t info[], std::size_t ninfo, PushDone done);
+
 // PMIx_Publish / Lookup / Unpublish of the host (self_publish.cc): its own
 // publish, lookup and unpublish upcalls, the server proc as requester and
 // its uid and gid in the info. Without the upcall, PMIX_ERR_NOT_SUPPORTED.

@@ -53,14 +53,6 @@ void self_fence_done(pmix_status_t status, const char *data, size_t ndata, void 
     });
 }
 
-bool only_self(const Server &server, const std::vector<pmix_proc_t> &procs)
-{
-    for (const auto &proc : procs) {
-        if (!server.is_self(proc)) return false;
-    }
-    return true;
-}
-
 pmix_status_t make_call(Server &server, const std::vector<pmix_proc_t> &procs, const wire::InfoArray &directives,
                         std::unique_ptr<SelfFenceCall> *call_p)
 {
@@ -90,7 +82,7 @@ void arm_timeout(Server &server, const wire::InfoArray &directives, const std::s
 void start_self_fence(Server &server, const std::vector<pmix_proc_t> &procs, const wire::InfoArray &directives,
                       const std::shared_ptr<SelfFence> &fence)
 {
-    if (procs.empty() || only_self(server, procs)) return fence->answer(PMIX_SUCCESS);
+    if (names_only_self(server, procs.data(), procs.size())) return fence->answer(PMIX_SUCCESS);
     const auto upcall = server.host.slots().fence_nb;
     if (upcall == nullptr) return fence->answer(PMIX_ERR_NOT_SUPPORTED);
     std::unique_ptr<SelfFenceCall> call;

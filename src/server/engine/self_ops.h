@@ -8,6 +8,7 @@
 
 #include <pmix_common.h>
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 
@@ -65,6 +66,10 @@ template <typename Reply, typename Start> pmix_status_t run_on_server(std::funct
             if (*shared_done) (*shared_done)(reply);
         });
 }
+
+// Whether a collective of the host names nobody but the host: it completes
+// at once, with no upcall (an empty set counts as that too).
+bool names_only_self(const Server &server, const pmix_proc_t procs[], std::size_t nprocs);
 
 // PMIx_server_finalize: every pending self op completes with status.
 void fail_self_ops(Server &server, pmix_status_t status);
