@@ -136,11 +136,13 @@ pmix_status_t combined(const LocalOutcome &local, pmix_status_t host_status)
 }
 
 // Sends what is left to the host; done(host status) on the progress thread.
-// PMIX_ERR_NOT_SUPPORTED without a server to ask (a host process itself).
+// A host process hands it to its own log upcall.
 pmix_status_t ask_host(LocalOutcome &local, const pmix_info_t dirs[], size_t ndirs,
                        std::function<void(pmix_status_t)> done)
 {
     std::shared_ptr<client::Session> session = client::current_session();
+    if (!session && client::host_mode())
+        return client::host_log_nb(std::move(local.left), dirs, ndirs, std::move(done));
     if (!session) return PMIX_ERR_NOT_SUPPORTED;
     wire::LogRequest request;
     request.data = std::move(local.left);

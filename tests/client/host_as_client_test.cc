@@ -555,3 +555,48 @@ Test(host_as_client, connect_without_the_upcall_is_not_supported, .timeout = 30)
     cr_expect_eq(PMIx_Disconnect(&other, 1, nullptr, 0), PMIX_ERR_NOT_SUPPORTED);
     stop_server();
 }
+
+namespace {
+
+struct HostLog {
+    int calls = 0;
+    pmix_proc_t requester{};
+    std::string channel;
+};
+HostLog g_log;
+
+void log_upcall(const pmix_proc_t *requester, const pmix_info_t data[], size_t ndata, const pmix_info_t[], size_t,
+                pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    ++g_log.calls;
+    g_log.requester = *requester;
+    if (ndata > 0) g_log.channel = data[0].key;
+    cbfunc(PMIX_SUCCESS, cbdata);
+}
+
+}  // namespace
+
+// What the host's PMIx_Log cannot write itself (here: the job record) goes
+// to its own log upcall, the server proc as requester.
+Test(host_as_client, log_channels_it_cannot_serve_go_to_its_own_upcall, .timeout = 30)
+{
+    pmix_server_module_t module{};
+    module.log = log_upcall;
+    start_server(&module);
+    pmix_info_t record;
+    PMIX_INFO_LOAD(&record, PMIX_LOG_JOB_RECORD, "host ran", PMIX_STRING);
+    cr_expect_eq(PMIx_Log(&record, 1, nullptr, 0), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&record);
+    cr_expect_eq(g_log.calls, 1);
+    cr_expect_str_eq(g_log.channel.c_str(), PMIX_LOG_JOB_RECORD);
+    cr_expect_str_eq(g_log.requester.nspace, kServerNspace);
+    cr_expect_eq(g_log.requester.rank, kServerRank);
+    stop_server();
+
+    pmix_server_module_t silent{};
+    start_server(&silent);
+    PMIX_INFO_LOAD(&record, PMIX_LOG_JOB_RECORD, "nobody keeps it", PMIX_STRING);
+    cr_expect_eq(PMIx_Log(&record, 1, nullptr, 0), PMIX_ERR_NOT_SUPPORTED);
+    PMIX_INFO_DESTRUCT(&record);
+    stop_server();
+}

@@ -1,9 +1,9 @@
 // The host's calls that its own host module carries out, as OpenPMIx hands
 // them to the upcalls with the server's proc as requester: PMIx_Spawn,
-// PMIx_Allocation_request, PMIx_Job_control, PMIx_Connect / Disconnect,
-// PMIx_Publish / Lookup / Unpublish and PMIx_IOF_push (its push_stdin); and
-// its own pulls of its children's output (PMIx_IOF_pull, answered by the
-// server's registry).
+// PMIx_Allocation_request, PMIx_Job_control, PMIx_Log, PMIx_Connect /
+// Disconnect, PMIx_Publish / Lookup / Unpublish and PMIx_IOF_push (its
+// push_stdin); and its own pulls of its children's output (PMIx_IOF_pull,
+// answered by the server's registry).
 #include "client/core/host_mode.h"
 #include "client/core/iof_handlers.h"
 #include "server/engine/self_access.h"
@@ -31,6 +31,12 @@ pmix_status_t host_job_control_nb(const pmix_proc_t targets[], size_t ntargets, 
 {
     return server::server_job_control_nb(targets, ntargets, directives, ndirs,
                                          [done](wire::StatusReply &reply) { done(reply.status); });
+}
+
+pmix_status_t host_log_nb(wire::InfoArray left, const pmix_info_t directives[], size_t ndirs, HostOpDone done)
+{
+    return server::server_log_nb(std::move(left), directives, ndirs,
+                                 [done](wire::StatusReply &reply) { done(reply.status); });
 }
 
 pmix_status_t host_connect_nb(bool disconnect, const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],

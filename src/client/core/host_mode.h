@@ -3,8 +3,9 @@
 // it is then the proc PMIX_SERVER_NSPACE / PMIX_SERVER_RANK, PMIx_Initialized
 // is true, PMIx_Init returns that proc without connecting, and Get, Put,
 // Commit, Fence, Query_info, the event calls and Resolve_peers/nodes work on
-// the server's own state, and Spawn goes to the host's own upcall
-// (server/engine/self_access.h). A client session, when
+// the server's own state, and what a host carries out (spawn, allocation,
+// job control, log, connect, publish and lookup, IOF push) goes to the
+// host's own upcalls (server/engine/self_access.h). A client session, when
 // there is one, always takes precedence.
 #ifndef PMIXPP_CLIENT_CORE_HOST_MODE_H
 #define PMIXPP_CLIENT_CORE_HOST_MODE_H
@@ -73,6 +74,9 @@ pmix_status_t host_allocate_nb(pmix_alloc_directive_t directive, const pmix_info
                                HostInfoDone done);
 pmix_status_t host_job_control_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[],
                                   size_t ndirs, HostOpDone done);
+// PMIx_Log of the host: the channels it could not serve itself go to its
+// own log upcall.
+pmix_status_t host_log_nb(wire::InfoArray left, const pmix_info_t directives[], size_t ndirs, HostOpDone done);
 // PMIx_Connect / PMIx_Disconnect of the host: done at once for a set of
 // only itself, else its own connect (disconnect) upcall.
 pmix_status_t host_connect_nb(bool disconnect, const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],

@@ -128,6 +128,11 @@ using SelfJobControlDone = std::function<void(wire::StatusReply &reply)>;
 pmix_status_t server_job_control_nb(const pmix_proc_t targets[], std::size_t ntargets, const pmix_info_t directives[],
                                     std::size_t ndirs, SelfJobControlDone done);
 
+// PMIx_Log of the host (self_jobs.cc): the channels it could not serve
+// itself (`data`), handed to its own log upcall. Without the upcall,
+// PMIX_ERR_NOT_SUPPORTED.
+pmix_status_t server_log_nb(wire::InfoArray data, const pmix_info_t directives[], std::size_t ndirs, PushDone done);
+
 // PMIx_Connect / PMIx_Disconnect of the host (self_connect.cc). As for its
 // fence, the host is no participant of its clients' collectives: a set of
 // only itself completes at once, any other goes to its own connect

@@ -39,8 +39,7 @@ void start_self_connect(Server &server, bool disconnect, std::shared_ptr<SelfCon
     if (upcall == nullptr) return answer_connect(done, PMIX_ERR_NOT_SUPPORTED);
     host::start_op(
         [upcall, call](pmix_op_cbfunc_t cbfunc, void *cbdata) {
-            return upcall(call->procs.data(), call->procs.size(), call->info.data(), call->info.size(), cbfunc,
-                          cbdata);
+            return upcall(call->procs.data(), call->procs.size(), call->info.data(), call->info.size(), cbfunc, cbdata);
         },
         [done, call](pmix_status_t status) { answer_connect(done, status); });
 }

@@ -142,16 +142,20 @@ void handle_session_control(Server &server, Peer &peer, uint32_t tag, wire::Sess
     respond_status<wire::InfoReply>(respond, immediate_status(rc, PMIX_SUCCESS));
 }
 
-void handle_log(Server &server, Peer &peer, uint32_t tag, wire::LogRequest &request)
+void start_log(Server &server, const pmix_proc_t &requester, wire::LogRequest request, StatusResponder respond)
 {
-    const auto respond = answer_peer<wire::StatusReply>(peer.id, tag);
     const auto upcall = server.host.slots().log;
     if (upcall == nullptr) return respond_status<wire::StatusReply>(respond, PMIX_ERR_NOT_SUPPORTED);
-    auto *call = new (std::nothrow) LogCall{peer.proc, std::move(request), respond};
+    auto *call = new (std::nothrow) LogCall{requester, std::move(request), respond};
     if (call == nullptr) return respond_status<wire::StatusReply>(respond, PMIX_ERR_NOMEM);
     // The log upcall returns nothing: it always answers through log_done.
     upcall(&call->requester, call->request.data.data(), call->request.data.size(), call->request.directives.data(),
            call->request.directives.size(), log_done, call);
+}
+
+void handle_log(Server &server, Peer &peer, uint32_t tag, wire::LogRequest &request)
+{
+    start_log(server, peer.proc, std::move(request), answer_peer<wire::StatusReply>(peer.id, tag));
 }
 
 }  // namespace pmixpp::server

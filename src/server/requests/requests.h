@@ -121,9 +121,12 @@ void start_allocate(Server &server, const pmix_proc_t &requester, wire::Allocate
 using JobControlDone = std::function<void(pmix_status_t status)>;
 void start_job_control(Server &server, const pmix_proc_t &requester, wire::JobControlRequest request,
                        JobControlDone done);
+// PMIx_Log channels that only the host serves, of a client or of the host
+// itself: the host's log upcall.
+using StatusResponder = std::function<void(wire::StatusReply &reply)>;
+void start_log(Server &server, const pmix_proc_t &requester, wire::LogRequest request, StatusResponder respond);
 // PMIx_Publish / Lookup / Unpublish of a client (with its uid and gid in
 // the info) or of the host itself: the host's name-service upcalls.
-using StatusResponder = std::function<void(wire::StatusReply &reply)>;
 using LookupResponder = std::function<void(wire::LookupReply &reply)>;
 void start_publish(Server &server, const pmix_proc_t &requester, wire::PublishRequest request, StatusResponder respond);
 void start_lookup(Server &server, const pmix_proc_t &requester, wire::LookupRequest request, LookupResponder respond);
