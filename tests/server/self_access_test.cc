@@ -46,12 +46,18 @@ pmix_proc_t proc_of(const char *nspace, pmix_rank_t rank)
 
 using GetLatch = runtime::Latch<std::shared_ptr<wire::GetReply>>;
 
-std::shared_ptr<GetLatch> get_nb(const pmix_proc_t &target, const char *key)
+// wait_seconds > 0 passes PMIX_TIMEOUT: the host then waits for the key
+// as a client would, instead of NOT_FOUND at once.
+std::shared_ptr<GetLatch> get_nb(const pmix_proc_t &target, const char *key, int wait_seconds = 0)
 {
     auto done = std::make_shared<GetLatch>();
-    const pmix_status_t rc = server::server_get_nb(target, key, nullptr, 0, [done](wire::GetReply &reply) {
-        done->complete(reply.status, std::make_shared<wire::GetReply>(std::move(reply)));
-    });
+    pmix_info_t timeout;
+    PMIX_INFO_LOAD(&timeout, PMIX_TIMEOUT, &wait_seconds, PMIX_INT);
+    const pmix_status_t rc =
+        server::server_get_nb(target, key, &timeout, wait_seconds > 0 ? 1 : 0, [done](wire::GetReply &reply) {
+            done->complete(reply.status, std::make_shared<wire::GetReply>(std::move(reply)));
+        });
+    PMIX_INFO_DESTRUCT(&timeout);
     cr_assert_eq(rc, PMIX_SUCCESS, "server_get_nb: %s", PMIx_Error_string(rc));
     return done;
 }
@@ -133,9 +139,17 @@ Test(server_self_access, store_internal_of_the_host_is_read_back)
     cr_expect_eq(PMIx_Store_internal(&self, "", &value), PMIX_ERR_BAD_PARAM);
 }
 
-Test(server_self_access, get_nb_waits_for_a_client_commit)
+// As OpenPMIx answers its host: PRRTE's direct modex asks for a client's
+// key and, on NOT_FOUND, keeps the request and asks again later.
+Test(server_self_access, get_of_a_key_not_yet_committed_is_not_found_at_once)
 {
-    auto pending = get_nb(proc_of(kJob, 1), "late.key");
+    auto asked = get_nb(proc_of(kJob, 1), "late.key");
+    cr_expect_eq(asked->wait_for(kWait), PMIX_ERR_NOT_FOUND);
+}
+
+Test(server_self_access, get_nb_with_a_timeout_waits_for_a_client_commit)
+{
+    auto pending = get_nb(proc_of(kJob, 1), "late.key", 30);
     cr_expect(!pending->is_complete(), "nothing to answer with before rank 1 commits");
     RawClient client;
     cr_assert_eq(client.hello(kJob, 1, nullptr), PMIX_SUCCESS);
@@ -148,7 +162,7 @@ Test(server_self_access, get_nb_waits_for_a_client_commit)
 
 Test(server_self_access, pending_get_fails_when_the_server_finalizes)
 {
-    auto pending = get_nb(proc_of(kJob, 0), "never.key");
+    auto pending = get_nb(proc_of(kJob, 0), "never.key", 30);
     cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
     cr_expect_eq(pending->wait_for(kWait), PMIX_ERR_LOST_CONNECTION);
     start_server(make_tmpdir());  // for the suite's teardown

@@ -47,10 +47,12 @@ pmix_status_t server_identity(pmix_proc_t *proc_p);
 pmix_status_t server_get(const pmix_proc_t *target, const char *key, const pmix_info_t qualifiers[],
                          std::size_t nqualifiers, pmix_value_t **value_p);
 
-// PMIx_Get(_nb) with waiting, as the server does for a connected client:
-// a local client that has not committed yet is waited for (unless
-// PMIX_IMMEDIATE; at most PMIX_TIMEOUT seconds), a remote proc's data is
-// asked from the host's direct_modex. An empty key asks for everything of
+// PMIx_Get(_nb) of the host. What the server does not hold is NOT_FOUND at
+// once, as OpenPMIx answers its host (PRRTE's direct modex relies on that).
+// With PMIX_TIMEOUT the host waits as a connected client would: a local
+// client that has not committed yet is waited for (unless PMIX_IMMEDIATE; at
+// most PMIX_TIMEOUT seconds), a remote proc's data is asked from the host's
+// direct_modex. An empty key asks for everything of
 // the target (reply.data holds all its key/values). reply.status is the
 // outcome; on PMIX_SUCCESS with a key, reply.data[0] is that key.
 using GetDone = std::function<void(wire::GetReply &reply)>;

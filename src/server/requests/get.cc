@@ -269,11 +269,19 @@ void when_missing(Server &server, const PendingGetPtr &get)
     const auto &directives = get->request.directives;
     const bool immediate = directive_flag(directives.data(), directives.size(), PMIX_IMMEDIATE);
     if (!is_rank(target.rank) || immediate) return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
+    // The host itself is told at once what its server does not hold, as
+    // OpenPMIx tells it, unless it gave PMIX_TIMEOUT to wait like a client:
+    // PRRTE asks for its PMIX_PARENT_ID and commits nothing, and its direct
+    // modex asks for a client's key and keeps the request itself when the
+    // answer is NOT_FOUND.
+    const bool host_asks = server.is_self(get->requester);
+    if (host_asks && !directive_timeout(directives.data(), directives.size())) {
+        return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
+    }
     if (server.is_self(target)) {
         // The host's own data (self-access puts): a client waits for its
-        // commit. The host itself is told at once, as OpenPMIx tells it:
-        // PRRTE asks for its PMIX_PARENT_ID and commits nothing.
-        if (server.self_committed || server.is_self(get->requester)) {
+        // commit.
+        if (server.self_committed || host_asks) {
             return answer_status(server, *get, PMIX_ERR_NOT_FOUND);
         }
         return wait_for_commit(server, get);
