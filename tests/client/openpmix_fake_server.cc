@@ -141,6 +141,19 @@ pmix_value_t u32_value(uint32_t v)
 
 // A 2-rank job as an OpenPMIx server lays it out: job keys, then one
 // pmix.pblob per rank.
+std::vector<uint8_t> peer_key_answer()
+{
+    Writer object(kV41);
+    pmix_proc_t peer{};
+    PMIX_LOAD_PROCID(&peer, kJob, 1);
+    (void)object.pack_proc(peer);
+    (void)object.pack_kval("peer.key", u32_value(42));
+    Writer writer(kV41);
+    (void)writer.pack_status(PMIX_SUCCESS);
+    (void)writer.pack_byte_object(object.bytes().data(), object.bytes().size());
+    return writer.take();
+}
+
 std::vector<uint8_t> job_data()
 {
     Writer writer(kV41);

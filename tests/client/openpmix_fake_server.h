@@ -66,6 +66,9 @@ pmix_value_t u32_value(uint32_t v);
 // A 2-rank job as an OpenPMIx server lays it out: job keys, then one
 // pmix.pblob per rank.
 std::vector<uint8_t> job_data();
+// The answer to a get of rank 1's "peer.key" (= 42): [status][BYTE_OBJECT
+// of [proc][KVAL]].
+std::vector<uint8_t> peer_key_answer();
 // Connect, then job data: what every script but the broken ones starts with.
 bool greet(FakeOpenPmixServer &server, int fd);
 

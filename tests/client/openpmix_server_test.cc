@@ -33,20 +33,6 @@ using openpmix::Encoding;
 using openpmix::Reader;
 using openpmix::Writer;
 
-// A get of rank 1's "peer.key": [status][BYTE_OBJECT of [proc][KVAL]].
-std::vector<uint8_t> peer_key_answer()
-{
-    Writer object(kV41);
-    pmix_proc_t peer{};
-    PMIX_LOAD_PROCID(&peer, kJob, 1);
-    (void)object.pack_proc(peer);
-    (void)object.pack_kval("peer.key", u32_value(42));
-    Writer writer(kV41);
-    (void)writer.pack_status(PMIX_SUCCESS);
-    (void)writer.pack_byte_object(object.bytes().data(), object.bytes().size());
-    return writer.take();
-}
-
 pmix_status_t get_u32(pmix_rank_t rank, const char *key, uint32_t *v_p)
 {
     pmix_proc_t proc{};

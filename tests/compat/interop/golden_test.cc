@@ -34,20 +34,6 @@ struct Recording {
     test_support::Result run;
 };
 
-// rank 1's "peer.key" = 42: [status][BYTE_OBJECT of [proc][KVAL]].
-std::vector<uint8_t> peer_key_answer()
-{
-    Writer object(kV41);
-    pmix_proc_t peer{};
-    PMIX_LOAD_PROCID(&peer, kJob, 1);
-    (void)object.pack_proc(peer);
-    (void)object.pack_kval("peer.key", u32_value(42));
-    Writer writer(kV41);
-    (void)writer.pack_status(PMIX_SUCCESS);
-    (void)writer.pack_byte_object(object.bytes().data(), object.bytes().size());
-    return writer.take();
-}
-
 std::vector<uint8_t> answer_to(Command command)
 {
     switch (command) {
