@@ -10,8 +10,8 @@
 # 2. Components see only the installed SDK and the public headers: a
 #    vendor must be able to build one out of tree.
 # 3. The programs in src/bin see only the public headers (and pmixpp_info
-#    the component core's inventory): they are built as any host or tool on
-#    top of libpmix would be.
+#    the component core's inventory and index): they are built as any host
+#    or tool on top of libpmix would be.
 # 4. The component core (framework/) knows nothing of the library's roles.
 # 5. src/common serves every role and includes none of them.
 # 6. src/client reaches into the server only where a process is both: the
@@ -114,8 +114,10 @@ endfunction()
 
 check_tree(components "^(common|server|client|tool|framework)/" "^$" "components see only <pmixpp/*.h> and <pmix*.h>")
 # (pmixpp_info reads the component core's inventory, framework/src/inventory.h,
-# to list what is installed; it links the framework, never the library's roles.)
-check_tree(src/bin "^(common|server|client|tool|framework)/" "^framework/src/inventory[.]h$" "programs see only the public headers")
+# to list what is installed, and writes its index, framework/src/component_index.h;
+# it links the framework, never the library's roles.)
+check_tree(src/bin "^(common|server|client|tool|framework)/" "^framework/src/(inventory|component_index)[.]h$"
+           "programs see only the public headers")
 check_tree(framework "^(common|server|client|tool)/" "^$" "the component core knows nothing of the library's roles")
 
 check_tree(src/common "^(server|client|tool)/" "^$" "src/common serves every role and includes none")

@@ -75,3 +75,21 @@ file(RELATIVE_PATH PMIXPP_PC_TO_PREFIX
 string(REGEX REPLACE "/$" "" PMIXPP_PC_TO_PREFIX "${PMIXPP_PC_TO_PREFIX}")
 configure_file("${PROJECT_SOURCE_DIR}/cmake/pmix.pc.in" "${PROJECT_BINARY_DIR}/pmix.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/pmix.pc" DESTINATION "${PMIXPP_INSTALL_PKGCONFIG_DIR}")
+
+# --- component index ---------------------------------------------------------
+# Installed files have new modification times (and may have a new RUNPATH),
+# so the build tree's index would be stale: the installed pmixpp_info writes
+# the installed directory's own (framework/src/component_index.h). A failure
+# only costs speed: components without a current entry are loaded to learn
+# what it would have said.
+string(CONFIGURE [[
+  set(_pmixpp_root "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}")
+  execute_process(
+    COMMAND "${_pmixpp_root}/@CMAKE_INSTALL_BINDIR@/pmixpp_info" --write-index
+            "${_pmixpp_root}/@PMIXPP_INSTALL_COMPONENT_DIR@"
+    RESULT_VARIABLE _pmixpp_index_rc)
+  if(NOT _pmixpp_index_rc EQUAL 0)
+    message(WARNING "pmixpp: could not write the component index (pmixpp_info --write-index)")
+  endif()
+]] _pmixpp_index_code @ONLY)
+install(CODE "${_pmixpp_index_code}")

@@ -1,5 +1,6 @@
 #include "selected_modules.h"
 
+#include "component_index.h"
 #include "diagnostics.h"
 #include "framework_table.h"
 #include "inventory.h"
@@ -83,18 +84,35 @@ void load_settings_once(CoreState &state)
     state.settings_loaded = true;
 }
 
-pmix_status_t live_selection(std::string_view framework, FrameworkSelection **selection_p)
+bool needs_loading(const FrameworkSelection &selection, const Wanted &wanted)
+{
+    for (const auto &state : selection.components) {
+        if (state.deferred && wanted.admits(state.candidate.name)) return true;
+    }
+    return false;
+}
+
+// The framework's selection with at least what `wanted` admits loaded.
+pmix_status_t live_selection(std::string_view framework, FrameworkSelection **selection_p,
+                             const Wanted &wanted = Wanted::everything())
 {
     const FrameworkInfo *info = find_framework(framework);
     if (info == nullptr) return PMIX_ERR_BAD_PARAM;
     CoreState &state = core_state();
     load_settings_once(state);
     if (const auto found = state.live.find(framework); found != state.live.end()) {
+        if (needs_loading(found->second, wanted)) {
+            const pmix_status_t rc = complete_selection(&found->second, wanted);
+            if (rc != PMIX_SUCCESS) {
+                state.live.erase(found);  // closed by complete_selection
+                return rc;
+            }
+        }
         *selection_p = &found->second;
         return PMIX_SUCCESS;
     }
     FrameworkSelection selection;
-    const pmix_status_t rc = run_selection(*info, &selection);
+    const pmix_status_t rc = run_selection(*info, &selection, wanted);
     if (rc != PMIX_SUCCESS) return rc;
     const auto [slot, inserted] = state.live.emplace(std::string(framework), std::move(selection));
     *selection_p = &slot->second;
@@ -130,6 +148,50 @@ pmix_status_t select(std::string_view framework, std::vector<SelectedModule> *mo
         for (const auto index : selection->order) modules.push_back(module_of(selection->components[index]));
         *modules_p = std::move(modules);
         return PMIX_SUCCESS;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t select_named(std::string_view framework, const std::vector<std::string> &names,
+                           std::vector<SelectedModule> *modules_p)
+{
+    if (modules_p == nullptr) return PMIX_ERR_BAD_PARAM;
+    try {
+        if (called_from_component_hook("select_named(\"" + std::string(framework) + "\")")) {
+            return PMIX_ERR_NOT_SUPPORTED;
+        }
+        CoreLock lock;
+        FrameworkSelection *selection = nullptr;
+        const pmix_status_t rc = live_selection(framework, &selection, Wanted::only(names));
+        if (rc != PMIX_SUCCESS) return rc;
+        std::vector<SelectedModule> modules;
+        for (const auto &name : names) {
+            for (const auto index : selection->order) {
+                if (selection->components[index].candidate.name == name) {
+                    modules.push_back(module_of(selection->components[index]));
+                }
+            }
+        }
+        *modules_p = std::move(modules);
+        return PMIX_SUCCESS;
+    } catch (const std::bad_alloc &) {
+        return PMIX_ERR_NOMEM;
+    }
+}
+
+pmix_status_t ranked_components(std::string_view framework, std::vector<std::string> *names_p)
+{
+    if (names_p == nullptr) return PMIX_ERR_BAD_PARAM;
+    try {
+        if (called_from_component_hook("ranked_components(\"" + std::string(framework) + "\")")) {
+            return PMIX_ERR_NOT_SUPPORTED;
+        }
+        CoreLock lock;
+        FrameworkSelection *selection = nullptr;
+        pmix_status_t rc = live_selection(framework, &selection, Wanted::only({}));
+        if (rc == PMIX_SUCCESS) rc = ranked_names(selection, names_p);
+        return rc;
     } catch (const std::bad_alloc &) {
         return PMIX_ERR_NOMEM;
     }
@@ -246,6 +308,8 @@ void finalize()
     core->users.clear();
     core->settings_loaded = false;
     param_store().reset({});
+    forget_component_indexes();  // a later init reads them afresh
+    forget_component_directories();
 }
 
 void set_event_base(void *event_base)

@@ -31,6 +31,21 @@ struct SelectedModule {
 // this very thread; the same refusal applies to every function here).
 pmix_status_t select(std::string_view framework, std::vector<SelectedModule> *modules_p);
 
+// Only the components named in `names` are loaded (if not already), opened
+// and queried; *modules_p gets those of them that are usable, in the order
+// of `names`. The framework's other components stay unloaded until a later
+// select() needs them. An empty result is a success: the caller falls back
+// to select() (a client asks for what its server named, and only when that
+// cannot work for everything).
+pmix_status_t select_named(std::string_view framework, const std::vector<std::string> &names,
+                           std::vector<SelectedModule> *modules_p);
+
+// The names of the framework's usable components, best first, known without
+// loading them where the component index has a current entry (the others
+// are loaded to learn their priority). For choosing one by trying them in
+// order with select_named.
+pmix_status_t ranked_components(std::string_view framework, std::vector<std::string> *names_p);
+
 // The single best component (single-select use, e.g. ptl in a client). The
 // others are closed and unloaded. PMIX_ERR_NOT_FOUND when none is usable.
 pmix_status_t select_best(std::string_view framework, SelectedModule *module_p);

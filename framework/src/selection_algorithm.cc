@@ -1,5 +1,6 @@
 #include "selection_algorithm.h"
 
+#include "component_index.h"
 #include "descriptor_check.h"
 #include "diagnostics.h"
 #include "install_layout.h"
@@ -52,10 +53,16 @@ int effective_priority(const Run &run, const ComponentState &state, int queried)
 }
 
 // A component left out by PMIX_MCA_<fw> is never opened, but reports still
-// show its version and priority: load it, read the descriptor, unload. Quiet
-// on failure, since a broken component is a good reason to exclude it.
+// show its version and priority: from its index entry, else load it, read
+// the descriptor, unload. Quiet on failure, since a broken component is a
+// good reason to exclude it.
 void describe_filtered(const FrameworkInfo &framework, const ComponentState &state, ComponentReport *report)
 {
+    if (const auto entry = fresh_index_entry(state.candidate.path)) {
+        report->version = entry->version;
+        report->priority = overridden_priority(framework.name, state.candidate.name, entry->priority);
+        return;
+    }
     Candidate candidate = state.candidate;
     load(framework, &candidate);
     if (candidate.rejection.empty() && candidate.descriptor != nullptr) {
@@ -163,14 +170,15 @@ void warn_unknown_filter_names(const Run &run, const FrameworkSelection &selecti
     }
 }
 
-// Every explicitly included component must have been selected.
+// Every explicitly included component must have been selected (or not be
+// needed yet: it is checked when it is).
 pmix_status_t check_included(const Run &run, const FrameworkSelection &selection)
 {
     if (run.filter.mode != ComponentFilter::Mode::include) return PMIX_SUCCESS;
     for (const auto &name : run.filter.names) {
         const auto state =
             std::ranges::find_if(selection.components, [&](const auto &s) { return s.candidate.name == name; });
-        if (state != selection.components.end() && state->selected) continue;
+        if (state != selection.components.end() && (state->selected || state->deferred)) continue;
         const std::string problem =
             state == selection.components.end() ? "was not found" : "cannot be used (" + state->reason + ")";
         warn(run.filter_text + ": " + run.name + " component " + name + " " + problem +
@@ -240,11 +248,57 @@ std::string filtered_reason(const Run &run)
                                                              : "not included by " + run.filter_text;
 }
 
+constexpr const char *kNotLoaded = "not loaded (not needed by this process)";
+
+// What a deferred component's index entry tells without loading it.
+void note_index(const Run &run, ComponentState *state)
+{
+    const Candidate &candidate = state->candidate;
+    if (candidate.path == static_component_path) {
+        state->priority = overridden_priority(run.name, candidate.name, candidate.descriptor->default_priority);
+        state->priority_known = true;
+        return;
+    }
+    const auto entry = fresh_index_entry(candidate.path);
+    if (!entry || entry->framework != run.name || entry->name != candidate.name) {
+        trace(run.verbosity, run.name + ": " + candidate.path + " has no current index entry: loaded when needed");
+        return;
+    }
+    state->priority = overridden_priority(run.name, candidate.name, entry->priority);
+    state->version = entry->version;
+    state->priority_known = true;
+}
+
+// Loads, opens and queries the deferred candidates `wanted` admits.
+pmix_status_t select_components(const Run &run, FrameworkSelection &selection, const Wanted &wanted)
+{
+    for (auto &state : selection.components) {
+        if (state.filtered || !state.deferred || !wanted.admits(state.candidate.name)) continue;
+        state.deferred = false;
+        state.reason.clear();
+        if (!load_candidate(run, &state)) continue;
+        const Outcome outcome = open_and_query(run, &state);
+        if (outcome == Outcome::fatal) return PMIX_ERR_INIT;
+        if (outcome == Outcome::skipped) release(&state);
+    }
+    return PMIX_SUCCESS;
+}
+
+Run make_run(const FrameworkInfo &framework)
+{
+    return Run{framework, std::string(framework.name), param_store().verbosity(framework.name), {}, {}};
+}
+
 }  // namespace
 
-pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *selection_p)
+bool Wanted::admits(const std::string &name) const
 {
-    Run run{framework, std::string(framework.name), param_store().verbosity(framework.name), {}, {}};
+    return all || std::ranges::find(names, name) != names.end();
+}
+
+pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *selection_p, const Wanted &wanted)
+{
+    Run run = make_run(framework);
     FrameworkSelection &selection = *selection_p;
     selection = FrameworkSelection{&framework, {}, {}};
     pmix_status_t rc = prepare_run(&run);
@@ -267,14 +321,11 @@ pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *
             state.reason = filtered_reason(run);
             continue;
         }
-        if (!load_candidate(run, &state)) continue;
-        const Outcome outcome = open_and_query(run, &state);
-        if (outcome == Outcome::fatal) {
-            rc = PMIX_ERR_INIT;
-            break;
-        }
-        if (outcome == Outcome::skipped) release(&state);
+        state.deferred = true;
+        state.reason = kNotLoaded;
+        if (!wanted.admits(state.candidate.name)) note_index(run, &state);
     }
+    rc = select_components(run, selection, wanted);
     warn_unknown_filter_names(run, selection);
     if (rc == PMIX_SUCCESS) rc = check_included(run, selection);
     if (rc != PMIX_SUCCESS) {
@@ -282,6 +333,43 @@ pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *
         return rc;
     }
     order_selected(run, &selection);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t complete_selection(FrameworkSelection *selection, const Wanted &wanted)
+{
+    Run run = make_run(*selection->framework);
+    pmix_status_t rc = prepare_run(&run);
+    if (rc == PMIX_SUCCESS) rc = select_components(run, *selection, wanted);
+    if (rc == PMIX_SUCCESS) rc = check_included(run, *selection);
+    if (rc != PMIX_SUCCESS) {
+        close_selection(selection);
+        return rc;
+    }
+    order_selected(run, selection);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t ranked_names(FrameworkSelection *selection, std::vector<std::string> *names_p)
+{
+    std::vector<std::string> unknown;
+    for (const auto &state : selection->components) {
+        if (state.deferred && !state.priority_known) unknown.push_back(state.candidate.name);
+    }
+    if (!unknown.empty()) {
+        const pmix_status_t rc = complete_selection(selection, Wanted::only(std::move(unknown)));
+        if (rc != PMIX_SUCCESS) return rc;
+    }
+    std::vector<const ComponentState *> usable;
+    for (const auto &state : selection->components) {
+        if (state.selected || (state.deferred && state.priority_known)) usable.push_back(&state);
+    }
+    std::ranges::stable_sort(usable, [](const ComponentState *a, const ComponentState *b) {
+        if (a->priority != b->priority) return a->priority > b->priority;
+        return a->candidate.name < b->candidate.name;
+    });
+    names_p->clear();
+    for (const ComponentState *state : usable) names_p->push_back(state->candidate.name);
     return PMIX_SUCCESS;
 }
 
@@ -331,7 +419,9 @@ FrameworkReport make_report(const FrameworkSelection &selection)
         const bool selected = std::ranges::find(report.selected, state.candidate.name) != report.selected.end();
         ComponentReport component{state.candidate.name, state.version, state.priority,
                                   state.candidate.path, selected,      selected ? std::string() : state.reason};
-        if (state.filtered) describe_filtered(*selection.framework, state, &component);
+        if (state.filtered || (state.deferred && !state.priority_known)) {
+            describe_filtered(*selection.framework, state, &component);
+        }
         report.components.push_back(std::move(component));
     }
     report.params = param_store().report(report.name);

@@ -25,7 +25,23 @@ struct ComponentState {
     bool opened = false;  // open succeeded: close() is owed
     bool selected = false;
     bool filtered = false;  // left out by PMIX_MCA_<fw>: never loaded for use
-    std::string reason;     // why not selected, "" if selected
+    // Not loaded yet: this process has not needed it (see Wanted). Its
+    // priority is known only from a fresh index entry (priority_known).
+    bool deferred = false;
+    bool priority_known = false;
+    std::string reason;  // why not selected, "" if selected
+};
+
+// Which candidates a selection loads now. The others stay deferred until a
+// later run asks for them: a client needs one transport, the security
+// module and the gds its server named, and every other .so would cost each
+// rank a dlopen.
+struct Wanted {
+    bool all = true;
+    std::vector<std::string> names;  // when !all
+    bool admits(const std::string &name) const;
+    static Wanted everything() { return {}; }
+    static Wanted only(std::vector<std::string> names) { return {false, std::move(names)}; }
 };
 
 struct FrameworkSelection {
@@ -34,10 +50,21 @@ struct FrameworkSelection {
     std::vector<std::size_t> order;          // indices of the selected, best first
 };
 
-// Runs the selection of `framework` under the current settings. On error,
-// everything opened is closed and unloaded again (the reasons stay recorded
-// in *selection_p for reports).
-pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *selection_p);
+// Runs the selection of `framework` under the current settings, loading
+// what `wanted` admits. On error, everything opened is closed and unloaded
+// again (the reasons stay recorded in *selection_p for reports).
+pmix_status_t run_selection(const FrameworkInfo &framework, FrameworkSelection *selection_p,
+                            const Wanted &wanted = Wanted::everything());
+
+// Loads, opens and queries the deferred components `wanted` admits, and
+// orders the selection again. On error the selection is closed as above.
+pmix_status_t complete_selection(FrameworkSelection *selection, const Wanted &wanted);
+
+// The usable candidates' names, best first: selected ones by effective
+// priority, deferred ones by their index priority (with the user's
+// override); deferred ones without a fresh index entry are loaded first to
+// learn theirs. Filtered and failed ones are left out.
+pmix_status_t ranked_names(FrameworkSelection *selection, std::vector<std::string> *names_p);
 
 // Keeps only the best selected component; closes and unloads the others.
 void keep_only_best(FrameworkSelection *selection);

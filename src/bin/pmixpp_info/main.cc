@@ -3,11 +3,15 @@
 // parameters with their values and sources, and the loader's warnings.
 #include "report.h"
 
+#include "framework/src/component_index.h"
+
 #include "bin/common/command_line.h"
 
 #include <cstdio>
 #include <new>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -16,6 +20,7 @@ enum class Format { text, json };
 struct Options {
     Format format = Format::text;
     bool version = false;
+    std::string index_directory;  // --write-index
 };
 
 // std::nullopt: go on with *options_p; otherwise the exit code.
@@ -29,6 +34,11 @@ std::optional<int> parse_options(int argc, char **argv, Options *options_p)
     bool json = false;
     cli.add_flag("--json", json, "print the same as one JSON object");
     cli.add_flag("-V,--version", options_p->version, "print the pmixpp version and the PMIx ABI it provides");
+    cli.add_option("--write-index", options_p->index_directory,
+                   "write the component index of DIR (" + std::string(pmixpp::framework::component_index_file) +
+                       "), which lets every process choose components without loading each one; "
+                       "run it again after adding or replacing a component there")
+        ->type_name("DIR");
     cli.footer("Environment: PMIX_MCA_<framework>=[^]a,b selects or excludes components,\n"
                "PMIX_MCA_mca_base_component_path adds component directories (':'-separated).");
     if (auto code = pmixpp::bin::parse_command_line(cli, argc, argv)) return code;
@@ -36,8 +46,27 @@ std::optional<int> parse_options(int argc, char **argv, Options *options_p)
     return std::nullopt;
 }
 
+int write_index(const std::string &directory)
+{
+    std::vector<std::string> lines;
+    const pmix_status_t rc = pmixpp::framework::write_component_index(directory, &lines);
+    for (const auto &line : lines) std::fprintf(stderr, "pmixpp_info: %s\n", line.c_str());
+    if (rc == PMIX_ERR_NOT_FOUND) {
+        std::fprintf(stderr, "pmixpp_info: %s holds no pmixpp_<framework>_<name>.so file: no index written\n",
+                     directory.c_str());
+        return 1;
+    }
+    if (rc != PMIX_SUCCESS) {
+        std::fprintf(stderr, "pmixpp_info: cannot write %s/%s (check that the directory is writable)\n",
+                     directory.c_str(), pmixpp::framework::component_index_file);
+        return 1;
+    }
+    return 0;
+}
+
 int run(const Options &options)
 {
+    if (!options.index_directory.empty()) return write_index(options.index_directory);
     pmixpp::info::Inventory inventory;
     pmix_status_t rc = pmixpp::framework::inventory(&inventory.frameworks);
     inventory.warnings = pmixpp::framework::warnings();

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -33,57 +34,81 @@ template <typename Module> const Module *module_table(const framework::SelectedM
     return module;
 }
 
-// The selected modules of fw, the ones named in `preferred` first (in that order).
-std::vector<framework::SelectedModule> ordered_modules(std::string_view fw, const std::vector<std::string> &preferred,
-                                                       pmix_status_t *rc_p)
+// Tries the modules of fw that `preferred` names, in that order, loading
+// only those; when none of them does, every other usable module by
+// priority (which loads the rest). try_one returns true once done.
+// *done_p says whether one did; the status is the selection's.
+pmix_status_t try_modules(std::string_view fw, const std::vector<std::string> &preferred,
+                          const std::function<bool(const framework::SelectedModule &)> &try_one, bool *done_p)
 {
-    std::vector<framework::SelectedModule> selected;
-    *rc_p = framework::select(fw, &selected);
-    std::vector<framework::SelectedModule> ordered;
-    for (const std::string &name : preferred) {
-        for (const auto &m : selected) {
-            if (m.component == name) {
-                ordered.push_back(m);
+    *done_p = false;
+    if (!preferred.empty()) {
+        std::vector<framework::SelectedModule> named;
+        (void)framework::select_named(fw, preferred, &named);
+        for (const auto &module : named) {
+            if (try_one(module)) {
+                *done_p = true;
+                return PMIX_SUCCESS;
             }
         }
     }
-    for (const auto &m : selected) {
-        if (std::find(preferred.begin(), preferred.end(), m.component) == preferred.end()) {
-            ordered.push_back(m);
+    std::vector<framework::SelectedModule> all;
+    const pmix_status_t rc = framework::select(fw, &all);
+    for (const auto &module : all) {
+        if (std::find(preferred.begin(), preferred.end(), module.component) != preferred.end()) continue;
+        if (try_one(module)) {
+            *done_p = true;
+            return PMIX_SUCCESS;
         }
     }
-    return ordered;
+    return rc;
 }
 
-// Tries the transports by priority, each against the server's URIs in order.
+// Connects with one transport to the first of the server's URIs it handles.
+bool connect_with(const framework::SelectedModule &selected, const ServerContact &contact, bool *handled_p,
+                  pmix_status_t *last_p, int *fd_p)
+{
+    const auto *ptl =
+        module_table<pmixpp_ptl_module_t>(selected, offsetof(pmixpp_ptl_module_t, connect) + sizeof(void *));
+    if (ptl == nullptr || ptl->handles_uri == nullptr || ptl->connect == nullptr) {
+        return false;
+    }
+    for (const std::string &uri : contact.uris) {
+        if (ptl->handles_uri(uri.c_str()) != 1) {
+            continue;
+        }
+        *handled_p = true;
+        *last_p = ptl->connect(uri.c_str(), kConnectTimeoutMs, fd_p);
+        if (*last_p == PMIX_SUCCESS) {
+            return true;
+        }
+        runtime::log_trace(kVerbose, "client", "cannot connect to " + uri + " with ptl/" + selected.component);
+    }
+    return false;
+}
+
+// Tries the transports by priority, each against the server's URIs in
+// order, loading each only when the ones before it could not connect (the
+// component index knows their order without loading them).
 pmix_status_t connect_transport(const ServerContact &contact, int *fd_p, std::string *ptl_p)
 {
-    std::vector<framework::SelectedModule> transports;
-    pmix_status_t rc = framework::select("ptl", &transports);
+    std::vector<std::string> ranked;
+    pmix_status_t rc = framework::ranked_components("ptl", &ranked);
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
     pmix_status_t last = PMIX_ERR_UNREACH;
     bool any_handled = false;
-    for (const auto &selected : transports) {
-        const auto *ptl =
-            module_table<pmixpp_ptl_module_t>(selected, offsetof(pmixpp_ptl_module_t, connect) + sizeof(void *));
-        if (ptl == nullptr || ptl->handles_uri == nullptr || ptl->connect == nullptr) {
+    for (const std::string &name : ranked) {
+        std::vector<framework::SelectedModule> transport;
+        if (framework::select_named("ptl", {name}, &transport) != PMIX_SUCCESS || transport.empty()) {
             continue;
         }
-        for (const std::string &uri : contact.uris) {
-            if (ptl->handles_uri(uri.c_str()) != 1) {
-                continue;
-            }
-            any_handled = true;
-            int fd = -1;
-            last = ptl->connect(uri.c_str(), kConnectTimeoutMs, &fd);
-            if (last == PMIX_SUCCESS) {
-                *fd_p = fd;
-                *ptl_p = selected.component;
-                return PMIX_SUCCESS;
-            }
-            runtime::log_trace(kVerbose, "client", "cannot connect to " + uri + " with ptl/" + selected.component);
+        int fd = -1;
+        if (connect_with(transport.front(), contact, &any_handled, &last, &fd)) {
+            *fd_p = fd;
+            *ptl_p = name;
+            return PMIX_SUCCESS;
         }
     }
     std::string uris;
@@ -100,30 +125,48 @@ pmix_status_t connect_transport(const ServerContact &contact, int *fd_p, std::st
 // A credential from the psec module the server asked for, else the best one.
 pmix_status_t make_credential(const ServerContact &contact, wire::Hello *hello)
 {
-    pmix_status_t rc = PMIX_SUCCESS;
-    auto modules = ordered_modules("psec", contact.psec, &rc);
-    if (rc != PMIX_SUCCESS && modules.empty()) {
-        return rc;
-    }
-    for (const auto &selected : modules) {
-        const auto *psec = module_table<pmixpp_psec_module_t>(
-            selected, offsetof(pmixpp_psec_module_t, create_credential) + sizeof(void *));
-        if (psec == nullptr || psec->create_credential == nullptr) {
-            continue;
-        }
-        pmix_byte_object_t cred{};
-        if (psec->create_credential(&cred) != PMIX_SUCCESS) {
-            continue;
-        }
-        const auto *first = reinterpret_cast<const uint8_t *>(cred.bytes);
-        hello->credential.assign(first, first + (cred.bytes == nullptr ? 0 : cred.size));
-        free(cred.bytes);
-        hello->psec_module = selected.component;
+    bool made = false;
+    const pmix_status_t rc = try_modules(
+        "psec", contact.psec,
+        [hello](const framework::SelectedModule &selected) {
+            const auto *psec = module_table<pmixpp_psec_module_t>(
+                selected, offsetof(pmixpp_psec_module_t, create_credential) + sizeof(void *));
+            pmix_byte_object_t cred{};
+            if (psec == nullptr || psec->create_credential == nullptr ||
+                psec->create_credential(&cred) != PMIX_SUCCESS) {
+                return false;
+            }
+            const auto *first = reinterpret_cast<const uint8_t *>(cred.bytes);
+            hello->credential.assign(first, first + (cred.bytes == nullptr ? 0 : cred.size));
+            free(cred.bytes);
+            hello->psec_module = selected.component;
+            return true;
+        },
+        &made);
+    if (made) {
         return PMIX_SUCCESS;
+    }
+    if (rc != PMIX_SUCCESS) {
+        return rc;
     }
     runtime::log_warning("client", "no psec module could make a credential "
                                    "(check PMIX_SECURITY_MODE and PMIX_MCA_psec)");
     return PMIX_ERR_INVALID_CRED;
+}
+
+// The gds modules this client can use, those the server named first: names
+// only (the component index knows them), so none is loaded for the list.
+std::vector<std::string> usable_gds(const std::vector<std::string> &preferred)
+{
+    std::vector<std::string> names = preferred;
+    std::vector<std::string> ranked;
+    (void)framework::ranked_components("gds", &ranked);
+    for (const auto &name : ranked) {
+        if (std::find(names.begin(), names.end(), name) == names.end()) {
+            names.push_back(name);
+        }
+    }
+    return names;
 }
 
 pmix_status_t build_hello(const ServerContact &contact, const std::string &ptl, wire::Hello *hello_p)
@@ -138,13 +181,12 @@ pmix_status_t build_hello(const ServerContact &contact, const std::string &ptl, 
     hello.pid = static_cast<int32_t>(::getpid());
     hello.ptl_module = ptl;
     hello.library_version = PMIx_Get_version();
-    pmix_status_t rc = PMIX_SUCCESS;
-    for (const auto &gds : ordered_modules("gds", contact.gds, &rc)) {
+    for (const auto &gds : usable_gds(contact.gds)) {
         if (hello.gds_modules.size() < wire::kMaxGdsModules) {
-            hello.gds_modules.push_back(gds.component);
+            hello.gds_modules.push_back(gds);
         }
     }
-    rc = make_credential(contact, &hello);
+    const pmix_status_t rc = make_credential(contact, &hello);
     if (rc == PMIX_SUCCESS) {
         *hello_p = std::move(hello);
     }
@@ -236,16 +278,20 @@ pmix_status_t import_job_data(const wire::Welcome &welcome, std::unique_ptr<stor
 
 pmix_status_t create_store(const std::string &name, std::unique_ptr<store::Store> *store_p)
 {
-    pmix_status_t rc = PMIX_SUCCESS;
     std::vector<std::string> preferred;
     if (!name.empty()) {
         preferred.push_back(name);
     }
-    for (const auto &selected : ordered_modules("gds", preferred, &rc)) {
-        const auto *gds = static_cast<const pmixpp_gds_module_t *>(selected.module);
-        if (store::Store::create(gds, store_p) == PMIX_SUCCESS) {
-            return PMIX_SUCCESS;
-        }
+    bool created = false;
+    const pmix_status_t rc = try_modules(
+        "gds", preferred,
+        [store_p](const framework::SelectedModule &selected) {
+            const auto *gds = static_cast<const pmixpp_gds_module_t *>(selected.module);
+            return store::Store::create(gds, store_p) == PMIX_SUCCESS;
+        },
+        &created);
+    if (created) {
+        return PMIX_SUCCESS;
     }
     runtime::log_warning("client", "no usable gds component (check PMIX_MCA_gds and the "
                                    "installed gds components)");
