@@ -147,7 +147,9 @@ bool fallback_enabled()
 
 }  // namespace
 
-std::vector<std::string> component_directories()
+namespace {
+
+std::vector<std::string> find_component_directories()
 {
     std::vector<std::string> directories;
     if (const auto path = param_store().setting("mca_base_component_path")) {
@@ -165,6 +167,47 @@ std::vector<std::string> component_directories()
     }
     for (const std::string &directory : built_in_component_directories()) add_directory(&directories, directory);
     return directories;
+}
+
+// What the search depends on: the same settings give the same directories.
+std::string search_key()
+{
+    const auto path = param_store().setting("mca_base_component_path");
+    const auto fallback = param_store().setting("mca_base_component_fallback");
+    const char *server_path = std::getenv(server_component_path_variable);
+    return (path ? path->value : std::string("\x01")) + '\0' + (fallback ? fallback->value : std::string("\x01")) +
+           '\0' + (server_path != nullptr ? server_path : "\x01");
+}
+
+constinit std::mutex directories_mutex;
+std::string *cached_key = nullptr;
+std::vector<std::string> *cached_directories = nullptr;
+
+}  // namespace
+
+// Canonicalizing costs a readlink per path component and a directory scan
+// each, and every framework's selection asks: once per settings.
+std::vector<std::string> component_directories()
+{
+    const std::string key = search_key();
+    std::lock_guard lock(directories_mutex);
+    if (cached_directories == nullptr || *cached_key != key) {
+        std::vector<std::string> found = find_component_directories();
+        if (cached_directories == nullptr) {
+            cached_key = new std::string;
+            cached_directories = new std::vector<std::string>;
+        }
+        *cached_key = key;
+        *cached_directories = std::move(found);
+    }
+    return *cached_directories;
+}
+
+void forget_component_directories()
+{
+    std::lock_guard lock(directories_mutex);
+    if (cached_directories != nullptr) cached_directories->clear();
+    if (cached_key != nullptr) *cached_key = "\x02";  // matches no key
 }
 
 std::vector<std::string> directories_holding_components()

@@ -28,8 +28,14 @@ struct Candidate {
 // and the one beside the path the library was loaded by (install_layout.h).
 // When none of these holds a component file, and unless
 // PMIX_MCA_mca_base_component_fallback=0, also $PMIXPP_SERVER_COMPONENT_PATH
-// and the directories fixed at build time. Canonical, each once.
+// and the directories fixed at build time. Canonical, each once. Found once
+// per settings (PMIX_MCA_mca_base_component_path and _fallback,
+// PMIXPP_SERVER_COMPONENT_PATH).
 std::vector<std::string> component_directories();
+
+// Forgets the directories found (framework::finalize(): a later init looks
+// again, the files may have moved).
+void forget_component_directories();
 
 // Those of component_directories() that hold component files.
 std::vector<std::string> directories_holding_components();
