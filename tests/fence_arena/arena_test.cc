@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -199,4 +200,50 @@ Test(fence_arena, the_directory_can_be_chosen)
     cr_expect_eq(arena::arena_directory("/nonexistent"), g_dir);
     ::unsetenv("PMIX_MCA_pmix_fence_arena_dir");
     cr_expect_neq(arena::arena_directory(g_dir), std::string(), "a session directory on disk has a fallback");
+}
+
+// A waiter whose spin ran out sleeps on the word and counts itself; the
+// last arrival sees it and wakes it (it skips the system call otherwise).
+Test(fence_arena, a_waiter_that_fell_asleep_is_woken)
+{
+    auto shared = make(2);
+    std::atomic<pmix_status_t> status{PMIX_ERR_TIMEOUT};
+    std::thread waiter([&] {
+        const arena::Ticket ticket = shared->arrive();
+        status = shared->wait(ticket, std::chrono::steady_clock::now() + std::chrono::seconds(20));
+    });
+    // Well past any spin budget (200 us at most).
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const arena::Ticket ticket = shared->arrive();
+    cr_expect(ticket.completed_it);
+    waiter.join();
+    cr_expect_eq(status.load(), PMIX_SUCCESS);
+}
+
+// The spin budget follows the recent waits (wait_policy.h).
+Test(fence_arena, the_spin_budget_follows_the_recent_waits)
+{
+    using std::chrono::microseconds;
+    using std::chrono::nanoseconds;
+    const uint32_t cores = arena::usable_cores();
+    arena::WaitPolicy fresh;
+    cr_expect_eq(fresh.spin_budget(cores + 1).count(), 0, "more ranks than cores: no spin at all");
+    cr_expect_eq(fresh.spin_budget(1).count(), (4 * arena::WaitPolicy::kMinSpin).count(), "no history yet");
+
+    arena::WaitPolicy quick;
+    for (int i = 0; i < 16; ++i) quick.record(microseconds(1));
+    cr_expect_eq(quick.spin_budget(1).count(), arena::WaitPolicy::kMinSpin.count(), "short waits: the shortest spin");
+    quick.record(microseconds(100));  // one missed wake-up
+    cr_expect_eq(quick.spin_budget(1).count(), nanoseconds(microseconds(150)).count(),
+                 "one wait a spin could have caught: cover it, with half again");
+
+    arena::WaitPolicy computing;
+    for (int i = 0; i < 13; ++i) computing.record(std::chrono::milliseconds(3));
+    for (int i = 0; i < 3; ++i) computing.record(microseconds(50));
+    cr_expect_eq(computing.spin_budget(1).count(), arena::WaitPolicy::kMinSpin.count(),
+                 "mostly long waits: sleep early");
+
+    arena::WaitPolicy capped;
+    for (int i = 0; i < 16; ++i) capped.record(microseconds(190));
+    cr_expect_eq(capped.spin_budget(1).count(), arena::WaitPolicy::kMaxSpin.count());
 }

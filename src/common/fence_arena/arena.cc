@@ -186,8 +186,11 @@ void Arena::release(uint32_t generation, pmix_status_t status)
 {
     const uint32_t next = (generation + 1) & 0xffffu;
     header().outcomes[next % kOutcomes].store(tagged(next, status), std::memory_order_release);
-    header().state.store(make_state(next, 0), std::memory_order_release);
-    futex(&header().state, FUTEX_WAKE, INT_MAX, nullptr);
+    header().state.store(make_state(next, 0), std::memory_order_seq_cst);
+    // Watching waiters see the word; only sleeping ones need the system call.
+    if (header().sleepers.load(std::memory_order_seq_cst) != 0) {
+        futex(&header().state, FUTEX_WAKE, INT_MAX, nullptr);
+    }
 }
 
 Ticket Arena::arrive()
@@ -241,16 +244,6 @@ void Arena::wake_all()
 
 namespace {
 
-// When every rank can have a core of its own, the last arrival is usually
-// a few microseconds away: watching the word that long costs less than
-// sleeping and being woken (two context switches). With more ranks than
-// cores a spinning waiter would only delay the ranks it waits for.
-bool worth_spinning(uint32_t nprocs)
-{
-    static const long cores = ::sysconf(_SC_NPROCESSORS_ONLN);
-    return cores > 1 && static_cast<long>(nprocs) <= cores;
-}
-
 inline void cpu_relax()
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -260,24 +253,49 @@ inline void cpu_relax()
 #endif
 }
 
-constexpr int kSpins = 4000;  // about 10-20 us of pause instructions
-
 }  // namespace
+
+bool Arena::watch(const Ticket &ticket, std::chrono::nanoseconds budget) const
+{
+    if (budget <= std::chrono::nanoseconds::zero()) return false;
+    const auto until = std::chrono::steady_clock::now() + budget;
+    for (;;) {
+        // A clock read costs some 20 ns: look at the word 32 times between two.
+        for (int spin = 0; spin < 32; ++spin) {
+            if (released(ticket)) return true;
+            cpu_relax();
+        }
+        if (std::chrono::steady_clock::now() >= until) return released(ticket);
+    }
+}
+
+void Arena::sleep_on(uint32_t state, const struct timespec *timeout)
+{
+    header().sleepers.fetch_add(1, std::memory_order_seq_cst);
+    // Returns at a wake, at the timeout, or at once when the word moved
+    // (another arrival, or the release that read no sleeper before we
+    // counted ourselves): the caller's loop tells which.
+    if (header().state.load(std::memory_order_seq_cst) == state) {
+        futex(&header().state, FUTEX_WAIT, state, timeout);
+    }
+    header().sleepers.fetch_sub(1, std::memory_order_seq_cst);
+}
 
 pmix_status_t Arena::wait(const Ticket &ticket, std::optional<std::chrono::steady_clock::time_point> deadline,
                           const std::atomic<bool> *abandon)
 {
-    if (worth_spinning(nprocs())) {
-        for (int spin = 0; spin < kSpins; ++spin) {
-            if (generation_of(header().state.load(std::memory_order_acquire)) != ticket.generation) {
-                return outcome(ticket);
-            }
-            cpu_relax();
-        }
+    const auto arrived = std::chrono::steady_clock::now();
+    const auto learn = [&] { policy_.record(std::chrono::steady_clock::now() - arrived); };
+    if (watch(ticket, policy_.spin_budget(nprocs()))) {
+        learn();
+        return outcome(ticket);
     }
     for (;;) {
         const uint32_t state = header().state.load(std::memory_order_acquire);
-        if (generation_of(state) != ticket.generation) return outcome(ticket);
+        if (generation_of(state) != ticket.generation) {
+            learn();
+            return outcome(ticket);
+        }
         if (abandon != nullptr && abandon->load(std::memory_order_acquire)) {
             if (withdraw(ticket)) return PMIX_ERR_LOST_CONNECTION;
             continue;  // completed meanwhile
@@ -295,9 +313,7 @@ pmix_status_t Arena::wait(const Ticket &ticket, std::optional<std::chrono::stead
             pause.tv_nsec = static_cast<long>(ns % 1000000000);
             timeout = &pause;
         }
-        // Returns at a wake, at the timeout, or at once when the word moved
-        // (another arrival): the loop tells which.
-        futex(&header().state, FUTEX_WAIT, state, timeout);
+        sleep_on(state, timeout);
     }
 }
 

@@ -5,10 +5,12 @@
 #define PMIXPP_COMMON_FENCE_ARENA_ARENA_H
 
 #include "common/fence_arena/layout.h"
+#include "common/fence_arena/wait_policy.h"
 
 #include <pmix_common.h>
 
 #include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -89,9 +91,15 @@ private:
     uint8_t *slot_data(uint32_t rank) const;
     void release(uint32_t generation, pmix_status_t status);
 
+    // Watches the word for up to the policy's budget; true when released.
+    bool watch(const Ticket &ticket, std::chrono::nanoseconds budget) const;
+    // Sleeps on the word until it moves, the deadline or a wake_all.
+    void sleep_on(uint32_t state, const struct timespec *timeout);
+
     std::string path_;
     void *base_ = nullptr;
     std::size_t size_ = 0;
+    WaitPolicy policy_;
 };
 
 // ---- files (arena_files.cc)

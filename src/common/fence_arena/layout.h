@@ -9,9 +9,13 @@
 // The barrier is one 32-bit word, `state`: the generation in the upper 16
 // bits and the number of arrivals in the lower 16. Arriving is one
 // fetch_add; the last arrival (lower bits reaching nprocs) writes the
-// outcome of the next generation, stores (generation + 1, 0) and wakes every
-// waiter with FUTEX_WAKE. Waiters sleep with FUTEX_WAIT on that word. The
-// word is also the futex, so nothing else needs locking.
+// outcome of the next generation, stores (generation + 1, 0) and, when a
+// waiter says it sleeps (`sleepers`), wakes every waiter with FUTEX_WAKE.
+// Waiters first watch the word for a while (wait_policy.h), then count
+// themselves in `sleepers` and sleep with FUTEX_WAIT on it. The word is also
+// the futex, so nothing else needs locking; a waiter that counted itself
+// checks the word once more before sleeping, so a release that read no
+// sleeper is never missed (both sides use sequentially consistent order).
 #ifndef PMIXPP_COMMON_FENCE_ARENA_LAYOUT_H
 #define PMIXPP_COMMON_FENCE_ARENA_LAYOUT_H
 
@@ -23,7 +27,7 @@
 
 namespace pmixpp::arena {
 
-inline constexpr uint64_t kMagic = 0x31434e4658494d50ULL;  // "PMIXFNC1", little endian
+inline constexpr uint64_t kMagic = 0x32434e4658494d50ULL;  // "PMIXFNC2", little endian
 inline constexpr uint32_t kMaxProcs = 0xffff;              // arrivals fit in 16 bits
 inline constexpr std::size_t kOutcomes = 64;               // generations remembered
 inline constexpr uint32_t kOverflow = 0xffffffffu;         // slot length: data too big
@@ -40,6 +44,10 @@ struct alignas(64) Header {
     alignas(64) std::atomic<uint32_t> disabled{0};
     // The barrier word (see above). Its own cache line: every arrival hits it.
     alignas(64) std::atomic<uint32_t> state{0};
+    // Waiters asleep (or about to be) on `state`: the release skips the wake
+    // system call when there are none. A waiter that died counted only costs
+    // wakes nobody needed.
+    alignas(64) std::atomic<uint32_t> sleepers{0};
     // How generation g began, at [g % kOutcomes]: (g << 32) | status. The
     // last arrival writes it before publishing g; the server, releasing
     // waiters with an error, right after (waiters wait for the tag to
