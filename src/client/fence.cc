@@ -1,7 +1,9 @@
-// PMIx_Fence / PMIx_Fence_nb: the server tracks the collective (locally,
-// then through its host); with PMIX_COLLECT_DATA the reply carries everyone's
-// committed data, which goes into our store so later Gets stay local, or
-// names where the server left it in shared memory for our gds to read.
+// PMIx_Fence / PMIx_Fence_nb: over the whole local job they meet in the
+// fence arena (client/core/fence_arena.h); otherwise the server tracks the
+// collective (locally, then through its host), and with PMIX_COLLECT_DATA
+// the reply carries everyone's committed data, which goes into our store so
+// later Gets stay local, or names where the server left it in shared memory
+// for our gds to read.
 #include <pmix.h>
 
 #include <cstring>
@@ -185,6 +187,12 @@ pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix
         };
         if (!session) {
             return client::host_fence_nb(procs, nprocs, info, ninfo, std::move(done));
+        }
+        if ((procs == nullptr && nprocs > 0) || (info == nullptr && ninfo > 0)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        if (!session->singleton && client::arena_fence_nb(*session, procs, nprocs, info, ninfo, done)) {
+            return PMIX_SUCCESS;  // meets the other ranks in the fence arena
         }
         return start_fence(session, procs, nprocs, info, ninfo, std::move(done));
     } catch (const std::bad_alloc &) {

@@ -12,9 +12,15 @@
  *       and the next whole-job fence must fail at once.
  *   arena_client timeout                 rank 0 fences with PMIX_TIMEOUT 1
  *       while rank 1 is late: PMIX_ERR_TIMEOUT; then both fence: success.
+ *   arena_client nb ROUNDS               as collect, but every fence is a
+ *       PMIx_Fence_nb; each round also starts two plain Fence_nb at once
+ *       and checks that their callbacks come in order, on another thread.
+ *   arena_client die_nb DIR              as die, with the others waiting in
+ *       a PMIx_Fence_nb: its callback gets PMIX_ERR_LOST_CONNECTION.
  * Prints "rank R: ..." lines; exits non-zero on a failed check. */
 #include <pmix.h>
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,6 +101,56 @@ static pmix_status_t fence_nb_collect(void)
     return atomic_load(&nb_done) ? atomic_load(&nb_status) : PMIX_ERR_TIMEOUT;
 }
 
+/* Two Fence_nb started back to back: the second may only arrive once the
+ * first was released; the callbacks come in order, off the caller's thread. */
+struct nb_order {
+    atomic_int calls;
+    atomic_int first_status;
+    atomic_int second_status;
+    atomic_int out_of_order;
+    pthread_t caller;
+    atomic_int on_caller_thread;
+};
+
+static void first_done(pmix_status_t status, void *cbdata)
+{
+    struct nb_order *order = cbdata;
+    if (atomic_load(&order->calls) != 0) atomic_store(&order->out_of_order, 1);
+    if (pthread_equal(pthread_self(), order->caller)) atomic_store(&order->on_caller_thread, 1);
+    atomic_store(&order->first_status, status);
+    atomic_fetch_add(&order->calls, 1);
+}
+
+static void second_done(pmix_status_t status, void *cbdata)
+{
+    struct nb_order *order = cbdata;
+    if (atomic_load(&order->calls) != 1) atomic_store(&order->out_of_order, 1);
+    if (pthread_equal(pthread_self(), order->caller)) atomic_store(&order->on_caller_thread, 1);
+    atomic_store(&order->second_status, status);
+    atomic_fetch_add(&order->calls, 1);
+}
+
+static void two_fences_at_once(int round)
+{
+    static struct nb_order order;
+    atomic_store(&order.calls, 0);
+    atomic_store(&order.out_of_order, 0);
+    atomic_store(&order.on_caller_thread, 0);
+    order.caller = pthread_self();
+    pmix_status_t rc = PMIx_Fence_nb(NULL, 0, NULL, 0, first_done, &order);
+    CHECK(rc == PMIX_SUCCESS, "round %d: first Fence_nb: %s", round, PMIx_Error_string(rc));
+    rc = PMIx_Fence_nb(NULL, 0, NULL, 0, second_done, &order);
+    CHECK(rc == PMIX_SUCCESS, "round %d: second Fence_nb: %s", round, PMIx_Error_string(rc));
+    for (int waited = 0; atomic_load(&order.calls) < 2 && waited < 30000; ++waited) sleep_ms(1);
+    CHECK(atomic_load(&order.calls) == 2, "round %d: %d of 2 Fence_nb callbacks came", round,
+          atomic_load(&order.calls));
+    CHECK(atomic_load(&order.first_status) == PMIX_SUCCESS && atomic_load(&order.second_status) == PMIX_SUCCESS,
+          "round %d: Fence_nb statuses %s, %s", round, PMIx_Error_string(atomic_load(&order.first_status)),
+          PMIx_Error_string(atomic_load(&order.second_status)));
+    CHECK(!atomic_load(&order.out_of_order), "round %d: the Fence_nb callbacks came out of order", round);
+    CHECK(!atomic_load(&order.on_caller_thread), "round %d: a Fence_nb callback ran on the caller's thread", round);
+}
+
 static void put_round(int round)
 {
     pmix_value_t value;
@@ -145,6 +201,18 @@ static void collect_rounds(int rounds)
     printf("rank %u: %d rounds checked\n", me.rank, rounds);
 }
 
+static void nb_rounds(int rounds)
+{
+    for (int round = 0; round < rounds; ++round) {
+        put_round(round);
+        pmix_status_t rc = fence_nb_collect();
+        CHECK(rc == PMIX_SUCCESS, "round %d: collecting Fence_nb: %s", round, PMIx_Error_string(rc));
+        check_peers(round);
+        two_fences_at_once(round);
+    }
+    printf("rank %u: %d nb rounds checked\n", me.rank, rounds);
+}
+
 static void hold(const char *dir)
 {
     CHECK(fence(1, 0) == PMIX_SUCCESS, "fence");
@@ -172,6 +240,27 @@ static void die(const char *dir)
     rc = fence(0, 20);
     printf("rank %u: next fence %s\n", me.rank, PMIx_Error_string(rc));
     CHECK(rc == PMIX_ERR_LOST_CONNECTION, "the next fence returned %s", PMIx_Error_string(rc));
+}
+
+static void die_nb(const char *dir)
+{
+    char name[64];
+    if (me.rank == size - 1) {
+        for (uint32_t rank = 0; rank + 1 < size; ++rank) {
+            snprintf(name, sizeof name, "entering.%u", rank);
+            for (int waited = 0; !file_exists(dir, name) && waited < 30000; waited += 5) sleep_ms(5);
+        }
+        sleep_ms(300);
+        _exit(0);
+    }
+    snprintf(name, sizeof name, "entering.%u", me.rank);
+    make_file(dir, name);
+    atomic_store(&nb_done, 0);
+    pmix_status_t rc = PMIx_Fence_nb(NULL, 0, NULL, 0, fence_nb_done, NULL);
+    for (int waited = 0; rc == PMIX_SUCCESS && !atomic_load(&nb_done) && waited < 20000; ++waited) sleep_ms(1);
+    if (rc == PMIX_SUCCESS) rc = atomic_load(&nb_done) ? atomic_load(&nb_status) : PMIX_ERR_TIMEOUT;
+    printf("rank %u: fence_nb %s\n", me.rank, PMIx_Error_string(rc));
+    CHECK(rc == PMIX_ERR_LOST_CONNECTION, "the Fence_nb ended %s, not PMIX_ERR_LOST_CONNECTION", PMIx_Error_string(rc));
 }
 
 static void late(void)
@@ -206,6 +295,8 @@ int main(int argc, char **argv)
     else if (strcmp(argv[1], "hold") == 0 && argc > 2) hold(argv[2]);
     else if (strcmp(argv[1], "die") == 0 && argc > 2) die(argv[2]);
     else if (strcmp(argv[1], "timeout") == 0) late();
+    else if (strcmp(argv[1], "nb") == 0 && argc > 2) nb_rounds(atoi(argv[2]));
+    else if (strcmp(argv[1], "die_nb") == 0 && argc > 2) die_nb(argv[2]);
     else return 2;
     PMIx_Finalize(NULL, 0);
     return failures == 0 ? 0 : 1;

@@ -118,3 +118,34 @@ Test(pmixrun_arena, a_crashed_servers_arena_is_reaped_by_the_next_server)
     cr_expect_eq(next.code, 0, "%s", report(next).c_str());
     cr_expect_eq(arena_files(), 0, "the orphan (or the new job's arena) is left behind");
 }
+
+// PMIx_Fence_nb over the whole job meets the other ranks in the arena, as
+// the blocking fence does: no rank is represented by the server (its trace
+// says when it is), data comes with it, and two started at once end in order.
+Test(pmixrun_arena, fence_nb_meets_in_the_arena)
+{
+    ::setenv("PMIX_MCA_pmix_server_verbose", "1", 1);
+    const Result result = run({"--tmpdir", g_tmp, "-n", "3", ARENA_CLIENT, "nb", "5"});
+    ::unsetenv("PMIX_MCA_pmix_server_verbose");
+    cr_expect_eq(result.code, 0, "%s", report(result).c_str());
+    cr_expect_eq(count_lines_with(result.out, "5 nb rounds checked"), 3, "%s", report(result).c_str());
+    cr_expect_eq(count_lines_with(result.err, "fences through the server"), 0, "%s", report(result).c_str());
+}
+
+// More ranks than cores: no waiter spins, every fence still completes.
+Test(pmixrun_arena, fence_nb_in_an_oversubscribed_job)
+{
+    const Result result = run({"--tmpdir", g_tmp, "-n", "6", ARENA_CLIENT, "nb", "3"});
+    cr_expect_eq(result.code, 0, "%s", report(result).c_str());
+    cr_expect_eq(count_lines_with(result.out, "3 nb rounds checked"), 6, "%s", report(result).c_str());
+}
+
+Test(pmixrun_arena, a_rank_dying_mid_fence_nb_gives_lost_connection)
+{
+    const Result result = run({"--tmpdir", g_tmp, "-n", "3", ARENA_CLIENT, "die_nb", g_work});
+    for (const char *rank : {"0", "1"}) {
+        const std::string prefix = std::string("rank ") + rank + ": ";
+        cr_expect(has_line(result.out, prefix + "fence_nb LOST_CONNECTION"), "%s", report(result).c_str());
+    }
+    cr_expect_eq(count_lines_with(result.out, "FAILED"), 0, "%s", report(result).c_str());
+}

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <thread>
 
 #include "client/core/local_data.h"
 #include "client/core/requests.h"
@@ -71,7 +72,80 @@ pmix_status_t build_record(const Session &session, ClientArena &arena)
     return rc;
 }
 
+// Writes this rank's record into its slot; false when it cannot be built.
+bool write_own_slot(const Session &session, ClientArena &arena)
+{
+    std::lock_guard lock(arena.mutex);
+    if (arena.record_stale && build_record(session, arena) != PMIX_SUCCESS) return false;
+    arena.arena->write_slot(session.self.rank, arena.record.data(), arena.record.size());
+    return true;
+}
+
+bool usable(const Session &session, const ClientArena *arena, const pmix_proc_t procs[], size_t nprocs)
+{
+    return arena != nullptr && !arena->arena->disabled() && !arena->server_lost.load() &&
+           whole_own_job(session, procs, nprocs);
+}
+
+// Arrived, and the arena was retired meanwhile (a rank ended) before the
+// barrier opened: the server knows who is gone, the fence goes there.
+bool retired_under(const ClientArena &arena, const arena::Ticket &ticket)
+{
+    return !ticket.completed_it && !arena.arena->released(ticket) && arena.arena->disabled();
+}
+
+void note_outcome(ClientArena &arena, pmix_status_t status, bool collect)
+{
+    if (status == PMIX_SUCCESS && collect) arena.collected.store(true, std::memory_order_release);
+}
+
+// The callback of a Fence_nb, on the progress thread.
+void post_done(ClientArena &arena, std::function<void(pmix_status_t)> done, pmix_status_t status)
+{
+    if (arena.engine == nullptr || arena.engine->post([done, status] { done(status); }) != PMIX_SUCCESS) {
+        done(status);  // no progress thread any more (finalizing): now, rather than never
+    }
+}
+
+// The watcher thread: the front Fence_nb arrives (if it had to wait its
+// turn), waits for its release, and is answered; then the next.
+void watch_nb_fences(ClientArena *arena)
+{
+    std::unique_lock lock(arena->nb_mutex);
+    for (;;) {
+        arena->nb_changed.wait(lock, [arena] { return arena->nb_stopping || !arena->nb_pending.empty(); });
+        if (arena->nb_pending.empty()) return;  // stopping, nothing left
+        PendingArenaFence &front = arena->nb_pending.front();
+        lock.unlock();
+        pmix_status_t status = PMIX_SUCCESS;
+        if (!front.ticket && !arena->arena->disabled()) front.ticket = arena->arena->arrive();
+        if (!front.ticket || retired_under(*arena, *front.ticket)) {
+            // Its turn came after a rank ended: the server would refuse it too.
+            status = PMIX_ERR_LOST_CONNECTION;
+        } else {
+            status = arena->arena->wait(*front.ticket, front.deadline, &arena->server_lost);
+        }
+        note_outcome(*arena, status, front.collect);
+        post_done(*arena, std::move(front.done), status);
+        lock.lock();
+        arena->nb_pending.pop_front();
+        arena->nb_changed.notify_all();
+    }
+}
+
 }  // namespace
+
+ClientArena::~ClientArena()
+{
+    {
+        std::lock_guard lock(nb_mutex);
+        nb_stopping = true;
+    }
+    server_lost.store(true, std::memory_order_release);  // waits give up (LOST_CONNECTION)
+    if (arena) arena->wake_all();
+    nb_changed.notify_all();
+    if (watcher.joinable()) watcher.join();
+}
 
 void attach_arena(Session &session, const wire::InfoArray &welcome_info)
 {
@@ -89,6 +163,7 @@ void attach_arena(Session &session, const wire::InfoArray &welcome_info)
             return;
         }
         client_arena->imported = std::make_unique<std::atomic<uint32_t>[]>(client_arena->arena->nprocs());
+        client_arena->engine = session.engine;
         session.arena = std::move(client_arena);
         return;
     }
@@ -111,24 +186,42 @@ bool arena_fence(Session &session, const pmix_proc_t procs[], size_t nprocs, con
                  pmix_status_t *status_p)
 {
     ClientArena *arena = session.arena.get();
-    if (arena == nullptr || arena->arena->disabled() || arena->server_lost.load() ||
-        !whole_own_job(session, procs, nprocs)) {
-        return false;
-    }
+    if (!usable(session, arena, procs, nprocs)) return false;
     {
-        std::lock_guard lock(arena->mutex);
-        if (arena->record_stale && build_record(session, *arena) != PMIX_SUCCESS) return false;
-        arena->arena->write_slot(session.self.rank, arena->record.data(), arena->record.size());
+        // A Fence_nb of this rank still at the barrier goes first.
+        std::unique_lock lock(arena->nb_mutex);
+        arena->nb_changed.wait(lock, [arena] { return arena->nb_pending.empty(); });
     }
+    if (!write_own_slot(session, *arena)) return false;
     const arena::Ticket ticket = arena->arena->arrive();
-    if (!ticket.completed_it && !arena->arena->released(ticket) && arena->arena->disabled()) {
-        // Retired as we arrived (a rank ended): the server knows who is gone.
-        return false;
-    }
+    if (retired_under(*arena, ticket)) return false;
     *status_p = arena->arena->wait(ticket, deadline_of(info, ninfo), &arena->server_lost);
-    if (*status_p == PMIX_SUCCESS && flag_of(info, ninfo, PMIX_COLLECT_DATA)) {
-        arena->collected.store(true, std::memory_order_release);
+    note_outcome(*arena, *status_p, flag_of(info, ninfo, PMIX_COLLECT_DATA));
+    return true;
+}
+
+bool arena_fence_nb(Session &session, const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
+                    std::function<void(pmix_status_t)> done)
+{
+    ClientArena *arena = session.arena.get();
+    if (!usable(session, arena, procs, nprocs) || !write_own_slot(session, *arena)) return false;
+    PendingArenaFence pending{std::nullopt, deadline_of(info, ninfo), flag_of(info, ninfo, PMIX_COLLECT_DATA),
+                              std::move(done)};
+    std::lock_guard lock(arena->nb_mutex);
+    if (arena->nb_pending.empty()) {
+        const arena::Ticket ticket = arena->arena->arrive();
+        if (retired_under(*arena, ticket)) return false;
+        if (arena->arena->released(ticket)) {
+            const pmix_status_t status = arena->arena->outcome(ticket);
+            note_outcome(*arena, status, pending.collect);
+            post_done(*arena, std::move(pending.done), status);
+            return true;
+        }
+        pending.ticket = ticket;
     }
+    arena->nb_pending.push_back(std::move(pending));
+    if (!arena->watcher.joinable()) arena->watcher = std::thread(watch_nb_fences, arena);
+    arena->nb_changed.notify_all();
     return true;
 }
 

@@ -1,29 +1,52 @@
 // A client's use of its job's fence arena (common/fence_arena/):
-// a blocking PMIx_Fence over the whole job meets the other ranks in shared
-// memory, and a collecting one leaves each rank's data in its slot, read
-// here only when a PMIx_Get first asks for that rank. Whatever the arena
-// cannot do (another job's procs, a subset, PMIx_Fence_nb, no mapping)
-// goes through the server as before; the server then takes part in the
-// arena for this client, so both paths meet in one barrier.
+// PMIx_Fence and PMIx_Fence_nb over the whole job meet the other ranks in
+// shared memory, and a collecting one leaves each rank's data in its slot,
+// read here only when a PMIx_Get first asks for that rank. Whatever the
+// arena cannot do (another job's procs, a subset, no mapping) goes through
+// the server as before; the server then takes part in the arena for this
+// client, so both paths meet in one barrier.
+//
+// A Fence_nb arrives on the caller's thread. When that completes the
+// barrier its callback is posted at once; otherwise the arena's watcher
+// thread (started at the first such fence) waits for the release and posts
+// it, on the progress thread as for a fence through the server. A rank's
+// next fence arrives only after its previous one was released: one rank
+// arriving twice in one generation would let the barrier open early.
 #ifndef PMIXPP_CLIENT_CORE_FENCE_ARENA_H
 #define PMIXPP_CLIENT_CORE_FENCE_ARENA_H
 
 #include <pmix_common.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "client/core/session.h"
 #include "common/fence_arena/arena.h"
+#include "common/runtime/progress_engine.h"
 #include "common/wire/messages.h"
 
 namespace pmixpp::client {
 
+// A Fence_nb waiting for its release (or, behind another, to arrive).
+struct PendingArenaFence {
+    std::optional<arena::Ticket> ticket;  // unset: arrives when it is first
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    bool collect = false;
+    std::function<void(pmix_status_t)> done;
+};
+
 struct ClientArena {
+    ~ClientArena();  // stops the watcher; pending fences end LOST_CONNECTION
     std::unique_ptr<arena::Arena> arena;
     std::mutex mutex;
     // What this rank committed for its local peers (local and global
@@ -38,6 +61,16 @@ struct ClientArena {
     std::atomic<bool> collected{false};
     // The server connection ended: nobody would release us on a rank's death.
     std::atomic<bool> server_lost{false};
+
+    // Fence_nb (see above), in arrival order; the front one is the one at
+    // the barrier. Guarded by nb_mutex; nb_changed signals the watcher and
+    // blocking fences waiting for the queue to empty.
+    std::mutex nb_mutex;
+    std::condition_variable nb_changed;
+    std::deque<PendingArenaFence> nb_pending;
+    bool nb_stopping = false;
+    std::thread watcher;
+    runtime::ProgressEngine *engine = nullptr;  // where callbacks run
 };
 
 // Maps the arena the Welcome named, unless PMIX_MCA_pmix_fence_arena=0.
@@ -49,6 +82,11 @@ void arena_note_commit(Session &session, const wire::CommitRequest &request);
 // outcome); false when it is for the server.
 bool arena_fence(Session &session, const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
                  pmix_status_t *status_p);
+// PMIx_Fence_nb: true when the fence was taken by the arena (`done` then
+// runs on the progress thread with its outcome); false when it is for the
+// server.
+bool arena_fence_nb(Session &session, const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
+                    std::function<void(pmix_status_t)> done);
 // The connection to the server ended: fences waiting here give up.
 void arena_server_lost(Session &session);
 // PMIx_Get of a peer of this job: brings its slot into the store when it

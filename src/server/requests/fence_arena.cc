@@ -305,6 +305,8 @@ bool arena_fence(Server &server, Peer &peer, uint32_t tag, const wire::FenceRequ
     if (entry == nullptr || entry->arena->disabled() || !whole_own_job(peer, request)) return false;
     const bool after_previous = is_waiting(*entry, peer.id);
     if (!after_previous && represent_in_slot(server, peer, *entry->arena) != PMIX_SUCCESS) return false;
+    runtime::log_trace("PMIX_MCA_pmix_server_verbose", "server",
+                       describe(peer) + " fences through the server: it arrives in the fence arena for it");
     ArenaWaiter waiter;
     waiter.peer = peer.id;
     waiter.tag = tag;
