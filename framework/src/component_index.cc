@@ -133,8 +133,8 @@ bool index_line(const std::string &directory, const std::string &file, std::stri
         return false;
     }
     std::ostringstream line;
-    line << framework->name << ' ' << name << ' ' << priority << ' ' << size << ' ' << mtime_s << ' ' << mtime_ns
-         << ' ' << version;
+    line << framework->name << ' ' << name << ' ' << priority << ' ' << size << ' ' << mtime_s << ' ' << mtime_ns << ' '
+         << version;
     *line_p = line.str();
     return true;
 }

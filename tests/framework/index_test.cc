@@ -150,8 +150,7 @@ Test(component_index, a_broken_component_is_still_named_in_one_line)
     std::vector<std::string> left_out;
     cr_assert_eq(framework::write_component_index(dir, &left_out), PMIX_SUCCESS);
     cr_assert_eq(left_out.size(), 1u, "the writer names what it leaves out");
-    cr_expect(left_out[0].find(component_path(dir, "garbage")) != std::string::npos, "got: %s",
-              left_out[0].c_str());
+    cr_expect(left_out[0].find(component_path(dir, "garbage")) != std::string::npos, "got: %s", left_out[0].c_str());
     tests::StderrCapture capture;
     const std::vector<std::string> names = ranked_in(dir);
     const std::vector<std::string> lines = capture.lines();
