@@ -35,21 +35,20 @@ template <typename Module> const Module *module_table(const framework::SelectedM
 }
 
 // Tries the modules of fw that `preferred` names, in that order, loading
-// only those; when none of them does, every other usable module by
-// priority (which loads the rest). try_one returns true once done.
+// each only when the ones before it did not do; when none of them does,
+// every other usable module by priority (which loads the rest). try_one returns true once done.
 // *done_p says whether one did; the status is the selection's.
 pmix_status_t try_modules(std::string_view fw, const std::vector<std::string> &preferred,
                           const std::function<bool(const framework::SelectedModule &)> &try_one, bool *done_p)
 {
     *done_p = false;
-    if (!preferred.empty()) {
+    for (const std::string &name : preferred) {
+        // One at a time: the first that works is often the only one loaded.
         std::vector<framework::SelectedModule> named;
-        (void)framework::select_named(fw, preferred, &named);
-        for (const auto &module : named) {
-            if (try_one(module)) {
-                *done_p = true;
-                return PMIX_SUCCESS;
-            }
+        (void)framework::select_named(fw, {name}, &named);
+        if (!named.empty() && try_one(named.front())) {
+            *done_p = true;
+            return PMIX_SUCCESS;
         }
     }
     std::vector<framework::SelectedModule> all;
