@@ -112,6 +112,10 @@ function(pmixpp_add_component)
     if(TARGET pmixpp_warnings)
       target_link_libraries(${target} PRIVATE pmixpp_warnings)
     endif()
+    # As libpmix.so.2: no libstdc++.so.6 mapped for the components a rank picks.
+    if(COMMAND pmixpp_static_cxx_runtime)
+      pmixpp_static_cxx_runtime(${target})
+    endif()
     set_target_properties(${target} PROPERTIES
       LIBRARY_OUTPUT_DIRECTORY "${PMIXPP_BUILD_COMPONENT_DIR}"
       # <libdir>/pmixpp/x.so finds libpmix.so.2 one level up.

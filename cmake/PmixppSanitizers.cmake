@@ -45,3 +45,19 @@ else()
 endif()
 set(PMIXPP_TEST_TIMEOUT_SCALE "${_pmixpp_default_timeout_scale}" CACHE STRING
     "Factor applied to every test's CTest TIMEOUT (default 1; 3 with ASan, 4 with TSan)")
+
+# pmixpp_static_cxx_runtime(<target>): link the C++ runtime (libstdc++,
+# libgcc) into <target> and hide it, so that a rank loading libpmix.so.2
+# (and the components it picks) maps no libstdc++.so.6, libgcc_s.so.1:
+# the loader's work and page faults for those are a good part of what
+# linking the library costs each process at start (bench/launch.sh). Our C
+# API lets no C++ object or exception cross the boundary, so the
+# application's own libstdc++, if any, never meets ours. Not with the
+# sanitizers or the fuzzer, whose runtimes expect the shared one.
+option(PMIXPP_STATIC_CXX_RUNTIME "Link libstdc++ and libgcc statically into libpmix and the components" ON)
+function(pmixpp_static_cxx_runtime target)
+  if(PMIXPP_STATIC_CXX_RUNTIME AND NOT PMIXPP_SANITIZE AND NOT PMIXPP_FUZZ
+     AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc "LINKER:--exclude-libs,ALL")
+  endif()
+endfunction()
