@@ -99,7 +99,8 @@ void note_outcome(ClientArena &arena, pmix_status_t status, bool collect)
     if (status == PMIX_SUCCESS && collect) arena.collected.store(true, std::memory_order_release);
 }
 
-// The callback of a Fence_nb, on the progress thread.
+// The callback of a Fence_nb whose arrival completed the barrier: on the
+// progress thread, never inside the PMIx_Fence_nb call itself.
 void post_done(ClientArena &arena, std::function<void(pmix_status_t)> done, pmix_status_t status)
 {
     if (arena.engine == nullptr || arena.engine->post([done, status] { done(status); }) != PMIX_SUCCESS) {
@@ -126,7 +127,9 @@ void watch_nb_fences(ClientArena *arena)
             status = arena->arena->wait(*front.ticket, front.deadline, &arena->server_lost);
         }
         note_outcome(*arena, status, front.collect);
-        post_done(*arena, std::move(front.done), status);
+        // Here, not through the progress thread: one thread hand-off less
+        // (some 10 us) for the caller waiting on it, as Open MPI's modex does.
+        front.done(status);
         lock.lock();
         arena->nb_pending.pop_front();
         arena->nb_changed.notify_all();
