@@ -1,6 +1,6 @@
 /* Benchmark client, written against the standard client API only (pmix.h).
  *
- *   bench_client [--gets G] [--puts P] [--fences F] [--stop] [--rss-fence BYTES]
+ *   bench_client [--gets G] [--puts P] [--fences F] [--nb] [--stop] [--rss-fence BYTES]
  *
  * Every timed operation is bracketed by clock_gettime(CLOCK_MONOTONIC) on
  * its own, so each sample is one call; the process prints the median and the
@@ -22,6 +22,8 @@
  * whole job's data collected and every client alive; it finalizes when
  * continued. */
 #include <pmix.h>
+
+#include <pthread.h>
 
 #include <signal.h>
 #include <stdbool.h>
@@ -96,12 +98,45 @@ static pmix_status_t put_blob(unsigned round, size_t bytes)
     return rc == PMIX_SUCCESS ? PMIx_Commit() : rc;
 }
 
+/* --nb: fences are PMIx_Fence_nb, waited for on a condition variable the
+ * callback signals, as an application (Open MPI's modex) waits for one. */
+static bool use_fence_nb;
+
+struct nb_wait {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done;
+    pmix_status_t status;
+};
+
+static void nb_fence_done(pmix_status_t status, void *cbdata)
+{
+    struct nb_wait *wait = cbdata;
+    pthread_mutex_lock(&wait->lock);
+    wait->status = status;
+    wait->done = true;
+    pthread_cond_signal(&wait->cond);
+    pthread_mutex_unlock(&wait->lock);
+}
+
+static pmix_status_t fence_nb(const pmix_info_t *info, size_t ninfo)
+{
+    struct nb_wait wait = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, PMIX_SUCCESS};
+    pmix_status_t rc = PMIx_Fence_nb(NULL, 0, info, ninfo, nb_fence_done, &wait);
+    if (rc != PMIX_SUCCESS) return rc;
+    pthread_mutex_lock(&wait.lock);
+    while (!wait.done) pthread_cond_wait(&wait.cond, &wait.lock);
+    pthread_mutex_unlock(&wait.lock);
+    return wait.status;
+}
+
 static pmix_status_t fence(bool collect)
 {
     pmix_info_t info;
     bool yes = true;
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
-    pmix_status_t rc = PMIx_Fence(NULL, 0, collect ? &info : NULL, collect ? 1 : 0);
+    pmix_status_t rc = use_fence_nb ? fence_nb(collect ? &info : NULL, collect ? 1 : 0)
+                                    : PMIx_Fence(NULL, 0, collect ? &info : NULL, collect ? 1 : 0);
     PMIX_INFO_DESTRUCT(&info);
     return rc;
 }
@@ -185,6 +220,7 @@ static int parse(int argc, char **argv, options_t *opts_p)
         else if (strcmp(argv[i], "--gets") == 0 && has_value) opts.gets = atol(argv[++i]);
         else if (strcmp(argv[i], "--puts") == 0 && has_value) opts.puts = atol(argv[++i]);
         else if (strcmp(argv[i], "--fences") == 0 && has_value) opts.fences = atol(argv[++i]);
+        else if (strcmp(argv[i], "--nb") == 0) use_fence_nb = true;
         else if (strcmp(argv[i], "--rss-fence") == 0 && has_value) opts.rss_fence_bytes = atol(argv[++i]);
         else return 2;
     }
@@ -241,7 +277,7 @@ int main(int argc, char **argv)
 {
     options_t opts;
     if (parse(argc, argv, &opts) != 0) {
-        fprintf(stderr, "usage: bench_client [--gets G] [--puts P] [--fences F] [--stop] [--rss-fence BYTES]\n");
+        fprintf(stderr, "usage: bench_client [--gets G] [--puts P] [--fences F] [--nb] [--stop] [--rss-fence BYTES]\n");
         return 2;
     }
     uint64_t start = bench_now_ns();
