@@ -124,7 +124,7 @@ void watch_nb_fences(ClientArena *arena)
             // Its turn came after a rank ended: the server would refuse it too.
             status = PMIX_ERR_LOST_CONNECTION;
         } else {
-            status = arena->arena->wait(*front.ticket, front.deadline, &arena->server_lost);
+            status = arena->arena->wait(*front.ticket, front.deadline, &arena->server_lost, false);
         }
         note_outcome(*arena, status, front.collect);
         // Here, not through the progress thread: one thread hand-off less

@@ -282,11 +282,13 @@ void Arena::sleep_on(uint32_t state, const struct timespec *timeout)
 }
 
 pmix_status_t Arena::wait(const Ticket &ticket, std::optional<std::chrono::steady_clock::time_point> deadline,
-                          const std::atomic<bool> *abandon)
+                          const std::atomic<bool> *abandon, bool may_spin)
 {
     const auto arrived = std::chrono::steady_clock::now();
-    const auto learn = [&] { policy_.record(std::chrono::steady_clock::now() - arrived); };
-    if (watch(ticket, policy_.spin_budget(nprocs()))) {
+    const auto learn = [&] {
+        if (may_spin) policy_.record(std::chrono::steady_clock::now() - arrived);
+    };
+    if (may_spin && watch(ticket, policy_.spin_budget(nprocs()))) {
         learn();
         return outcome(ticket);
     }

@@ -76,8 +76,11 @@ public:
     // meanwhile). Once *abandon is set (and wake_all called), the arrival is
     // taken back and PMIX_ERR_LOST_CONNECTION returned: the server that
     // would release us on a rank's death is gone itself.
+    // may_spin = false sleeps at once: a waiter that is not the thread the
+    // application waits in (the Fence_nb watcher) would only take a core
+    // from the application's own threads by watching.
     pmix_status_t wait(const Ticket &ticket, std::optional<std::chrono::steady_clock::time_point> deadline,
-                       const std::atomic<bool> *abandon = nullptr);
+                       const std::atomic<bool> *abandon = nullptr, bool may_spin = true);
     // Wakes every waiter to look again (they sleep again when nothing changed).
     void wake_all();
     // Takes the arrival back unless the generation completed or is
