@@ -3,6 +3,7 @@
 
 #include <pmixpp/util.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -244,6 +246,9 @@ void Arena::wake_all()
 
 namespace {
 
+// How long a waiter spins before it also yields its core (see watch).
+constexpr std::chrono::nanoseconds kPureSpin{3'000};
+
 inline void cpu_relax()
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -258,14 +263,22 @@ inline void cpu_relax()
 bool Arena::watch(const Ticket &ticket, std::chrono::nanoseconds budget) const
 {
     if (budget <= std::chrono::nanoseconds::zero()) return false;
-    const auto until = std::chrono::steady_clock::now() + budget;
+    const auto start = std::chrono::steady_clock::now();
+    const auto until = start + budget;
+    const auto yield_from = start + std::min(budget, kPureSpin);
     for (;;) {
         // A clock read costs some 20 ns: look at the word 32 times between two.
         for (int spin = 0; spin < 32; ++spin) {
             if (released(ticket)) return true;
             cpu_relax();
         }
-        if (std::chrono::steady_clock::now() >= until) return released(ticket);
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= until) return released(ticket);
+        // Not there within the pure spin: the rank we wait for may be queued
+        // behind us on this very core (a busy neighbour holds the other),
+        // where spinning on would keep it from arriving until our time
+        // slice ends. Yielding lets it run; on an idle core it returns at once.
+        if (now >= yield_from) ::sched_yield();
     }
 }
 
