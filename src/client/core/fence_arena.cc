@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
+#include <ctime>
 #include <optional>
 #include <thread>
 
@@ -108,31 +110,67 @@ void post_done(ClientArena &arena, std::function<void(pmix_status_t)> done, pmix
     }
 }
 
-// The watcher thread: the front Fence_nb arrives (if it had to wait its
-// turn), waits for its release, and is answered; then the next.
+// How long the watcher may sleep: until the front fence's deadline.
+std::optional<struct timespec> sleep_limit(const PendingArenaFence &front)
+{
+    if (!front.deadline) return std::nullopt;
+    const auto left =
+        std::max(*front.deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration::zero());
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+    return timespec{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+}
+
+// The front fence's outcome if it has one now: released, timed out, its
+// server gone, or its turn come after a rank ended. Arrives for a fence that
+// waited its turn. Called with nb_mutex held.
+std::optional<pmix_status_t> front_outcome(ClientArena &arena, PendingArenaFence &front)
+{
+    arena::Arena &barrier = *arena.arena;
+    if (!front.ticket) {
+        // Its turn came after a rank ended: the server would refuse it too.
+        if (barrier.disabled()) return PMIX_ERR_LOST_CONNECTION;
+        front.ticket = barrier.arrive();
+        if (retired_under(arena, *front.ticket)) return PMIX_ERR_LOST_CONNECTION;
+    }
+    if (barrier.released(*front.ticket)) return barrier.outcome(*front.ticket);
+    const bool lost = arena.server_lost.load(std::memory_order_acquire);
+    const bool late = front.deadline && std::chrono::steady_clock::now() >= *front.deadline;
+    if ((lost || late) && barrier.withdraw(*front.ticket)) return lost ? PMIX_ERR_LOST_CONNECTION : PMIX_ERR_TIMEOUT;
+    if (barrier.released(*front.ticket)) return barrier.outcome(*front.ticket);  // completed meanwhile
+    return std::nullopt;
+}
+
+// The watcher thread. It sleeps on the barrier word itself, so a Fence_nb
+// needs no wake-up to be watched: the release that ends it wakes the
+// watcher (counted as a sleeper, it always gets the FUTEX_WAKE). It then
+// answers the front fence, and the next one arrives.
 void watch_nb_fences(ClientArena *arena)
 {
     std::unique_lock lock(arena->nb_mutex);
     for (;;) {
-        arena->nb_changed.wait(lock, [arena] { return arena->nb_stopping || !arena->nb_pending.empty(); });
-        if (arena->nb_pending.empty()) return;  // stopping, nothing left
-        PendingArenaFence &front = arena->nb_pending.front();
-        lock.unlock();
-        pmix_status_t status = PMIX_SUCCESS;
-        if (!front.ticket && !arena->arena->disabled()) front.ticket = arena->arena->arrive();
-        if (!front.ticket || retired_under(*arena, *front.ticket)) {
-            // Its turn came after a rank ended: the server would refuse it too.
-            status = PMIX_ERR_LOST_CONNECTION;
-        } else {
-            status = arena->arena->wait(*front.ticket, front.deadline, &arena->server_lost, false);
+        if (arena->nb_pending.empty() && arena->nb_stopping) return;
+        if (!arena->nb_pending.empty()) {
+            PendingArenaFence &front = arena->nb_pending.front();
+            if (const auto status = front_outcome(*arena, front)) {
+                note_outcome(*arena, *status, front.collect);
+                auto done = std::move(front.done);
+                arena->nb_pending.pop_front();
+                arena->nb_changed.notify_all();
+                lock.unlock();
+                // Here, not through the progress thread: one thread hand-off
+                // less for the caller waiting on it, as Open MPI's modex does.
+                done(*status);
+                lock.lock();
+                continue;
+            }
         }
-        note_outcome(*arena, status, front.collect);
-        // Here, not through the progress thread: one thread hand-off less
-        // (some 10 us) for the caller waiting on it, as Open MPI's modex does.
-        front.done(status);
+        // Read before letting go of the lock: an arrival or a release after
+        // this changes the word, and the sleep below then returns at once.
+        const uint32_t seen = arena->arena->state();
+        const auto limit = arena->nb_pending.empty() ? std::nullopt : sleep_limit(arena->nb_pending.front());
+        lock.unlock();
+        arena->arena->sleep_while(seen, limit ? &*limit : nullptr);
         lock.lock();
-        arena->nb_pending.pop_front();
-        arena->nb_changed.notify_all();
     }
 }
 
@@ -222,9 +260,15 @@ bool arena_fence_nb(Session &session, const pmix_proc_t procs[], size_t nprocs, 
         }
         pending.ticket = ticket;
     }
+    // The watcher wakes at the release; only a deadline it does not know
+    // yet needs it awake now, to sleep no longer than that.
+    const bool new_deadline = arena->nb_pending.empty() && pending.deadline.has_value();
     arena->nb_pending.push_back(std::move(pending));
-    if (!arena->watcher.joinable()) arena->watcher = std::thread(watch_nb_fences, arena);
-    arena->nb_changed.notify_all();
+    if (!arena->watcher.joinable()) {
+        arena->watcher = std::thread(watch_nb_fences, arena);
+    } else if (new_deadline) {
+        arena->arena->wake_all();
+    }
     return true;
 }
 

@@ -8,9 +8,10 @@
 //
 // A Fence_nb arrives on the caller's thread. When that completes the
 // barrier its callback is posted to the progress thread at once; otherwise
-// the arena's watcher thread (started at the first such fence) waits for the
-// release and runs the callback itself, one thread hand-off sooner than the
-// progress thread could. A rank's next fence arrives only after its previous
+// the arena's watcher thread (started at the first such fence, then asleep
+// on the barrier word itself, so a Fence_nb wakes nobody to be watched)
+// sees the release and runs the callback, one thread hand-off sooner than
+// the progress thread could. A rank's next fence arrives only after its previous
 // one was released: one rank arriving twice in one generation would let the
 // barrier open early.
 #ifndef PMIXPP_CLIENT_CORE_FENCE_ARENA_H

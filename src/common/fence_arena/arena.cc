@@ -206,6 +206,11 @@ Ticket Arena::arrive()
     return ticket;
 }
 
+uint32_t Arena::state() const
+{
+    return header().state.load(std::memory_order_acquire);
+}
+
 uint32_t Arena::arrivals() const
 {
     return arrivals_of(header().state.load(std::memory_order_acquire));

@@ -83,6 +83,11 @@ public:
                        const std::atomic<bool> *abandon = nullptr, bool may_spin = true);
     // Wakes every waiter to look again (they sleep again when nothing changed).
     void wake_all();
+    // The barrier word now, and a sleep until it is no longer `seen` (a
+    // release or wake_all wakes it; an arrival alone does not), or the
+    // timeout. For a thread that watches several fences (Fence_nb).
+    uint32_t state() const;
+    void sleep_while(uint32_t seen, const struct timespec *timeout) { sleep_on(seen, timeout); }
     // Takes the arrival back unless the generation completed or is
     // completing: true when taken back.
     bool withdraw(const Ticket &ticket);
