@@ -101,15 +101,6 @@ void note_outcome(ClientArena &arena, pmix_status_t status, bool collect)
     if (status == PMIX_SUCCESS && collect) arena.collected.store(true, std::memory_order_release);
 }
 
-// The callback of a Fence_nb whose arrival completed the barrier: on the
-// progress thread, never inside the PMIx_Fence_nb call itself.
-void post_done(ClientArena &arena, std::function<void(pmix_status_t)> done, pmix_status_t status)
-{
-    if (arena.engine == nullptr || arena.engine->post([done, status] { done(status); }) != PMIX_SUCCESS) {
-        done(status);  // no progress thread any more (finalizing): now, rather than never
-    }
-}
-
 // How long the watcher may sleep: until the front fence's deadline.
 std::optional<struct timespec> sleep_limit(const PendingArenaFence &front)
 {
@@ -126,6 +117,7 @@ std::optional<struct timespec> sleep_limit(const PendingArenaFence &front)
 std::optional<pmix_status_t> front_outcome(ClientArena &arena, PendingArenaFence &front)
 {
     arena::Arena &barrier = *arena.arena;
+    if (front.outcome) return front.outcome;  // its own arrival completed the barrier
     if (!front.ticket) {
         // Its turn came after a rank ended: the server would refuse it too.
         if (barrier.disabled()) return PMIX_ERR_LOST_CONNECTION;
@@ -204,7 +196,6 @@ void attach_arena(Session &session, const wire::InfoArray &welcome_info)
             return;
         }
         client_arena->imported = std::make_unique<std::atomic<uint32_t>[]>(client_arena->arena->nprocs());
-        client_arena->engine = session.engine;
         session.arena = std::move(client_arena);
         return;
     }
@@ -246,27 +237,30 @@ bool arena_fence_nb(Session &session, const pmix_proc_t procs[], size_t nprocs, 
 {
     ClientArena *arena = session.arena.get();
     if (!usable(session, arena, procs, nprocs) || !write_own_slot(session, *arena)) return false;
-    PendingArenaFence pending{std::nullopt, deadline_of(info, ninfo), flag_of(info, ninfo, PMIX_COLLECT_DATA),
-                              std::move(done)};
+    PendingArenaFence pending{std::nullopt, std::nullopt, deadline_of(info, ninfo),
+                              flag_of(info, ninfo, PMIX_COLLECT_DATA), std::move(done)};
     std::lock_guard lock(arena->nb_mutex);
-    if (arena->nb_pending.empty()) {
+    // It may arrive now when every fence before it is over; their callbacks
+    // may still be queued, and this one's must come after them.
+    const bool may_arrive = std::ranges::all_of(arena->nb_pending, [](const auto &p) { return p.outcome.has_value(); });
+    if (may_arrive) {
         const arena::Ticket ticket = arena->arena->arrive();
         if (retired_under(*arena, ticket)) return false;
         if (arena->arena->released(ticket)) {
-            const pmix_status_t status = arena->arena->outcome(ticket);
-            note_outcome(*arena, status, pending.collect);
-            post_done(*arena, std::move(pending.done), status);
-            return true;
+            pending.outcome = arena->arena->outcome(ticket);
+            note_outcome(*arena, *pending.outcome, pending.collect);
+        } else {
+            pending.ticket = ticket;
         }
-        pending.ticket = ticket;
     }
-    // The watcher wakes at the release; only a deadline it does not know
-    // yet needs it awake now, to sleep no longer than that.
-    const bool new_deadline = arena->nb_pending.empty() && pending.deadline.has_value();
+    // The watcher runs every callback, in order. It wakes at the release of
+    // the fence it watches; a fence that is over already, or a deadline it
+    // does not know yet, needs it awake now.
+    const bool wake = pending.outcome.has_value() || (arena->nb_pending.empty() && pending.deadline.has_value());
     arena->nb_pending.push_back(std::move(pending));
     if (!arena->watcher.joinable()) {
         arena->watcher = std::thread(watch_nb_fences, arena);
-    } else if (new_deadline) {
+    } else if (wake) {
         arena->arena->wake_all();
     }
     return true;

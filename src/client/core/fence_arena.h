@@ -6,12 +6,13 @@
 // the server as before; the server then takes part in the arena for this
 // client, so both paths meet in one barrier.
 //
-// A Fence_nb arrives on the caller's thread. When that completes the
-// barrier its callback is posted to the progress thread at once; otherwise
-// the arena's watcher thread (started at the first such fence, then asleep
-// on the barrier word itself, so a Fence_nb wakes nobody to be watched)
-// sees the release and runs the callback, one thread hand-off sooner than
-// the progress thread could. A rank's next fence arrives only after its previous
+// A Fence_nb arrives on the caller's thread. The arena's watcher thread
+// (started at the first such fence, then asleep on the barrier word itself,
+// so a Fence_nb wakes nobody to be watched) sees the release and runs the
+// callback: one thread hand-off sooner than the progress thread could, and
+// every Fence_nb callback in the order of the calls. One whose own arrival
+// completed the barrier wakes the watcher to run its callback (never inside
+// the PMIx_Fence_nb call). A rank's next fence arrives only after its previous
 // one was released: one rank arriving twice in one generation would let the
 // barrier open early.
 #ifndef PMIXPP_CLIENT_CORE_FENCE_ARENA_H
@@ -34,14 +35,14 @@
 
 #include "client/core/session.h"
 #include "common/fence_arena/arena.h"
-#include "common/runtime/progress_engine.h"
 #include "common/wire/messages.h"
 
 namespace pmixpp::client {
 
 // A Fence_nb waiting for its release (or, behind another, to arrive).
 struct PendingArenaFence {
-    std::optional<arena::Ticket> ticket;  // unset: arrives when it is first
+    std::optional<arena::Ticket> ticket;   // unset: arrives when it is first
+    std::optional<pmix_status_t> outcome;  // set: its arrival completed the barrier
     std::optional<std::chrono::steady_clock::time_point> deadline;
     bool collect = false;
     std::function<void(pmix_status_t)> done;
@@ -72,7 +73,6 @@ struct ClientArena {
     std::deque<PendingArenaFence> nb_pending;
     bool nb_stopping = false;
     std::thread watcher;
-    runtime::ProgressEngine *engine = nullptr;  // where callbacks run
 };
 
 // Maps the arena the Welcome named, unless PMIX_MCA_pmix_fence_arena=0.
