@@ -96,10 +96,14 @@ Test(client_cpuset, refuses_strings_it_cannot_read)
     cr_expect_eq(PMIx_Parse_cpuset_string("hwloc:zero", &cpuset), PMIX_ERR_BAD_PARAM, "not a list");
     // hwloc would read these: an endless set, a sign, half a gigabyte of bits.
     for (const char *unbounded :
-         {"hwloc:4-", "hwloc:0+-3,6", "hwloc:0-4000000000", "hwloc:65536", "hwloc:3-1", "hwloc:1,,2", "hwloc: 1"}) {
+         {"hwloc:4-", "hwloc:0+-3,6", "hwloc:0-4000000000", "hwloc:65536", "hwloc:3-1", "hwloc:1,,2", "hwloc: 1",
+          // hwloc reads a leading zero as octal and prints back "hwloc:-65" (found by the fuzzer)
+          "hwloc:08-65", "hwloc:1,010"}) {
         cr_expect_eq(PMIx_Parse_cpuset_string(unbounded, &cpuset), PMIX_ERR_BAD_PARAM, "%s", unbounded);
     }
     cr_expect_eq(PMIx_Parse_cpuset_string("hwloc:65535", &cpuset), PMIX_SUCCESS, "the largest cpu index");
+    PMIx_Cpuset_destruct(&cpuset);
+    cr_expect_eq(PMIx_Parse_cpuset_string("hwloc:0,10-12", &cpuset), PMIX_SUCCESS, "zero alone is a number");
     PMIx_Cpuset_destruct(&cpuset);
     cr_expect_eq(PMIx_Parse_cpuset_string("netloc:0-3", &cpuset), PMIX_ERR_NOT_SUPPORTED);
     cr_expect_eq(PMIx_Parse_cpuset_string(nullptr, &cpuset), PMIX_ERR_BAD_PARAM);

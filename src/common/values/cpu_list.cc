@@ -3,10 +3,16 @@
 namespace pmixpp::values {
 namespace {
 
-// Reads one number at text[*at]; false when there is none or it is too big.
+// Reads one number at text[*at]; false when there is none, it is too big,
+// or it has a leading zero (hwloc's list parser reads "08" as octal 0 then
+// stumbles, and prints back a list it cannot read: the fuzzer found
+// "hwloc:08-65" becoming "hwloc:-65").
 bool read_index(std::string_view text, std::size_t *at, unsigned long *value_p)
 {
     const std::size_t start = *at;
+    if (start + 1 < text.size() && text[start] == '0' && text[start + 1] >= '0' && text[start + 1] <= '9') {
+        return false;
+    }
     unsigned long value = 0;
     while (*at < text.size() && text[*at] >= '0' && text[*at] <= '9') {
         value = value * 10 + static_cast<unsigned long>(text[*at] - '0');
