@@ -220,29 +220,9 @@ static void hold(const char *dir)
     for (int waited = 0; !file_exists(dir, "go") && waited < 60000; waited += 10) sleep_ms(10);
 }
 
-static void die(const char *dir)
-{
-    char name[64];
-    if (me.rank == size - 1) {
-        /* Leave once every other rank is about to wait in the fence. */
-        for (uint32_t rank = 0; rank + 1 < size; ++rank) {
-            snprintf(name, sizeof name, "entering.%u", rank);
-            for (int waited = 0; !file_exists(dir, name) && waited < 30000; waited += 5) sleep_ms(5);
-        }
-        sleep_ms(300);
-        _exit(0); /* without finalizing: pmixrun lets the others go on */
-    }
-    snprintf(name, sizeof name, "entering.%u", me.rank);
-    make_file(dir, name);
-    pmix_status_t rc = fence(0, 20);
-    printf("rank %u: fence %s\n", me.rank, PMIx_Error_string(rc));
-    CHECK(rc == PMIX_ERR_LOST_CONNECTION, "the fence returned %s, not PMIX_ERR_LOST_CONNECTION", PMIx_Error_string(rc));
-    rc = fence(0, 20);
-    printf("rank %u: next fence %s\n", me.rank, PMIx_Error_string(rc));
-    CHECK(rc == PMIX_ERR_LOST_CONNECTION, "the next fence returned %s", PMIx_Error_string(rc));
-}
-
-static void die_nb(const char *dir)
+/* The last rank leaves (without finalizing: pmixrun lets the others go on)
+ * once every other rank is about to wait in a fence; the others say so. */
+static void last_rank_leaves_mid_fence(const char *dir)
 {
     char name[64];
     if (me.rank == size - 1) {
@@ -255,6 +235,22 @@ static void die_nb(const char *dir)
     }
     snprintf(name, sizeof name, "entering.%u", me.rank);
     make_file(dir, name);
+}
+
+static void die(const char *dir)
+{
+    last_rank_leaves_mid_fence(dir);
+    pmix_status_t rc = fence(0, 20);
+    printf("rank %u: fence %s\n", me.rank, PMIx_Error_string(rc));
+    CHECK(rc == PMIX_ERR_LOST_CONNECTION, "the fence returned %s, not PMIX_ERR_LOST_CONNECTION", PMIx_Error_string(rc));
+    rc = fence(0, 20);
+    printf("rank %u: next fence %s\n", me.rank, PMIx_Error_string(rc));
+    CHECK(rc == PMIX_ERR_LOST_CONNECTION, "the next fence returned %s", PMIx_Error_string(rc));
+}
+
+static void die_nb(const char *dir)
+{
+    last_rank_leaves_mid_fence(dir);
     atomic_store(&nb_done, 0);
     pmix_status_t rc = PMIx_Fence_nb(NULL, 0, NULL, 0, fence_nb_done, NULL);
     for (int waited = 0; rc == PMIX_SUCCESS && !atomic_load(&nb_done) && waited < 20000; ++waited) sleep_ms(1);
