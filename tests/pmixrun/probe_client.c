@@ -12,7 +12,8 @@
  * copies of this probe with --binding (PMIX_MAPBY MAPBY unless "-"), prints
  * "spawn STATUS", and waits for that job's end; the other ranks wait for
  * rank 0 in a fence; --spawn-late S: rank 0 spawns `sh -c "sleep S; echo
- * late child done"` and does not wait for it. */
+ * late child done"` and does not wait for it; --watch-exit: rank 0 prints
+ * rank 1's exit event and how many events its default handler saw. */
 #define _GNU_SOURCE 1
 #include <sched.h>
 
@@ -45,6 +46,26 @@ static void on_terminated(size_t id, pmix_status_t status, const pmix_proc_t *so
             terminated_code = info[i].value.data.integer;
         }
     }
+    /* PMIX_SUCCESS passes the event on down the chain: a default handler
+     * would be next, unless the notifier excluded default handlers. */
+    if (cbfunc != NULL) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* Events that reached the default handler (one registered for every code). */
+static atomic_int default_handler_calls = 0;
+
+static void on_any_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
+                         pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                         void *cbdata)
+{
+    (void)id;
+    (void)source;
+    (void)info;
+    (void)ninfo;
+    (void)results;
+    (void)nresults;
+    printf("default handler got %s\n", PMIx_Error_string(status));
+    ++default_handler_calls;
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
@@ -260,10 +281,13 @@ int main(int argc, char **argv)
             while ((n = read(0, buffer, sizeof buffer)) > 0) total += (size_t)n;
             printf("stdin %zu\n", total);
         } else if (strcmp(argv[i], "--watch-exit") == 0) {
-            /* Rank 0 listens, everyone meets, then rank 1 finishes first. */
+            /* Rank 0 listens, everyone meets, then rank 1 finishes first.
+             * A normal exit is news for who asked for it, never a fault:
+             * Open MPI's default handler aborts the job on any event. */
             if (me.rank == 0) {
                 pmix_status_t code = PMIX_EVENT_PROC_TERMINATED;
                 PMIx_Register_event_handler(&code, 1, NULL, 0, on_terminated, NULL, NULL);
+                PMIx_Register_event_handler(NULL, 0, NULL, 0, on_any_event, NULL, NULL);
             }
             PMIx_Fence(NULL, 0, NULL, 0);
             if (me.rank == 1) {
@@ -273,6 +297,8 @@ int main(int argc, char **argv)
             }
             for (int t = 0; t < 200 && terminated_rank < 0; ++t) usleep(50000);
             printf("rank %u saw rank %d terminate with %d\n", me.rank, terminated_rank, terminated_code);
+            usleep(200000); /* the chain goes on to the default handler at once, if at all */
+            printf("rank %u's default handler saw %d events\n", me.rank, (int)default_handler_calls);
         } else if (strcmp(argv[i], "--query") == 0) {
             if (me.rank == 0) print_queries(&me);
         } else if (strcmp(argv[i], "--job-info") == 0 && me.rank == 0) {

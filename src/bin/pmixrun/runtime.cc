@@ -48,37 +48,45 @@ std::string how_it_ended(int status)
 }
 
 // `code` about proc's end to the rest of its job (range: its namespace),
-// naming it and its exit code.
-void announce_end(const Job &job, const Proc &proc, pmix_status_t code)
+// naming it and its exit code. `to_default_handlers` false keeps it from
+// handlers registered for every code.
+void announce_end(const Job &job, const Proc &proc, pmix_status_t code, bool to_default_handlers)
 {
     pmix_proc_t gone;
     PMIX_LOAD_PROCID(&gone, job.nspace.c_str(), proc.rank);
     const int exit_code =
         WIFEXITED(proc.wait_status) ? WEXITSTATUS(proc.wait_status) : 128 + WTERMSIG(proc.wait_status);
-    pmix_info_t info[2];
+    const bool non_default = !to_default_handlers;
+    pmix_info_t info[3];
     PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &gone, PMIX_PROC);
     PMIX_INFO_LOAD(&info[1], PMIX_EXIT_CODE, &exit_code, PMIX_INT);
-    (void)PMIx_Notify_event(code, &gone, PMIX_RANGE_NAMESPACE, info, 2, nullptr, nullptr);
-    PMIX_INFO_DESTRUCT(&info[0]);
-    PMIX_INFO_DESTRUCT(&info[1]);
+    PMIX_INFO_LOAD(&info[2], PMIX_EVENT_NON_DEFAULT, &non_default, PMIX_BOOL);
+    (void)PMIx_Notify_event(code, &gone, PMIX_RANGE_NAMESPACE, info, 3, nullptr, nullptr);
+    for (pmix_info_t &item : info) PMIX_INFO_DESTRUCT(&item);
 }
 
-// PMIX_EVENT_PROC_TERMINATED to the job's processes that registered for it.
+// PMIX_EVENT_PROC_TERMINATED to the job's processes that registered for it
+// by code, as PRRTE sends it. A normal exit is no fault: Open MPI 4.1's
+// default handler aborts the job on any event it gets, and a rank that is
+// still finalizing when a faster one exits would abort with -201.
 void announce_exit(const Job &job, const Proc &proc)
 {
-    announce_end(job, proc, PMIX_EVENT_PROC_TERMINATED);
+    announce_end(job, proc, PMIX_EVENT_PROC_TERMINATED, false);
 }
 
 // PMIX_ERR_PROC_ABORTED to the rest of the job when a rank failed on its
 // own and the job is about to be terminated. A job that handles faults
-// (OpenPMIx's fault example) hears it before the SIGTERM that follows.
+// (OpenPMIx's fault example) hears it before the SIGTERM that follows, and
+// default handlers hear it too: for them it is the fault it is.
 void announce_failure(const Job &job, const Proc &proc)
 {
-    announce_end(job, proc, PMIX_ERR_PROC_ABORTED);
+    announce_end(job, proc, PMIX_ERR_PROC_ABORTED, true);
 }
 
 // PMIX_EVENT_JOB_END to the process (or tool) that spawned the job: which
 // job (PMIX_EVENT_AFFECTED_PROC, rank wildcard), its status and exit code.
+// Like the exit of one rank, it goes to handlers registered for it only: an
+// Open MPI parent of MPI_Comm_spawn would abort on it in its default one.
 void announce_job_end(const Job &job)
 {
     if (job.from_command_line()) return;
@@ -86,12 +94,14 @@ void announce_job_end(const Job &job)
     PMIX_LOAD_PROCID(&affected, job.nspace.c_str(), PMIX_RANK_WILDCARD);
     const int code = job.exit_code();
     const pmix_status_t status = code == 0 ? PMIX_SUCCESS : PMIX_ERR_JOB_TERMINATED;
-    pmix_info_t info[4];
+    const bool non_default = true;
+    pmix_info_t info[5];
     PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &affected, PMIX_PROC);
     PMIX_INFO_LOAD(&info[1], PMIX_JOB_TERM_STATUS, &status, PMIX_STATUS);
     PMIX_INFO_LOAD(&info[2], PMIX_EXIT_CODE, &code, PMIX_INT);
     PMIX_INFO_LOAD(&info[3], PMIX_EVENT_CUSTOM_RANGE, &job.spawned_by, PMIX_PROC);
-    (void)PMIx_Notify_event(PMIX_EVENT_JOB_END, &affected, PMIX_RANGE_CUSTOM, info, 4, nullptr, nullptr);
+    PMIX_INFO_LOAD(&info[4], PMIX_EVENT_NON_DEFAULT, &non_default, PMIX_BOOL);
+    (void)PMIx_Notify_event(PMIX_EVENT_JOB_END, &affected, PMIX_RANGE_CUSTOM, info, 5, nullptr, nullptr);
     for (pmix_info_t &item : info) PMIX_INFO_DESTRUCT(&item);
 }
 
