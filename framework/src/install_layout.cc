@@ -64,7 +64,9 @@ std::string canonical_or_same(const std::string &path)
     return resolved;
 }
 
-CoreObject core_object()
+namespace {
+
+CoreObject find_core_object()
 {
     Dl_info info{};
     link_map *map = nullptr;
@@ -78,6 +80,17 @@ CoreObject core_object()
         return CoreObject{canonical_or_same("/proc/self/exe"), "", true};
     }
     return CoreObject{canonical_or_same(map->l_name), map->l_name, false};
+}
+
+}  // namespace
+
+// The file the core lives in does not move while it is mapped, and every
+// framework's selection and the parameter files ask for it: one realpath
+// (a readlink per path component) per process, not one per question.
+CoreObject core_object()
+{
+    static const CoreObject object = find_core_object();
+    return object;
 }
 
 std::string installation_prefix()
