@@ -247,3 +247,31 @@ Test(fence_arena, the_spin_budget_follows_the_recent_waits)
     for (int i = 0; i < 16; ++i) capped.record(microseconds(190));
     cr_expect_eq(capped.spin_budget(1).count(), arena::WaitPolicy::kMaxSpin.count());
 }
+
+// Waits that end only after a yield mean the rank waited for runs on this
+// core: no pure spin, and one wait in kYieldsBeforeSleep sleeps so that its
+// wake-up can place it on an idle core (wait_policy.h).
+Test(fence_arena, waits_caught_after_a_yield_skip_the_spin_then_sleep_once)
+{
+    using arena::Caught;
+    using std::chrono::microseconds;
+    arena::WaitPolicy policy;
+    cr_expect_eq(policy.pure_spin().count(), arena::WaitPolicy::kPureSpin.count(), "no history: spin first");
+    cr_expect_not(policy.sleep_to_move());
+
+    policy.record(microseconds(5), Caught::after_yield);
+    cr_expect_eq(policy.pure_spin().count(), arena::WaitPolicy::kPureSpin.count(), "one yield proves nothing");
+    policy.record(microseconds(5), Caught::after_yield);
+    cr_expect_eq(policy.pure_spin().count(), 0, "two in a row: yield at once");
+    policy.record(microseconds(1), Caught::spinning);
+    cr_expect_eq(policy.pure_spin().count(), arena::WaitPolicy::kPureSpin.count(), "a wait caught spinning resets");
+
+    for (uint32_t i = 0; i + 1 < arena::WaitPolicy::kYieldsBeforeSleep; ++i) {
+        policy.record(microseconds(5), Caught::after_yield);
+    }
+    cr_expect_not(policy.sleep_to_move(), "one short of the run");
+    policy.record(microseconds(5), Caught::after_yield);
+    cr_expect(policy.sleep_to_move(), "a full run of yields: sleep once");
+    cr_expect_not(policy.sleep_to_move(), "then a new run starts");
+    cr_expect_eq(policy.pure_spin().count(), arena::WaitPolicy::kPureSpin.count());
+}

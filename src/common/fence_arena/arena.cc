@@ -252,8 +252,6 @@ void Arena::wake_all()
 namespace {
 
 // How long a waiter spins before it also yields its core (see watch).
-constexpr std::chrono::nanoseconds kPureSpin{3'000};
-
 inline void cpu_relax()
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -265,25 +263,31 @@ inline void cpu_relax()
 
 }  // namespace
 
-bool Arena::watch(const Ticket &ticket, std::chrono::nanoseconds budget) const
+std::optional<Caught> Arena::watch(const Ticket &ticket, std::chrono::nanoseconds budget,
+                                   std::chrono::nanoseconds pure_spin) const
 {
-    if (budget <= std::chrono::nanoseconds::zero()) return false;
+    if (budget <= std::chrono::nanoseconds::zero()) return std::nullopt;
     const auto start = std::chrono::steady_clock::now();
     const auto until = start + budget;
-    const auto yield_from = start + std::min(budget, kPureSpin);
+    const auto yield_from = start + std::min(budget, pure_spin);
+    bool yielded = false;
+    const auto caught = [&] { return yielded ? Caught::after_yield : Caught::spinning; };
     for (;;) {
         // A clock read costs some 20 ns: look at the word 32 times between two.
         for (int spin = 0; spin < 32; ++spin) {
-            if (released(ticket)) return true;
+            if (released(ticket)) return caught();
             cpu_relax();
         }
         const auto now = std::chrono::steady_clock::now();
-        if (now >= until) return released(ticket);
+        if (now >= until) return released(ticket) ? std::optional<Caught>(caught()) : std::nullopt;
         // Not there within the pure spin: the rank we wait for may be queued
         // behind us on this very core (a busy neighbour holds the other),
         // where spinning on would keep it from arriving until our time
         // slice ends. Yielding lets it run; on an idle core it returns at once.
-        if (now >= yield_from) ::sched_yield();
+        if (now >= yield_from) {
+            ::sched_yield();
+            yielded = true;
+        }
     }
 }
 
@@ -302,18 +306,22 @@ void Arena::sleep_on(uint32_t state, const struct timespec *timeout)
 pmix_status_t Arena::wait(const Ticket &ticket, std::optional<std::chrono::steady_clock::time_point> deadline,
                           const std::atomic<bool> *abandon, bool may_spin)
 {
+    // The last arrival does not wait: nothing to learn from it.
+    if (ticket.completed_it) return outcome(ticket);
     const auto arrived = std::chrono::steady_clock::now();
-    const auto learn = [&] {
-        if (may_spin) policy_.record(std::chrono::steady_clock::now() - arrived);
+    const auto learn = [&](Caught caught) {
+        if (may_spin) policy_.record(std::chrono::steady_clock::now() - arrived, caught);
     };
-    if (may_spin && watch(ticket, policy_.spin_budget(nprocs()))) {
-        learn();
-        return outcome(ticket);
+    if (may_spin && !policy_.sleep_to_move()) {
+        if (const auto caught = watch(ticket, policy_.spin_budget(nprocs()), policy_.pure_spin())) {
+            learn(*caught);
+            return outcome(ticket);
+        }
     }
     for (;;) {
         const uint32_t state = header().state.load(std::memory_order_acquire);
         if (generation_of(state) != ticket.generation) {
-            learn();
+            learn(Caught::asleep);
             return outcome(ticket);
         }
         if (abandon != nullptr && abandon->load(std::memory_order_acquire)) {

@@ -99,8 +99,10 @@ private:
     uint8_t *slot_data(uint32_t rank) const;
     void release(uint32_t generation, pmix_status_t status);
 
-    // Watches the word for up to the policy's budget; true when released.
-    bool watch(const Ticket &ticket, std::chrono::nanoseconds budget) const;
+    // Watches the word for up to `budget`, yielding the core after
+    // `pure_spin`; how the release was seen, or nothing when not yet.
+    std::optional<Caught> watch(const Ticket &ticket, std::chrono::nanoseconds budget,
+                                std::chrono::nanoseconds pure_spin) const;
     // Sleeps on the word until it moves, the deadline or a wake_all.
     void sleep_on(uint32_t state, const struct timespec *timeout);
 

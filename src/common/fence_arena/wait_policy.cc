@@ -42,8 +42,27 @@ std::chrono::nanoseconds WaitPolicy::spin_budget(uint32_t nprocs) const
     return std::clamp(longest + longest / 2, kMinSpin, kMaxSpin);
 }
 
-void WaitPolicy::record(std::chrono::nanoseconds waited)
+std::chrono::nanoseconds WaitPolicy::pure_spin() const
 {
+    // Two waits in a row that needed a yield: the rank waited for runs on
+    // this core, and spinning only delays it.
+    return yields_in_a_row_.load(std::memory_order_relaxed) >= 2 ? std::chrono::nanoseconds::zero() : kPureSpin;
+}
+
+bool WaitPolicy::sleep_to_move()
+{
+    if (yields_in_a_row_.load(std::memory_order_relaxed) < kYieldsBeforeSleep) return false;
+    yields_in_a_row_.store(0, std::memory_order_relaxed);
+    return true;
+}
+
+void WaitPolicy::record(std::chrono::nanoseconds waited, Caught caught)
+{
+    if (caught == Caught::after_yield) {
+        yields_in_a_row_.fetch_add(1, std::memory_order_relaxed);
+    } else if (caught == Caught::spinning) {
+        yields_in_a_row_.store(0, std::memory_order_relaxed);
+    }
     const auto limit = static_cast<int64_t>(std::numeric_limits<uint32_t>::max());
     const uint32_t ns = static_cast<uint32_t>(std::clamp<int64_t>(waited.count(), 1, limit));
     const uint32_t index = next_.fetch_add(1, std::memory_order_relaxed) % kRemembered;
