@@ -342,6 +342,43 @@ Test(server_requests, notify_reaches_registered_peer, .init = two_rank_job)
     cr_expect_eq(event.source.rank, 0u, "the server names the raiser");
 }
 
+// An event its raiser kept from default handlers (PMIX_EVENT_NON_DEFAULT)
+// is not sent to a peer whose only handler is a catch-all, now or when it
+// registers late; a peer that named the code gets it. (A rank's exit in an
+// Open MPI job is such an event, and every rank has a catch-all.)
+Test(server_requests, an_event_for_named_handlers_skips_catch_all_peers, .init = two_rank_job)
+{
+    auto a = connect_rank(0);
+    auto b = connect_rank(1);
+    b->request(1, wire::RegisterEventsRequest{});  // no codes: every event
+    cr_assert_eq(b->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
+    wire::NotifyEventRequest notify;
+    notify.event.status = kCustomEvent;
+    notify.event.range = PMIX_RANGE_NAMESPACE;
+    cr_assert_eq(notify.event.info.allocate(1), PMIX_SUCCESS);
+    const bool yes = true;
+    PMIX_INFO_LOAD(&notify.event.info[0], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
+    a->request(2, notify);
+    cr_assert_eq(a->reply<wire::StatusReply>().status, PMIX_SUCCESS);
+    // Nothing was queued for b: the next frames it reads answer its next
+    // requests, a second catch-all registration (no replay) included.
+    wire::Frame frame;
+    b->request(3, wire::RegisterEventsRequest{});
+    cr_assert_eq(b->receive(&frame), PMIX_SUCCESS);
+    cr_assert_eq(frame.header.kind, wire::FrameKind::reply, "a catch-all peer was sent the event");
+    cr_assert_eq(frame.header.tag, 3u);
+    // Naming the code replays it, after the registration's answer.
+    wire::RegisterEventsRequest named;
+    named.codes = {kCustomEvent};
+    b->request(4, named);
+    cr_assert_eq(b->reply<wire::RegisterEventsReply>().status, PMIX_SUCCESS);
+    cr_assert_eq(b->receive(&frame), PMIX_SUCCESS);
+    cr_assert_eq(frame.header.kind, wire::FrameKind::notify, "a handler for the code hears it");
+    wire::Event event;
+    cr_assert_eq(wire::decode_payload(frame.payload, &event), PMIX_SUCCESS);
+    cr_expect_eq(event.status, kCustomEvent);
+}
+
 // An event raised before a peer registered for it reaches the peer when it
 // registers, once; one it had no part in (another code) does not.
 Test(server_requests, a_late_registration_hears_an_event_raised_before_it, .init = two_rank_job)

@@ -262,6 +262,10 @@ void replay_kept_events(Server &server, Peer &peer, const EventRegistration &reg
 {
     for (EventCache::Entry &entry : server.recent_events.live()) {
         if (entry.raised_by == peer.id || !registered_for(registration, entry.event.status)) continue;
+        if (registration.codes.empty() &&
+            directive_flag(entry.event.info.data(), entry.event.info.size(), PMIX_EVENT_NON_DEFAULT)) {
+            continue;  // kept from default handlers (deliver_to_clients)
+        }
         if (std::find(entry.reached.begin(), entry.reached.end(), peer.id) != entry.reached.end()) continue;
         if (!in_range(entry.event, peer.proc)) continue;
         send_shared_bytes(peer, wire::FrameKind::notify, wire::kNoTag, entry.encoded);
@@ -273,7 +277,14 @@ void deliver_to_clients(Server &server, const wire::Event &event, PeerId exclude
 {
     wire::SharedBytes encoded;
     if (encode_event(event, &encoded) != PMIX_SUCCESS) return;
-    auto reached = fan_out(server, event, encoded, exclude, [&](const Peer &peer) { return peer.wants(event.status); });
+    // An event its raiser kept from default handlers goes only to peers
+    // with a handler for its code: the others' library would drop it. A
+    // rank's exit in an Open MPI job (a catch-all handler in every rank)
+    // was N messages and N wake-ups, N times over, as the job ended.
+    const bool named_only = directive_flag(event.info.data(), event.info.size(), PMIX_EVENT_NON_DEFAULT);
+    auto reached = fan_out(server, event, encoded, exclude, [&](const Peer &peer) {
+        return named_only ? peer.names(event.status) : peer.wants(event.status);
+    });
     keep_for_late_registrations(server, event, encoded, exclude, std::move(reached));
 }
 
