@@ -17,6 +17,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,11 +29,14 @@ namespace {
 const std::string fixture_root = PMIXPP_FIXTURE_ROOT;
 const std::string scratch_root = PMIXPP_INDEX_SCRATCH;
 
+std::string made_directory;  // this test's, removed by finish() (each test is its own process)
+
 std::string fresh_directory()
 {
     ::mkdir(scratch_root.c_str(), 0700);
     std::string pattern = scratch_root + "/run.XXXXXX";
     cr_assert_not_null(::mkdtemp(pattern.data()), "mkdtemp under %s", scratch_root.c_str());
+    made_directory = pattern;
     return pattern;
 }
 
@@ -93,6 +97,11 @@ void finish()
 {
     framework::finalize();
     unsetenv("PMIX_MCA_mca_base_component_path");
+    // Only the directory mkdtemp made under the build tree's scratch root.
+    if (!made_directory.empty() && made_directory.starts_with(scratch_root + "/run.")) {
+        std::error_code ignored;
+        std::filesystem::remove_all(made_directory, ignored);
+    }
 }
 
 }  // namespace

@@ -12,9 +12,12 @@
 // Criterion's Test() macro expands to a C-style cast.
 #pragma GCC diagnostic ignored "-Wold-style-cast"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 using namespace pmixpp::tests;
 
@@ -204,6 +207,41 @@ Test(sdk_install, vendor_component_is_loaded_and_selected)
     // Read from its descriptor although it was never opened.
     cr_assert(vendor_excluded->member("version")->string == "1.0.0");
     cr_assert_eq(vendor_excluded->member("priority")->number, 20);
+}
+
+// `cmake --install` writes the component index beside the installed
+// components (the copies are new files: the build tree's index would be
+// stale), one line per component file, so that a client of the installed
+// library loads only what it selects.
+Test(sdk_install, installed_components_have_a_fresh_index)
+{
+    install_or_fail();
+    const std::string directory = prefix() + "/lib/pmixpp";
+    std::ifstream index(directory + "/pmixpp-components.index");
+    cr_assert(index.good(), "no pmixpp-components.index in %s", directory.c_str());
+    std::string header;
+    std::getline(index, header);
+    cr_assert(header == "pmixpp-component-index 1", "index header is '%s'", header.c_str());
+    std::vector<std::string> indexed;
+    for (std::string line; std::getline(index, line);) {
+        std::istringstream fields(line);
+        std::string framework, name;
+        long long priority = 0, size = 0;
+        fields >> framework >> name >> priority >> size;
+        cr_assert_not(fields.fail(), "malformed index line '%s'", line.c_str());
+        const std::string file = directory + "/pmixpp_" + framework + "_" + name + ".so";
+        cr_assert(std::filesystem::is_regular_file(file), "the index names %s, which is not installed", file.c_str());
+        cr_assert_eq(static_cast<long long>(std::filesystem::file_size(file)), size, "the index's size of %s is stale",
+                     file.c_str());
+        indexed.push_back(file);
+    }
+    for (const auto &entry : std::filesystem::directory_iterator(directory)) {
+        const std::string file = entry.path().string();
+        if (!file.ends_with(".so")) continue;
+        cr_assert(std::find(indexed.begin(), indexed.end(), file) != indexed.end(), "%s is installed but not indexed",
+                  file.c_str());
+    }
+    cr_assert_geq(indexed.size(), 4u, "too few components indexed");
 }
 
 // The vendor component through a whole job: the hello job's host runs the
