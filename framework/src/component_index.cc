@@ -2,18 +2,18 @@
 
 #include "framework_table.h"
 #include "repository.h"
+#include "text_file.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
 
 namespace pmixpp::framework {
 namespace {
@@ -38,17 +38,26 @@ std::string file_name_of(const IndexEntry &entry)
     return "pmixpp_" + entry.framework + "_" + entry.name + ".so";
 }
 
-// One line; false when it is not an entry (a damaged index counts as none).
-bool parse_line(const std::string &line, IndexedFile *file_p)
+template <typename Number> bool parse_number(std::string_view text, Number *number_p)
 {
-    std::istringstream in(line);
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *number_p);
+    return error == std::errc() && end == text.data() + text.size();
+}
+
+// One line; false when it is not an entry (a damaged index counts as none).
+bool parse_line(std::string_view line, IndexedFile *file_p)
+{
+    std::vector<std::string_view> fields;
+    std::string_view version;
     IndexedFile file;
-    if (!(in >> file.entry.framework >> file.entry.name >> file.entry.priority >> file.size >> file.mtime_s >>
-          file.mtime_ns)) {
+    if (!split_fields(line, 6, &fields, &version) || !parse_number(fields[2], &file.entry.priority) ||
+        !parse_number(fields[3], &file.size) || !parse_number(fields[4], &file.mtime_s) ||
+        !parse_number(fields[5], &file.mtime_ns)) {
         return false;
     }
-    in >> std::ws;
-    std::getline(in, file.entry.version);
+    file.entry.framework = fields[0];
+    file.entry.name = fields[1];
+    file.entry.version = version;
     *file_p = std::move(file);
     return true;
 }
@@ -56,12 +65,13 @@ bool parse_line(const std::string &line, IndexedFile *file_p)
 DirectoryIndex read_index(const std::string &directory)
 {
     DirectoryIndex index;
-    std::ifstream in(directory + "/" + component_index_file);
-    std::string line;
-    if (!in || !std::getline(in, line) || line != kHeader) return index;
-    while (std::getline(in, line)) {
+    std::string text;
+    if (!read_text_file(directory + "/" + component_index_file, &text)) return index;
+    const std::vector<std::string_view> lines = lines_of(text);
+    if (lines.empty() || lines.front() != kHeader) return index;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
         IndexedFile file;
-        if (parse_line(line, &file)) index.emplace(file_name_of(file.entry), std::move(file));
+        if (parse_line(lines[i], &file)) index.emplace(file_name_of(file.entry), std::move(file));
     }
     return index;
 }
@@ -132,10 +142,8 @@ bool index_line(const std::string &directory, const std::string &file, std::stri
         *why_p = candidate.path + ": cannot stat it";
         return false;
     }
-    std::ostringstream line;
-    line << framework->name << ' ' << name << ' ' << priority << ' ' << size << ' ' << mtime_s << ' ' << mtime_ns << ' '
-         << version;
-    *line_p = line.str();
+    *line_p = std::string(framework->name) + ' ' + name + ' ' + std::to_string(priority) + ' ' + std::to_string(size) +
+              ' ' + std::to_string(mtime_s) + ' ' + std::to_string(mtime_ns) + ' ' + version;
     return true;
 }
 
@@ -179,20 +187,7 @@ pmix_status_t write_component_index(const std::string &directory, std::vector<st
         }
     }
     if (!any && lines_p->empty()) return PMIX_ERR_NOT_FOUND;
-    const std::string target = directory + "/" + component_index_file;
-    const std::string temporary = target + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::trunc);
-        out << body;
-        if (!out.flush()) {
-            ::unlink(temporary.c_str());
-            return PMIX_ERR_NO_PERMISSIONS;
-        }
-    }
-    if (::rename(temporary.c_str(), target.c_str()) != 0) {
-        ::unlink(temporary.c_str());
-        return PMIX_ERR_NO_PERMISSIONS;
-    }
+    if (!replace_text_file(directory + "/" + component_index_file, body)) return PMIX_ERR_NO_PERMISSIONS;
     forget_component_indexes();
     return PMIX_SUCCESS;
 }

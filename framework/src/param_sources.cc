@@ -1,11 +1,10 @@
 #include "param_sources.h"
 
 #include "install_layout.h"
+#include "text_file.h"
 
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 extern "C" char **environ;
 
@@ -42,12 +41,9 @@ bool equals_ignoring_case(std::string_view a, std::string_view b)
 void read_file_if_present(const std::string &path, SourceKind kind, SettingMap *settings_p,
                           const std::function<void(const std::string &)> &warn_line)
 {
-    if (path.empty()) return;
-    std::ifstream file(path);
-    if (!file) return;
-    std::ostringstream text;
-    text << file.rdbuf();
-    parse_param_file(text.str(), path, kind, settings_p, warn_line);
+    std::string text;
+    if (path.empty() || !read_text_file(path, &text)) return;
+    parse_param_file(text, path, kind, settings_p, warn_line);
 }
 
 void read_environment(SettingMap *settings_p, const std::function<void(const std::string &)> &warn_line)

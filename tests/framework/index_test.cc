@@ -4,6 +4,7 @@
 // mapped; a component without an entry, or with a stale one, is loaded to
 // learn its priority; a broken .so is still named in one line; a damaged
 // index counts as none. "Loaded" is read from /proc/self/maps.
+#include "scratch_directory.h"
 #include "stderr_capture.h"
 
 #include "framework/src/component_index.h"
@@ -17,7 +18,6 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -27,17 +27,9 @@ using namespace pmixpp;
 namespace {
 
 const std::string fixture_root = PMIXPP_FIXTURE_ROOT;
-const std::string scratch_root = PMIXPP_INDEX_SCRATCH;
-
-std::string made_directory;  // this test's, removed by finish() (each test is its own process)
-
 std::string fresh_directory()
 {
-    ::mkdir(scratch_root.c_str(), 0700);
-    std::string pattern = scratch_root + "/run.XXXXXX";
-    cr_assert_not_null(::mkdtemp(pattern.data()), "mkdtemp under %s", scratch_root.c_str());
-    made_directory = pattern;
-    return pattern;
+    return scratch::fresh("run");
 }
 
 std::string component_path(const std::string &directory, const std::string &name)
@@ -97,11 +89,7 @@ void finish()
 {
     framework::finalize();
     unsetenv("PMIX_MCA_mca_base_component_path");
-    // Only the directory mkdtemp made under the build tree's scratch root.
-    if (!made_directory.empty() && made_directory.starts_with(scratch_root + "/run.")) {
-        std::error_code ignored;
-        std::filesystem::remove_all(made_directory, ignored);
-    }
+    scratch::remove_made();
 }
 
 }  // namespace

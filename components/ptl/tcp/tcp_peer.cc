@@ -24,7 +24,6 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -186,23 +185,29 @@ bool find_process_of_socket(uid_t uid, ino_t inode, pid_t *pid_p)
 }
 
 // The effective ids from /proc/<pid>/status ("Uid:\treal\teffective\t...").
+// Read with stdio: an std::ifstream would link libstdc++'s whole locale
+// machinery (800 KB) into this component, which carries its own copy of
+// the C++ runtime.
 bool read_effective_ids(pid_t pid, uid_t *uid_p, gid_t *gid_p)
 {
-    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-    std::string line;
+    const std::string path = "/proc/" + std::to_string(pid) + "/status";
+    FILE *status = std::fopen(path.c_str(), "re");
+    if (status == nullptr) return false;
+    char line[256];
     bool have_uid = false;
     bool have_gid = false;
-    while ((!have_uid || !have_gid) && std::getline(status, line)) {
+    while ((!have_uid || !have_gid) && std::fgets(line, sizeof line, status) != nullptr) {
         unsigned real = 0;
         unsigned effective = 0;
-        if (std::sscanf(line.c_str(), "Uid: %u %u", &real, &effective) == 2) {
+        if (std::sscanf(line, "Uid: %u %u", &real, &effective) == 2) {
             *uid_p = effective;
             have_uid = true;
-        } else if (std::sscanf(line.c_str(), "Gid: %u %u", &real, &effective) == 2) {
+        } else if (std::sscanf(line, "Gid: %u %u", &real, &effective) == 2) {
             *gid_p = effective;
             have_gid = true;
         }
     }
+    std::fclose(status);
     return have_uid && have_gid;
 }
 

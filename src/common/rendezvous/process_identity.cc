@@ -7,7 +7,7 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <sstream>
+#include <string_view>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -39,12 +39,18 @@ bool read_stat(pid_t pid, ProcessStat *stat_p)
     fd.reset();
     const std::size_t paren = text.rfind(')');
     if (paren == std::string::npos) return false;
-    std::istringstream fields(text.substr(paren + 1));
-    std::string field;
+    // Fields 3.. after the command name, blank-separated (no stream: the
+    // library's static C++ runtime would set up its locales for it).
+    std::string_view rest = std::string_view(text).substr(paren + 1);
     ProcessStat stat;
-    for (int number = 3; number <= 22 && (fields >> field); ++number) {
-        if (number == 3) stat.state = field.empty() ? '\0' : field[0];
-        if (number == 22) stat.start_time = field;
+    for (int number = 3; number <= 22; ++number) {
+        const auto start = rest.find_first_not_of(" \t\n");
+        if (start == std::string_view::npos) break;
+        rest.remove_prefix(start);
+        const std::string_view field = rest.substr(0, rest.find_first_of(" \t\n"));
+        rest.remove_prefix(field.size());
+        if (number == 3) stat.state = field[0];
+        if (number == 22) stat.start_time = std::string(field);
     }
     if (stat.start_time.empty()) return false;
     *stat_p = std::move(stat);
