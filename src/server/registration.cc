@@ -145,6 +145,7 @@ pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, uid_t uid, gi
             client.gid = gid;
             client.server_object = server_object;
             server.hooks.client_registered(server, *proc);
+            fork_state::note_registered(name, proc->rank);
             return PMIX_SUCCESS;
         });
         return op_result(rc, cbfunc, cbdata);
@@ -162,6 +163,7 @@ void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbf
     const pmix_status_t rc = with_server([&](Server &server) {
         Namespace *ns = server.find_namespace(target.nspace);
         if (ns == nullptr || ns->clients.erase(target.rank) == 0) return PMIX_ERR_NOT_FOUND;
+        fork_state::forget_registered(ns->name, target.rank);
         disconnect_client(server, target);
         server.hooks.client_deregistered(server, target);  // engine/subsystems.cc
         return PMIX_SUCCESS;
@@ -182,13 +184,16 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
         // job's envar cannot change who the child is or where its server is.
         pmix_status_t rc = pmixpp::server::pnet::setup_child_env(view, *proc, env);
         if (rc != PMIX_SUCCESS) return rc;
-        if (!view.in_forked_child) {
+        if (!view.in_forked_child && !fork_state::registered(name, proc->rank)) {
             // A host that forks before register_client still gets the
             // client's directory. (In a forked child there is no server to
-            // ask; the parent made it at register_client or register_nspace.)
+            // ask; the parent made it at register_client or register_nspace.
+            // After register_client it is made: no trip to the progress
+            // thread, two context switches per child at launch.)
             const pmix_proc_t target = *proc;
             (void)with_server([&](Server &server) {
                 server.hooks.client_registered(server, target);
+                fork_state::note_registered(name, target.rank);
                 return PMIX_SUCCESS;
             });
         }

@@ -110,6 +110,35 @@ Test(forked_client, gets_dirs_and_they_are_removed, .timeout = 120)
     remove_scratch(scratch);
 }
 
+// setup_fork without register_client (a host that forks first) makes the
+// client's directory itself; after register_client (which made it) it does
+// not go to the progress thread for it, and the directory is there.
+Test(forked_client, setup_fork_makes_the_directory_of_an_unregistered_client, .timeout = 120)
+{
+    const std::string scratch = make_scratch();
+    start_server(scratch, false);
+    register_job();
+    pmix_proc_t first;
+    pmix_proc_t second;
+    PMIX_LOAD_PROCID(&first, kNspace, 0);
+    PMIX_LOAD_PROCID(&second, kNspace, 1);
+    const std::string nsdir = session_dir(scratch) + "/" + kNspace;
+    char **env = static_cast<char **>(std::calloc(1, sizeof(char *)));
+    cr_assert_eq(PMIx_server_setup_fork(&first, &env), PMIX_SUCCESS);
+    cr_assert(exists(nsdir + "/0"), "setup_fork before register_client made no directory");
+    register_client(second);
+    cr_assert(exists(nsdir + "/1"));
+    cr_assert_eq(PMIx_server_setup_fork(&second, &env), PMIX_SUCCESS);
+    cr_assert(exists(nsdir + "/1"));
+    PMIx_server_deregister_client(&second, nullptr, nullptr);
+    cr_assert_not(exists(nsdir + "/1"));
+    for (char **entry = env; *entry != nullptr; ++entry) std::free(*entry);
+    std::free(env);
+    PMIx_server_deregister_nspace(kNspace, nullptr, nullptr);
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    remove_scratch(scratch);
+}
+
 Test(forked_client, rmclean_leaves_the_tree_to_the_host, .timeout = 120)
 {
     const std::string scratch = make_scratch();

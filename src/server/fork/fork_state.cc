@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <map>
+#include <set>
 #include <mutex>
 
 namespace pmixpp::server {
@@ -15,6 +16,7 @@ struct Published {
     std::optional<ForkServerState> server;
     pid_t server_pid = 0;  // the process that published it
     std::map<std::string, ForkJobState> jobs;
+    std::map<std::string, std::set<pmix_rank_t>> registered;
 };
 
 // Leaked on purpose: a host may fork (and its child call setup_fork) while
@@ -68,6 +70,29 @@ void forget_job(const std::string &nspace)
 {
     auto lock = locked();
     published().jobs.erase(nspace);
+    published().registered.erase(nspace);
+}
+
+void note_registered(const std::string &nspace, pmix_rank_t rank)
+{
+    auto lock = locked();
+    published().registered[nspace].insert(rank);
+}
+
+void forget_registered(const std::string &nspace, pmix_rank_t rank)
+{
+    auto lock = locked();
+    const auto found = published().registered.find(nspace);
+    if (found == published().registered.end()) return;
+    found->second.erase(rank);
+    if (found->second.empty()) published().registered.erase(found);
+}
+
+bool registered(const std::string &nspace, pmix_rank_t rank)
+{
+    auto lock = locked();
+    const auto found = published().registered.find(nspace);
+    return found != published().registered.end() && found->second.count(rank) != 0;
 }
 
 void clear()

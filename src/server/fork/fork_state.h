@@ -64,6 +64,15 @@ void clear();  // at finalize
 // `nspace`. False when no server published (before init, after finalize).
 bool read(const std::string &nspace, ForkView *view_p);
 
+// Progress thread: the clients the server has registered (their
+// directories made), so that setup_fork after register_client needs no
+// trip to the progress thread to make sure of it. Forgotten with the
+// client, its namespace (forget_job) and at clear().
+void note_registered(const std::string &nspace, pmix_rank_t rank);
+void forget_registered(const std::string &nspace, pmix_rank_t rank);
+// Any thread.
+bool registered(const std::string &nspace, pmix_rank_t rank);
+
 }  // namespace fork_state
 
 // Progress thread: what the server holds now, published. (A job's part is
