@@ -4,6 +4,7 @@
 #include "common/store/store.h"
 #include "common/values/value_ops.h"
 #include "framework/src/selected_modules.h"
+#include "server/state/server.h"
 
 #include <pmixpp/gds.h>
 
@@ -45,6 +46,33 @@ Test(server_lifecycle, null_module_init_and_finalize)
     cr_assert_eq(PMIx_server_init(nullptr, nullptr, 0), PMIX_SUCCESS);
     cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
     cr_assert_eq(PMIx_server_finalize(), PMIX_ERR_INIT, "a second finalize has nothing to stop");
+}
+
+// The server's own proc is published for any thread (server.h): present
+// while a server runs, gone after finalize, and each server a new generation,
+// so the host's event handlers reconnect to a new server of the same name.
+Test(server_lifecycle, the_identity_is_published_while_a_server_runs)
+{
+    pmix_proc_t self{};
+    uint64_t first = 0;
+    uint64_t second = 0;
+    cr_expect_not(pmixpp::server::published_identity(&self), "published before init");
+    pmix_info_t info[2];
+    const pmix_rank_t rank = 7;
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_NSPACE, "ident-srv", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
+    cr_assert_eq(PMIx_server_init(nullptr, info, 2), PMIX_SUCCESS);
+    cr_assert(pmixpp::server::published_identity(&self, &first));
+    cr_expect_str_eq(self.nspace, "ident-srv");
+    cr_expect_eq(self.rank, rank);
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    cr_expect_not(pmixpp::server::published_identity(&self), "still published after finalize");
+    cr_assert_eq(PMIx_server_init(nullptr, info, 2), PMIX_SUCCESS);
+    cr_assert(pmixpp::server::published_identity(&self, &second));
+    cr_expect_neq(first, second, "a new server, the same generation");
+    cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
 }
 
 Test(server_lifecycle, calls_before_init_report_init)

@@ -20,6 +20,7 @@ namespace {
 struct HostState {
     std::mutex mutex;
     std::shared_ptr<EventHome> home;
+    uint64_t sink_generation = 0;  // the server the home's sink is connected to
 };
 
 std::atomic<HostState *> g_host{nullptr};
@@ -66,12 +67,14 @@ pmix_status_t host_identity(pmix_proc_t *proc_p)
 std::shared_ptr<EventHome> host_event_home()
 {
     pmix_proc_t me;
-    if (host_identity(&me) != PMIX_SUCCESS) {
+    uint64_t generation = 0;
+    if (server::server_identity(&me, &generation) != PMIX_SUCCESS) {
         return nullptr;
     }
     HostState &state = host_state();
     std::lock_guard lock(state.mutex);
-    if (!state.home || !same_proc(state.home->self, me)) {
+    const bool new_home = !state.home || !same_proc(state.home->self, me);
+    if (new_home) {
         auto home = std::make_shared<EventHome>();
         home->self = me;
         home->engine = &runtime::ProgressEngine::process();
@@ -81,7 +84,12 @@ std::shared_ptr<EventHome> host_event_home()
         }
         state.home = std::move(home);
     }
-    connect_sink(state.home);
+    // Once per home and server (a trip to the progress thread): every
+    // host-mode event call comes here, one per rank's exit in pmixrun.
+    if (new_home || state.sink_generation != generation) {
+        connect_sink(state.home);
+        state.sink_generation = generation;
+    }
     return state.home;
 }
 

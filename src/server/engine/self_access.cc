@@ -46,13 +46,10 @@ bool server_running()
     return current() != nullptr;
 }
 
-pmix_status_t server_identity(pmix_proc_t *proc_p)
+pmix_status_t server_identity(pmix_proc_t *proc_p, uint64_t *generation_p)
 {
     if (proc_p == nullptr) return PMIX_ERR_BAD_PARAM;
-    return with_server([proc_p](Server &server) {
-        *proc_p = server.self_proc();
-        return PMIX_SUCCESS;
-    });
+    return published_identity(proc_p, generation_p) ? PMIX_SUCCESS : PMIX_ERR_INIT;
 }
 
 pmix_status_t server_get(const pmix_proc_t *target, const char *key, const pmix_info_t qualifiers[],

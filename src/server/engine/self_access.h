@@ -34,8 +34,10 @@ namespace pmixpp::server {
 
 bool server_running();
 
-// The server's own identity (PMIX_SERVER_NSPACE / PMIX_SERVER_RANK).
-pmix_status_t server_identity(pmix_proc_t *proc_p);
+// The server's own identity (PMIX_SERVER_NSPACE / PMIX_SERVER_RANK), from
+// any thread without a trip to the progress thread; *generation_p changes
+// with every server the process runs.
+pmix_status_t server_identity(pmix_proc_t *proc_p, uint64_t *generation_p = nullptr);
 
 // ---- data ----------------------------------------------------------------
 

@@ -5,6 +5,8 @@
 #include "common/values/value_ops.h"
 
 #include <atomic>
+#include <optional>
+#include <mutex>
 #include <cstring>
 #include <new>
 
@@ -119,9 +121,44 @@ Server *current()
     return g_server.load();
 }
 
+namespace {
+
+struct PublishedIdentity {
+    std::mutex mutex;
+    std::optional<pmix_proc_t> self;
+    uint64_t generation = 0;
+};
+
+// Leaked on purpose, like the server: read by host threads until exit.
+PublishedIdentity &identity()
+{
+    static auto *published = new PublishedIdentity;
+    return *published;
+}
+
+}  // namespace
+
 void set_current(Server *server)
 {
+    {
+        // The config does not change while the server runs: copied here,
+        // read from any thread.
+        PublishedIdentity &published = identity();
+        std::lock_guard lock(published.mutex);
+        published.self = server != nullptr ? std::optional(server->self_proc()) : std::nullopt;
+        ++published.generation;
+    }
     g_server.store(server);
+}
+
+bool published_identity(pmix_proc_t *self_p, uint64_t *generation_p)
+{
+    PublishedIdentity &published = identity();
+    std::lock_guard lock(published.mutex);
+    if (!published.self) return false;
+    *self_p = *published.self;
+    if (generation_p != nullptr) *generation_p = published.generation;
+    return true;
 }
 
 pmix_status_t with_server(const std::function<pmix_status_t(Server &)> &fn)

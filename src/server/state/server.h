@@ -153,6 +153,13 @@ private:
 Server *current();
 void set_current(Server *server);
 
+// Any thread: the running server's own proc (PMIX_SERVER_NSPACE / RANK),
+// copied when it is published, and a number that changes with every
+// server this process runs. False when none runs. The host-mode calls
+// (its events, its own get) ask this at every call: no trip to the
+// progress thread.
+bool published_identity(pmix_proc_t *self_p, uint64_t *generation_p = nullptr);
+
 // Runs fn(server) on the progress thread and returns its status;
 // PMIX_ERR_INIT when no server runs.
 pmix_status_t with_server(const std::function<pmix_status_t(Server &)> &fn);
