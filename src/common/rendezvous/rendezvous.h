@@ -72,7 +72,8 @@ pmix_status_t read_file(const std::string &path, Contact *contact_p, std::string
 pmix_status_t read_any_file(const std::string &path, Contact *contact_p, std::string *error_p);
 
 // Writes contact to path atomically (a temp file in the same directory,
-// fsync, rename), mode 0600. Replaces an existing file.
+// renamed), mode 0600. Replaces an existing file. Not synced to disk: the
+// file names a live server.
 pmix_status_t write_file(const std::string &path, const Contact &contact, std::string *error_p);
 
 // Like write_file, but the file must not exist yet (link(2) of the finished

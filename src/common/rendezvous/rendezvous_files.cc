@@ -143,7 +143,11 @@ pmix_status_t write_temp(const std::string &path, const Contact &contact, std::s
         else done += static_cast<std::size_t>(got);
     }
     const int saved = errno;
-    written = written && fsync(fd.get()) == 0;
+    // No fsync: the file names a live server, and after a crash of the
+    // machine there is none to name. rename(2) and link(2) already give a
+    // reader the whole file or none. An fsync waits for the file system's
+    // journal, tens of milliseconds on a disk that a finished job's
+    // directories keep busy, at every server start.
     if (fd.close() != 0) written = false;
     if (!written) {
         unlink(temp.c_str());
@@ -151,12 +155,6 @@ pmix_status_t write_temp(const std::string &path, const Contact &contact, std::s
     }
     *temp_p = temp;
     return PMIX_SUCCESS;
-}
-
-void sync_directory(const std::string &dir)
-{
-    const util::UniqueFd fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (fd) (void)fsync(fd.get());
 }
 
 // Why the existing file at path may not be taken over; PMIX_SUCCESS when it
@@ -253,7 +251,6 @@ try {
         return fail(PMIX_ERR_FILE_WRITE_FAILURE, "cannot rename " + temp + " to " + path + ": " + errno_text(saved),
                     error_p);
     }
-    sync_directory(parent_of(path));
     return PMIX_SUCCESS;
 } catch (const std::bad_alloc &) {
     return PMIX_ERR_NOMEM;
@@ -269,7 +266,6 @@ try {
         rc = claim_locked(path, temp, error_p);
     }
     unlink(temp.c_str());
-    if (rc == PMIX_SUCCESS) sync_directory(parent_of(path));
     return rc;
 } catch (const std::bad_alloc &) {
     return PMIX_ERR_NOMEM;
