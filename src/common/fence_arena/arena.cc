@@ -251,7 +251,7 @@ void Arena::wake_all()
 
 namespace {
 
-// How long a waiter spins before it also yields its core (see watch).
+// A pause between two looks at the word, easing the sibling hyperthread.
 inline void cpu_relax()
 {
 #if defined(__x86_64__) || defined(__i386__)
