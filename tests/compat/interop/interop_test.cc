@@ -141,6 +141,19 @@ void expect_mixed(int ours_first, int theirs)
     expect_event_passed(result, ranks);
 }
 
+// pmixrun announces a rank's exit marked for named handlers only: an
+// OpenPMIx process that registered for PMIX_EVENT_PROC_TERMINATED hears it,
+// its catch-all handler does not (Open MPI's would abort the job).
+Test(openpmix_clients_on_pmixrun, exit_event_reaches_named_handlers_only, .timeout = 120)
+{
+    const std::string probe = std::string(INTEROP_DIR) + "/openpmix_probe_client";
+    const Result result = pmixrun({"-n", "2", probe, "--watch-exit"});
+    cr_assert_eq(result.code, 0, "exited %d:\n%s%s", result.code, result.out.c_str(), result.err.c_str());
+    cr_expect(has_line(result.out, "rank 0 saw rank 1 terminate with 0"), "%s%s", result.out.c_str(),
+              result.err.c_str());
+    cr_expect(has_line(result.out, "rank 0's default handler saw 0 events"), "%s", result.out.c_str());
+}
+
 Test(mixed_job_on_pmixrun, ours_first, .timeout = 120)
 {
     expect_mixed(2, 2);
