@@ -3,6 +3,8 @@
 #include "install_layout.h"
 #include "text_file.h"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <cstdlib>
 
@@ -42,7 +44,11 @@ void read_file_if_present(const std::string &path, SourceKind kind, SettingMap *
                           const std::function<void(const std::string &)> &warn_line)
 {
     std::string text;
-    if (path.empty() || !read_text_file(path, &text)) return;
+    if (path.empty() || ::access(path.c_str(), F_OK) != 0) return;  // none there: nothing to say
+    if (!read_text_file(path, &text)) {
+        warn_line(path + ": cannot be read, or is longer than 1 MiB; its settings are ignored (check the file)");
+        return;
+    }
     parse_param_file(text, path, kind, settings_p, warn_line);
 }
 

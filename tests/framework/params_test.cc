@@ -151,6 +151,22 @@ Test(params, file_include_list_and_malformed_line)
     cr_assert(text.find(files.system_file + ":2: ignored line") != std::string::npos, "got: %s", text.c_str());
 }
 
+// A parameter file that cannot be read whole is named in one warning and
+// ignored, not half-read: here one past the 1 MiB the core reads.
+Test(params, an_unreadable_file_is_named_and_ignored)
+{
+    ParamFiles files(std::string(1 << 20, '#') + "\ngds = ^b\n", "");
+    tests::add_fake(0, FakeConfig{"gds", "a", 10});
+    tests::add_fake(1, FakeConfig{"gds", "b", 20});
+    tests::StderrCapture capture;
+    std::vector<framework::SelectedModule> modules;
+    cr_assert_eq(framework::select("gds", &modules), PMIX_SUCCESS);
+    const std::string names = tests::joined(tests::names_of(modules));
+    const std::string text = capture.stop();
+    cr_expect(names.find('b') != std::string::npos, "the file's gds = ^b was applied: %s", names.c_str());
+    cr_expect(text.find(files.system_file + ": cannot be read") != std::string::npos, "got: %s", text.c_str());
+}
+
 Test(params, inventory_reports_and_closes_everything)
 {
     setenv("PMIX_MCA_gds", "^b", 1);
