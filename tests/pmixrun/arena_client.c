@@ -102,7 +102,8 @@ static pmix_status_t fence_nb_collect(void)
 }
 
 /* Two Fence_nb started back to back: the second may only arrive once the
- * first was released; the callbacks come in order, off the caller's thread. */
+ * first was released; the callbacks come in order, off the caller's thread,
+ * on the progress thread as every other callback. */
 struct nb_order {
     atomic_int calls;
     atomic_int first_status;
@@ -110,13 +111,28 @@ struct nb_order {
     atomic_int out_of_order;
     pthread_t caller;
     atomic_int on_caller_thread;
+    atomic_int off_progress_thread;
 };
+
+/* The library refuses a blocking call on its progress thread at once, and
+ * only there (a made-up handler reference: elsewhere the answer is "no such
+ * handler"). */
+static int on_progress_thread(void)
+{
+    return PMIx_Deregister_event_handler(987654321, NULL, NULL) == PMIX_ERR_WOULD_BLOCK;
+}
+
+static void note_thread(struct nb_order *order)
+{
+    if (pthread_equal(pthread_self(), order->caller)) atomic_store(&order->on_caller_thread, 1);
+    if (!on_progress_thread()) atomic_store(&order->off_progress_thread, 1);
+}
 
 static void first_done(pmix_status_t status, void *cbdata)
 {
     struct nb_order *order = cbdata;
     if (atomic_load(&order->calls) != 0) atomic_store(&order->out_of_order, 1);
-    if (pthread_equal(pthread_self(), order->caller)) atomic_store(&order->on_caller_thread, 1);
+    note_thread(order);
     atomic_store(&order->first_status, status);
     atomic_fetch_add(&order->calls, 1);
 }
@@ -125,7 +141,7 @@ static void second_done(pmix_status_t status, void *cbdata)
 {
     struct nb_order *order = cbdata;
     if (atomic_load(&order->calls) != 1) atomic_store(&order->out_of_order, 1);
-    if (pthread_equal(pthread_self(), order->caller)) atomic_store(&order->on_caller_thread, 1);
+    note_thread(order);
     atomic_store(&order->second_status, status);
     atomic_fetch_add(&order->calls, 1);
 }
@@ -136,6 +152,7 @@ static void two_fences_at_once(int round)
     atomic_store(&order.calls, 0);
     atomic_store(&order.out_of_order, 0);
     atomic_store(&order.on_caller_thread, 0);
+    atomic_store(&order.off_progress_thread, 0);
     order.caller = pthread_self();
     pmix_status_t rc = PMIx_Fence_nb(NULL, 0, NULL, 0, first_done, &order);
     CHECK(rc == PMIX_SUCCESS, "round %d: first Fence_nb: %s", round, PMIx_Error_string(rc));
@@ -149,6 +166,7 @@ static void two_fences_at_once(int round)
           PMIx_Error_string(atomic_load(&order.second_status)));
     CHECK(!atomic_load(&order.out_of_order), "round %d: the Fence_nb callbacks came out of order", round);
     CHECK(!atomic_load(&order.on_caller_thread), "round %d: a Fence_nb callback ran on the caller's thread", round);
+    CHECK(!atomic_load(&order.off_progress_thread), "round %d: a Fence_nb callback ran off the progress thread", round);
 }
 
 static void put_round(int round)

@@ -132,6 +132,15 @@ std::optional<pmix_status_t> front_outcome(ClientArena &arena, PendingArenaFence
     return std::nullopt;
 }
 
+// Runs a Fence_nb's callback on the progress thread. Once the engine has
+// stopped (the process is finalizing) nobody else would run it: here, then.
+void hand_to_progress_thread(const ClientArena &arena, std::function<void(pmix_status_t)> done, pmix_status_t status)
+{
+    std::function<void()> call = [done = std::move(done), status] { done(status); };
+    if (arena.engine != nullptr && arena.engine->post(call) == PMIX_SUCCESS) return;
+    call();
+}
+
 // The watcher thread. It sleeps on the barrier word itself, so a Fence_nb
 // needs no wake-up to be watched: the release that ends it wakes the
 // watcher (counted as a sleeper, it always gets the FUTEX_WAKE). It then
@@ -149,9 +158,7 @@ void watch_nb_fences(ClientArena *arena)
                 arena->nb_pending.pop_front();
                 arena->nb_changed.notify_all();
                 lock.unlock();
-                // Here, not through the progress thread: one thread hand-off
-                // less for the caller waiting on it, as Open MPI's modex does.
-                done(*status);
+                hand_to_progress_thread(*arena, std::move(done), *status);
                 lock.lock();
                 continue;
             }
@@ -196,6 +203,7 @@ void attach_arena(Session &session, const wire::InfoArray &welcome_info)
             return;
         }
         client_arena->imported = std::make_unique<std::atomic<uint32_t>[]>(client_arena->arena->nprocs());
+        client_arena->engine = session.engine;
         session.arena = std::move(client_arena);
         return;
     }

@@ -8,11 +8,11 @@
 //
 // A Fence_nb arrives on the caller's thread. The arena's watcher thread
 // (started at the first such fence, then asleep on the barrier word itself,
-// so a Fence_nb wakes nobody to be watched) sees the release and runs the
-// callback: one thread hand-off sooner than the progress thread could, and
-// every Fence_nb callback in the order of the calls. One whose own arrival
-// completed the barrier wakes the watcher to run its callback (never inside
-// the PMIx_Fence_nb call). A rank's next fence arrives only after its previous
+// so a Fence_nb wakes nobody to be watched) sees the release and hands the
+// callback to the progress thread, where every other callback of the library
+// runs: an application's callbacks never run on two threads at once, and
+// they come in the order of the calls. One whose own arrival completed the
+// barrier wakes the watcher too (never a callback inside PMIx_Fence_nb). A rank's next fence arrives only after its previous
 // one was released: one rank arriving twice in one generation would let the
 // barrier open early.
 #ifndef PMIXPP_CLIENT_CORE_FENCE_ARENA_H
@@ -35,6 +35,7 @@
 
 #include "client/core/session.h"
 #include "common/fence_arena/arena.h"
+#include "common/runtime/progress_engine.h"
 #include "common/wire/messages.h"
 
 namespace pmixpp::client {
@@ -73,6 +74,8 @@ struct ClientArena {
     std::deque<PendingArenaFence> nb_pending;
     bool nb_stopping = false;
     std::thread watcher;
+    // Where the watcher hands the callbacks (the session's).
+    runtime::ProgressEngine *engine = nullptr;
 };
 
 // Maps the arena the Welcome named, unless PMIX_MCA_pmix_fence_arena=0.
