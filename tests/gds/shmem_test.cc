@@ -368,7 +368,7 @@ bool on_tmpfs(const std::string &dir)
 }  // namespace
 
 // With the job's directory on disk, shared fence data goes to memory
-// (PMIX_MCA_gds_shmem_modex_dir, /dev/shm by default; here a directory of
+// (PMIX_MCA_gds_shmem_memory_dir, /dev/shm by default; here a directory of
 // the test's own), and the first share there removes what servers that died
 // left, and nothing else.
 Test(shmem, shared_fence_data_goes_to_memory_when_the_job_directory_is_on_disk)
@@ -380,7 +380,7 @@ Test(shmem, shared_fence_data_goes_to_memory_when_the_job_directory_is_on_disk)
     const std::string alive = memory + "/gds-shmem." + std::to_string(::getppid()) + ".1.alive.modex";
     for (const auto &path : {orphan, alive}) std::ofstream(path) << "x";
     ::setenv("PMIX_MCA_gds_shmem_modex_on_disk", "0", 1);
-    ::setenv("PMIX_MCA_gds_shmem_modex_dir", memory.c_str(), 1);
+    ::setenv("PMIX_MCA_gds_shmem_memory_dir", memory.c_str(), 1);
     auto server = new_store();
     register_job(*server, dir, 2, 1);
     std::vector<ProcData> procs(2);
@@ -403,6 +403,65 @@ Test(shmem, shared_fence_data_goes_to_memory_when_the_job_directory_is_on_disk)
     ::unlink(alive.c_str());
     for (const auto &path : segments_in(dir)) ::unlink(path.c_str());
     ::rmdir(memory.c_str());
+    ::rmdir(dir.c_str());
+}
+
+// The job data too: with the job's directory on disk its segment goes to the
+// memory directory (a creation and a rename on a disk file system can wait
+// for the journal at every job start). The first segment there removes the
+// dead servers' job data and half-written files, and remove_nspace its own.
+Test(shmem, job_data_goes_to_memory_when_the_job_directory_is_on_disk)
+{
+    const std::string dir = make_directory();
+    if (on_tmpfs(dir)) cr_skip_test("/tmp is tmpfs here: the data stays in the job's directory");
+    const std::string memory = make_directory();
+    const std::string dead = "/gds-shmem." + std::to_string(test_support::dead_pid());
+    const std::string orphan = memory + dead + ".1.gone.0123456789abcdef";
+    const std::string half_written = memory + dead + ".2.gone.0123456789abcdef.tmp";
+    const std::string alive = memory + "/gds-shmem." + std::to_string(::getppid()) + ".1.alive.0123456789abcdef";
+    const std::string stranger = memory + "/not-ours." + std::to_string(test_support::dead_pid());
+    for (const auto &path : {orphan, half_written, alive, stranger}) std::ofstream(path) << "x";
+    ::setenv("PMIX_MCA_gds_shmem_job_data_on_disk", "0", 1);
+    ::setenv("PMIX_MCA_gds_shmem_memory_dir", memory.c_str(), 1);
+    auto server = new_store();
+    register_job(*server, dir, 4, 1);
+    pmix_byte_object_t blob = exported(*server);
+    cr_expect(segments_in(dir).empty(), "the job data was written to disk");
+    cr_expect_eq(segments_in(memory).size(), 2u, "ours and the live server's");
+    cr_expect_eq(::access(orphan.c_str(), F_OK), -1, "the dead server's job data stays");
+    cr_expect_eq(::access(half_written.c_str(), F_OK), -1, "the dead server's half-written segment stays");
+    cr_expect_eq(::access(stranger.c_str(), F_OK), 0, "a file not named as ours was removed");
+    auto client = new_store();
+    cr_assert_eq(client->import_nspace(kNs, blob), PMIX_SUCCESS);
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+    cr_expect_eq(fetch_u32(*client, kNs, PMIXPP_GDS_LEVEL_PROC, 3, PMIX_LOCAL_RANK), 3u);
+    cr_assert_eq(server->remove_nspace(kNs), PMIX_SUCCESS);
+    cr_expect_eq(segments_in(memory).size(), 1u, "remove_nspace left the job data behind");
+    client.reset();
+    server.reset();
+    for (const auto &path : {alive, stranger}) ::unlink(path.c_str());
+    ::rmdir(memory.c_str());
+    ::rmdir(dir.c_str());
+}
+
+// With the memory directory unusable, the job data stays in the job's
+// directory: nothing is lost, it is only written to disk.
+Test(shmem, job_data_stays_in_the_job_directory_without_a_memory_directory)
+{
+    const std::string dir = make_directory();
+    ::setenv("PMIX_MCA_gds_shmem_job_data_on_disk", "0", 1);
+    ::setenv("PMIX_MCA_gds_shmem_memory_dir", (dir + "/missing").c_str(), 1);
+    auto server = new_store();
+    register_job(*server, dir, 2, 1);
+    pmix_byte_object_t blob = exported(*server);
+    const bool in_memory = on_tmpfs(dir);
+    cr_expect_eq(segments_in(dir).size(), 1u, "%s", in_memory ? "on tmpfs" : "on disk");
+    auto client = new_store();
+    cr_assert_eq(client->import_nspace(kNs, blob), PMIX_SUCCESS);
+    PMIX_BYTE_OBJECT_DESTRUCT(&blob);
+    cr_expect_eq(fetch_u32(*client, kNs, PMIXPP_GDS_LEVEL_PROC, 1, PMIX_LOCAL_RANK), 1u);
+    client.reset();
+    server.reset();
     ::rmdir(dir.c_str());
 }
 

@@ -1,6 +1,7 @@
 // gds/shmem: a namespace's registered data lives once per node in a
 // shared-memory segment that every local client maps read-only; the export a
 // client receives only names the segment. Modex data stays in process memory.
+#include "segment_places.h"
 #include "shmem_store.h"
 
 #include <pmixpp/component.hpp>
@@ -17,8 +18,9 @@ namespace {
 
 std::atomic<const pmixpp_services_t *> g_services{nullptr};
 std::atomic<bool> g_modex_on_disk{false};
-std::mutex g_modex_dir_mutex;
-std::string g_modex_dir = "/dev/shm";
+std::atomic<bool> g_job_data_on_disk{false};
+std::mutex g_memory_dir_mutex;
+std::string g_memory_dir = "/dev/shm";
 
 std::string directory_hint(const pmix_info_t info[], size_t ninfo)
 {
@@ -75,18 +77,22 @@ struct GdsShmem {
 
     static void register_params(pmixpp::sdk::Services &services)
     {
+        services.register_param("memory_dir", PMIXPP_PARAM_STRING, "/dev/shm",
+                                "where segments go when the session directory is on a disk file system "
+                                "(empty: job data stays there, fence data travels in the replies)");
+        services.register_param("job_data_on_disk", PMIXPP_PARAM_BOOL, "false",
+                                "keep a namespace's job data in the session directory even when that is on "
+                                "a disk file system");
         services.register_param("modex_on_disk", PMIXPP_PARAM_BOOL, "false",
-                                "share fence data in a segment even when the segment directory is on a "
+                                "share fence data in a segment even when the session directory is on a "
                                 "disk file system (each shared fence then creates a file there)");
-        services.register_param("modex_dir", PMIXPP_PARAM_STRING, "/dev/shm",
-                                "where shared fence data goes when the segment directory is on a disk file "
-                                "system (empty: nowhere, the data then travels in the replies)");
     }
     static void open(pmixpp::sdk::Services &services)
     {
         g_services = services.raw();
         g_modex_on_disk = services.param_bool("modex_on_disk", false);
-        gds_shmem::set_modex_dir(services.param_string("modex_dir"));
+        g_job_data_on_disk = services.param_bool("job_data_on_disk", false);
+        gds_shmem::set_memory_dir(services.param_string("memory_dir"));
     }
     static const void *query(pmixpp::sdk::Services &services, int &)
     {
@@ -98,21 +104,21 @@ struct GdsShmem {
 
 PMIXPP_CXX_COMPONENT(gds, shmem, GdsShmem)
 
-bool gds_shmem::modex_on_disk()
+bool gds_shmem::kept_on_disk(SegmentKind kind)
 {
-    return g_modex_on_disk.load();
+    return kind == SegmentKind::job_data ? g_job_data_on_disk.load() : g_modex_on_disk.load();
 }
 
-std::string gds_shmem::modex_dir()
+std::string gds_shmem::memory_dir()
 {
-    std::lock_guard lock(g_modex_dir_mutex);
-    return g_modex_dir;
+    std::lock_guard lock(g_memory_dir_mutex);
+    return g_memory_dir;
 }
 
-void gds_shmem::set_modex_dir(const std::string &dir)
+void gds_shmem::set_memory_dir(const std::string &dir)
 {
-    std::lock_guard lock(g_modex_dir_mutex);
-    g_modex_dir = dir;
+    std::lock_guard lock(g_memory_dir_mutex);
+    g_memory_dir = dir;
 }
 
 void gds_shmem::report(pmixpp_log_level_t level, const std::string &line)

@@ -1,6 +1,5 @@
 // gds/shmem: the results of data-collecting fences, written once by the
-// server into a segment beside the namespace's job data and read there by
-// every local client (see shmem_store.h, SharedModex).
+// server into a segment and read there by every local client (see shmem_store.h, SharedModex).
 //
 // The segment has the job-data format (segment_format.h) with one proc
 // bucket per rank. Generations are published as for job data (new file,
@@ -9,101 +8,19 @@
 // from it: a job that fences in a loop without reading pays nothing per
 // fence.
 //
-// Always in memory: on a disk file system the file created per fence costs
-// more than the copies it saves (measured: bench/README.md). When the
-// segment directory (the session directory) is on disk, the segment goes to
-// PMIX_MCA_gds_shmem_modex_dir (default /dev/shm) instead, named after the
-// server's pid: the server removes it with the namespace, and the first
-// share of a later server there removes those whose server died. With that
-// parameter empty (or the directory unusable) share_modex declines and the
-// core sends the data in the replies. PMIX_MCA_gds_shmem_modex_on_disk=1
-// keeps it beside the job data whatever the file system.
+// Where the segment goes: segment_places.h (in memory, whatever the
+// session directory is; with no usable memory directory share_modex
+// declines and the core sends the data in the replies).
 #include "shmem_store.h"
 
 #include "blob.h"
+#include "segment_places.h"
 
 #include <pmix.h>
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <linux/magic.h>
-#include <signal.h>
-#include <sys/stat.h>
-#include <sys/vfs.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
-#include <set>
 
 namespace gds_shmem {
-namespace {
-
-bool in_memory(const std::string &dir)
-{
-    struct statfs fs {};
-    if (::statfs(dir.c_str(), &fs) != 0) return false;
-    return fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
-}
-
-bool usable(const std::string &dir)
-{
-    struct stat st {};
-    return !dir.empty() && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
-           ::access(dir.c_str(), W_OK | X_OK) == 0;
-}
-
-// Where this namespace's shared fence data goes; empty: nowhere.
-std::string modex_directory(const std::string &segment_dir)
-{
-    if (segment_dir.empty() || in_memory(segment_dir) || modex_on_disk()) return segment_dir;
-    const std::string memory = modex_dir();
-    if (!usable(memory)) return {};
-    static std::mutex swept_mutex;
-    static std::set<std::string> swept;
-    std::lock_guard lock(swept_mutex);
-    if (swept.insert(memory).second) (void)reap_modex_orphans(memory);
-    return memory;
-}
-
-// The pid in "gds-shmem.<pid>.<serial>.<name>.modex"; 0 for any other name.
-long modex_owner(const char *name)
-{
-    static constexpr const char kPrefix[] = "gds-shmem.";
-    static constexpr const char kSuffix[] = ".modex";
-    const std::size_t length = std::strlen(name);
-    if (std::strncmp(name, kPrefix, sizeof kPrefix - 1) != 0 || length < sizeof kSuffix ||
-        std::strcmp(name + length - (sizeof kSuffix - 1), kSuffix) != 0) {
-        return 0;
-    }
-    char *end = nullptr;
-    const long pid = std::strtol(name + sizeof kPrefix - 1, &end, 10);
-    return end != nullptr && *end == '.' ? pid : 0;
-}
-
-}  // namespace
-
-int reap_modex_orphans(const std::string &dir)
-{
-    DIR *listing = ::opendir(dir.c_str());
-    if (listing == nullptr) return 0;
-    int removed = 0;
-    const uid_t uid = ::getuid();
-    while (const struct dirent *entry = ::readdir(listing)) {
-        const long pid = modex_owner(entry->d_name);
-        if (pid <= 0 || pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM) continue;
-        struct stat st {};
-        if (::fstatat(::dirfd(listing), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
-            (st.st_uid != uid && uid != 0)) {
-            continue;
-        }
-        if (::unlinkat(::dirfd(listing), entry->d_name, 0) == 0) ++removed;
-    }
-    ::closedir(listing);
-    return removed;
-}
 
 pmix_status_t ShmemStore::share_modex(const char *nspace, const pmixpp_gds_proc_data_t procs[], size_t nprocs,
                                       pmix_byte_object_t *blob_p)
@@ -120,7 +37,7 @@ pmix_status_t ShmemStore::share_modex(const char *nspace, const pmixpp_gds_proc_
     std::string dir;
     if (!shared.publisher) {
         const std::string segment_dir = segment_directory(*ns);
-        dir = modex_directory(segment_dir);
+        dir = place_for(segment_dir, SegmentKind::fence_data);
         if (!segment_dir.empty() && dir.empty()) {
             shared.declined = true;
             return PMIX_ERR_NOT_SUPPORTED;

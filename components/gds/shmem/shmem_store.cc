@@ -1,6 +1,7 @@
 #include "shmem_store.h"
 
 #include "blob.h"
+#include "segment_places.h"
 #include "value_codec.h"
 
 #include <pmix.h>
@@ -30,13 +31,6 @@ uint32_t normalized_id(const pmixpp_gds_address_t &addr)
 bool valid_address(const pmixpp_gds_address_t &addr)
 {
     return valid_nspace(addr.nspace) && valid_level(addr);
-}
-
-bool usable_directory(const std::string &dir)
-{
-    struct stat st {};
-    return !dir.empty() && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
-           ::access(dir.c_str(), W_OK | X_OK) == 0;
 }
 
 // A file-name-safe form of nspace: readable part plus a hash, so two
@@ -361,13 +355,23 @@ std::string ShmemStore::segment_path(const std::string &dir, const char *nspace)
 
 pmix_status_t ShmemStore::publish(const char *nspace, Namespace &ns)
 {
+    std::string fallback;  // the namespace's directory, when the first try is elsewhere
     if (!ns.publisher) {
-        const std::string dir = segment_directory(ns);
+        const std::string home = segment_directory(ns);
+        const std::string dir = place_for(home, SegmentKind::job_data);
         if (dir.empty()) return PMIX_ERR_NOT_AVAILABLE;
+        if (dir != home) fallback = home;
         ns.publisher = std::make_unique<Publisher>(segment_path(dir, nspace), file_owner_);
     }
     std::string why;
-    const pmix_status_t rc = ns.publisher->publish(nspace, ns.local, &why);
+    pmix_status_t rc = ns.publisher->publish(nspace, ns.local, &why);
+    if (rc != PMIX_SUCCESS && !fallback.empty()) {
+        // A full or unwritable memory directory: the session directory still works.
+        report(PMIXPP_LOG_WARN, "cannot publish the data of " + std::string(nspace) + " in memory (" + why +
+                                    "); it goes to " + fallback + " (PMIX_MCA_gds_shmem_memory_dir names another)");
+        ns.publisher = std::make_unique<Publisher>(segment_path(fallback, nspace), file_owner_);
+        rc = ns.publisher->publish(nspace, ns.local, &why);
+    }
     if (rc != PMIX_SUCCESS) {
         report(PMIXPP_LOG_ERROR, "cannot publish the data of " + std::string(nspace) + ": " + why);
     }

@@ -25,17 +25,6 @@ namespace gds_shmem {
 // One line for people (component log, or stderr before the core is known).
 void report(pmixpp_log_level_t level, const std::string &line);
 
-// The component parameter modex_on_disk (PMIX_MCA_gds_shmem_modex_on_disk):
-// share fence data even when the segment directory is not in memory.
-bool modex_on_disk();
-// The component parameter modex_dir (PMIX_MCA_gds_shmem_modex_dir, default
-// /dev/shm): where fence data is shared when the segment directory is on disk.
-std::string modex_dir();
-void set_modex_dir(const std::string &dir);
-// Removes the shared fence data in `dir` of servers of this uid that are
-// gone (gds-shmem.<pid>.*.modex with that pid not running). How many.
-int reap_modex_orphans(const std::string &dir);
-
 class ShmemStore {
 public:
     ShmemStore(std::string dir_hint, FileOwner file_owner);
