@@ -147,6 +147,25 @@ Test(pmixrun, x_gives_an_application_variables)
     cr_assert(has_line(r.out, "env PMIXRUN_TEST_SET (unset)"), "-x belongs to its own application:\n%s", r.out.c_str());
 }
 
+// pmixrun leaves hwloc's display and libxml2 plugins out of its own process
+// (they cost milliseconds of every start, hwloc_plugins.h); the job gets the
+// user's environment: no such variable, or the user's own list.
+Test(pmixrun, hwloc_plugins_left_out_for_pmixrun_only)
+{
+    unsetenv("HWLOC_PLUGINS_BLACKLIST");
+    Result r = job({"-n", "1", PROBE, "--env", "HWLOC_PLUGINS_BLACKLIST", "--launcher-maps", "hwloc_xml_libxml.so",
+                    "--launcher-maps", "libhwloc.so"});
+    cr_assert_eq(r.code, 0, "%s%s", r.out.c_str(), r.err.c_str());
+    cr_assert(has_line(r.out, "env HWLOC_PLUGINS_BLACKLIST (unset)"), "pmixrun's own setting reached the job:\n%s",
+              r.out.c_str());
+    cr_assert(has_line(r.out, "launcher maps libhwloc.so yes"), "%s", r.out.c_str());
+    cr_assert(has_line(r.out, "launcher maps hwloc_xml_libxml.so no"), "%s", r.out.c_str());
+    setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_opencl", 1);
+    r = job({"-n", "1", PROBE, "--env", "HWLOC_PLUGINS_BLACKLIST"});
+    cr_assert_eq(r.code, 0, "%s%s", r.out.c_str(), r.err.c_str());
+    cr_assert(has_line(r.out, "env HWLOC_PLUGINS_BLACKLIST hwloc_opencl"), "%s", r.out.c_str());
+}
+
 Test(pmixrun, stdin_reaches_rank_zero_only)
 {
     const std::string input(100000, 'x');

@@ -147,6 +147,20 @@ static void print_queries(const pmix_proc_t *me)
     if (results != NULL) PMIX_INFO_FREE(results, n);
 }
 
+/* Whether the launcher (our parent) has a file whose path holds `needle`
+ * mapped: "launcher maps <needle> yes|no". */
+static void print_launcher_maps(const char *needle)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)getppid());
+    FILE *maps = fopen(path, "r");
+    int found = 0;
+    char line[4096];
+    while (maps != NULL && !found && fgets(line, sizeof line, maps) != NULL) found = strstr(line, needle) != NULL;
+    if (maps != NULL) fclose(maps);
+    printf("launcher maps %s %s\n", needle, maps == NULL ? "(unreadable)" : found ? "yes" : "no");
+}
+
 static uint32_t get_u32(const pmix_proc_t *proc, const char *key)
 {
     pmix_value_t *value = NULL;
@@ -247,6 +261,8 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--env") == 0 && i + 1 < argc) {
             const char *value = getenv(argv[++i]);
             printf("env %s %s\n", argv[i], value != NULL ? value : "(unset)");
+        } else if (strcmp(argv[i], "--launcher-maps") == 0 && i + 1 < argc) {
+            print_launcher_maps(argv[++i]);
         } else if (strcmp(argv[i], "--locality") == 0) {
             const char *keys[] = {PMIX_CPUSET, PMIX_LOCALITY_STRING, PMIX_LOCAL_PEERS};
             const char *labels[] = {"cpuset", "locality", "peers"};

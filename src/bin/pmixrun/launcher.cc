@@ -1,6 +1,7 @@
 #include "launcher.h"
 
 #include "binding.h"
+#include "hwloc_plugins.h"
 #include "open_mpi_env.h"
 
 #include <pmix.h>
@@ -30,13 +31,17 @@ bool executable(const std::string &path)
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
-// A malloc'ed argv-style copy of our environment (setup_fork edits it).
+// A malloc'ed argv-style copy of our environment (setup_fork edits it),
+// without what pmixrun set for itself only.
 char **copy_environment()
 {
     std::size_t n = 0;
     while (environ[n] != nullptr) ++n;
     auto **env = static_cast<char **>(std::calloc(n + 1, sizeof(char *)));
-    for (std::size_t i = 0; env != nullptr && i < n; ++i) env[i] = strdup(environ[i]);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; env != nullptr && i < n; ++i) {
+        if (!own_hwloc_setting(environ[i])) env[kept++] = strdup(environ[i]);
+    }
     return env;
 }
 

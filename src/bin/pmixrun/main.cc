@@ -6,6 +6,7 @@
 // the supervisor runs it, and whatever it spawns, to the end; each job is
 // deregistered as it ends and the server finalized (its session
 // directories go with it).
+#include "hwloc_plugins.h"
 #include "launcher.h"
 #include "options.h"
 #include "runtime.h"
@@ -71,6 +72,7 @@ int main(int argc, char **argv)
         return 0;
     }
     for (const auto &[name, value] : options.mca) ::setenv(("PMIX_MCA_" + name).c_str(), value.c_str(), 1);
+    leave_out_unneeded_hwloc_plugins();
     for (const AppSpec &app : options.apps) {
         std::string path;
         if (!resolve_program(app.argv[0], app.cwd, &path, &why)) return fail(why, 127);
