@@ -19,9 +19,9 @@ enum class SegmentKind {
 };
 
 // The component parameters (gds_shmem.cc).
-std::string memory_dir();                   // memory_dir
+std::string memory_dir();  // memory_dir
 void set_memory_dir(const std::string &dir);
-bool kept_on_disk(SegmentKind kind);        // job_data_on_disk, modex_on_disk
+bool kept_on_disk(SegmentKind kind);  // job_data_on_disk, modex_on_disk
 
 // The directory for a segment of `kind` whose namespace's directory is
 // `namespace_dir`: that one when it is in memory (or the user keeps this
