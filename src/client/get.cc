@@ -13,6 +13,7 @@
 #include "client/core/fence_arena.h"
 #include "client/core/host_mode.h"
 #include "client/core/local_data.h"
+#include "client/core/own_proc_dir.h"
 #include "client/core/requests.h"
 #include "client/core/session.h"
 #include "common/runtime/latch.h"
@@ -160,7 +161,7 @@ pmix_status_t own_id(const pmix_proc_t &me, store::ValuePtr *value_p)
 // The local answer, on the caller's thread and without copying the request:
 // PMIX_SUCCESS with *value_p, or a final error, or PMIX_ERR_NOT_FOUND with
 // *ask_server_p set when the server must be asked.
-pmix_status_t answer_locally(const client::Session &session, const client::Lookup &lookup, bool refresh_asked,
+pmix_status_t answer_locally(client::Session &session, const client::Lookup &lookup, bool refresh_asked,
                              store::ValuePtr *value_p, bool *ask_server_p)
 {
     *ask_server_p = false;
@@ -180,6 +181,7 @@ pmix_status_t answer_locally(const client::Session &session, const client::Looku
         return PMIX_ERR_NOT_FOUND;
     }
     pmix_status_t rc = client::lookup_local(session, lookup, value_p);
+    if (rc == PMIX_SUCCESS && *value_p) client::make_own_proc_dir(session, lookup, **value_p);
     *ask_server_p = rc == PMIX_ERR_NOT_FOUND && client::should_ask_server(session, lookup);
     return rc;
 }

@@ -166,6 +166,22 @@ Test(pmixrun, hwloc_plugins_left_out_for_pmixrun_only)
     cr_assert(has_line(r.out, "env HWLOC_PLUGINS_BLACKLIST hwloc_opencl"), "%s", r.out.c_str());
 }
 
+// A rank's PMIX_PROCDIR is made when it asks for it (our client library
+// does), mode 0700, and gone with the job.
+Test(pmixrun, procdir_is_made_when_asked_for)
+{
+    const Result r = job({"-n", "2", PROBE, "--procdir"});
+    cr_assert_eq(r.code, 0, "%s%s", r.out.c_str(), r.err.c_str());
+    for (const char *rank : {"/0 exists", "/1 exists"}) {
+        bool seen = false;
+        for (std::size_t at = r.out.find("procdir "); at != std::string::npos; at = r.out.find("procdir ", at + 1)) {
+            const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+            seen = seen || line.find(rank) != std::string::npos;
+        }
+        cr_assert(seen, "no line ending in %s:\n%s", rank, r.out.c_str());
+    }
+}
+
 Test(pmixrun, stdin_reaches_rank_zero_only)
 {
     const std::string input(100000, 'x');

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static atomic_int terminated_rank = -1;
@@ -161,6 +162,21 @@ static void print_launcher_maps(const char *needle)
     printf("launcher maps %s %s\n", needle, maps == NULL ? "(unreadable)" : found ? "yes" : "no");
 }
 
+/* Its own PMIX_PROCDIR, and whether that directory is there once asked
+ * for: "procdir <path> exists|missing". */
+static void print_procdir(const pmix_proc_t *me)
+{
+    pmix_value_t *value = NULL;
+    if (PMIx_Get(me, PMIX_PROCDIR, NULL, 0, &value) != PMIX_SUCCESS || value->type != PMIX_STRING) {
+        printf("procdir (none)\n");
+    } else {
+        struct stat st;
+        const int there = stat(value->data.string, &st) == 0 && S_ISDIR(st.st_mode);
+        printf("procdir %s %s\n", value->data.string, there ? "exists" : "missing");
+    }
+    if (value != NULL) PMIX_VALUE_RELEASE(value);
+}
+
 static uint32_t get_u32(const pmix_proc_t *proc, const char *key)
 {
     pmix_value_t *value = NULL;
@@ -261,6 +277,8 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--env") == 0 && i + 1 < argc) {
             const char *value = getenv(argv[++i]);
             printf("env %s %s\n", argv[i], value != NULL ? value : "(unset)");
+        } else if (strcmp(argv[i], "--procdir") == 0) {
+            print_procdir(&me);
         } else if (strcmp(argv[i], "--launcher-maps") == 0 && i + 1 < argc) {
             print_launcher_maps(argv[++i]);
         } else if (strcmp(argv[i], "--locality") == 0) {

@@ -96,9 +96,10 @@ Test(forked_client, gets_dirs_and_they_are_removed, .timeout = 120)
     const std::string nsdir = session_dir(scratch) + "/" + kNspace;
     cr_assert_eq(mode_of(session_dir(scratch)), 0700u);
     cr_assert_eq(mode_of(nsdir), 0700u);
-    cr_assert_eq(mode_of(nsdir + "/0"), 0700u);
+    cr_assert_not(exists(nsdir + "/0"), "the proc dir is made when its process asks for it");
     const int status = run_client(proc);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "client status %d", status);
+    cr_assert_eq(mode_of(nsdir + "/0"), 0700u);
     cr_assert(exists(nsdir + "/0/scratch"), "the client wrote into its PMIX_PROCDIR");
     PMIx_server_deregister_client(&proc, nullptr, nullptr);
     cr_assert_not(exists(nsdir + "/0"));
@@ -110,10 +111,27 @@ Test(forked_client, gets_dirs_and_they_are_removed, .timeout = 120)
     remove_scratch(scratch);
 }
 
-// setup_fork without register_client (a host that forks first) makes the
-// client's directory itself; after register_client (which made it) it does
-// not go to the progress thread for it, and the directory is there.
-Test(forked_client, setup_fork_makes_the_directory_of_an_unregistered_client, .timeout = 120)
+namespace {
+
+// The proc's PMIX_PROCDIR as the host reads it (a self-access get, which
+// also makes the directory: whoever knows the name finds it there).
+std::string host_reads_procdir(const pmix_proc_t &proc)
+{
+    pmix_value_t *value = nullptr;
+    const pmix_status_t rc = PMIx_Get(&proc, PMIX_PROCDIR, nullptr, 0, &value);
+    cr_assert_eq(rc, PMIX_SUCCESS, "PMIX_PROCDIR of rank %u: %s", proc.rank, PMIx_Error_string(rc));
+    cr_assert_eq(value->type, PMIX_STRING);
+    std::string path = value->data.string;
+    PMIX_VALUE_RELEASE(value);
+    return path;
+}
+
+}  // namespace
+
+// setup_fork without register_client (a host that forks first) names the
+// client's directory itself; after register_client it does not go to the
+// progress thread for it. Either way the host's get finds the directory.
+Test(forked_client, setup_fork_names_the_directory_of_an_unregistered_client, .timeout = 120)
 {
     const std::string scratch = make_scratch();
     start_server(scratch, false);
@@ -125,16 +143,19 @@ Test(forked_client, setup_fork_makes_the_directory_of_an_unregistered_client, .t
     const std::string nsdir = session_dir(scratch) + "/" + kNspace;
     char **env = static_cast<char **>(std::calloc(1, sizeof(char *)));
     cr_assert_eq(PMIx_server_setup_fork(&first, &env), PMIX_SUCCESS);
-    cr_assert(exists(nsdir + "/0"), "setup_fork before register_client made no directory");
+    cr_assert_eq(host_reads_procdir(first), nsdir + "/0", "setup_fork before register_client named no directory");
+    cr_assert(exists(nsdir + "/0"));
     register_client(second);
-    cr_assert(exists(nsdir + "/1"));
     cr_assert_eq(PMIx_server_setup_fork(&second, &env), PMIX_SUCCESS);
-    cr_assert(exists(nsdir + "/1"));
+    cr_assert_not(exists(nsdir + "/1"), "made before anyone asked");
+    cr_assert_eq(host_reads_procdir(second), nsdir + "/1");
+    cr_assert_eq(mode_of(nsdir + "/1"), 0700u);
     PMIx_server_deregister_client(&second, nullptr, nullptr);
     cr_assert_not(exists(nsdir + "/1"));
     for (char **entry = env; *entry != nullptr; ++entry) std::free(*entry);
     std::free(env);
     PMIx_server_deregister_nspace(kNspace, nullptr, nullptr);
+    cr_assert_not(exists(nsdir + "/0"));
     cr_assert_eq(PMIx_server_finalize(), PMIX_SUCCESS);
     remove_scratch(scratch);
 }

@@ -29,6 +29,8 @@ Test(session_dirs, creates_every_level_0700_and_removes_them)
     std::string procdir;
     cr_assert_eq(dirs.proc_dir("job/1", 3, &procdir), PMIX_SUCCESS);
     cr_assert_eq(procdir, nsdir + "/3");
+    cr_assert_not(exists(procdir), "a proc dir in a namespace directory of ours waits to be asked for");
+    cr_assert_eq(dirs.make_proc_dir("job/1", 3), PMIX_SUCCESS);
     cr_assert_eq(mode_of(scratch + session_name()), 0700u);
     cr_assert_eq(mode_of(nsdir), 0700u);
     cr_assert_eq(mode_of(procdir), 0700u);
@@ -42,6 +44,32 @@ Test(session_dirs, creates_every_level_0700_and_removes_them)
     dirs.release_all();
     cr_assert_not(exists(scratch + session_name()));
     cr_assert(exists(scratch));
+    remove_scratch(scratch);
+}
+
+// A deferred proc dir made by its process (our client library does it when
+// asked for PMIX_PROCDIR) goes with its registration, contents and all; one
+// never made costs nothing and leaves nothing.
+Test(session_dirs, a_proc_dir_its_process_made_is_removed_with_it)
+{
+    const std::string scratch = make_scratch();
+    SessionDirs dirs;
+    dirs.configure(scratch, "", false);
+    std::string nsdir;
+    std::string made;
+    std::string never;
+    cr_assert_eq(dirs.nspace_dir("job", "", "", false, &nsdir), PMIX_SUCCESS);
+    cr_assert_eq(dirs.proc_dir("job", 0, &made), PMIX_SUCCESS);
+    cr_assert_eq(dirs.proc_dir("job", 1, &never), PMIX_SUCCESS);
+    cr_assert_eq(mkdir(made.c_str(), 0700), 0);
+    write_file(made + "/scratch-file");
+    dirs.release_proc("job", 0);
+    cr_assert_not(exists(made));
+    dirs.release_proc("job", 1);
+    cr_assert_not(exists(never));
+    cr_assert(exists(nsdir));
+    dirs.release_all();
+    cr_assert_not(exists(scratch + session_name()));
     remove_scratch(scratch);
 }
 
@@ -127,6 +155,7 @@ Test(session_dirs, planted_symlink_removed_as_link_target_survives)
     std::string procdir;
     cr_assert_eq(dirs.nspace_dir("job", "", "", false, &nsdir), PMIX_SUCCESS);
     cr_assert_eq(dirs.proc_dir("job", 0, &procdir), PMIX_SUCCESS);
+    cr_assert_eq(dirs.make_proc_dir("job", 0), PMIX_SUCCESS);
     cr_assert_eq(symlink(outside.c_str(), (procdir + "/trap").c_str()), 0);
     cr_assert_eq(symlink((outside + "/precious").c_str(), (nsdir + "/trap-file").c_str()), 0);
     dirs.release_all();

@@ -102,6 +102,9 @@ struct Session : EventHome {
     // mapped (set once, at the first connection).
     std::unique_ptr<ClientArena> arena;
 
+    // Its PMIX_PROCDIR was made (own_proc_dir.h).
+    std::atomic<bool> own_proc_dir_made{false};
+
     // ---- progress thread only
     std::shared_ptr<ServerLink> link;                // the active one, or none
     std::vector<std::shared_ptr<ServerLink>> links;  // every open one, link first

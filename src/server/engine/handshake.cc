@@ -247,6 +247,7 @@ void accept_peer(Server &server, Peer &peer, const wire::Hello &hello, uint16_t 
     peer.proc = proc;
     peer.handshake_timer.cancel();
     peer.connection->set_description(describe(peer));
+    server.hooks.client_connected(server, peer);  // engine/subsystems.cc
     send_message(peer, wire::FrameKind::handshake, wire::kNoTag, welcome);
 }
 

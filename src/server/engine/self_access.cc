@@ -8,6 +8,7 @@
 #include "server/state/node_resources.h"
 #include "server/state/server.h"
 #include "server/requests/requests.h"
+#include "server/sessiondirs/session_dirs.h"
 
 #include <cstring>
 #include <new>
@@ -52,6 +53,19 @@ pmix_status_t server_identity(pmix_proc_t *proc_p, uint64_t *generation_p)
     return published_identity(proc_p, generation_p) ? PMIX_SUCCESS : PMIX_ERR_INIT;
 }
 
+namespace {
+
+// The host asked for a client's PMIX_PROCDIR: whoever knows its name finds
+// the directory there (session_dirs.h: it is made when first asked for).
+void make_named_proc_dir(Server &server, const pmix_proc_t &target, const char *key)
+{
+    if (std::strncmp(key, PMIX_PROCDIR, PMIX_MAX_KEYLEN) != 0 || target.rank > PMIX_RANK_VALID) return;
+    const std::string nspace(target.nspace, strnlen(target.nspace, PMIX_MAX_NSLEN));
+    (void)server.part<sessiondirs::SessionDirs>().make_proc_dir(nspace, target.rank);
+}
+
+}  // namespace
+
 pmix_status_t server_get(const pmix_proc_t *target, const char *key, const pmix_info_t qualifiers[],
                          std::size_t nqualifiers, pmix_value_t **value_p)
 {
@@ -70,6 +84,7 @@ pmix_status_t server_get(const pmix_proc_t *target, const char *key, const pmix_
             store::ValuePtr value;
             pmix_status_t rc = store::get(*server.store, request, &value);
             if (rc == PMIX_ERR_NOT_FOUND) rc = get_node_resource(server, request, &value);
+            if (rc == PMIX_SUCCESS) make_named_proc_dir(server, *target, key);
             if (rc == PMIX_SUCCESS) *value_p = value.release();
             return rc;
         });
@@ -92,6 +107,7 @@ pmix_status_t server_get_nb(const pmix_proc_t &target, const char *key, const pm
         auto shared_done = std::make_shared<GetDone>(std::move(done));
         return post_self(
             [request, shared_done](Server &server) {
+                make_named_proc_dir(server, request->proc, request->key.c_str());
                 start_get(server, server.self_proc(), std::move(*request),
                           track_self_op<wire::GetReply>(server, std::move(*shared_done)));
             },

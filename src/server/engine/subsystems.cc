@@ -140,6 +140,9 @@ void subscribe_clients(Hooks &hooks)
         sessiondirs::on_deregister_client(server, std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN)),
                                           proc.rank);
     });
+    // A client whose library does not make its own PMIX_PROCDIR gets it
+    // made before its welcome.
+    hooks.on_client_connected("session directories", sessiondirs::on_client_connected);
 }
 
 void subscribe_finalize(Hooks &hooks)

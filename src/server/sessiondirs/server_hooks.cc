@@ -2,6 +2,7 @@
 
 #include "common/runtime/log.h"
 #include "server/state/info_read.h"
+#include "server/state/registry.h"
 #include "server/state/server.h"
 #include "server/sessiondirs/session_dirs.h"
 
@@ -114,6 +115,13 @@ void on_register_nspace(Server &server, const std::string &nspace, const pmix_in
 void on_register_client(Server &server, const std::string &nspace, pmix_rank_t rank)
 {
     guarded("register_client", [&] { register_client_dirs(server, nspace, rank); });
+}
+
+void on_client_connected(Server &server, server::Peer &peer)
+{
+    if (!peer.dialect) return;  // ours makes its proc dir when it asks for it
+    const std::string nspace(peer.proc.nspace, strnlen(peer.proc.nspace, PMIX_MAX_NSLEN));
+    guarded("client connected", [&] { server.part<sessiondirs::SessionDirs>().make_proc_dir(nspace, peer.proc.rank); });
 }
 
 void on_deregister_client(Server &server, const std::string &nspace, pmix_rank_t rank)

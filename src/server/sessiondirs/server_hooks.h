@@ -12,7 +12,8 @@
 
 namespace pmixpp::server {
 class Server;
-}
+struct Peer;
+}  // namespace pmixpp::server
 
 namespace pmixpp::sessiondirs {
 
@@ -21,9 +22,13 @@ void on_server_init(server::Server &server, const pmix_info_t info[], std::size_
 // Makes the nspace dir (and the proc dirs of clients registered earlier)
 // and stores PMIX_TMPDIR / PMIX_NSDIR as job data when the host gave none.
 void on_register_nspace(server::Server &server, const std::string &nspace, const pmix_info_t info[], std::size_t ninfo);
-// Makes the proc dir and stores PMIX_PROCDIR for the rank when the host
-// gave none. Nothing before the nspace is registered.
+// Names the proc dir (PMIX_PROCDIR) for the rank when the host gave none,
+// and makes it unless it can wait for its process (session_dirs.h).
+// Nothing before the nspace is registered.
 void on_register_client(server::Server &server, const std::string &nspace, pmix_rank_t rank);
+// A client connected: one whose library is not ours (it will not make its
+// own proc dir when it asks for it) gets it made now.
+void on_client_connected(server::Server &server, server::Peer &peer);
 void on_deregister_client(server::Server &server, const std::string &nspace, pmix_rank_t rank);
 void on_deregister_nspace(server::Server &server, const std::string &nspace);
 void on_finalize(server::Server &server);

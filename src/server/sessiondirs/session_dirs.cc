@@ -30,7 +30,7 @@ std::string component_for(const std::string &nspace)
 
 void remove_if_ours(const Directory &dir)
 {
-    if (!dir.created || dir.host_cleans || dir.path.empty()) return;
+    if (!(dir.created || dir.deferred) || dir.host_cleans || dir.path.empty()) return;
     if (!remove_tree(dir.path)) {
         runtime::log_warning("sessiondirs", "could not remove all of " + dir.path + " (remove it by hand)");
     }
@@ -165,11 +165,25 @@ pmix_status_t SessionDirs::proc_dir(const std::string &nspace, pmix_rank_t rank,
         return PMIX_SUCCESS;
     }
     Directory dir{entry.dir.path + "/" + std::to_string(rank), false, entry.dir.host_cleans};
-    const pmix_status_t rc = make_private_dir(dir.path, &dir.created, owner_);
-    if (rc != PMIX_SUCCESS) return rc;
+    dir.deferred = entry.dir.created && !entry.dir.host_cleans;
+    if (!dir.deferred) {
+        const pmix_status_t rc = make_private_dir(dir.path, &dir.created, owner_);
+        if (rc != PMIX_SUCCESS) return rc;
+    }
     entry.procs[rank] = dir;
     *path_p = dir.path;
     return PMIX_SUCCESS;
+}
+
+pmix_status_t SessionDirs::make_proc_dir(const std::string &nspace, pmix_rank_t rank)
+{
+    auto found = nspaces_.find(nspace);
+    if (found == nspaces_.end()) return PMIX_ERR_NOT_FOUND;
+    auto proc = found->second.procs.find(rank);
+    if (proc == found->second.procs.end()) return PMIX_ERR_NOT_FOUND;
+    if (!proc->second.deferred) return PMIX_SUCCESS;
+    bool created = false;
+    return make_private_dir(proc->second.path, &created, owner_);
 }
 
 void SessionDirs::release_proc(const std::string &nspace, pmix_rank_t rank)

@@ -4,7 +4,15 @@
 // gave none. Only levels that did not exist are created, every created level
 // is remembered, and only those are removed (deregister_client,
 // deregister_nspace, finalize) unless the host said it cleans
-// (PMIX_TDIR_RMCLEAN). Directories are mode 0700, and belong to the job's
+// (PMIX_TDIR_RMCLEAN).
+//
+// A proc dir inside a namespace directory of ours is only named at
+// registration: our client library makes it when its process first asks for
+// PMIX_PROCDIR, and the server when a client of another library connects
+// (make_proc_dir). A mkdir and an rmdir per process on a disk file system
+// cost a 128-process start tens of milliseconds (docs/session-dirs.md), and
+// most processes never ask. Whatever is there when the process is
+// deregistered goes, as everything in a directory of ours does. Directories are mode 0700, and belong to the job's
 // user when the host named one (PMIX_USERID / PMIX_GRPID at init: Slurm's
 // root slurmstepd runs users' jobs, whose processes must use them).
 //
@@ -32,6 +40,9 @@ struct Directory {
     std::string path;
     bool created = false;
     bool host_cleans = false;
+    // Named, made by whoever needs it first, inside a directory of ours: it
+    // is removed if it is there.
+    bool deferred = false;
 };
 
 class SessionDirs {
@@ -48,8 +59,11 @@ public:
     // <host_tmpdir or our session dir>/<nspace>, created if missing.
     pmix_status_t nspace_dir(const std::string &nspace, const std::string &host_tmpdir, const std::string &host_nsdir,
                              bool host_cleans, std::string *path_p);
-    // <nspace dir>/<rank>, created if missing; nspace_dir must have run.
+    // <nspace dir>/<rank>; nspace_dir must have run. Created if missing,
+    // unless the nspace dir is ours and we clean it (then deferred, above).
     pmix_status_t proc_dir(const std::string &nspace, pmix_rank_t rank, std::string *path_p);
+    // Makes a deferred proc dir now (nothing for one made already).
+    pmix_status_t make_proc_dir(const std::string &nspace, pmix_rank_t rank);
 
     // Removal of what was created (nothing when the host cleans).
     void release_proc(const std::string &nspace, pmix_rank_t rank);

@@ -63,6 +63,11 @@ void Hooks::client_deregistered(Server &server, const pmix_proc_t &proc) const
     run_all(client_deregistered_, server, proc);
 }
 
+void Hooks::client_connected(Server &server, Peer &peer) const
+{
+    run_all(client_connected_, server, peer);
+}
+
 void Hooks::finalize_connected(Server &server) const
 {
     run_all(finalize_connected_, server);
@@ -82,6 +87,7 @@ std::vector<std::string> Hooks::describe() const
             list("namespace deregistered", namespace_deregistered_),
             list("client registered", client_registered_),
             list("client deregistered", client_deregistered_),
+            list("client connected", client_connected_),
             list("finalize, peers connected", finalize_connected_),
             list("finalize, peers gone", finalize_disconnected_)};
 }

@@ -1,6 +1,6 @@
 // The points in a server's life that subsystems subscribe to: a peer's
 // connection ended, a namespace or a client was registered or deregistered,
-// the server finalizes. The engine and the PMIx_server_* entry points raise
+// a client connected, the server finalizes. The engine and the PMIx_server_* entry points raise
 // them; the subsystems (fences, groups, fabrics, pnet, cleanup, session
 // directories, IOF, monitors, ...) subscribe when the server starts, in
 // the one table of engine/subsystems.cc, which gives the order and why.
@@ -42,6 +42,7 @@ public:
     using NamespaceRegistered = void (*)(Server &server, const std::string &nspace, const pmix_info_t info[],
                                          std::size_t ninfo);
     using ClientChanged = void (*)(Server &server, const pmix_proc_t &proc);
+    using ClientConnected = void (*)(Server &server, Peer &peer);
     using Finalizing = void (*)(Server &server);
     using Starting = pmix_status_t (*)(Server &server, const pmix_info_t info[], std::size_t ninfo);
 
@@ -67,6 +68,11 @@ public:
     {
         client_deregistered_.push_back({subsystem, hook});
     }
+    // A client's handshake was accepted, before its welcome is sent.
+    void on_client_connected(const char *subsystem, ClientConnected hook)
+    {
+        client_connected_.push_back({subsystem, hook});
+    }
     // While the peers are still connected: what waits on a peer is answered.
     void on_finalize_connected(const char *subsystem, Finalizing hook)
     {
@@ -86,6 +92,7 @@ public:
     void namespace_deregistered(Server &server, const std::string &nspace) const;
     void client_registered(Server &server, const pmix_proc_t &proc) const;
     void client_deregistered(Server &server, const pmix_proc_t &proc) const;
+    void client_connected(Server &server, Peer &peer) const;
     void finalize_connected(Server &server) const;
     void finalize_disconnected(Server &server) const;
 
@@ -105,6 +112,7 @@ private:
     std::vector<Entry<NamespaceChanged>> namespace_deregistered_;
     std::vector<Entry<ClientChanged>> client_registered_;
     std::vector<Entry<ClientChanged>> client_deregistered_;
+    std::vector<Entry<ClientConnected>> client_connected_;
     std::vector<Entry<Finalizing>> finalize_connected_;
     std::vector<Entry<Finalizing>> finalize_disconnected_;
 };

@@ -154,6 +154,24 @@ Test(openpmix_clients_on_pmixrun, exit_event_reaches_named_handlers_only, .timeo
     cr_expect(has_line(result.out, "rank 0's default handler saw 0 events"), "%s", result.out.c_str());
 }
 
+// Our client library makes its PMIX_PROCDIR when it first asks for it;
+// OpenPMIx's does not, so pmixrun's server makes it when such a client
+// connects: the directory is there for both.
+Test(openpmix_clients_on_pmixrun, procdir_is_there_when_asked_for, .timeout = 120)
+{
+    const std::string probe = std::string(INTEROP_DIR) + "/openpmix_probe_client";
+    const Result result = pmixrun({"-n", "2", probe, "--procdir"});
+    cr_assert_eq(result.code, 0, "exited %d:\n%s%s", result.code, result.out.c_str(), result.err.c_str());
+    std::size_t found = 0;
+    for (std::size_t at = result.out.find("procdir "); at != std::string::npos;
+         at = result.out.find("procdir ", at + 1)) {
+        const std::string line = result.out.substr(at, result.out.find('\n', at) - at);
+        cr_expect(line.size() > 7 && line.compare(line.size() - 7, 7, " exists") == 0, "%s", line.c_str());
+        ++found;
+    }
+    cr_expect_eq(found, 2u, "%s", result.out.c_str());
+}
+
 Test(mixed_job_on_pmixrun, ours_first, .timeout = 120)
 {
     expect_mixed(2, 2);
