@@ -90,12 +90,19 @@ struct event_base *event_base_of(const pmix_info_t info[], size_t ninfo)
 void tear_down(const std::shared_ptr<Session> &session)
 {
     session->finalizing = true;
-    (void)session->engine->run_and_wait([&] {
+    auto detach = [session] {
         detach_connection(*session);
         if (session->events) {
             session->events->clear();
         }
-    });
+    };
+    // Our own loop runs what was posted before it stops: posting the detach
+    // and releasing wakes the progress thread once, where waiting for it
+    // first took two wake-ups of each thread per process. A host's loop
+    // (external mode) may not run it in time: wait for it there.
+    if (session->engine->external() || session->engine->post(detach) != PMIX_SUCCESS) {
+        (void)session->engine->run_and_wait(detach);
+    }
     session->engine->release();
     if (!session->engine->running()) {
         framework::set_event_base(nullptr);  // the base is gone with the engine
