@@ -102,17 +102,31 @@ pid_t spawn_process(const std::string &path, char **argv, char **env, const std:
     return pid;
 }
 
+// Every rank is registered before the first one starts: each registration
+// is a trip to the server's progress thread, quick while nothing runs yet,
+// slow once started ranks compete with it for the cores.
+bool register_clients(const Job &job, std::string *why_p)
+{
+    for (const Proc &proc : job.procs) {
+        pmix_proc_t id;
+        PMIX_LOAD_PROCID(&id, job.nspace.c_str(), proc.rank);
+        const pmix_status_t rc = PMIx_server_register_client(&id, ::geteuid(), ::getegid(), nullptr, nullptr, nullptr);
+        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+            *why_p =
+                "rank " + std::to_string(proc.rank) + ": PMIx_server_register_client failed: " + PMIx_Error_string(rc);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool start_one(const Job &job, Proc &proc, const std::string &path, bool reads_stdin, int *stdin_fd_p,
                std::string *why_p)
 {
     pmix_proc_t id;
     PMIX_LOAD_PROCID(&id, job.nspace.c_str(), proc.rank);
     const std::string who = "rank " + std::to_string(proc.rank);
-    pmix_status_t rc = PMIx_server_register_client(&id, ::geteuid(), ::getegid(), nullptr, nullptr, nullptr);
-    if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
-        *why_p = who + ": PMIx_server_register_client failed: " + PMIx_Error_string(rc);
-        return false;
-    }
+    pmix_status_t rc = PMIX_SUCCESS;
     char **env = copy_environment();
     bool ok = env != nullptr;
     // The command line's -x overrides the Open MPI variables; a spawn's own
@@ -232,6 +246,7 @@ bool launch_job(Job &job, const StdinTarget &target, std::vector<StdinFeed> *fee
         if (!resolve_program(app.argv[0], app.cwd, &path, why_p)) return false;
         paths.push_back(path);
     }
+    if (!register_clients(job, why_p)) return false;
     for (Proc &proc : job.procs) {
         const bool reads_stdin = feeds_p != nullptr && target.reads(proc.rank);
         int stdin_fd = -1;
