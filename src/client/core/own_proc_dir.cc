@@ -19,8 +19,8 @@ void make_own_proc_dir(Session &session, const Lookup &lookup, const pmix_value_
     const char *path = value.data.string;
     // The server made its parent for this process's user, mode 0700.
     if (::mkdir(path, 0700) != 0 && errno != EEXIST) {
-        runtime::log_warning("client", std::string("cannot create PMIX_PROCDIR ") + path + ": " +
-                                           std::strerror(errno) + " (check the session directory's owner and mode)");
+        runtime::log_warning("client", std::string("cannot create PMIX_PROCDIR ") + path + ": " + std::strerror(errno) +
+                                           " (check the session directory's owner and mode)");
         return;
     }
     session.own_proc_dir_made.store(true, std::memory_order_release);
