@@ -5,6 +5,7 @@
 
 #include <criterion/criterion.h>
 
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,6 +40,13 @@ std::unique_ptr<arena::Arena> make(uint32_t nprocs, uint32_t capacity = 256, con
         arena::Arena::create(g_dir + "/" + name, "arena.job", nprocs, capacity, std::nullopt, &made, &why);
     cr_assert_eq(rc, PMIX_SUCCESS, "create: %s", why.c_str());
     return made;
+}
+
+int queued(int fd)
+{
+    int bytes = -1;
+    cr_assert_eq(::ioctl(fd, FIONREAD, &bytes), 0);
+    return bytes;
 }
 
 bool exists(const std::string &path)
@@ -274,4 +282,36 @@ Test(fence_arena, waits_caught_after_a_yield_skip_the_spin_then_sleep_once)
     cr_expect(policy.sleep_to_move(), "a full run of yields: sleep once");
     cr_expect_not(policy.sleep_to_move(), "then a new run starts");
     cr_expect_eq(policy.pure_spin().count(), arena::WaitPolicy::kPureSpin.count());
+}
+
+// The doorbell: a FIFO beside the arena, mode 0600, that a release rings
+// only while a process listens, and that never empties (each ring must be
+// an edge for every watcher) nor fills (a ring must never fail).
+Test(fence_arena, the_doorbell_rings_for_listeners_only_and_never_empties_or_fills)
+{
+    auto shared = make(2);
+    struct stat st {};
+    cr_assert_eq(::stat(arena::bell_path(shared->path()).c_str(), &st), 0);
+    cr_expect(S_ISFIFO(st.st_mode));
+    cr_expect_eq(st.st_mode & 07777, 0600u);
+    const int bell = shared->bell_fd();
+    cr_assert_geq(bell, 0);
+    for (int i = 0; i < 2; ++i) (void)shared->arrive();
+    cr_expect_eq(queued(bell), 0, "a release with nobody listening rang");
+    shared->listen();
+    for (int fence = 0; fence < 3000; ++fence) {
+        for (int i = 0; i < 2; ++i) (void)shared->arrive();
+        const int bytes = queued(bell);
+        cr_assert(bytes >= 1 && bytes <= 32 * 1024 + 1, "after %d rings: %d bytes", fence + 1, bytes);
+    }
+    cr_expect_eq(queued(bell), 3000);
+    for (int fence = 0; fence < 40000; ++fence) {
+        for (int i = 0; i < 2; ++i) (void)shared->arrive();
+        cr_assert_leq(queued(bell), 32 * 1024 + 1);
+    }
+    cr_expect_geq(queued(bell), 16 * 1024, "drained below half");
+    shared->unlisten();
+    const int before = queued(bell);
+    for (int i = 0; i < 2; ++i) (void)shared->arrive();
+    cr_expect_eq(queued(bell), before, "rang after the last listener left");
 }

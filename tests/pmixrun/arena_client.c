@@ -12,6 +12,8 @@
  *       and the next whole-job fence must fail at once.
  *   arena_client timeout                 rank 0 fences with PMIX_TIMEOUT 1
  *       while rank 1 is late: PMIX_ERR_TIMEOUT; then both fence: success.
+ *   arena_client timeout_nb              as timeout, rank 0's early fence a
+ *       PMIx_Fence_nb with PMIX_TIMEOUT 1: its callback gets PMIX_ERR_TIMEOUT.
  *   arena_client nb ROUNDS               as collect, but every fence is a
  *       PMIx_Fence_nb; each round also starts two plain Fence_nb at once
  *       and checks that their callbacks come in order, on another thread.
@@ -291,6 +293,27 @@ static void late(void)
     CHECK(rc == PMIX_SUCCESS, "the fence after the timeout returned %s", PMIx_Error_string(rc));
 }
 
+static void late_nb(void)
+{
+    if (me.rank == 0) {
+        pmix_info_t info;
+        int timeout_s = 1;
+        PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &timeout_s, PMIX_INT);
+        atomic_store(&nb_done, 0);
+        pmix_status_t rc = PMIx_Fence_nb(NULL, 0, &info, 1, fence_nb_done, NULL);
+        for (int waited = 0; rc == PMIX_SUCCESS && !atomic_load(&nb_done) && waited < 20000; ++waited) sleep_ms(1);
+        PMIX_INFO_DESTRUCT(&info);
+        if (rc == PMIX_SUCCESS) rc = atomic_load(&nb_done) ? atomic_load(&nb_status) : PMIX_ERR_WOULD_BLOCK;
+        printf("rank 0: early Fence_nb %s\n", PMIx_Error_string(rc));
+        CHECK(rc == PMIX_ERR_TIMEOUT, "the early Fence_nb ended %s", PMIx_Error_string(rc));
+    } else {
+        sleep_ms(2500);
+    }
+    pmix_status_t rc = fence_nb_collect();
+    printf("rank %u: fence %s\n", me.rank, rc == PMIX_SUCCESS ? "ok" : PMIx_Error_string(rc));
+    CHECK(rc == PMIX_SUCCESS, "the Fence_nb after the timeout ended %s", PMIx_Error_string(rc));
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) return 2;
@@ -309,6 +332,7 @@ int main(int argc, char **argv)
     else if (strcmp(argv[1], "hold") == 0 && argc > 2) hold(argv[2]);
     else if (strcmp(argv[1], "die") == 0 && argc > 2) die(argv[2]);
     else if (strcmp(argv[1], "timeout") == 0) late();
+    else if (strcmp(argv[1], "timeout_nb") == 0) late_nb();
     else if (strcmp(argv[1], "nb") == 0 && argc > 2) nb_rounds(atoi(argv[2]));
     else if (strcmp(argv[1], "die_nb") == 0 && argc > 2) die_nb(argv[2]);
     else return 2;

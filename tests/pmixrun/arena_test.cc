@@ -40,13 +40,16 @@ void teardown()
     remove_tree(g_work);
 }
 
-int arena_files()
+// The arenas in the arena directory, or (bells) their doorbell FIFOs.
+int arena_files(bool bells = false)
 {
     DIR *dir = ::opendir(g_arenas.c_str());
     if (dir == nullptr) return -1;
     int count = 0;
     while (const dirent *entry = ::readdir(dir)) {
-        if (std::strncmp(entry->d_name, "pmixpp-fence.", 13) == 0) ++count;
+        const std::string name = entry->d_name;
+        const bool bell = name.size() > 5 && name.compare(name.size() - 5, 5, ".bell") == 0;
+        if (name.rfind("pmixpp-fence.", 0) == 0 && bell == bells) ++count;
     }
     ::closedir(dir);
     return count;
@@ -77,6 +80,7 @@ Test(pmixrun_arena, collecting_fences_bring_every_rounds_data_to_every_rank)
     cr_expect_eq(result.code, 0, "%s", report(result).c_str());
     cr_expect_eq(count_lines_with(result.out, "4 rounds checked"), 4, "%s", report(result).c_str());
     cr_expect_eq(arena_files(), 0, "the job's arena outlived it");
+    cr_expect_eq(arena_files(true), 0, "the job's doorbell outlived it");
 }
 
 Test(pmixrun_arena, a_rank_without_the_arena_meets_the_others_through_the_server)
@@ -105,11 +109,22 @@ Test(pmixrun_arena, a_fence_that_times_out_does_not_spoil_the_next)
     cr_expect_eq(count_lines_with(result.out, "fence ok"), 2, "%s", report(result).c_str());
 }
 
+// The same with a Fence_nb: its deadline is watched on the progress thread
+// (the doorbell rings only at a release).
+Test(pmixrun_arena, a_fence_nb_that_times_out_does_not_spoil_the_next)
+{
+    const Result result = run({"--tmpdir", g_tmp, "-n", "2", ARENA_CLIENT, "timeout_nb"});
+    cr_expect_eq(result.code, 0, "%s", report(result).c_str());
+    cr_expect(has_line(result.out, "rank 0: early Fence_nb TIMEOUT"), "%s", report(result).c_str());
+    cr_expect_eq(count_lines_with(result.out, "fence ok"), 2, "%s", report(result).c_str());
+}
+
 Test(pmixrun_arena, a_crashed_servers_arena_is_reaped_by_the_next_server)
 {
     const pid_t server = start({"--tmpdir", g_tmp, "-n", "2", ARENA_CLIENT, "hold", g_work});
     cr_assert(wait_for_file(g_work + "/ready", 60), "the job never fenced");
     cr_expect_eq(arena_files(), 1, "a running two-rank job has one arena");
+    cr_expect_eq(arena_files(true), 1, "and one doorbell");
     cr_assert_eq(::kill(server, SIGKILL), 0);
     cr_expect_eq(finish(server, 10), 128 + SIGKILL);
     test_support::run("/usr/bin/touch", {g_work + "/go"});  // its ranks end by themselves
@@ -117,6 +132,7 @@ Test(pmixrun_arena, a_crashed_servers_arena_is_reaped_by_the_next_server)
     const Result next = run({"--tmpdir", g_tmp, "-n", "2", ARENA_CLIENT, "collect", "1"});
     cr_expect_eq(next.code, 0, "%s", report(next).c_str());
     cr_expect_eq(arena_files(), 0, "the orphan (or the new job's arena) is left behind");
+    cr_expect_eq(arena_files(true), 0, "the orphan's doorbell (or the new job's) is left behind");
 }
 
 // PMIx_Fence_nb over the whole job meets the other ranks in the arena, as

@@ -1,13 +1,18 @@
 // A client's side of the fence arena (fence_arena.h).
 #include "client/core/fence_arena.h"
 
+#include <event2/event.h>
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
-#include <ctime>
 #include <optional>
-#include <thread>
+#include <utility>
+#include <vector>
 
 #include "client/core/local_data.h"
 #include "client/core/requests.h"
@@ -101,16 +106,6 @@ void note_outcome(ClientArena &arena, pmix_status_t status, bool collect)
     if (status == PMIX_SUCCESS && collect) arena.collected.store(true, std::memory_order_release);
 }
 
-// How long the watcher may sleep: until the front fence's deadline.
-std::optional<struct timespec> sleep_limit(const PendingArenaFence &front)
-{
-    if (!front.deadline) return std::nullopt;
-    const auto left =
-        std::max(*front.deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration::zero());
-    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
-    return timespec{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
-}
-
 // The front fence's outcome if it has one now: released, timed out, its
 // server gone, or its turn come after a rank ended. Arrives for a fence that
 // waited its turn. Called with nb_mutex held.
@@ -119,10 +114,12 @@ std::optional<pmix_status_t> front_outcome(ClientArena &arena, PendingArenaFence
     arena::Arena &barrier = *arena.arena;
     if (front.outcome) return front.outcome;  // its own arrival completed the barrier
     if (!front.ticket) {
-        // Its turn came after a rank ended: the server would refuse it too.
-        if (barrier.disabled()) return PMIX_ERR_LOST_CONNECTION;
+        // Its turn came after a rank ended (the server would refuse it too),
+        // or after the server was lost: it never arrives.
+        if (barrier.disabled() || arena.server_lost.load(std::memory_order_acquire)) return PMIX_ERR_LOST_CONNECTION;
         front.ticket = barrier.arrive();
         if (retired_under(arena, *front.ticket)) return PMIX_ERR_LOST_CONNECTION;
+        if (front.ticket->completed_it) return barrier.outcome(*front.ticket);
     }
     if (barrier.released(*front.ticket)) return barrier.outcome(*front.ticket);
     const bool lost = arena.server_lost.load(std::memory_order_acquire);
@@ -132,59 +129,143 @@ std::optional<pmix_status_t> front_outcome(ClientArena &arena, PendingArenaFence
     return std::nullopt;
 }
 
-// Runs a Fence_nb's callback on the progress thread. Once the engine has
-// stopped (the process is finalizing) nobody else would run it: here, then.
-void hand_to_progress_thread(const ClientArena &arena, std::function<void(pmix_status_t)> done, pmix_status_t status)
+using Ready = std::vector<std::pair<std::function<void(pmix_status_t)>, pmix_status_t>>;
+
+// Takes every fence at the front that has its outcome, in order, and stops
+// listening once none is left. Called with nb_mutex held.
+Ready take_finished(ClientArena &arena)
 {
-    std::function<void()> call = [done = std::move(done), status] { done(status); };
-    if (arena.engine != nullptr && arena.engine->post(call) == PMIX_SUCCESS) return;
-    call();
+    Ready ready;
+    while (!arena.nb_pending.empty()) {
+        PendingArenaFence &front = arena.nb_pending.front();
+        const auto status = front_outcome(arena, front);
+        if (!status) break;
+        note_outcome(arena, *status, front.collect);
+        ready.emplace_back(std::move(front.done), *status);
+        arena.nb_pending.pop_front();
+    }
+    if (arena.nb_pending.empty() && arena.listening) {
+        arena.arena->unlisten();
+        arena.listening = false;
+    }
+    if (!ready.empty()) arena.nb_changed.notify_all();
+    return ready;
 }
 
-// The watcher thread. It sleeps on the barrier word itself, so a Fence_nb
-// needs no wake-up to be watched: the release that ends it wakes the
-// watcher (counted as a sleeper, it always gets the FUTEX_WAKE). It then
-// answers the front fence, and the next one arrives.
-void watch_nb_fences(ClientArena *arena)
+void check_nb_fences(const std::weak_ptr<ClientArena> &weak);
+
+// A timer at the front fence's deadline, when it has one. Progress thread.
+void arm_deadline(ClientArena &arena, const std::weak_ptr<ClientArena> &weak)
 {
-    std::unique_lock lock(arena->nb_mutex);
-    for (;;) {
-        if (arena->nb_pending.empty() && arena->nb_stopping) return;
-        if (!arena->nb_pending.empty()) {
-            PendingArenaFence &front = arena->nb_pending.front();
-            if (const auto status = front_outcome(*arena, front)) {
-                note_outcome(*arena, *status, front.collect);
-                auto done = std::move(front.done);
-                arena->nb_pending.pop_front();
-                arena->nb_changed.notify_all();
-                lock.unlock();
-                hand_to_progress_thread(*arena, std::move(done), *status);
-                lock.lock();
-                continue;
-            }
-        }
-        // Read before letting go of the lock: an arrival or a release after
-        // this changes the word, and the sleep below then returns at once.
-        const uint32_t seen = arena->arena->state();
-        const auto limit = arena->nb_pending.empty() ? std::nullopt : sleep_limit(arena->nb_pending.front());
-        lock.unlock();
-        arena->arena->sleep_while(seen, limit ? &*limit : nullptr);
-        lock.lock();
+    arena.deadline_timer.cancel();
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    {
+        std::lock_guard lock(arena.nb_mutex);
+        if (!arena.nb_pending.empty()) deadline = arena.nb_pending.front().deadline;
     }
+    if (!deadline || arena.engine == nullptr) return;
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
+    arena.deadline_timer =
+        arena.engine->add_timer(std::max(left, std::chrono::milliseconds{0}), [weak] { check_nb_fences(weak); });
+}
+
+// Runs the callbacks of the fences that are over, in order. Progress thread.
+void check_nb_fences(const std::weak_ptr<ClientArena> &weak)
+{
+    const std::shared_ptr<ClientArena> arena = weak.lock();
+    if (!arena) return;
+    Ready ready;
+    {
+        std::lock_guard lock(arena->nb_mutex);
+        ready = take_finished(*arena);
+    }
+    arm_deadline(*arena, weak);
+    for (auto &[done, status] : ready) done(status);
+}
+
+void on_bell(evutil_socket_t, short, void *arg)
+{
+    check_nb_fences(*static_cast<std::weak_ptr<ClientArena> *>(arg));
+}
+
+// Whether a write to a pipe that already holds data wakes an edge-triggered
+// watcher here: the doorbell never empties (arena.cc), so it needs that.
+bool kernel_wakes_every_write()
+{
+    int pipe_fds[2];
+    if (::pipe2(pipe_fds, O_NONBLOCK | O_CLOEXEC) != 0) return false;
+    const int watcher = ::epoll_create1(EPOLL_CLOEXEC);
+    struct epoll_event interest {};
+    interest.events = EPOLLIN | EPOLLET;
+    int edges = 0;
+    if (watcher >= 0 && ::epoll_ctl(watcher, EPOLL_CTL_ADD, pipe_fds[0], &interest) == 0) {
+        for (int i = 0; i < 2; ++i) {
+            struct epoll_event seen {};
+            if (::write(pipe_fds[1], "x", 1) == 1) edges += ::epoll_wait(watcher, &seen, 1, 0);
+        }
+    }
+    if (watcher >= 0) ::close(watcher);
+    ::close(pipe_fds[0]);
+    ::close(pipe_fds[1]);
+    return edges == 2;
+}
+
+// The progress thread starts watching the doorbell, once per arena: true
+// when it does. The event's argument lives as long as the event.
+bool watch_bell(const std::shared_ptr<ClientArena> &arena)
+{
+    int state = arena->bell_state.load(std::memory_order_acquire);
+    if (state != 0) return state > 0;
+    if (arena->engine == nullptr || arena->arena->bell_fd() < 0 || !kernel_wakes_every_write()) {
+        arena->bell_state.store(-1, std::memory_order_release);
+        return false;
+    }
+    std::weak_ptr<ClientArena> weak = arena;
+    const pmix_status_t rc = arena->engine->run_and_wait([&] {
+        if (arena->bell_state.load() != 0) return;
+        struct event_base *base = arena->engine->base();
+        auto *argument = new std::weak_ptr<ClientArena>(weak);
+        struct event *bell =
+            base != nullptr && (event_base_get_features(base) & EV_FEATURE_ET) != 0
+                ? event_new(base, arena->arena->bell_fd(), EV_READ | EV_ET | EV_PERSIST, on_bell, argument)
+                : nullptr;
+        if (bell == nullptr || event_add(bell, nullptr) != 0) {
+            if (bell != nullptr) event_free(bell);
+            delete argument;
+            arena->bell_state.store(-1);
+            return;
+        }
+        arena->bell_event = bell;
+        arena->bell_state.store(1);
+    });
+    if (rc != PMIX_SUCCESS) arena->bell_state.store(-1);
+    return arena->bell_state.load(std::memory_order_acquire) > 0;
+}
+
+void stop_watching_bell(ClientArena &arena)
+{
+    arena.deadline_timer.cancel();
+    if (arena.bell_event == nullptr) return;
+    auto *argument = static_cast<std::weak_ptr<ClientArena> *>(event_get_callback_arg(arena.bell_event));
+    event_free(arena.bell_event);
+    delete argument;
+    arena.bell_event = nullptr;
 }
 
 }  // namespace
 
 ClientArena::~ClientArena()
 {
+    // Normally arena_detach ran on the progress thread before: whatever is
+    // still pending gives up here, its callback on this thread (nobody else
+    // would run it).
+    server_lost.store(true, std::memory_order_release);
+    Ready ready;
     {
         std::lock_guard lock(nb_mutex);
-        nb_stopping = true;
+        if (arena) ready = take_finished(*this);
     }
-    server_lost.store(true, std::memory_order_release);  // waits give up (LOST_CONNECTION)
-    if (arena) arena->wake_all();
-    nb_changed.notify_all();
-    if (watcher.joinable()) watcher.join();
+    for (auto &[done, status] : ready) done(status);
 }
 
 void attach_arena(Session &session, const wire::InfoArray &welcome_info)
@@ -243,33 +324,49 @@ bool arena_fence(Session &session, const pmix_proc_t procs[], size_t nprocs, con
 bool arena_fence_nb(Session &session, const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
                     std::function<void(pmix_status_t)> done)
 {
-    ClientArena *arena = session.arena.get();
-    if (!usable(session, arena, procs, nprocs) || !write_own_slot(session, *arena)) return false;
+    const std::shared_ptr<ClientArena> arena = session.arena;
+    if (!usable(session, arena.get(), procs, nprocs) || !watch_bell(arena) || !write_own_slot(session, *arena)) {
+        return false;
+    }
     PendingArenaFence pending{std::nullopt, std::nullopt, deadline_of(info, ninfo),
                               flag_of(info, ninfo, PMIX_COLLECT_DATA), std::move(done)};
-    std::lock_guard lock(arena->nb_mutex);
-    // It may arrive now when every fence before it is over; their callbacks
-    // may still be queued, and this one's must come after them.
-    const bool may_arrive = std::ranges::all_of(arena->nb_pending, [](const auto &p) { return p.outcome.has_value(); });
-    if (may_arrive) {
-        const arena::Ticket ticket = arena->arena->arrive();
-        if (retired_under(*arena, ticket)) return false;
-        if (arena->arena->released(ticket)) {
-            pending.outcome = arena->arena->outcome(ticket);
-            note_outcome(*arena, *pending.outcome, pending.collect);
-        } else {
-            pending.ticket = ticket;
+    bool check_now = false;
+    {
+        std::lock_guard lock(arena->nb_mutex);
+        // Counted before arriving: the release that completes this fence
+        // then rings the bell.
+        if (!arena->listening) {
+            arena->arena->listen();
+            arena->listening = true;
         }
+        // It may arrive now when every fence before it is over; their
+        // callbacks may still be queued, and this one's must come after them.
+        const bool may_arrive =
+            std::ranges::all_of(arena->nb_pending, [](const auto &p) { return p.outcome.has_value(); });
+        if (may_arrive) {
+            const arena::Ticket ticket = arena->arena->arrive();
+            if (retired_under(*arena, ticket)) {
+                if (arena->nb_pending.empty()) {
+                    arena->arena->unlisten();
+                    arena->listening = false;
+                }
+                return false;
+            }
+            if (ticket.completed_it || arena->arena->released(ticket)) {
+                pending.outcome = arena->arena->outcome(ticket);
+                note_outcome(*arena, *pending.outcome, pending.collect);
+            } else {
+                pending.ticket = ticket;
+            }
+        }
+        // The bell rings at the release; a fence that is over already, or
+        // a deadline to watch, needs the progress thread now.
+        check_now = pending.outcome.has_value() || (arena->nb_pending.empty() && pending.deadline.has_value());
+        arena->nb_pending.push_back(std::move(pending));
     }
-    // The watcher runs every callback, in order. It wakes at the release of
-    // the fence it watches; a fence that is over already, or a deadline it
-    // does not know yet, needs it awake now.
-    const bool wake = pending.outcome.has_value() || (arena->nb_pending.empty() && pending.deadline.has_value());
-    arena->nb_pending.push_back(std::move(pending));
-    if (!arena->watcher.joinable()) {
-        arena->watcher = std::thread(watch_nb_fences, arena);
-    } else if (wake) {
-        arena->arena->wake_all();
+    if (check_now) {
+        std::weak_ptr<ClientArena> weak = arena;
+        (void)arena->engine->post([weak] { check_nb_fences(weak); });
     }
     return true;
 }
@@ -280,6 +377,20 @@ void arena_server_lost(Session &session)
     if (arena == nullptr) return;
     arena->server_lost.store(true, std::memory_order_release);
     arena->arena->wake_all();
+    if (arena->engine != nullptr) {
+        std::weak_ptr<ClientArena> weak = session.arena;
+        (void)arena->engine->post([weak] { check_nb_fences(weak); });
+    }
+}
+
+void arena_detach(Session &session)
+{
+    const std::shared_ptr<ClientArena> arena = session.arena;
+    if (!arena) return;
+    arena->server_lost.store(true, std::memory_order_release);
+    arena->arena->wake_all();
+    check_nb_fences(arena);
+    stop_watching_bell(*arena);
 }
 
 void arena_import(const Session &session, const pmix_proc_t &target)

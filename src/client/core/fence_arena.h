@@ -6,15 +6,19 @@
 // the server as before; the server then takes part in the arena for this
 // client, so both paths meet in one barrier.
 //
-// A Fence_nb arrives on the caller's thread. The arena's watcher thread
-// (started at the first such fence, then asleep on the barrier word itself,
-// so a Fence_nb wakes nobody to be watched) sees the release and hands the
-// callback to the progress thread, where every other callback of the library
-// runs: an application's callbacks never run on two threads at once, and
-// they come in the order of the calls. One whose own arrival completed the
-// barrier wakes the watcher too (never a callback inside PMIx_Fence_nb). A rank's next fence arrives only after its previous
-// one was released: one rank arriving twice in one generation would let the
-// barrier open early.
+// A Fence_nb arrives on the caller's thread and waits in none: the process
+// listens on the arena's doorbell (common/fence_arena/layout.h), which its
+// progress thread watches, and the release that completes the fence rings
+// it. The progress thread then runs the callback, as it runs every callback
+// of the library: an application's callbacks never run on two threads at
+// once, and they come in the order of the calls. One whose own arrival
+// completed the barrier is handed to the progress thread too (never a
+// callback inside PMIx_Fence_nb). A rank's next fence arrives only after its
+// previous one was released: one rank arriving twice in one generation
+// would let the barrier open early. Where the doorbell cannot work (no FIFO,
+// a host's event loop without edge-triggered events, a kernel that does not
+// wake edge-triggered watchers at every write), Fence_nb goes through the
+// server.
 #ifndef PMIXPP_CLIENT_CORE_FENCE_ARENA_H
 #define PMIXPP_CLIENT_CORE_FENCE_ARENA_H
 
@@ -30,13 +34,14 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "client/core/session.h"
 #include "common/fence_arena/arena.h"
 #include "common/runtime/progress_engine.h"
 #include "common/wire/messages.h"
+
+struct event;  // libevent's
 
 namespace pmixpp::client {
 
@@ -50,7 +55,7 @@ struct PendingArenaFence {
 };
 
 struct ClientArena {
-    ~ClientArena();  // stops the watcher; pending fences end LOST_CONNECTION
+    ~ClientArena();  // pending fences end LOST_CONNECTION
     std::unique_ptr<arena::Arena> arena;
     std::mutex mutex;
     // What this rank committed for its local peers (local and global
@@ -67,15 +72,19 @@ struct ClientArena {
     std::atomic<bool> server_lost{false};
 
     // Fence_nb (see above), in arrival order; the front one is the one at
-    // the barrier. Guarded by nb_mutex; nb_changed signals the watcher and
-    // blocking fences waiting for the queue to empty.
+    // the barrier. Guarded by nb_mutex; nb_changed signals blocking fences
+    // waiting for the queue to empty.
     std::mutex nb_mutex;
     std::condition_variable nb_changed;
     std::deque<PendingArenaFence> nb_pending;
-    bool nb_stopping = false;
-    std::thread watcher;
-    // Where the watcher hands the callbacks (the session's).
+    bool listening = false;  // counted in the arena's bell listeners
+    // The session's engine, where the doorbell is watched and callbacks run.
     runtime::ProgressEngine *engine = nullptr;
+    // Set once, at the first Fence_nb: the doorbell is watched (or cannot be).
+    std::atomic<int> bell_state{0};  // 0 not yet, 1 watched, -1 unusable
+    // Progress thread only.
+    ::event *bell_event = nullptr;
+    runtime::Timer deadline_timer;
 };
 
 // Maps the arena the Welcome named, unless PMIX_MCA_pmix_fence_arena=0.
@@ -94,6 +103,9 @@ bool arena_fence_nb(Session &session, const pmix_proc_t procs[], size_t nprocs, 
                     std::function<void(pmix_status_t)> done);
 // The connection to the server ended: fences waiting here give up.
 void arena_server_lost(Session &session);
+// The session ends (progress thread, before the engine stops): pending
+// Fence_nb give up and the doorbell is no longer watched.
+void arena_detach(Session &session);
 // PMIx_Get of a peer of this job: brings its slot into the store when it
 // changed since last read. Any thread.
 void arena_import(const Session &session, const pmix_proc_t &target);

@@ -284,6 +284,7 @@ void close_link(Session &session, const std::shared_ptr<ServerLink> &link)
 void detach_connection(Session &session)
 {
     session.finalizing = true;
+    arena_detach(session);  // pending Fence_nb give up; the doorbell goes
     auto links = session.links;
     for (const auto &link : links) {
         close_link(session, link);

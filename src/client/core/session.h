@@ -100,7 +100,7 @@ struct Session : EventHome {
 
     // The job's fence arena, when its server made one and it could be
     // mapped (set once, at the first connection).
-    std::unique_ptr<ClientArena> arena;
+    std::shared_ptr<ClientArena> arena;
 
     // Its PMIX_PROCDIR was made (own_proc_dir.h).
     std::atomic<bool> own_proc_dir_made{false};

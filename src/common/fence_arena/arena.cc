@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <linux/futex.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -50,6 +51,50 @@ Arena::Arena(std::string path, void *base, std::size_t size) : path_(std::move(p
 Arena::~Arena()
 {
     if (base_ != nullptr) ::munmap(base_, size_);
+    if (bell_fd_ >= 0) ::close(bell_fd_);
+}
+
+std::string bell_path(const std::string &arena_path)
+{
+    return arena_path + ".bell";
+}
+
+void Arena::open_bell()
+{
+    // Read and write: the open never waits for a peer, and this process can
+    // both ring and listen. O_NONBLOCK: a ring never waits either.
+    bell_fd_ = ::open(bell_path(path_).c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+    struct stat st {};
+    if (bell_fd_ >= 0 && (::fstat(bell_fd_, &st) != 0 || !S_ISFIFO(st.st_mode))) {
+        ::close(bell_fd_);
+        bell_fd_ = -1;
+    }
+}
+
+void Arena::listen()
+{
+    header().bell_listeners.fetch_add(1, std::memory_order_seq_cst);
+}
+
+void Arena::unlisten()
+{
+    header().bell_listeners.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+// One byte per release. The listeners never read: a FIFO that stays non-empty
+// makes each write a fresh edge for every edge-triggered watcher, which one
+// that emptied it could steal from the others. So the ringer keeps it between
+// 16 and 32 KiB (a pipe holds 64 KiB), taking 8 KiB back when it passes 32.
+void Arena::ring_bell()
+{
+    if (bell_fd_ < 0) return;
+    static constexpr char kByte = 'r';
+    (void)!::write(bell_fd_, &kByte, 1);
+    int queued = 0;
+    if (::ioctl(bell_fd_, FIONREAD, &queued) == 0 && queued > 32 * 1024) {
+        char drain[8 * 1024];
+        (void)!::read(bell_fd_, drain, sizeof drain);
+    }
 }
 
 pmix_status_t Arena::create(const std::string &path, const std::string &nspace, uint32_t nprocs, uint32_t slot_capacity,
@@ -87,10 +132,17 @@ pmix_status_t Arena::create(const std::string &path, const std::string &nspace, 
     for (uint32_t rank = 0; rank < nprocs; ++rank) {
         new (static_cast<uint8_t *>(base) + sizeof(Header) + stride * rank) Slot();
     }
+    // The doorbell, given to the job's user like the file. Without it the
+    // arena still serves blocking fences; Fence_nb goes through the server.
+    const std::string bell = bell_path(path);
+    if (::mkfifo(bell.c_str(), 0600) == 0 && owner && ::chown(bell.c_str(), owner->first, owner->second) != 0) {
+        ::unlink(bell.c_str());
+    }
     // Last: a client that maps the file early sees no magic and gives up.
     std::atomic_thread_fence(std::memory_order_release);
     header->magic = kMagic;
     arena_p->reset(new Arena(path, base, size));
+    (*arena_p)->open_bell();
     return PMIX_SUCCESS;
 }
 
@@ -122,6 +174,7 @@ pmix_status_t Arena::open(const std::string &path, const std::string &nspace, st
         *why_p = path + " is not the fence arena of " + nspace;
         return PMIX_ERR_BAD_PARAM;
     }
+    arena->open_bell();
     *arena_p = std::move(arena);
     return PMIX_SUCCESS;
 }
@@ -193,6 +246,7 @@ void Arena::release(uint32_t generation, pmix_status_t status)
     if (header().sleepers.load(std::memory_order_seq_cst) != 0) {
         futex(&header().state, FUTEX_WAKE, INT_MAX, nullptr);
     }
+    if (header().bell_listeners.load(std::memory_order_seq_cst) != 0) ring_bell();
 }
 
 Ticket Arena::arrive()
@@ -204,11 +258,6 @@ Ticket Arena::arrive()
         ticket.completed_it = true;
     }
     return ticket;
-}
-
-uint32_t Arena::state() const
-{
-    return header().state.load(std::memory_order_acquire);
 }
 
 uint32_t Arena::arrivals() const
@@ -304,15 +353,13 @@ void Arena::sleep_on(uint32_t state, const struct timespec *timeout)
 }
 
 pmix_status_t Arena::wait(const Ticket &ticket, std::optional<std::chrono::steady_clock::time_point> deadline,
-                          const std::atomic<bool> *abandon, bool may_spin)
+                          const std::atomic<bool> *abandon)
 {
     // The last arrival does not wait: nothing to learn from it.
     if (ticket.completed_it) return outcome(ticket);
     const auto arrived = std::chrono::steady_clock::now();
-    const auto learn = [&](Caught caught) {
-        if (may_spin) policy_.record(std::chrono::steady_clock::now() - arrived, caught);
-    };
-    if (may_spin && !policy_.sleep_to_move()) {
+    const auto learn = [&](Caught caught) { policy_.record(std::chrono::steady_clock::now() - arrived, caught); };
+    if (!policy_.sleep_to_move()) {
         if (const auto caught = watch(ticket, policy_.spin_budget(nprocs()), policy_.pure_spin())) {
             learn(*caught);
             return outcome(ticket);
@@ -356,6 +403,7 @@ void Arena::disable(pmix_status_t status)
         if (!header().state.compare_exchange_weak(state, make_state(next, 0), std::memory_order_acq_rel)) continue;
         header().outcomes[next % kOutcomes].store(tagged(next, status), std::memory_order_release);
         futex(&header().state, FUTEX_WAKE, INT_MAX, nullptr);
+        ring_bell();
         return;
     }
 }

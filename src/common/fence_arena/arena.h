@@ -76,24 +76,28 @@ public:
     // meanwhile). Once *abandon is set (and wake_all called), the arrival is
     // taken back and PMIX_ERR_LOST_CONNECTION returned: the server that
     // would release us on a rank's death is gone itself.
-    // may_spin = false sleeps at once: a waiter that is not the thread the
-    // application waits in (the Fence_nb watcher) would only take a core
-    // from the application's own threads by watching.
     pmix_status_t wait(const Ticket &ticket, std::optional<std::chrono::steady_clock::time_point> deadline,
-                       const std::atomic<bool> *abandon = nullptr, bool may_spin = true);
+                       const std::atomic<bool> *abandon = nullptr);
     // Wakes every waiter to look again (they sleep again when nothing changed).
     void wake_all();
-    // The barrier word now, and a sleep until it is no longer `seen` (a
-    // release or wake_all wakes it; an arrival alone does not), or the
-    // timeout. For a thread that watches several fences (Fence_nb).
-    uint32_t state() const;
-    void sleep_while(uint32_t seen, const struct timespec *timeout) { sleep_on(seen, timeout); }
     // Takes the arrival back unless the generation completed or is
     // completing: true when taken back.
     bool withdraw(const Ticket &ticket);
 
+    // The doorbell (layout.h). bell_fd(): this process's descriptor of the
+    // FIFO, opened at create/open (-1 when it could not be: Fence_nb then
+    // goes through the server). listen() before arriving with a Fence_nb,
+    // unlisten() once none is pending: releases ring the bell meanwhile.
+    int bell_fd() const { return bell_fd_; }
+    void listen();
+    void unlisten();
+
 private:
     Arena(std::string path, void *base, std::size_t size);
+    // Opens the doorbell FIFO beside the file (made by create); -1 kept
+    // when it cannot be opened.
+    void open_bell();
+    void ring_bell();
     Header &header() const { return *static_cast<Header *>(base_); }
     Slot &slot(uint32_t rank) const;
     uint8_t *slot_data(uint32_t rank) const;
@@ -109,8 +113,12 @@ private:
     std::string path_;
     void *base_ = nullptr;
     std::size_t size_ = 0;
+    int bell_fd_ = -1;
     WaitPolicy policy_;
 };
+
+// "<arena path>.bell": the arena's doorbell FIFO.
+std::string bell_path(const std::string &arena_path);
 
 // ---- files (arena_files.cc)
 

@@ -82,10 +82,11 @@ int reap_orphans(const std::string &dir)
     while (const struct dirent *entry = ::readdir(listing)) {
         const long pid = orphan_candidate(entry->d_name, uid);
         if (pid == 0 || pid == ::getpid() || server_alive(pid)) continue;
-        // Only regular files this user owns, whatever the name says.
+        // Only regular files (arenas) and FIFOs (their doorbells) this user
+        // owns, whatever the name says.
         struct stat st {};
-        if (::fstatat(::dirfd(listing), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
-            (st.st_uid != uid && uid != 0)) {
+        if (::fstatat(::dirfd(listing), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) || (st.st_uid != uid && uid != 0)) {
             continue;
         }
         if (::unlinkat(::dirfd(listing), entry->d_name, 0) == 0) ++removed;

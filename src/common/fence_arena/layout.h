@@ -16,6 +16,14 @@
 // the futex, so nothing else needs locking; a waiter that counted itself
 // checks the word once more before sleeping, so a release that read no
 // sleeper is never missed (both sides use sequentially consistent order).
+//
+// A PMIx_Fence_nb waits in no thread: its process's progress thread must
+// learn of the release. Beside the file lies a FIFO, the doorbell
+// (`<arena>.bell`); a process with a Fence_nb pending counts itself in
+// `bell_listeners` before it arrives, and a release that reads listeners
+// writes one byte to it. Every listening progress thread watches the FIFO
+// edge-triggered, so one write wakes them all; the bytes are never read
+// down to empty (arena.cc, ring_bell), which keeps every write an edge.
 #ifndef PMIXPP_COMMON_FENCE_ARENA_LAYOUT_H
 #define PMIXPP_COMMON_FENCE_ARENA_LAYOUT_H
 
@@ -27,7 +35,7 @@
 
 namespace pmixpp::arena {
 
-inline constexpr uint64_t kMagic = 0x32434e4658494d50ULL;  // "PMIXFNC2", little endian
+inline constexpr uint64_t kMagic = 0x33434e4658494d50ULL;  // "PMIXFNC3", little endian
 inline constexpr uint32_t kMaxProcs = 0xffff;              // arrivals fit in 16 bits
 inline constexpr std::size_t kOutcomes = 64;               // generations remembered
 inline constexpr uint32_t kOverflow = 0xffffffffu;         // slot length: data too big
@@ -48,6 +56,9 @@ struct alignas(64) Header {
     // system call when there are none. A waiter that died counted only costs
     // wakes nobody needed.
     alignas(64) std::atomic<uint32_t> sleepers{0};
+    // Processes listening on the doorbell (see above): the release skips
+    // the write when there are none.
+    alignas(64) std::atomic<uint32_t> bell_listeners{0};
     // How generation g began, at [g % kOutcomes]: (g << 32) | status. The
     // last arrival writes it before publishing g; the server, releasing
     // waiters with an error, right after (waiters wait for the tag to

@@ -226,6 +226,7 @@ ServerArena::~ServerArena()
     if (arena) {
         arena->disable(PMIX_ERR_LOST_CONNECTION);
         (void)::unlink(arena->path().c_str());
+        (void)::unlink(arena::bell_path(arena->path()).c_str());
     }
 }
 
