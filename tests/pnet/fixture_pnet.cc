@@ -18,6 +18,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -34,12 +35,29 @@ void record(const std::string &line)
     }
 }
 
+// The threads answering later, joined at close: the library unloads the
+// component right after, and a thread still on its way out of the
+// component's code (its C++ runtime is linked in) would run unmapped code.
+std::mutex answerers_mutex;
+std::vector<std::thread> answerers;
+
 [[maybe_unused]] void answer_later(pmixpp_pnet_done_fn done, void *cbdata)
 {
-    std::thread([done, cbdata] {
+    std::lock_guard lock(answerers_mutex);
+    answerers.emplace_back([done, cbdata] {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         done(PMIX_SUCCESS, cbdata);
-    }).detach();
+    });
+}
+
+void join_answerers()
+{
+    std::vector<std::thread> finishing;
+    {
+        std::lock_guard lock(answerers_mutex);
+        finishing.swap(answerers);
+    }
+    for (std::thread &answerer : finishing) answerer.join();
 }
 
 pmix_status_t setup_application(const char *nspace, const pmix_info_t[], size_t, void *ilist, pmixpp_pnet_done_fn done,
@@ -161,6 +179,10 @@ struct FixtureNet {
     static const void *query(pmixpp::sdk::Services &, int &)
     {
         return &fixture_module;
+    }
+    static void close()
+    {
+        join_answerers();
     }
 };
 

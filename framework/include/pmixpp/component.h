@@ -112,6 +112,9 @@ typedef struct pmixpp_component {
     /* On PMIXPP_QUERY_AVAILABLE sets *module_p to the framework's module table
      * (which starts with its own size_t size) and may lower or raise *priority_p. */
     pmixpp_query_result_t (*query)(const pmixpp_services_t *services, int *priority_p, const void **module_p);
+    /* The library unloads the component right after close returns: threads
+     * the component started must have ended (joined) by then, not merely
+     * returned from their last call into the library. */
     void (*close)(void);
 
     void *reserved[8];
