@@ -315,3 +315,18 @@ Test(fence_arena, the_doorbell_rings_for_listeners_only_and_never_empties_or_fil
     for (int i = 0; i < 2; ++i) (void)shared->arrive();
     cr_expect_eq(queued(bell), before, "rang after the last listener left");
 }
+
+// A doorbell name squatted before the server made the arena (another user's
+// FIFO in a shared directory, which its owner could empty or fill) is not
+// used: the arena works, Fence_nb goes through the server.
+Test(fence_arena, a_squatted_doorbell_is_not_used)
+{
+    if (::geteuid() != 0) cr_skip_test("needs root to give the FIFO to another user");
+    const std::string path = g_dir + "/squatted";
+    cr_assert_eq(::mkfifo(arena::bell_path(path).c_str(), 0600), 0);
+    cr_assert_eq(::chown(arena::bell_path(path).c_str(), 65534, 65534), 0);
+    auto shared = make(2, 256, "squatted");
+    cr_expect_eq(shared->bell_fd(), -1, "the squatter's FIFO was opened");
+    for (int i = 0; i < 2; ++i) (void)shared->arrive();
+    cr_expect(shared->released(arena::Ticket{0, false}), "the arena does not work without its doorbell");
+}

@@ -64,8 +64,13 @@ void Arena::open_bell()
     // Read and write: the open never waits for a peer, and this process can
     // both ring and listen. O_NONBLOCK: a ring never waits either.
     bell_fd_ = ::open(bell_path(path_).c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
-    struct stat st {};
-    if (bell_fd_ >= 0 && (::fstat(bell_fd_, &st) != 0 || !S_ISFIFO(st.st_mode))) {
+    // Only the FIFO made with the arena: a name squatted in a shared
+    // directory (emptied or filled by its owner) would lose rings.
+    struct stat bell {};
+    struct stat file {};
+    const bool ours = bell_fd_ >= 0 && ::fstat(bell_fd_, &bell) == 0 && S_ISFIFO(bell.st_mode) &&
+                      (bell.st_mode & 0777) == 0600 && ::stat(path_.c_str(), &file) == 0 && bell.st_uid == file.st_uid;
+    if (bell_fd_ >= 0 && !ours) {
         ::close(bell_fd_);
         bell_fd_ = -1;
     }
