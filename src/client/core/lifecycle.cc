@@ -302,6 +302,7 @@ pmix_status_t initialize(const pmix_info_t info[], size_t ninfo, pmix_proc_t *pr
     }
     {
         std::unique_lock lock(g.access);
+        session->published = true;
         g.session = session;
     }
     g.refcount = 1;

@@ -236,7 +236,7 @@ pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd,
                                 std::shared_ptr<ServerLink> *link_p, std::shared_ptr<OpenPmixServerDialect> openpmix)
 {
     pmix_status_t rc = PMIX_SUCCESS;
-    pmix_status_t posted = session->engine->run_and_wait([&] {
+    auto attach = [&] {
         std::weak_ptr<Session> weak = session;
         auto link = std::make_shared<ServerLink>();
         std::weak_ptr<ServerLink> weak_link = link;
@@ -265,7 +265,17 @@ pmix_status_t attach_connection(const std::shared_ptr<Session> &session, int fd,
         } else if (link_p != nullptr) {
             *link_p = link;
         }
-    });
+    };
+    // A session that PMIx_Init has not yet published is this thread's alone,
+    // and connection->start() hands the socket to the progress thread
+    // without waiting: the first link is built here, which spares every
+    // process's init a wake-up of the progress thread and the wait for it.
+    // An application's event base may have no locks: its loop builds it.
+    if (!session->published && !session->engine->external()) {
+        attach();
+        return rc;
+    }
+    const pmix_status_t posted = session->engine->run_and_wait(attach);
     return posted != PMIX_SUCCESS ? posted : rc;
 }
 

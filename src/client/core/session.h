@@ -105,7 +105,12 @@ struct Session : EventHome {
     // Its PMIX_PROCDIR was made (own_proc_dir.h).
     std::atomic<bool> own_proc_dir_made{false};
 
-    // ---- progress thread only
+    // Set by PMIx_Init (or PMIx_tool_init) as it makes the session current.
+    // Until then no other thread can reach it: the first connection is
+    // built on the initializing thread (requests.cc, attach_connection).
+    bool published = false;
+
+    // ---- progress thread only, once published
     std::shared_ptr<ServerLink> link;                // the active one, or none
     std::vector<std::shared_ptr<ServerLink>> links;  // every open one, link first
 };
