@@ -138,6 +138,12 @@ Test(hooks, the_subsystem_table_keeps_its_stated_order)
     const std::string lost = line("peer lost:");
     cr_assert(lost.find("fence arena") < lost.find("fences"), "%s", lost.c_str());
     cr_assert(lost.find("cleanup") < lost.find("fences"), "%s", lost.c_str());
+    // The job's data is shared ahead of its clients after the hooks that add
+    // to it (the directories' names).
+    const std::string client = line("client registered:");
+    cr_assert(client.find("session directories") < client.find("job data"), "%s", client.c_str());
+    const std::string job = line("namespace registered:");
+    cr_assert(job.rfind("job data") == job.size() - std::string("job data").size(), "%s", job.c_str());
     const std::string gone = line("namespace deregistered:");
     cr_assert(gone.find("cleanup") < gone.find("session directories"), "%s", gone.c_str());
     const std::string connected = line("finalize, peers connected:");

@@ -196,6 +196,17 @@ pmix_status_t Store::export_nspace_inline(const char *nspace, pmix_byte_object_t
     return module_->export_nspace(handle_, nspace, blob_p);
 }
 
+void Store::share_nspace_ahead(const char *nspace) const
+{
+    constexpr std::size_t needed =
+        offsetof(pmixpp_gds_module_t, export_nspace_inline) + sizeof(module_->export_nspace_inline);
+    if (module_->struct_size < needed || module_->export_nspace_inline == nullptr) return;
+    pmix_byte_object_t blob{};
+    // A failure here is met again, and reported, by the first welcome.
+    (void)module_->export_nspace(handle_, nspace, &blob);
+    std::free(blob.bytes);
+}
+
 pmix_status_t Store::import_nspace(const char *nspace, const pmix_byte_object_t &blob) const
 {
     return module_->import_nspace(handle_, nspace, &blob);

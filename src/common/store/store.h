@@ -92,6 +92,11 @@ public:
     // export_nspace when the module has no such operation, as its export
     // then always carries the data.
     pmix_status_t export_nspace_inline(const char *nspace, pmix_byte_object_t *blob_p) const;
+    // Server: has a module whose export only names shared data (a segment,
+    // it has export_nspace_inline) write that data now, so that the first
+    // client's welcome does not wait for it. Nothing for other modules,
+    // whose export is the data itself.
+    void share_nspace_ahead(const char *nspace) const;
 
     // Fence results shared with local clients instead of sent to each (gds
     // 1.2 share_modex / import_modex); PMIX_ERR_NOT_SUPPORTED when the

@@ -281,4 +281,12 @@ void handle_hello(Server &server, Peer &peer, const wire::Frame &frame)
     accept_peer(server, peer, hello, version);
 }
 
+void share_job_data_when_registered(Server &server, const std::string &nspace)
+{
+    const Namespace *ns = server.find_namespace(nspace);
+    if (ns == nullptr || !ns->registered || ns->tool || ns->nlocalprocs <= 0) return;
+    if (ns->clients.size() < static_cast<std::size_t>(ns->nlocalprocs)) return;
+    server.store->share_nspace_ahead(nspace.c_str());
+}
+
 }  // namespace pmixpp::server

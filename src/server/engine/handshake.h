@@ -25,6 +25,12 @@ namespace pmixpp::server {
 
 void handle_hello(Server &server, Peer &peer, const wire::Frame &frame);
 
+// Once every local client of a job is registered, and before the first of
+// them can say hello, the job's data is written where clients read it (gds
+// shmem's segment), so that no client's PMIx_Init waits for it. Called as
+// clients and namespaces are registered; at most once per job does work.
+void share_job_data_when_registered(Server &server, const std::string &nspace);
+
 // Sends a Refuse with reason, logs it, and closes the connection once sent.
 void refuse_peer(Peer &peer, pmix_status_t status, const std::string &reason);
 

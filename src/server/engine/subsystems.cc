@@ -6,6 +6,7 @@
 #include "server/engine/subsystems.h"
 
 #include "server/cleanup/server_cleanup.h"
+#include "server/engine/handshake.h"
 #include "server/events/delivery.h"
 #include "server/fork/fork_state.h"
 #include "server/iof/iof_registry.h"
@@ -111,6 +112,10 @@ void subscribe_namespaces(Hooks &hooks)
     // An arena only for a job whose ranks all run on this node.
     hooks.on_namespace_registered("fence arena", [](Server &server, const std::string &nspace, const pmix_info_t *,
                                                     std::size_t) { open_fence_arena(server, nspace); });
+    // Last: its clients may all be registered already (register_client may
+    // come first), and the hooks above add to the job's data.
+    hooks.on_namespace_registered("job data", [](Server &server, const std::string &nspace, const pmix_info_t *,
+                                                 std::size_t) { share_job_data_when_registered(server, nspace); });
 
     hooks.on_namespace_deregistered("fence arena", close_fence_arena);
     hooks.on_namespace_deregistered("local output", [](Server &server, const std::string &nspace) {
@@ -131,6 +136,10 @@ void subscribe_clients(Hooks &hooks)
     hooks.on_client_registered("session directories", [](Server &server, const pmix_proc_t &proc) {
         sessiondirs::on_register_client(server, std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN)),
                                         proc.rank);
+    });
+    // After its directories are named: they are part of the job's data.
+    hooks.on_client_registered("job data", [](Server &server, const pmix_proc_t &proc) {
+        share_job_data_when_registered(server, std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN)));
     });
     // Once, if its connection did not end first; then its cleanups, before
     // its directory goes.
