@@ -166,6 +166,21 @@ Test(pmixrun, hwloc_plugins_left_out_for_pmixrun_only)
     cr_assert(has_line(r.out, "env HWLOC_PLUGINS_BLACKLIST hwloc_opencl"), "%s", r.out.c_str());
 }
 
+// What every rank does loads neither hwloc (nor libudev behind it) nor
+// zlib: libpmix loads them at the first call that needs them, and such a
+// call then works.
+Test(pmixrun, a_rank_loads_hwloc_and_zlib_only_when_it_needs_them)
+{
+    const Result r = job({"-n", "2", LEAN_CLIENT, "--cpuset", "--compress"});
+    cr_assert_eq(r.code, 0, "%s%s", r.out.c_str(), r.err.c_str());
+    for (const char *line :
+         {"maps libhwloc.so no after the exchange", "maps libudev.so no after the exchange",
+          "maps libz.so no after the exchange", "cpuset SUCCESS", "maps libhwloc.so yes after the cpuset",
+          "compress ok", "maps libz.so yes after the compression"}) {
+        cr_assert(has_line(r.out, line), "no line \"%s\":\n%s%s", line, r.out.c_str(), r.err.c_str());
+    }
+}
+
 // A rank's PMIX_PROCDIR is made when it asks for it (our client library
 // does), mode 0700, and gone with the job.
 Test(pmixrun, procdir_is_made_when_asked_for)
