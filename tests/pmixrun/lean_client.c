@@ -1,7 +1,7 @@
 /* A rank that does what every rank does (init, a put of 1 KiB, commit, a
  * collecting fence, a get of the next rank's value, finalize), linked with
- * libpmix only, then says which of the libraries libpmix loads on demand it
- * has mapped: "maps <library> yes|no". With --cpuset it then parses a cpuset
+ * libpmix only, then says which of the libraries libpmix loads on demand,
+ * and which gds components, it has mapped: "maps <library> yes|no <when>". With --cpuset it then parses a cpuset
  * string (hwloc's work) and with --compress compresses 64 KiB (zlib's),
  * printing "cpuset <status>" / "compress <ok|failed>" and the maps again. */
 #include <pmix.h>
@@ -13,7 +13,8 @@
 
 static void print_maps(const char *when)
 {
-    static const char *const libraries[] = {"libhwloc.so", "libudev.so", "libz.so"};
+    static const char *const libraries[] = {"libhwloc.so", "libudev.so", "libz.so", "pmixpp_gds_hash.so",
+                                            "pmixpp_gds_shmem.so"};
     for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; ++i) {
         FILE *maps = fopen("/proc/self/maps", "r");
         bool found = false;

@@ -168,7 +168,8 @@ Test(pmixrun, hwloc_plugins_left_out_for_pmixrun_only)
 
 // What every rank does loads neither hwloc (nor libudev behind it) nor
 // zlib: libpmix loads them at the first call that needs them, and such a
-// call then works.
+// call then works. Of the gds components only the server's stays loaded
+// (the client loads it while the server answers its hello).
 Test(pmixrun, a_rank_loads_hwloc_and_zlib_only_when_it_needs_them)
 {
     const Result r = job({"-n", "2", LEAN_CLIENT, "--cpuset", "--compress"});

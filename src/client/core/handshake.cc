@@ -348,6 +348,14 @@ pmix_status_t greet_ours(const ServerContact &contact, util::UniqueFd fd, const 
         rc = wire::send_frame_blocking(fd.get(), wire::FrameKind::handshake, wire::kNoTag, payload, kHandshakeTimeoutMs,
                                        &reason);
     }
+    if (rc == PMIX_SUCCESS && !hello.gds_modules.empty()) {
+        // While the server works on the hello, load the gds component it
+        // will most likely name (the first we offered, its own first): the
+        // loading overlaps the server's work instead of following it. A
+        // wrong guess is unloaded with the other unused components.
+        std::vector<framework::SelectedModule> likely;
+        (void)framework::select_named("gds", {hello.gds_modules.front()}, &likely);
+    }
     if (rc == PMIX_SUCCESS) {
         rc = read_answer(fd.get(), contact.protocol == ServerProtocol::either, &greeted.welcome);
     }
