@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fences as distributions over rounds: every round's median, each library,
-# quiet and beside a busy neighbour, with PMIx_Fence and PMIx_Fence_nb.
+# quiet, beside a busy neighbour and with every rank bound to a core of its
+# own, with PMIx_Fence and PMIx_Fence_nb.
 #
 #   bench/fence.sh                  ROUNDS=9 SIZES="2 16" FENCES=200
 #   ROUNDS=3 LOADS=quiet bench/fence.sh
@@ -9,7 +10,9 @@
 # library (the order alternating every round) and keeps the median over the
 # ranks of each fence kind (no data, 1 KiB and 16 KiB collected per rank).
 # "busy" runs one `yes > /dev/null` per core but one beside the job, started
-# before the load's first round and ended after its last. Writes
+# before the load's first round and ended after its last. "bound" binds
+# rank R to the R-th usable cpu (lib/bind_to_own_core.sh), as launchers do by
+# default, and runs only the sizes that fit the cpus. Writes
 # bench/RESULTS-fence.md and prints it.
 set -euo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -18,7 +21,7 @@ PMIXPP_BUILD=${PMIXPP_BUILD:-$PMIXPP_ROOT/build}
 ROUNDS=${ROUNDS:-9}
 SIZES=${SIZES:-2 16}
 FENCES=${FENCES:-200}
-LOADS=${LOADS:-quiet busy}
+LOADS=${LOADS:-quiet busy bound}
 MODES=${MODES:-blocking nb}
 TIMEOUT=${TIMEOUT:-300}
 RESULTS=${RESULTS:-$BENCH_DIR/RESULTS-fence.md}
@@ -54,10 +57,12 @@ run_round() {
   [ "$mode" = nb ] && args+=(--nb)
   local env=(TMPDIR=@ PMIX_MCA_psec=native)
   [ "$impl" = pmixpp ] && env+=(PMIX_MCA_mca_base_component_path="$PMIXPP_BUILD/lib/pmixpp")
+  local client=("$OUT/$impl/bench_client")
+  [ "$load" = bound ] && client=("$BENCH_DIR/lib/bind_to_own_core.sh" "$OUT/$impl/bench_client")
   session=$(mktemp -d "$WORK/s.XXXXXX")
   env=("${env[@]/#TMPDIR=@/TMPDIR=$session}")
   (cd "$session" && env "${env[@]}" timeout -k 5 "$TIMEOUT" "$OUT/$impl/bench_host" job -n "$n" \
-    "$OUT/$impl/bench_client" "${args[@]}" </dev/null >"$session.out" 2>"$session.err") || rc=$?
+    "${client[@]}" "${args[@]}" </dev/null >"$session.out" 2>"$session.err") || rc=$?
   if [ "$rc" != 0 ]; then
     log "$load n=$n $mode $impl round $round failed (exit $rc)"
     tail -n 5 "$session.err" >&2
@@ -75,6 +80,7 @@ for load in $LOADS; do
     order=(pmixpp openpmix)
     [ $((round % 2)) = 1 ] && order=(openpmix pmixpp)
     for n in $SIZES; do
+      [ "$load" = bound ] && [ "$n" -gt "$(nproc)" ] && continue
       for mode in $MODES; do
         for impl in "${order[@]}"; do run_round "$load" "$n" "$mode" "$impl" "$round"; done
       done

@@ -31,11 +31,14 @@ def main():
            f"- Machine: {os.cpu_count()} cores, Linux {platform.release()}",
            f"- {rounds} rounds, {fences} fences per rank per kind; a round's value is the median over its ranks"
            " of each rank's median",
-           "- busy: one `yes > /dev/null` per core but one runs beside the job\n",
+           "- busy: one `yes > /dev/null` per core but one runs beside the job",
+           "- bound: rank R bound to the R-th cpu, a core of its own, as launchers bind by default"
+           " (`lib/bind_to_own_core.sh`); only the sizes that fit the cpus\n",
            "Ratio = OpenPMIx / pmixpp (above 1: pmixpp faster); \"worst\" is the round with the smallest ratio.\n",
            "| load | N | call | fence | pmixpp median (us) | OpenPMIx median (us) | ratio, median | ratio, worst round |",
            "|---|---:|---|---|---:|---:|---:|---:|"]
-    keys = sorted({k[:4] for k in per_round}, key=lambda k: (k[0] != "quiet", k[1], k[2], k[3]))
+    load_order = {"quiet": 0, "busy": 1, "bound": 2}
+    keys = sorted({k[:4] for k in per_round}, key=lambda k: (load_order.get(k[0], 3), k[0], k[1], k[2], k[3]))
     detail = []
     for load, n, mode, figure in keys:
         ours = [per_round.get((load, n, mode, figure, "pmixpp", r)) for r in range(1, rounds + 1)]

@@ -233,27 +233,74 @@ Test(fence_arena, the_spin_budget_follows_the_recent_waits)
 {
     using std::chrono::microseconds;
     using std::chrono::nanoseconds;
-    const uint32_t cores = arena::usable_cores();
     arena::WaitPolicy fresh;
-    cr_expect_eq(fresh.spin_budget(cores + 1).count(), 0, "more ranks than cores: no spin at all");
-    cr_expect_eq(fresh.spin_budget(1).count(), (4 * arena::WaitPolicy::kMinSpin).count(), "no history yet");
+    cr_expect_eq(fresh.spin_budget(false).count(), 0, "a waiter that may not spin: no spin at all");
+    cr_expect_eq(fresh.spin_budget(true).count(), (4 * arena::WaitPolicy::kMinSpin).count(), "no history yet");
 
     arena::WaitPolicy quick;
     for (int i = 0; i < 16; ++i) quick.record(microseconds(1));
-    cr_expect_eq(quick.spin_budget(1).count(), arena::WaitPolicy::kMinSpin.count(), "short waits: the shortest spin");
+    cr_expect_eq(quick.spin_budget(true).count(), arena::WaitPolicy::kMinSpin.count(),
+                 "short waits: the shortest spin");
     quick.record(microseconds(100));  // one missed wake-up
-    cr_expect_eq(quick.spin_budget(1).count(), nanoseconds(microseconds(150)).count(),
+    cr_expect_eq(quick.spin_budget(true).count(), nanoseconds(microseconds(150)).count(),
                  "one wait a spin could have caught: cover it, with half again");
 
     arena::WaitPolicy computing;
     for (int i = 0; i < 13; ++i) computing.record(std::chrono::milliseconds(3));
     for (int i = 0; i < 3; ++i) computing.record(microseconds(50));
-    cr_expect_eq(computing.spin_budget(1).count(), arena::WaitPolicy::kMinSpin.count(),
+    cr_expect_eq(computing.spin_budget(true).count(), arena::WaitPolicy::kMinSpin.count(),
                  "mostly long waits: sleep early");
 
     arena::WaitPolicy capped;
     for (int i = 0; i < 16; ++i) capped.record(microseconds(190));
-    cr_expect_eq(capped.spin_budget(1).count(), arena::WaitPolicy::kMaxSpin.count());
+    cr_expect_eq(capped.spin_budget(true).count(), arena::WaitPolicy::kMaxSpin.count());
+}
+
+// A job with more ranks than this process may use cores spins only where
+// every rank claimed a core of its own: bound ranks on distinct cores take
+// nothing from each other by spinning; a shared, unbound or unknown core
+// keeps the waiter asleep (Arena::may_spin).
+Test(fence_arena, ranks_bound_to_cores_of_their_own_may_spin)
+{
+    const uint32_t nprocs = arena::usable_cores() + 1;  // too many for the old rule
+    auto made = make(nprocs);
+    std::vector<std::unique_ptr<arena::Arena>> ranks;
+    for (uint32_t rank = 0; rank < nprocs; ++rank) {
+        std::unique_ptr<arena::Arena> opened;
+        std::string why;
+        cr_assert_eq(arena::Arena::open(made->path(), "arena.job", &opened, &why), PMIX_SUCCESS, "%s", why.c_str());
+        ranks.push_back(std::move(opened));
+    }
+    cr_expect_not(made->may_spin(), "the server claims no core");
+    // Core c is claimed as c + 1. Rank 0 claims first: the others unknown.
+    ranks[0]->claim_core(0, 1);
+    cr_expect_not(ranks[0]->may_spin(), "spinning before every rank claimed");
+    for (uint32_t rank = 1; rank < nprocs; ++rank) ranks[rank]->claim_core(rank, rank + 1);
+    for (uint32_t rank = 0; rank < nprocs; ++rank) {
+        cr_expect(ranks[rank]->may_spin(), "rank %u, on a core of its own, may not spin", rank);
+    }
+    // Rank 1 moves onto rank 0's core: both must sleep now; a later claim
+    // is read again (the verdict is kept only for the claim it was made on).
+    ranks[1]->claim_core(1, 1);
+    ranks[0]->claim_core(0, 1);
+    cr_expect_not(ranks[0]->may_spin(), "two ranks bound to one core both spin");
+    cr_expect_not(ranks[1]->may_spin(), "two ranks bound to one core both spin");
+    // An unbound rank may run on any core.
+    ranks[1]->claim_core(1, arena::kNotBoundToOneCore);
+    ranks[0]->claim_core(0, 1);
+    cr_expect_not(ranks[0]->may_spin(), "spinning beside a rank that may need this core");
+    cr_expect_not(ranks[1]->may_spin(), "an unbound rank spins in an oversubscribed job");
+}
+
+// With no more ranks than cores the old rule holds: everyone may spin.
+Test(fence_arena, a_job_that_fits_the_cores_may_spin_unbound)
+{
+    auto made = make(1);
+    std::unique_ptr<arena::Arena> opened;
+    std::string why;
+    cr_assert_eq(arena::Arena::open(made->path(), "arena.job", &opened, &why), PMIX_SUCCESS, "%s", why.c_str());
+    opened->claim_core(0, arena::kNotBoundToOneCore);
+    cr_expect(opened->may_spin());
 }
 
 // Waits that end only after a yield mean the rank waited for runs on this

@@ -283,6 +283,10 @@ void attach_arena(Session &session, const wire::InfoArray &welcome_info)
             runtime::log_trace("PMIX_MCA_pmix_client_verbose", "client", "fences go through the server: " + why);
             return;
         }
+        // Whether this rank has a core of its own decides whether its waits
+        // may spin (Arena::may_spin); the binding is the launcher's, set
+        // before exec.
+        client_arena->arena->claim_core(session.self.rank);
         client_arena->imported = std::make_unique<std::atomic<uint32_t>[]>(client_arena->arena->nprocs());
         client_arena->engine = session.engine;
         session.arena = std::move(client_arena);

@@ -190,6 +190,48 @@ Slot &Arena::slot(uint32_t rank) const
     return *reinterpret_cast<Slot *>(first + header().slot_stride * rank);
 }
 
+uint64_t Arena::core_of_this_thread()
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) != 1) return kNotBoundToOneCore;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (CPU_ISSET(cpu, &set)) return static_cast<uint64_t>(cpu) + 1;
+    }
+    return kNotBoundToOneCore;
+}
+
+void Arena::claim_core(uint32_t rank, uint64_t claim)
+{
+    if (rank >= nprocs() || claim == 0) return;
+    own_rank_ = rank;
+    own_claim_ = claim;
+    own_core_verdict_.store(-1, std::memory_order_relaxed);
+    slot(rank).core.store(claim, std::memory_order_release);
+}
+
+bool Arena::may_spin() const
+{
+    if (nprocs() <= usable_cores()) return true;
+    const int verdict = own_core_verdict_.load(std::memory_order_relaxed);
+    if (verdict >= 0) return verdict == 1;
+    if (own_claim_ == 0 || own_claim_ == kNotBoundToOneCore) {
+        own_core_verdict_.store(0, std::memory_order_relaxed);
+        return false;
+    }
+    for (uint32_t rank = 0; rank < nprocs(); ++rank) {
+        if (rank == own_rank_) continue;
+        const uint64_t other = slot(rank).core.load(std::memory_order_acquire);
+        if (other == 0) return false;  // not claimed yet: ask again at the next wait
+        if (other == own_claim_ || other == kNotBoundToOneCore) {
+            own_core_verdict_.store(0, std::memory_order_relaxed);
+            return false;
+        }
+    }
+    own_core_verdict_.store(1, std::memory_order_relaxed);
+    return true;
+}
+
 uint8_t *Arena::slot_data(uint32_t rank) const
 {
     return reinterpret_cast<uint8_t *>(&slot(rank)) + kSlotHeader;
@@ -365,7 +407,7 @@ pmix_status_t Arena::wait(const Ticket &ticket, std::optional<std::chrono::stead
     const auto arrived = std::chrono::steady_clock::now();
     const auto learn = [&](Caught caught) { policy_.record(std::chrono::steady_clock::now() - arrived, caught); };
     if (!policy_.sleep_to_move()) {
-        if (const auto caught = watch(ticket, policy_.spin_budget(nprocs()), policy_.pure_spin())) {
+        if (const auto caught = watch(ticket, policy_.spin_budget(may_spin()), policy_.pure_spin())) {
             learn(*caught);
             return outcome(ticket);
         }

@@ -65,6 +65,19 @@ public:
     SlotState read_slot(uint32_t rank, std::vector<uint8_t> *data_p, uint32_t *seq_p) const;
     uint32_t slot_version(uint32_t rank) const;
 
+    // This process is `rank`: notes in its slot the one CPU its thread is
+    // bound to (core_of_this_thread()), or that it is not bound to one.
+    void claim_core(uint32_t rank, uint64_t claim = core_of_this_thread());
+    // kNotBoundToOneCore, or the CPU plus 1 (layout.h, Slot::core).
+    static uint64_t core_of_this_thread();
+    // Whether a waiter here may watch the word before sleeping. A spinning
+    // waiter must not hold a core another rank of the job needs to arrive:
+    // it may when the job has no more ranks than this process may use
+    // cores, or when this process claimed a core that no other rank of the
+    // job may run on (every rank bound to a core of its own, as launchers
+    // bind by default). Until every rank has claimed, the answer is no.
+    bool may_spin() const;
+
     Ticket arrive();
     // Arrivals in the current generation.
     uint32_t arrivals() const;
@@ -115,6 +128,11 @@ private:
     std::size_t size_ = 0;
     int bell_fd_ = -1;
     WaitPolicy policy_;
+    // claim_core's rank and claim; may_spin's answer once every rank claimed
+    // (-1: not yet known).
+    uint32_t own_rank_ = 0;
+    uint64_t own_claim_ = 0;
+    mutable std::atomic<int> own_core_verdict_{-1};
 };
 
 // "<arena path>.bell": the arena's doorbell FIFO.

@@ -71,11 +71,17 @@ struct alignas(64) Header {
 struct Slot {
     std::atomic<uint32_t> seq{0};
     std::atomic<uint32_t> length{0};  // data bytes, or kOverflow
-    uint64_t reserved = 0;
+    // Written once by the rank when it maps the arena: the one CPU it is
+    // bound to, plus 1; kNotBoundToOneCore; 0 not known yet (not mapped, or
+    // a library before this word had a meaning). See Arena::may_spin.
+    std::atomic<uint64_t> core{0};
 };
+inline constexpr uint64_t kNotBoundToOneCore = ~uint64_t{0};
 inline constexpr std::size_t kSlotHeader = sizeof(Slot);
 
 static_assert(std::atomic<uint32_t>::is_always_lock_free, "the barrier word is shared between processes");
+static_assert(std::atomic<uint64_t>::is_always_lock_free, "a slot's core claim is shared between processes");
+static_assert(sizeof(Slot) == 16, "the slot header keeps its size across versions");
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t), "the barrier word is a futex");
 
 inline uint32_t generation_of(uint32_t state)

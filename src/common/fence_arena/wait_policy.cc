@@ -18,9 +18,9 @@ uint32_t usable_cores()
     return cores;
 }
 
-std::chrono::nanoseconds WaitPolicy::spin_budget(uint32_t nprocs) const
+std::chrono::nanoseconds WaitPolicy::spin_budget(bool may_spin) const
 {
-    if (nprocs > usable_cores()) return std::chrono::nanoseconds::zero();
+    if (!may_spin) return std::chrono::nanoseconds::zero();
     std::size_t known = 0;
     std::size_t catchable = 0;
     uint32_t longest_catchable = 0;

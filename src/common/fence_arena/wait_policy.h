@@ -11,7 +11,8 @@
 // the last 16 that a spin up to kMaxSpin could have caught, short when most
 // waits are longer anyway (ranks computing between fences), and zero when
 // the job has more ranks than this process may use cores: a spinning waiter
-// would then hold a core a rank of its job needs to arrive at all.
+// would then hold a core a rank of its job needs to arrive at all, unless
+// every rank is bound to a core of its own (Arena::may_spin decides).
 //
 // Ranks that spin and yield never sleep, and the scheduler does not move a
 // task that ran a moment ago: two ranks started on one core stay there,
@@ -44,8 +45,9 @@ public:
     static constexpr std::chrono::nanoseconds kPureSpin{3'000};
     static constexpr uint32_t kYieldsBeforeSleep = 16;
 
-    // The budget for the next wait of a job of nprocs ranks.
-    std::chrono::nanoseconds spin_budget(uint32_t nprocs) const;
+    // The budget for the next wait; zero when the waiter may not spin at
+    // all (Arena::may_spin).
+    std::chrono::nanoseconds spin_budget(bool may_spin) const;
     // How long to watch before the first yield.
     std::chrono::nanoseconds pure_spin() const;
     // True once per kYieldsBeforeSleep waits in a row caught after a
