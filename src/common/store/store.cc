@@ -202,7 +202,8 @@ void Store::share_nspace_ahead(const char *nspace) const
         offsetof(pmixpp_gds_module_t, export_nspace_inline) + sizeof(module_->export_nspace_inline);
     if (module_->struct_size < needed || module_->export_nspace_inline == nullptr) return;
     pmix_byte_object_t blob{};
-    // A failure here is met again, and reported, by the first welcome.
+    // A module that cannot write it says so once; the welcomes then carry
+    // the data itself, as they would have after the same failure there.
     (void)module_->export_nspace(handle_, nspace, &blob);
     std::free(blob.bytes);
 }
