@@ -184,14 +184,24 @@ pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[]
     if (rc != PMIX_SUCCESS) return rc;
     try {
         uint64_t server_id = 0;
-        if (!client::remove_iof_handler(iofhdlr, &server_id)) return PMIX_ERR_NOT_FOUND;
         if (!session) {
+            // The host's own pull: output it handed to PMIx_server_IOF_deliver
+            // before this call still reaches the handler, which goes only
+            // once the server's progress thread, running those deliveries in
+            // order, has taken the pull away.
+            if (!client::find_iof_handler(iofhdlr, &server_id)) return PMIX_ERR_NOT_FOUND;
             auto start = [&](client::StatusDone done) {
-                return client::host_iof_deregister_nb(server_id, directives, ndirs, done);
+                return client::host_iof_deregister_nb(server_id, directives, ndirs,
+                                                      [iofhdlr, done](pmix_status_t status) {
+                                                          uint64_t ignored = 0;
+                                                          (void)client::remove_iof_handler(iofhdlr, &ignored);
+                                                          done(status);
+                                                      });
             };
             if (cbfunc == nullptr) return client::wait_for_status(start);
             return start([cbfunc, cbdata](pmix_status_t status) { cbfunc(status, cbdata); });
         }
+        if (!client::remove_iof_handler(iofhdlr, &server_id)) return PMIX_ERR_NOT_FOUND;
         wire::IofDeregisterRequest request;
         request.id = server_id;
         rc = request.directives.assign_copy(directives, ndirs);

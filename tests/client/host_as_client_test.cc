@@ -323,6 +323,36 @@ Test(host_as_client, it_pulls_its_children_s_output, .timeout = 30)
     cr_expect_str_eq(g_pulled.c_str(), "before the pull\nafter the pull\n");
 }
 
+// Output the host handed over before it deregisters its pull still reaches
+// the handler: the deliveries run on the progress thread in order, and the
+// deregistration waits its turn behind them (PRRTE deregisters right after
+// delivering the last of its children's output).
+Test(host_as_client, output_delivered_before_the_deregister_reaches_the_pull, .timeout = 30)
+{
+    pmix_info_t off;
+    bool no = false;
+    PMIX_INFO_LOAD(&off, PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
+    start_server(nullptr, &off, 1);
+    PMIX_INFO_DESTRUCT(&off);
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, kJob, PMIX_RANK_WILDCARD);
+    const pmix_status_t id = PMIx_IOF_pull(&job, 1, nullptr, 0, PMIX_FWD_STDOUT_CHANNEL, on_output, nullptr, nullptr);
+    cr_assert_geq(id, 0, "PMIx_IOF_pull in the host: %s", PMIx_Error_string(id));
+    constexpr int kLines = 300;
+    std::string expected;
+    for (int i = 0; i < kLines; ++i) {
+        const std::string line = "line " + std::to_string(i) + "\n";
+        deliver(kJob, 0, line.c_str());
+        expected += line;
+    }
+    cr_assert_eq(PMIx_IOF_deregister(static_cast<size_t>(id), nullptr, 0, nullptr, nullptr), PMIX_SUCCESS);
+    const std::size_t at_deregister = g_pulled.size();
+    stop_server();
+    cr_expect_eq(at_deregister, expected.size(), "%zu of %zu bytes had reached the pull when it was deregistered",
+                 at_deregister, expected.size());
+    cr_expect_str_eq(g_pulled.c_str(), expected.c_str());
+}
+
 namespace {
 
 struct HostCalls {

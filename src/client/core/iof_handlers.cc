@@ -49,6 +49,16 @@ bool remove_iof_handler(std::size_t local_id, uint64_t *server_id_p)
     return true;
 }
 
+bool find_iof_handler(std::size_t local_id, uint64_t *server_id_p)
+{
+    Table &handlers = table();
+    std::lock_guard lock(handlers.mutex);
+    auto found = handlers.by_local.find(local_id);
+    if (found == handlers.by_local.end()) return false;
+    *server_id_p = found->second.server_id;
+    return true;
+}
+
 void deliver_iof(const wire::IofData &data)
 {
     std::size_t local = 0;

@@ -26,6 +26,8 @@ inline constexpr const char *kIofDroppedKey = "pmixpp.iof.dropped";
 std::size_t add_iof_handler(uint64_t server_id, pmix_iof_cbfunc_t cbfunc, const iof::Format &format);
 // The server id of local id, which is forgotten; false when unknown.
 bool remove_iof_handler(std::size_t local_id, uint64_t *server_id_p);
+// The server id of local id, which stays; false when unknown.
+bool find_iof_handler(std::size_t local_id, uint64_t *server_id_p);
 
 // Progress thread: runs the handler the chunk is for (dropped silently when
 // its pull was deregistered meanwhile).
