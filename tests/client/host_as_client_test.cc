@@ -90,6 +90,16 @@ void deliver(const char *nspace, pmix_rank_t rank, const char *text)
     cr_assert(rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED, "deliver: %s", PMIx_Error_string(rc));
 }
 
+// A server whose host prints nothing itself (PMIX_IOF_LOCAL_OUTPUT off).
+void start_quiet_server()
+{
+    pmix_info_t off;
+    bool no = false;
+    PMIX_INFO_LOAD(&off, PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
+    start_server(nullptr, &off, 1);
+    PMIX_INFO_DESTRUCT(&off);
+}
+
 void register_job(const char *nspace, const pmix_info_t extra[], size_t nextra)
 {
     std::vector<pmix_info_t> job(2 + nextra);
@@ -248,11 +258,7 @@ Test(host_as_client, delivered_output_is_printed_on_its_stdout, .init = cr_redir
 
 Test(host_as_client, the_server_s_setting_turns_local_output_off, .init = cr_redirect_stdout, .timeout = 60)
 {
-    pmix_info_t off;
-    bool no = false;
-    PMIX_INFO_LOAD(&off, PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
-    start_server(nullptr, &off, 1);
-    PMIX_INFO_DESTRUCT(&off);
+    start_quiet_server();
     deliver(kJob, 0, "never shown\n");
     stop_server();
     std::fflush(stdout);
@@ -297,28 +303,31 @@ void on_output(size_t, pmix_iof_channel_t, pmix_proc_t *source, pmix_byte_object
     }
 }
 
+// The host's own pull of kJob's stdout into on_output; its handler id.
+size_t pull_job_output()
+{
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, kJob, PMIX_RANK_WILDCARD);
+    const pmix_status_t id = PMIx_IOF_pull(&job, 1, nullptr, 0, PMIX_FWD_STDOUT_CHANNEL, on_output, nullptr, nullptr);
+    cr_assert_geq(id, 0, "PMIx_IOF_pull in the host: %s", PMIx_Error_string(id));
+    return static_cast<size_t>(id);
+}
+
 }  // namespace
 
 // The host pulls its own children's output, as a tool would: cached output
 // first, then what it delivers, until it deregisters.
 Test(host_as_client, it_pulls_its_children_s_output, .timeout = 30)
 {
-    pmix_info_t off;
-    bool no = false;
-    PMIX_INFO_LOAD(&off, PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
-    start_server(nullptr, &off, 1);
-    PMIX_INFO_DESTRUCT(&off);
+    start_quiet_server();
     deliver(kJob, 0, "before the pull\n");
-    pmix_proc_t job;
-    PMIX_LOAD_PROCID(&job, kJob, PMIX_RANK_WILDCARD);
-    const pmix_status_t id = PMIx_IOF_pull(&job, 1, nullptr, 0, PMIX_FWD_STDOUT_CHANNEL, on_output, nullptr, nullptr);
-    cr_assert_geq(id, 0, "PMIx_IOF_pull in the host: %s", PMIx_Error_string(id));
+    const size_t id = pull_job_output();
     deliver(kJob, 1, "after the pull\n");
     for (int i = 0; i < 5000 && g_chunks.load() < 2; ++i) usleep(1000);
     cr_expect_str_eq(g_pulled.c_str(), "before the pull\nafter the pull\n");
-    cr_expect_eq(PMIx_IOF_deregister(static_cast<size_t>(id), nullptr, 0, nullptr, nullptr), PMIX_SUCCESS);
+    cr_expect_eq(PMIx_IOF_deregister(id, nullptr, 0, nullptr, nullptr), PMIX_SUCCESS);
     deliver(kJob, 1, "after the end\n");
-    cr_expect_eq(PMIx_IOF_deregister(static_cast<size_t>(id), nullptr, 0, nullptr, nullptr), PMIX_ERR_NOT_FOUND);
+    cr_expect_eq(PMIx_IOF_deregister(id, nullptr, 0, nullptr, nullptr), PMIX_ERR_NOT_FOUND);
     stop_server();
     cr_expect_str_eq(g_pulled.c_str(), "before the pull\nafter the pull\n");
 }
@@ -329,15 +338,8 @@ Test(host_as_client, it_pulls_its_children_s_output, .timeout = 30)
 // delivering the last of its children's output).
 Test(host_as_client, output_delivered_before_the_deregister_reaches_the_pull, .timeout = 30)
 {
-    pmix_info_t off;
-    bool no = false;
-    PMIX_INFO_LOAD(&off, PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
-    start_server(nullptr, &off, 1);
-    PMIX_INFO_DESTRUCT(&off);
-    pmix_proc_t job;
-    PMIX_LOAD_PROCID(&job, kJob, PMIX_RANK_WILDCARD);
-    const pmix_status_t id = PMIx_IOF_pull(&job, 1, nullptr, 0, PMIX_FWD_STDOUT_CHANNEL, on_output, nullptr, nullptr);
-    cr_assert_geq(id, 0, "PMIx_IOF_pull in the host: %s", PMIx_Error_string(id));
+    start_quiet_server();
+    const size_t id = pull_job_output();
     constexpr int kLines = 300;
     std::string expected;
     for (int i = 0; i < kLines; ++i) {
@@ -345,7 +347,7 @@ Test(host_as_client, output_delivered_before_the_deregister_reaches_the_pull, .t
         deliver(kJob, 0, line.c_str());
         expected += line;
     }
-    cr_assert_eq(PMIx_IOF_deregister(static_cast<size_t>(id), nullptr, 0, nullptr, nullptr), PMIX_SUCCESS);
+    cr_assert_eq(PMIx_IOF_deregister(id, nullptr, 0, nullptr, nullptr), PMIX_SUCCESS);
     const std::size_t at_deregister = g_pulled.size();
     stop_server();
     cr_expect_eq(at_deregister, expected.size(), "%zu of %zu bytes had reached the pull when it was deregistered",
